@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
+
+/** One server entry after validation and variable expansion. */
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+interface ServerConfigBase {
+  name: string;
+  namespace?: string;
+  /** Per-call timeout in ms for this server's tools. */
+  timeoutMs?: number;
+  autoApprove: string[];
+  /** Where the entry came from, e.g. `settings` or `.vscode/mcp.json`. */
+  origin?: string;
+}
+
+export interface StdioServerConfig extends ServerConfigBase {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  /** Only the entry's own variables (expanded); the inherited environment is merged at spawn time. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface HttpServerConfig extends ServerConfigBase {
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface ConfigProblem {
+  server: string;
+  /** The field at fault, e.g. `command` or `env.TOKEN`; empty for the entry as a whole. */
+  field: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ParsedServers {
+  /** Valid, enabled servers in settings order. */
+  servers: ServerConfig[];
+  /** Entries switched off with `disabled: true`. */
+  disabled: string[];
+  problems: ConfigProblem[];
+}
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  userHome?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Resolves `${input:ID}`; absent means inputs are not supported in this source. */
+  input?: (id: string) => string | undefined;
+}
+
+const stringMap = z.record(z.string(), z.string());
+const entrySchema = z.object({
+  type: z.enum(['stdio', 'http', 'sse']).optional(),
+  command: z.string().min(1, 'must not be empty').optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  envFile: z.string().optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: stringMap.optional(),
+  namespace: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, "_" or "-"').optional(),
+  disabled: z.boolean().optional(),
+  timeout: z.number().int().positive().optional(),
+  autoApprove: z.array(z.string()).optional(),
+});
+const KNOWN_FIELDS = new Set(Object.keys(entrySchema.shape));
+
+/**
+ * Parses a `minagent.servers` object. A bad entry becomes a problem that names the server and the
+ * field, and every other entry is still returned.
+ */
+export function parseServers(raw: unknown, ctx: VariableContext = {}, origin?: string): ParsedServers {
+  const result: ParsedServers = { servers: [], disabled: [], problems: [] };
+  if (raw === undefined || raw === null) return result;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    result.problems.push({ server: '', field: 'minagent.servers', message: 'must be an object keyed by server name', severity: 'error' });
+    return result;
+  }
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const parsed = parseEntry(name, value, ctx, result.problems);
+    if (parsed === 'disabled') result.disabled.push(name);
+    else if (parsed) result.servers.push(origin ? { ...parsed, origin } : parsed);
+  }
+  return result;
+}
+
+function parseEntry(name: string, value: unknown, ctx: VariableContext, problems: ConfigProblem[]): ServerConfig | 'disabled' | undefined {
+  const fail = (field: string, message: string) => {
+    problems.push({ server: name, field, message, severity: 'error' });
+    return undefined;
+  };
+  if (!/^[^\s.][^.]*$/.test(name) || name.trim() !== name) return fail('', `server name "${name}" must not be empty, contain dots, or start or end with spaces`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('', 'must be an object');
+
+  for (const key of Object.keys(value)) {
+    if (!KNOWN_FIELDS.has(key)) problems.push({ server: name, field: key, message: `unknown field "${key}" is ignored`, severity: 'warning' });
+  }
+  const checked = entrySchema.safeParse(value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    return fail(issue.path.join('.'), issue.message);
+  }
+  const e = checked.data;
+  if (e.disabled) return 'disabled';
+
+  const errors: ConfigProblem[] = [];
+  const expand = (text: string, field: string) => expandVariables(text, ctx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }));
+  const base = {
+    name,
+    autoApprove: e.autoApprove ?? [],
+    ...(e.namespace !== undefined ? { namespace: e.namespace } : {}),
+    ...(e.timeout !== undefined ? { timeoutMs: e.timeout } : {}),
+  };
+  const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
+
+  let config: ServerConfig;
+  if (type === 'stdio') {
+    if (e.command === undefined) return fail('command', e.url !== undefined ? 'a stdio server needs "command" (set "type": "http" to use "url")' : 'is required for a stdio server');
+    if (e.url !== undefined) problems.push({ server: name, field: 'url', message: '"url" is ignored for a stdio server', severity: 'warning' });
+    const env: Record<string, string> = {};
+    if (e.envFile !== undefined) {
+      const file = expand(e.envFile, 'envFile');
+      try {
+        Object.assign(env, parseEnv(readFileSync(resolvePath(file, ctx), 'utf8')));
+      } catch (err) {
+        errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+      }
+    }
+    for (const [k, v] of Object.entries(e.env ?? {})) {
+      if (v !== null) env[k] = expand(String(v), `env.${k}`);
+    }
+    const cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : ctx.workspaceFolder ?? process.cwd();
+    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
+  } else {
+    if (e.url === undefined) return fail('url', `is required for a ${type} server`);
+    const url = expand(e.url, 'url');
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') errors.push({ server: name, field: 'url', message: `must be an http or https URL, got "${u.protocol}"`, severity: 'error' });
+    } catch {
+      errors.push({ server: name, field: 'url', message: `"${url}" is not a valid URL`, severity: 'error' });
+    }
+    if (e.command !== undefined) problems.push({ server: name, field: 'command', message: `"command" is ignored for a ${type} server`, severity: 'warning' });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(e.headers ?? {})) headers[k] = expand(v, `headers.${k}`);
+    config = { ...base, type, url, headers };
+  }
+  if (errors.length) {
+    problems.push(...errors);
+    return undefined;
+  }
+  return config;
+}
+
+function resolvePath(p: string, ctx: VariableContext): string {
+  return isAbsolute(p) ? p : resolve(ctx.workspaceFolder ?? process.cwd(), p);
+}
+
+/** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved is reported. */
+export function expandVariables(text: string, ctx: VariableContext, report: (message: string) => void): string {
+  return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+    const env = ctx.env ?? process.env;
+    if (inner === 'workspaceFolder') {
+      if (ctx.workspaceFolder !== undefined) return ctx.workspaceFolder;
+      report('${workspaceFolder} is used but no folder is open');
+      return whole;
+    }
+    if (inner === 'userHome') return ctx.userHome ?? homedir();
+    if (inner.startsWith('env:')) {
+      const value = env[inner.slice(4)];
+      if (value !== undefined) return value;
+      report(`environment variable ${inner.slice(4)} is not set (used as ${whole})`);
+      return whole;
+    }
+    if (inner.startsWith('input:') && ctx.input) {
+      const value = ctx.input(inner.slice(6));
+      if (value !== undefined) return value;
+      report(`input "${inner.slice(6)}" has no value`);
+      return whole;
+    }
+    report(`unknown variable ${whole}`);
+    return whole;
+  });
+}
+
+/** Settings besides the servers, with their defaults. */
+export interface HubSettings {
+  conflictPolicy: ConflictPolicy;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  maxOutputChars: number;
+}
+
+export const DEFAULT_HUB_SETTINGS: HubSettings = {
+  conflictPolicy: 'prefix',
+  connectTimeoutMs: 30_000,
+  callTimeoutMs: 60_000,
+  maxOutputChars: 50_000,
+};
+
+/** Reads the hub settings from a flat `minagent.*` map; a bad value is reported and the default used. */
+export function parseHubSettings(get: (key: string) => unknown, problems: ConfigProblem[]): HubSettings {
+  const s = { ...DEFAULT_HUB_SETTINGS };
+  const policy = get('conflictPolicy');
+  if (policy !== undefined) {
+    if (CONFLICT_POLICIES.includes(policy as ConflictPolicy)) s.conflictPolicy = policy as ConflictPolicy;
+    else problems.push({ server: '', field: 'minagent.conflictPolicy', message: `must be one of ${CONFLICT_POLICIES.join(', ')}; using "prefix"`, severity: 'warning' });
+  }
+  const num = (key: keyof HubSettings & `${string}${'Ms' | 'Chars'}`, setting: string) => {
+    const v = get(setting);
+    if (v === undefined) return;
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0) (s[key] as number) = v;
+    else problems.push({ server: '', field: `minagent.${setting}`, message: `must be a positive integer; using ${s[key]}`, severity: 'warning' });
+  };
+  num('connectTimeoutMs', 'connectTimeout');
+  num('callTimeoutMs', 'callTimeout');
+  num('maxOutputChars', 'maxOutputChars');
+  return s;
+}
+
+export function describeProblem(p: ConfigProblem): string {
+  const where = [p.server && `server "${p.server}"`, p.field && `field "${p.field}"`].filter(Boolean).join(', ');
+  return where ? `${where}: ${p.message}` : p.message;
+}

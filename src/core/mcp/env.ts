@@ -1,0 +1,14 @@
+/**
+ * The environment a stdio server starts with: the host's own environment (so PATH, proxies and
+ * version managers work as in a terminal), minus variables that belong to the editor's process,
+ * with the entry's `env` on top.
+ */
+export function serverEnvironment(own: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined) continue;
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'ELECTRON_NO_ATTACH_CONSOLE') continue;
+    env[k] = v;
+  }
+  return { ...env, ...own };
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+
+/** How a clash between tool names of different servers is resolved. Overwriting is never a policy. */
+export type ConflictPolicy = 'prefix' | 'prefixAll' | 'error';
+export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['prefix', 'prefixAll', 'error'];
+
+export interface ServerToolNames {
+  /** The server's name (its key in settings). */
+  server: string;
+  /** An explicit prefix from the server entry; when set it is always applied. */
+  namespace?: string;
+  /** The tool names the server reported, in the server's order. */
+  tools: readonly string[];
+}
+
+export interface NameAssignment {
+  server: string;
+  remoteName: string;
+  /** The registry name, e.g. `echo` or `analytics.echo`. */
+  name: string;
+  /** Why the name differs from the remote name; absent when it does not. */
+  renamed?: string;
+}
+
+export interface NamingProblem {
+  server: string;
+  tool: string;
+  message: string;
+}
+
+/**
+ * Decides registry names for every server's tools, in settings order, so the result never depends
+ * on which server answered first. With `prefix` (the seed's choice) the first server keeps a
+ * name; a later server with any clashing name is namespaced as a whole, so one server's tools
+ * always share one form.
+ */
+export function assignNames(
+  servers: readonly ServerToolNames[],
+  policy: ConflictPolicy,
+): { assignments: NameAssignment[]; problems: NamingProblem[] } {
+  const taken = new Set<string>();
+  const assignments: NameAssignment[] = [];
+  const problems: NamingProblem[] = [];
+
+  for (const entry of servers) {
+    const tools = dedupeWithinServer(entry, problems);
+    const prefix = entry.namespace ?? entry.server;
+    const clashes = tools.filter((t) => taken.has(t));
+    const prefixAll =
+      entry.namespace !== undefined || policy === 'prefixAll' || (policy === 'prefix' && clashes.length > 0);
+
+    for (const remoteName of tools) {
+      if (!prefixAll && taken.has(remoteName)) {
+        // Only reachable under the `error` policy: refuse, visibly.
+        problems.push({
+          server: entry.server,
+          tool: remoteName,
+          message: `tool "${remoteName}" of server "${entry.server}" clashes with an earlier server's tool and was refused (conflictPolicy "error")`,
+        });
+        continue;
+      }
+      let name = prefixAll ? `${prefix}.${remoteName}` : remoteName;
+      let renamed: string | undefined;
+      if (prefixAll) {
+        renamed =
+          entry.namespace !== undefined
+            ? `prefixed with the server's namespace "${prefix}"`
+            : policy === 'prefixAll'
+              ? `prefixed with the server name (conflictPolicy "prefixAll")`
+              : `prefixed because ${clashes.map((c) => `"${c}"`).join(', ')} already belonged to an earlier server`;
+      }
+      if (taken.has(name)) {
+        const base = name;
+        for (let i = 2; taken.has(name); i++) name = `${base}~${i}`;
+        renamed = `${renamed ?? 'renamed'}; "${base}" was taken too, so it became "${name}"`;
+        problems.push({ server: entry.server, tool: remoteName, message: `tool "${remoteName}" of server "${entry.server}" was registered as "${name}" because "${base}" was taken` });
+      }
+      taken.add(name);
+      assignments.push(renamed ? { server: entry.server, remoteName, name, renamed } : { server: entry.server, remoteName, name });
+    }
+  }
+  return { assignments, problems };
+}
+
+function dedupeWithinServer(entry: ServerToolNames, problems: NamingProblem[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of entry.tools) {
+    if (seen.has(t)) {
+      problems.push({ server: entry.server, tool: t, message: `server "${entry.server}" listed tool "${t}" more than once; the later one was ignored` });
+      continue;
+    }
+    seen.add(t);
+    out.push(t);
+  }
+  return out;
+}
+
+export const WIRE_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const WIRE_MAX = 64;
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/** The wire form of one name, before uniqueness against other names is considered. */
+export function toWireName(name: string): string {
+  if (WIRE_NAME_PATTERN.test(name)) return name;
+  let wire = name.replace(/\./g, '__').replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (wire.length === 0) wire = 'tool';
+  if (wire.length > WIRE_MAX) wire = `${wire.slice(0, WIRE_MAX - 9)}_${shortHash(name)}`;
+  return wire;
+}
+
+/**
+ * A deterministic two-way mapping between registry names and names model APIs accept
+ * (`^[a-zA-Z0-9_-]{1,64}$`). When two names sanitize to the same wire name, the later one (in the
+ * order given) gets a short hash of its registry name.
+ */
+export class WireNames {
+  private readonly toWire = new Map<string, string>();
+  private readonly fromWire = new Map<string, string>();
+
+  constructor(names: Iterable<string>) {
+    for (const name of names) {
+      let wire = toWireName(name);
+      if (this.fromWire.has(wire)) wire = `${wire.slice(0, WIRE_MAX - 9)}_${shortHash(name)}`;
+      for (let i = 2; this.fromWire.has(wire); i++) wire = `${wire.slice(0, WIRE_MAX - 12)}_${shortHash(`${name}#${i}`)}`;
+      this.toWire.set(name, wire);
+      this.fromWire.set(wire, name);
+    }
+  }
+
+  wire(name: string): string | undefined {
+    return this.toWire.get(name);
+  }
+
+  /** The registry name for a name a model sent; registry names are accepted too. */
+  name(wireOrName: string): string | undefined {
+    return this.fromWire.get(wireOrName) ?? (this.toWire.has(wireOrName) ? wireOrName : undefined);
+  }
+}

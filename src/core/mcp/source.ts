@@ -1,0 +1,324 @@
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Tool as RemoteTool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { Emitter } from '../event';
+import { silentLogger, type Logger } from '../logger';
+import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
+import type { ServerConfig } from './config';
+import { serverEnvironment } from './env';
+import { formatCallResult } from './result';
+import type { ServerState } from './state';
+import { StderrTail } from './stderrTail';
+import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from './transport/processTransport';
+
+export type { RemoteTool };
+
+export interface SourceOptions {
+  logger?: Logger;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  maxOutputChars?: number;
+  closeTimings?: CloseTimings;
+}
+
+const NOT_CONNECTED = 'mcp server not connected';
+const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
+
+/**
+ * The adapter: one MCP server, connected once per lifetime. Its tools become registry tools whose
+ * calls always resolve to a string; every failure becomes `{"error": ...}`.
+ */
+export class McpToolSource {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private connecting: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private remoteTools: RemoteTool[] = [];
+  private currentState: ServerState = { kind: 'stopped' };
+  private readonly stderr = new StderrTail();
+  private readonly log: Logger;
+  private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
+  private readonly onDidChangeToolsEmitter = new Emitter<readonly RemoteTool[]>();
+  /** Fires on every state change. */
+  readonly onDidChangeState = this.onDidChangeStateEmitter.event;
+  /** Fires when the server's tool list changed (`notifications/tools/list_changed`). */
+  readonly onDidChangeTools = this.onDidChangeToolsEmitter.event;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: SourceOptions = {},
+  ) {
+    this.log = options.logger ?? silentLogger;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get state(): ServerState {
+    return this.currentState;
+  }
+
+  get stderrTail(): string {
+    return this.stderr.text();
+  }
+
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessTransport ? this.transport.pid : undefined;
+  }
+
+  /** The tools the server listed, as it named them. */
+  get tools(): readonly RemoteTool[] {
+    return this.remoteTools;
+  }
+
+  /** Starts the server and initializes the session, once; rejects with a message that says why it failed. */
+  connect(): Promise<void> {
+    if (this.closing) return Promise.reject(new Error(`server "${this.name}" is closed`));
+    this.connecting ??= this.doConnect();
+    return this.connecting;
+  }
+
+  private async doConnect(): Promise<void> {
+    this.setState({ kind: 'starting' });
+    const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
+    try {
+      try {
+        await this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs);
+      } catch (err) {
+        if (this.config.type !== 'http' || this.closing || err instanceof ConnectTimeout) throw err;
+        this.log.info(`Streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
+        try {
+          await this.connectWith(this.createTransport('sse'), timeoutMs);
+        } catch {
+          throw err;
+        }
+      }
+      this.remoteTools = await this.fetchTools();
+      if (this.closing) throw new Error(`server "${this.name}" was closed while starting`);
+      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
+      this.log.info(`connected: ${this.remoteTools.length} tools`);
+    } catch (err) {
+      const message = await this.failureMessage(err, 'start');
+      await this.disposeConnection();
+      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
+      throw new Error(`server "${this.name}": ${message}`);
+    }
+  }
+
+  private async connectWith(transport: Transport, timeoutMs: number): Promise<void> {
+    const client = new Client(
+      { name: 'minagent', version: '0.1.0' },
+      {
+        listChanged: {
+          tools: {
+            debounceMs: 300,
+            onChanged: (error, tools) => {
+              if (error) this.log.warn(`refreshing tools failed: ${errorMessage(error)}`);
+              else if (tools) this.updateTools(tools);
+            },
+          },
+        },
+      },
+    );
+    this.client = client;
+    this.transport = transport;
+    client.onclose = () => this.handleClosed();
+    client.onerror = (err) => this.log.warn(`protocol: ${errorMessage(err)}`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
+    });
+    try {
+      await Promise.race([client.connect(transport, { timeout: timeoutMs }), timeout]);
+    } catch (err) {
+      await this.disposeConnection();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private createTransport(kind: 'primary' | 'sse'): Transport {
+    const c = this.config;
+    if (c.type === 'stdio') {
+      this.log.info(`starting: ${[c.command, ...c.args].map(quoteArg).join(' ')} (cwd ${c.cwd})`);
+      return new ProcessTransport(
+        {
+          command: c.command,
+          args: c.args,
+          env: serverEnvironment(c.env),
+          cwd: c.cwd,
+          onStderr: (text) => this.stderr.write(text, (line) => line && this.log.info(`stderr: ${line}`)),
+          onGarbage: (line) => {
+            const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+            this.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
+            this.log.warn(`ignored a stdout line that is not JSON-RPC: ${shown}`);
+          },
+        },
+        this.options.closeTimings ?? DEFAULT_CLOSE_TIMINGS,
+      );
+    }
+    const url = new URL(c.url);
+    const requestInit = { headers: c.headers };
+    this.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
+    return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private async fetchTools(): Promise<RemoteTool[]> {
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.tools) return [];
+    const result = await client.listTools();
+    return result.tools;
+  }
+
+  private updateTools(tools: RemoteTool[]): void {
+    this.remoteTools = tools;
+    if (this.currentState.kind === 'running') this.setState({ ...this.currentState, toolCount: tools.length });
+    this.log.info(`tool list changed: ${tools.length} tools`);
+    this.onDidChangeToolsEmitter.fire(tools);
+  }
+
+  /** The seed's `list_tools()`: the tools after connecting. */
+  async listTools(): Promise<readonly RemoteTool[]> {
+    await this.connect();
+    return this.remoteTools;
+  }
+
+  /** Adapts one remote tool to a registry tool named `name`. */
+  toTool(remote: RemoteTool, name = remote.name): Tool {
+    return {
+      name,
+      description: remote.description ?? remote.title ?? '',
+      parameters: adaptSchema(remote.inputSchema),
+      server: this.name,
+      remoteName: remote.name,
+      ...(remote.annotations ? { annotations: remote.annotations } : {}),
+      call: (args, options) => this.call(remote.name, args, options),
+    };
+  }
+
+  /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */
+  async register(registry: ToolRegistry, namespace?: string): Promise<string[]> {
+    const tools = await this.listTools();
+    const names: string[] = [];
+    for (const remote of tools) {
+      const name = namespace ? `${namespace}.${remote.name}` : remote.name;
+      registry.add(this.toTool(remote, name));
+      names.push(name);
+    }
+    return names;
+  }
+
+  /** Calls a tool by the server's own name. Resolves to a string; never rejects. */
+  async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
+    const client = this.client;
+    if (!client || this.currentState.kind !== 'running') return toolError(NOT_CONNECTED);
+    if (options.signal?.aborted) return toolError('cancelled');
+    const timeout = this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
+    try {
+      const result = await client.callTool(
+        { name: remoteName, arguments: args },
+        {
+          timeout,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+      return formatCallResult(result as Parameters<typeof formatCallResult>[0], this.options.maxOutputChars ?? 50_000);
+    } catch (err) {
+      if (options.signal?.aborted) return toolError('cancelled');
+      if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return toolError(`timeout after ${timeout} ms`);
+      if (err instanceof ProtocolError) return toolError(err.message.replace(/^MCP error -?\d+: /, ''));
+      return toolError(await this.failureMessage(err, 'call'));
+    }
+  }
+
+  /** Ends the session and the server's whole process tree. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.disposeConnection();
+      this.setState({ kind: 'stopped' });
+      this.onDidChangeStateEmitter.dispose();
+      this.onDidChangeToolsEmitter.dispose();
+    })();
+    return this.closing;
+  }
+
+  private async disposeConnection(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    if (client) client.onclose = undefined;
+    try {
+      await client?.close();
+    } catch {
+      // closing a broken connection may fail; the transport close below still runs
+    }
+    try {
+      await transport?.close();
+    } catch (err) {
+      this.log.warn(`closing the transport failed: ${errorMessage(err)}`);
+    }
+  }
+
+  /** The connection ended without us closing it: the server crashed or the network dropped. */
+  private handleClosed(): void {
+    if (this.closing || this.currentState.kind !== 'running') return;
+    this.client = undefined;
+    void this.failureMessage(new Error('connection closed'), 'run').then((message) => {
+      if (this.closing) return;
+      this.log.error(message);
+      this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
+    });
+  }
+
+  /** Says why a start, call or session failed, with exit status for processes. */
+  private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
+    if (err instanceof ConnectTimeout) return `did not answer initialize within ${err.ms} ms`;
+    const transport = this.transport;
+    const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
+    if (transport instanceof ProcessTransport && (closed || transport.exit || phase === 'run')) {
+      await new Promise((r) => setTimeout(r, 20)); // let the exit status and last stderr arrive
+      const exit = transport.exit;
+      if (exit) {
+        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+        const when = phase === 'start' ? 'during startup' : phase === 'call' ? 'during the call' : '';
+        const tail = this.stderr.text().split('\n').slice(-3).join(' | ');
+        return `server process ${how}${when ? ` ${when}` : ''}${tail ? `; stderr: ${tail}` : ''}`;
+      }
+    }
+    if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
+    return errorMessage(err);
+  }
+
+  private setState(state: ServerState): void {
+    this.currentState = state;
+    this.onDidChangeStateEmitter.fire(state);
+  }
+}
+
+class ConnectTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`did not answer initialize within ${ms} ms`);
+  }
+}
+
+/** A tool's `inputSchema` is its parameters; a missing or malformed one becomes an empty object schema. */
+function adaptSchema(schema: unknown): JsonSchema {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return EMPTY_OBJECT_SCHEMA;
+  const s = schema as JsonSchema;
+  return s.type === undefined ? { type: 'object', ...s } : s;
+}
+
+function quoteArg(a: string): string {
+  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Splits a byte stream into lines without re-copying the pending bytes for every chunk (a 50 MB
+ * message in 64 KB chunks would otherwise copy gigabytes). Lines longer than `maxLineBytes` are
+ * dropped and reported.
+ */
+export class LineReader {
+  private chunks: Buffer[] = [];
+  private pending = 0;
+  private skipping = false;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onOversize: (bytes: number) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (this.skipping) {
+        this.onOversize(this.pending + piece.length);
+        this.reset();
+        continue;
+      }
+      const line = this.chunks.length ? Buffer.concat([...this.chunks, piece]) : piece;
+      this.reset();
+      this.onLine(line.toString('utf8').replace(/\r$/, ''));
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.pending += rest.length;
+      if (this.skipping) return;
+      if (this.pending > this.maxLineBytes) {
+        this.skipping = true;
+        this.chunks = [];
+      } else {
+        this.chunks.push(rest);
+      }
+    }
+  }
+
+  private reset(): void {
+    this.chunks = [];
+    this.pending = 0;
+    this.skipping = false;
+  }
+}

@@ -1,0 +1,212 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { LineReader } from './lineReader';
+import { processTree, signalTree } from './processTree';
+
+export interface ProcessParams {
+  command: string;
+  args: string[];
+  /** The complete environment of the child. */
+  env: Record<string, string>;
+  cwd: string;
+  /** Each stderr chunk, as text. Stderr is always read: an unread pipe stalls the server. */
+  onStderr?: (text: string) => void;
+  /** A stdout line that is not JSON-RPC. */
+  onGarbage?: (line: string) => void;
+  maxMessageBytes?: number;
+}
+
+export interface CloseTimings {
+  /** How long a server gets to exit on stdin EOF before SIGTERM. */
+  eofGraceMs: number;
+  /** How long after SIGTERM before SIGKILL. */
+  termGraceMs: number;
+}
+
+export const DEFAULT_CLOSE_TIMINGS: CloseTimings = { eofGraceMs: 100, termGraceMs: 400 };
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const POLL_MS = 10;
+
+/**
+ * An MCP stdio transport that owns its server's whole process tree. The server is started as the
+ * leader of a new process group; `close()` ends stdin, then signals the group and every known
+ * descendant with SIGTERM and finally SIGKILL, and resolves only when none of them is alive.
+ */
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private child: ChildProcess | undefined;
+  private exitInfo: ExitInfo | undefined;
+  private exited: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private closeFired = false;
+  /** Descendants seen while the leader lived, so they are found after they are reparented. */
+  private knownTree = new Set<number>();
+
+  constructor(
+    private readonly params: ProcessParams,
+    private readonly timings: CloseTimings = DEFAULT_CLOSE_TIMINGS,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('transport already started');
+    const { command, args, env, cwd } = this.params;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, {
+        env,
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        shell: process.platform === 'win32',
+      });
+      this.child = child;
+      const reader = new LineReader(
+        this.params.maxMessageBytes ?? 64 * 1024 * 1024,
+        (line) => this.handleLine(line),
+        (bytes) => this.onerror?.(new Error(`server sent a message of ${bytes} bytes, over the limit; it was dropped`)),
+      );
+      child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => this.params.onStderr?.(chunk.toString('utf8')));
+      child.stdin!.on('error', () => {
+        // EPIPE after the server died; the exit handler reports it.
+      });
+      let stdoutEnded = false;
+      const stdoutEnd = new Promise<void>((r) => child.stdout!.once('close', () => {
+        stdoutEnded = true;
+        r();
+      }));
+      this.exited = new Promise<void>((r) => {
+        child.once('exit', (code, signal) => {
+          this.exitInfo = { code, signal };
+          // Let the last stdout bytes arrive, unless a grandchild holds the pipe open.
+          const settle = stdoutEnded ? Promise.resolve() : Promise.race([stdoutEnd, delay(50)]);
+          void settle.then(() => {
+            r();
+            this.fireClose();
+          });
+        });
+      });
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (child.pid === undefined) {
+          this.exitInfo = { code: null, signal: null };
+          this.exited = Promise.resolve();
+          reject(spawnError(err, this.params));
+          this.fireClose();
+        } else {
+          this.onerror?.(err);
+        }
+      });
+      child.once('spawn', () => resolve());
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo) return Promise.reject(new Error('server process is not running'));
+    return new Promise((resolve, reject) => {
+      const ok = stdin.write(serializeMessage(message), (err) => (err ? reject(err) : undefined));
+      if (ok) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    const leader = child?.pid;
+    if (!child || leader === undefined) {
+      this.fireClose();
+      return;
+    }
+    this.remember(leader);
+    child.stdin?.end();
+    if (!this.exitInfo) await Promise.race([this.exited, delay(this.timings.eofGraceMs)]);
+
+    let tree = this.treeOf(leader);
+    if (tree.size) {
+      signalTree(leader, tree, 'SIGTERM');
+      tree = await this.waitGone(leader, this.timings.termGraceMs);
+    }
+    if (tree.size) {
+      signalTree(leader, tree, 'SIGKILL');
+      await this.waitGone(leader, 2_000);
+    }
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    await this.exited;
+    this.fireClose();
+  }
+
+  /** Records the current descendants; called at start of close and while polling. */
+  private remember(leader: number): void {
+    for (const pid of processTree(leader, this.knownTree)) this.knownTree.add(pid);
+  }
+
+  private treeOf(leader: number): Set<number> {
+    const tree = processTree(leader, this.knownTree);
+    for (const pid of tree) this.knownTree.add(pid);
+    return tree;
+  }
+
+  private async waitGone(leader: number, ms: number): Promise<Set<number>> {
+    const until = Date.now() + ms;
+    let tree = this.treeOf(leader);
+    while (tree.size && Date.now() < until) {
+      await delay(POLL_MS);
+      tree = this.treeOf(leader);
+    }
+    return tree;
+  }
+
+  private handleLine(line: string): void {
+    if (!line.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.params.onGarbage?.(line);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private fireClose(): void {
+    if (this.closeFired) return;
+    this.closeFired = true;
+    this.onclose?.();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function spawnError(err: NodeJS.ErrnoException, p: ProcessParams): Error {
+  if (err.code === 'ENOENT' && !existsSync(p.cwd)) return new Error(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
+  if (err.code === 'ENOENT') {
+    return new Error(`command not found: "${p.command}" (spawn ENOENT; cwd ${p.cwd}; PATH=${p.env.PATH ?? p.env.Path ?? '(unset)'})`);
+  }
+  if (err.code === 'EACCES') return new Error(`command "${p.command}" is not executable (spawn EACCES)`);
+  return new Error(`cannot start "${p.command}": ${err.message}`);
+}

@@ -1,0 +1,153 @@
+import { Emitter } from './event';
+import { WireNames } from './mcp/naming';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Hints a server gives about a tool (MCP `ToolAnnotations`), used for approvals. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /** Progress reported by the tool while it runs (MCP `notifications/progress`). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A tool as the agent sees it. `call` resolves to a string; it should not reject, but the registry guards it anyway. */
+export interface Tool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  call(args: Record<string, unknown>, options?: ToolCallOptions): Promise<string>;
+  annotations?: ToolAnnotations;
+  /** The server the tool came from, for MCP tools. */
+  server?: string;
+  /** The server's own name for the tool, when it came from MCP. */
+  remoteName?: string;
+  /** Why the registry name differs from the server's name, when it does. */
+  renamed?: string;
+}
+
+export interface ToolSchema {
+  /** The wire name, the one a model API accepts. */
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** The JSON error text every failed call resolves to. */
+export function toolError(message: string): string {
+  return JSON.stringify({ error: message });
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+/**
+ * Holds tools by name. `call` always resolves to a string and never rejects: this is what keeps
+ * one bad tool from ending an agent turn. `add` never replaces a tool silently: it throws.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private wireNames: WireNames | undefined;
+  private readonly onDidChangeEmitter = new Emitter<void>();
+  readonly onDidChange = this.onDidChangeEmitter.event;
+
+  add(tool: Tool): void {
+    if (this.tools.has(tool.name)) {
+      throw new Error(`tool "${tool.name}" is already registered${tool.server ? ` (adding it from server "${tool.server}")` : ''}`);
+    }
+    this.tools.set(tool.name, tool);
+    this.changed();
+  }
+
+  /** Replaces the whole set at once (one change event), as the hub does after a rebuild. */
+  replaceAll(tools: readonly Tool[]): void {
+    const next = new Map<string, Tool>();
+    for (const tool of tools) {
+      if (next.has(tool.name)) throw new Error(`tool "${tool.name}" appears twice`);
+      next.set(tool.name, tool);
+    }
+    this.tools.clear();
+    for (const [name, tool] of next) this.tools.set(name, tool);
+    this.changed();
+  }
+
+  remove(name: string): boolean {
+    const had = this.tools.delete(name);
+    if (had) this.changed();
+    return had;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** The name a model API is sent for a registry name. */
+  wireName(name: string): string | undefined {
+    return this.wire().wire(name);
+  }
+
+  /** The registry name for a name a model sent (wire or registry form). */
+  resolve(nameOrWire: string): string | undefined {
+    return this.wire().name(nameOrWire);
+  }
+
+  /** The tool schemas a model is shown, under wire names. */
+  schemas(): ToolSchema[] {
+    const wire = this.wire();
+    return this.list().map((t) => ({ name: wire.wire(t.name) ?? t.name, description: t.description, parameters: t.parameters }));
+  }
+
+  async call(nameOrWire: string, args: unknown, options: ToolCallOptions = {}): Promise<string> {
+    const name = this.resolve(nameOrWire);
+    const tool = name === undefined ? undefined : this.tools.get(name);
+    if (!tool) {
+      const known = this.names();
+      return toolError(`unknown tool "${nameOrWire}"; available tools: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    if (options.signal?.aborted) return toolError('cancelled');
+    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
+      return toolError(`arguments for tool "${tool.name}" must be a JSON object`);
+    }
+    try {
+      const result: unknown = await tool.call((args ?? {}) as Record<string, unknown>, options);
+      return typeof result === 'string' ? result : JSON.stringify(result ?? null);
+    } catch (err) {
+      return toolError(`tool "${tool.name}" failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private wire(): WireNames {
+    this.wireNames ??= new WireNames(this.tools.keys());
+    return this.wireNames;
+  }
+
+  private changed(): void {
+    this.wireNames = undefined;
+    this.onDidChangeEmitter.fire();
+  }
+
+  dispose(): void {
+    this.onDidChangeEmitter.dispose();
+  }
+}

@@ -1,0 +1,24 @@
+// Bundles the CLI (and, once it exists, the extension) with esbuild. `tsc` only type-checks.
+import { build } from 'esbuild';
+import { chmodSync, existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  legalComments: 'none',
+  // jsonc-parser's UMD entry hides its requires from bundlers; its ESM entry bundles cleanly.
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+};
+
+const builds = [build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } })];
+if (existsSync('src/extension/extension.ts')) {
+  builds.push(build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }));
+}
+await Promise.all(builds);
+chmodSync('dist/cli.js', 0o755);

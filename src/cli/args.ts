@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util';
+
+export interface CliArgs {
+  command: string;
+  positionals: string[];
+  settings: string;
+  workspace?: string;
+  json: boolean;
+  verbose: boolean;
+  script?: string;
+  help: boolean;
+}
+
+export const USAGE = `usage: minagent <command> [options]
+
+commands:
+  servers                 one line per server: name, state, tool count, error
+  tools [--json]          the merged tool registry
+  call NAME [JSON]        call a tool and print its result
+  chat "PROMPT" --script FILE
+                          one agent turn with a scripted model
+
+options:
+  --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
+  --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
+  --verbose               log server output and lifecycle to stderr
+  -h, --help              this help`;
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      settings: { type: 'string' },
+      workspace: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      script: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command = '', ...rest] = positionals;
+  return {
+    command,
+    positionals: rest,
+    settings: values.settings ?? '.vscode/settings.json',
+    ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
+    json: values.json ?? false,
+    verbose: values.verbose ?? false,
+    ...(values.script !== undefined ? { script: values.script } : {}),
+    help: values.help ?? false,
+  };
+}

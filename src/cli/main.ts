@@ -1,0 +1,80 @@
+import { dirname, basename, resolve } from 'node:path';
+import { describeProblem } from '../core/mcp/config';
+import { ServerHub } from '../core/mcp/hub';
+import { streamLogger } from '../core/logger';
+import { loadConfig, readSettingsFile } from '../core/settingsFile';
+import { parseCliArgs, USAGE, type CliArgs } from './args';
+import { callCommand, chatCommand, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+
+const COMMANDS = new Set(['servers', 'tools', 'call', 'chat']);
+
+async function main(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(argv);
+  } catch (err) {
+    return fail(`${(err as Error).message}\n${USAGE}`, 2);
+  }
+  if (args.help || !args.command) {
+    process.stdout.write(`${USAGE}\n`);
+    return args.help ? 0 : 2;
+  }
+  if (!COMMANDS.has(args.command)) return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
+
+  const settingsPath = resolve(args.settings);
+  let settings: Record<string, unknown>;
+  try {
+    settings = readSettingsFile(settingsPath);
+  } catch (err) {
+    return fail((err as Error).message, 1);
+  }
+  const folder = dirname(settingsPath);
+  const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
+  const config = loadConfig(settings, { workspaceFolder: workspace });
+  const log = streamLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
+  for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
+
+  const hub = new ServerHub({ logger: log, settings: config.settings });
+  const abort = new AbortController();
+  const onSignal = () => {
+    abort.abort();
+    void hub.closeAll().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const io: Output = { out: (line) => process.stdout.write(`${line}\n`) };
+  try {
+    hub.reconcile(config.servers, config.problems, config.settings);
+    await hub.whenIdle();
+    switch (args.command) {
+      case 'servers':
+        return serversCommand(hub, config, io);
+      case 'tools':
+        return toolsCommand(hub, args.json, io);
+      case 'call':
+        return await callCommand(hub, args.positionals, io);
+      default:
+        return await chatCommand(hub, args.positionals, args.script, io, abort.signal);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2);
+    return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
+  } finally {
+    await hub.closeAll();
+  }
+}
+
+function fail(message: string, code: number): number {
+  process.stderr.write(`minagent: ${message}\n`);
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`minagent: ${String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

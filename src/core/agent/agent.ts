@@ -1,0 +1,131 @@
+import { errorMessage, toolError, type ToolRegistry } from '../tools';
+import { type ChatMessage, type ChatModel, type ToolCall } from './model';
+
+export type StepKind = 'tool_call' | 'final' | 'error';
+
+export interface Step {
+  index: number;
+  kind: StepKind;
+  /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
+  detail: string;
+  /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
+  tool?: { name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
+}
+
+/** Events while a turn runs, for a UI that shows every call as it happens. */
+export type AgentEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
+  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'step'; step: Step };
+
+export interface AgentOptions {
+  system?: string;
+  /** Most model turns in one run. */
+  maxSteps?: number;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** Earlier messages of the conversation (without the system prompt). */
+  history?: readonly ChatMessage[];
+}
+
+export interface RunResult {
+  steps: Step[];
+  final: string;
+  /** The conversation after this run, for the next one. */
+  messages: ChatMessage[];
+  stopped?: 'cancelled' | 'maxSteps' | 'error';
+}
+
+/** The loop: ask the model, run the tool calls it asks for (concurrently), repeat until it answers. */
+export class Agent {
+  constructor(
+    private readonly model: ChatModel,
+    private readonly registry: ToolRegistry,
+    private readonly options: AgentOptions = {},
+  ) {}
+
+  async run(input: string, options: RunOptions = {}): Promise<RunResult> {
+    const { signal, onEvent } = options;
+    const maxSteps = this.options.maxSteps ?? 10;
+    const system: ChatMessage[] = this.options.system ? [{ role: 'system', content: this.options.system }] : [];
+    const conversation: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: input }];
+    const steps: Step[] = [];
+    const emit = (step: Step) => {
+      steps.push(step);
+      onEvent?.({ type: 'step', step });
+    };
+    const end = (stopped: RunResult['stopped'], reason: string): RunResult => {
+      emit({ index: steps.length, kind: 'error', detail: reason });
+      return { steps, final: '', messages: conversation, stopped };
+    };
+
+    for (let turn = 0; turn < maxSteps; turn++) {
+      if (signal?.aborted) return end('cancelled', 'cancelled');
+      let reply;
+      try {
+        reply = await this.model.chat([...system, ...conversation], this.registry.schemas(), {
+          ...(signal ? { signal } : {}),
+          onText: (delta) => onEvent?.({ type: 'text', delta }),
+        });
+      } catch (err) {
+        if (signal?.aborted) return end('cancelled', 'cancelled');
+        return end('error', `model error: ${errorMessage(err)}`);
+      }
+      conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
+      if (!reply.toolCalls.length) {
+        emit({ index: steps.length, kind: 'final', detail: reply.text });
+        return { steps, final: reply.text, messages: conversation };
+      }
+      const results = await Promise.all(reply.toolCalls.map((call) => this.runTool(call, signal, onEvent)));
+      for (const r of results) {
+        conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}) });
+        emit({
+          index: steps.length,
+          kind: 'tool_call',
+          detail: `${r.name} -> ${r.result}`,
+          tool: { name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
+        });
+      }
+      if (signal?.aborted) return end('cancelled', 'cancelled');
+    }
+    return end('maxSteps', `stopped after ${maxSteps} model turns without a final answer (maxSteps)`);
+  }
+
+  private async runTool(call: ToolCall, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+    const name = this.registry.resolve(call.name) ?? call.name;
+    const server = this.registry.get(name)?.server;
+    const started = Date.now();
+    let args: unknown = call.arguments;
+    let result: string;
+    if (typeof args === 'string') {
+      try {
+        args = args.trim() === '' ? {} : JSON.parse(args);
+      } catch (err) {
+        result = toolError(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`);
+        return { call, name, server, args: call.arguments, result, isError: true, durationMs: 0 };
+      }
+    }
+    onEvent?.({ type: 'tool_start', callId: call.id, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
+    result = await this.registry.call(call.name, args, {
+      ...(signal ? { signal } : {}),
+      onProgress: (p) => onEvent?.({ type: 'tool_progress', callId: call.id, ...p }),
+    });
+    return { call, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started };
+  }
+}
+
+/** True for the registry's `{"error": ...}` text. */
+export function isErrorResult(result: string): boolean {
+  if (!result.startsWith('{"error"')) return false;
+  try {
+    const v = JSON.parse(result) as unknown;
+    return typeof v === 'object' && v !== null && 'error' in v && Object.keys(v).length === 1;
+  } catch {
+    return false;
+  }
+}
+

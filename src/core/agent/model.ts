@@ -1,0 +1,85 @@
+import type { ToolSchema } from '../tools';
+
+export interface ToolCall {
+  /** The provider's id for the call, echoed back with the result. */
+  id: string;
+  /** The name the model used (a wire name). */
+  name: string;
+  /** Arguments as the model sent them: an object, or JSON text (possibly invalid). */
+  arguments: Record<string, unknown> | string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+
+/** What the model answered in one turn: text, tool calls, or both. */
+export interface ModelTurn {
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+export interface ChatRequestOptions {
+  signal?: AbortSignal;
+  /** Streamed text as it arrives. */
+  onText?: (delta: string) => void;
+}
+
+/** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */
+export interface ChatModel {
+  readonly id: string;
+  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatRequestOptions): Promise<ModelTurn>;
+}
+
+/** One scripted turn: tool calls to make, or a final answer. */
+export type ScriptedTurn =
+  | { toolCalls: Array<{ name: string; arguments?: Record<string, unknown> | string; id?: string }> }
+  | { final: string };
+
+/**
+ * Replays scripted turns and records what it was asked (`calls`), so a whole agent run through
+ * real MCP servers is testable without a network.
+ */
+export class FakeModel implements ChatModel {
+  readonly id = 'fake';
+  readonly calls: Array<{ messages: ChatMessage[]; tools: ToolSchema[] }> = [];
+  private next = 0;
+
+  constructor(private readonly script: readonly ScriptedTurn[]) {}
+
+  async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+    this.calls.push({ messages: structuredClone([...messages]), tools: structuredClone([...tools]) });
+    if (options.signal?.aborted) throw abortError();
+    const turn = this.script[this.next++];
+    if (!turn) throw new Error(`the script has no turn ${this.next} (it has ${this.script.length})`);
+    if ('final' in turn) {
+      options.onText?.(turn.final);
+      return { text: turn.final, toolCalls: [] };
+    }
+    return {
+      text: '',
+      toolCalls: turn.toolCalls.map((c, i) => ({ id: c.id ?? `call_${this.next}_${i}`, name: c.name, arguments: c.arguments ?? {} })),
+    };
+  }
+}
+
+/** Reads and checks a script (the FakeModel format): a JSON array of `{toolCalls}` or `{final}` turns. */
+export function parseScript(value: unknown, where = 'script'): ScriptedTurn[] {
+  if (!Array.isArray(value)) throw new Error(`${where}: must be a JSON array of turns`);
+  return value.map((turn, i) => {
+    if (turn && typeof turn === 'object' && typeof (turn as { final?: unknown }).final === 'string') return { final: (turn as { final: string }).final };
+    const calls = (turn as { toolCalls?: unknown })?.toolCalls;
+    if (Array.isArray(calls) && calls.every((c) => c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string')) {
+      return { toolCalls: calls as Array<{ name: string; arguments?: Record<string, unknown> }> };
+    }
+    throw new Error(`${where}: turn ${i} must be {"final": "..."} or {"toolCalls": [{"name": "...", "arguments": {...}}]}`);
+  });
+}
+
+export function abortError(): Error {
+  const err = new Error('cancelled');
+  err.name = 'AbortError';
+  return err;
+}

@@ -1,0 +1,269 @@
+import { DisposableStore, Emitter } from '../event';
+import { silentLogger, taggedLogger, type Logger } from '../logger';
+import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
+import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
+import { assignNames, type NamingProblem } from './naming';
+import { McpToolSource, type SourceOptions } from './source';
+import type { ServerState } from './state';
+
+export interface HubOptions {
+  logger?: Logger;
+  settings?: HubSettings;
+  /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
+  createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
+}
+
+/** A server as the UI shows it. */
+export interface ServerInfo {
+  name: string;
+  config: ServerConfig;
+  state: ServerState;
+  /** This server's tools as registered (registry names). */
+  tools: Tool[];
+  stderrTail: string;
+}
+
+interface Entry {
+  config: ServerConfig;
+  /** Identity of the entry's settings: a change restarts the server. */
+  key: string;
+  source: McpToolSource | undefined;
+  connecting: Promise<void> | undefined;
+  listeners: DisposableStore;
+}
+
+/**
+ * Owns one source per configured server, connects them in parallel in the background and keeps
+ * one merged registry whose names depend on settings order only, never on who answered first.
+ */
+export class ServerHub {
+  readonly registry = new ToolRegistry();
+  private readonly entries = new Map<string, Entry>();
+  private order: string[] = [];
+  private settings: HubSettings;
+  private configProblems: ConfigProblem[] = [];
+  private namingProblems: NamingProblem[] = [];
+  private readonly closingSources = new Set<Promise<void>>();
+  private closed = false;
+  private readonly log: Logger;
+  private readonly onDidChangeServersEmitter = new Emitter<void>();
+  /** Fires when any server's state, the server list or the problems change. */
+  readonly onDidChangeServers = this.onDidChangeServersEmitter.event;
+  /** Fires when the merged registry changes. */
+  readonly onDidChangeTools = this.registry.onDidChange;
+
+  constructor(private readonly options: HubOptions = {}) {
+    this.log = options.logger ?? silentLogger;
+    this.settings = options.settings ?? DEFAULT_HUB_SETTINGS;
+  }
+
+  /**
+   * Applies a configuration: servers whose entry changed or went away are stopped, new or changed
+   * ones are started in the background, unchanged ones keep running. Returns at once.
+   */
+  reconcile(servers: readonly ServerConfig[], problems: readonly ConfigProblem[] = [], settings?: HubSettings): void {
+    if (this.closed) return;
+    if (settings) this.settings = settings;
+    this.configProblems = [...problems];
+    const next = new Map(servers.map((s) => [s.name, s]));
+    for (const [name, entry] of this.entries) {
+      const config = next.get(name);
+      if (!config || keyOf(config) !== entry.key) {
+        this.log.info(`[${name}] ${config ? 'settings changed: restarting' : 'removed from settings: stopping'}`);
+        this.dropEntry(name, entry);
+      }
+    }
+    this.order = servers.map((s) => s.name);
+    for (const config of servers) {
+      if (this.entries.has(config.name)) {
+        this.entries.get(config.name)!.config = config; // same key: only metadata such as origin may differ
+        continue;
+      }
+      const entry: Entry = { config, key: keyOf(config), source: undefined, connecting: undefined, listeners: new DisposableStore() };
+      this.entries.set(config.name, entry);
+      this.startEntry(entry);
+    }
+    this.rebuild();
+  }
+
+  /** Resolves once no server is starting. */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const pending = [...this.entries.values()].map((e) => e.connecting).filter((p): p is Promise<void> => !!p);
+      if (!pending.length) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  servers(): ServerInfo[] {
+    return this.order.flatMap((name) => {
+      const entry = this.entries.get(name);
+      if (!entry) return [];
+      const source = entry.source;
+      return [
+        {
+          name,
+          config: entry.config,
+          state: source?.state ?? { kind: 'stopped' },
+          tools: this.registry.list().filter((t) => t.server === name),
+          stderrTail: source?.stderrTail ?? '',
+        },
+      ];
+    });
+  }
+
+  server(name: string): ServerInfo | undefined {
+    return this.servers().find((s) => s.name === name);
+  }
+
+  /** Configuration problems and naming problems, for the UI. */
+  problems(): { config: ConfigProblem[]; naming: NamingProblem[] } {
+    return { config: this.configProblems, naming: this.namingProblems };
+  }
+
+  /** The live source of a server, for callers that need the adapter itself. */
+  source(name: string): McpToolSource | undefined {
+    return this.entries.get(name)?.source;
+  }
+
+  start(name: string): void {
+    const entry = this.entries.get(name);
+    if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
+    this.retire(entry);
+    this.startEntry(entry);
+  }
+
+  stop(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return Promise.resolve();
+    const done = this.retire(entry);
+    this.rebuild();
+    this.onDidChangeServersEmitter.fire();
+    return done;
+  }
+
+  restart(name: string): void {
+    const entry = this.entries.get(name);
+    if (!entry || this.closed) return;
+    this.log.info(`[${name}] restarting`);
+    this.retire(entry);
+    this.startEntry(entry);
+    this.rebuild();
+  }
+
+  restartAll(): void {
+    for (const name of this.order) this.restart(name);
+  }
+
+  /** Closes every connection and every server process tree. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    for (const [name, entry] of this.entries) this.dropEntry(name, entry);
+    this.order = [];
+    this.rebuild();
+    await Promise.allSettled([...this.closingSources]);
+    this.onDidChangeServersEmitter.dispose();
+    this.registry.dispose();
+  }
+
+  private startEntry(entry: Entry): void {
+    const name = entry.config.name;
+    const hub = this;
+    const options: SourceOptions = {
+      logger: taggedLogger(this.log, name),
+      get connectTimeoutMs() {
+        return hub.settings.connectTimeoutMs;
+      },
+      get callTimeoutMs() {
+        return hub.settings.callTimeoutMs;
+      },
+      get maxOutputChars() {
+        return hub.settings.maxOutputChars;
+      },
+    };
+    const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
+    entry.source = source;
+    entry.listeners = new DisposableStore();
+    entry.listeners.add(
+      source.onDidChangeState(() => {
+        if (entry.source !== source) return;
+        this.rebuild();
+        this.onDidChangeServersEmitter.fire();
+      }),
+    );
+    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.rebuild()));
+    const connecting: Promise<void> = source
+      .connect()
+      .catch((err: unknown) => this.log.error(errorMessage(err)))
+      .finally(() => {
+        if (entry.connecting === connecting) entry.connecting = undefined;
+      });
+    entry.connecting = connecting;
+  }
+
+  /** Routes a registry tool to the server's current source, so a restart needs no re-registration. */
+  private callRemote(server: string, remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+    const source = this.entries.get(server)?.source;
+    return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+  }
+
+  /** Stops an entry's current source, keeping the entry. */
+  private retire(entry: Entry): Promise<void> {
+    const source = entry.source;
+    entry.listeners.dispose();
+    entry.source = undefined;
+    entry.connecting = undefined;
+    if (!source) return Promise.resolve();
+    const closing = source.close().finally(() => this.closingSources.delete(closing));
+    this.closingSources.add(closing);
+    return closing;
+  }
+
+  private dropEntry(name: string, entry: Entry): void {
+    void this.retire(entry);
+    this.entries.delete(name);
+  }
+
+  /** Recomputes the merged registry from the running servers, in settings order. */
+  private rebuild(): void {
+    const running = this.order.flatMap((name) => {
+      const entry = this.entries.get(name);
+      const source = entry?.source;
+      return source && source.state.kind === 'running' ? [{ entry: entry!, source }] : [];
+    });
+    const { assignments, problems } = assignNames(
+      running.map(({ entry, source }) => ({
+        server: entry.config.name,
+        ...(entry.config.namespace !== undefined ? { namespace: entry.config.namespace } : {}),
+        tools: source.tools.map((t) => t.name),
+      })),
+      this.settings.conflictPolicy,
+    );
+    const sources = new Map(running.map(({ source }) => [source.name, source]));
+    const tools: Tool[] = [];
+    for (const a of assignments) {
+      const source = sources.get(a.server)!;
+      const remote = source.tools.find((t) => t.name === a.remoteName)!;
+      const tool: Tool = { ...source.toTool(remote, a.name), call: (args, o) => this.callRemote(a.server, a.remoteName, args, o) };
+      tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
+    }
+    const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
+    this.namingProblems = problems;
+    for (const p of problems) if (changedProblems) this.log.warn(`[${p.server}] ${p.message}`);
+    if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
+    if (changedProblems) this.onDidChangeServersEmitter.fire();
+  }
+}
+
+function keyOf(config: ServerConfig): string {
+  const { origin: _origin, ...rest } = config;
+  return JSON.stringify(rest);
+}
+
+function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((t, i) => {
+    const u = b[i]!;
+    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.description === u.description && JSON.stringify(t.parameters) === JSON.stringify(u.parameters) && t.renamed === u.renamed && JSON.stringify(t.annotations) === JSON.stringify(u.annotations);
+  });
+}

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ParsedServers, type VariableContext } from './mcp/config';
+
+/** Reads a VS Code settings file (JSONC). Throws one clear line for a missing file or bad JSONC. */
+export function readSettingsFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `settings file not found: ${path}` : `cannot read settings file ${path}: ${(err as Error).message}`);
+  }
+  return parseSettingsText(text, path);
+}
+
+export function parseSettingsText(text: string, path: string): Record<string, unknown> {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0]!;
+    const { line, column } = position(text, e.offset);
+    throw new Error(`${path}:${line}:${column}: invalid JSONC (${printParseErrorCode(e.error)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: settings must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/**
+ * A `minagent.*` value from a settings object, as VS Code stores it (`"minagent.servers"`) or
+ * nested (`"minagent": { "servers": ... }`).
+ */
+export function settingsValue(settings: Record<string, unknown>, key: string): unknown {
+  if (`minagent.${key}` in settings) return settings[`minagent.${key}`];
+  const nested = settings.minagent;
+  if (nested && typeof nested === 'object' && key in nested) return (nested as Record<string, unknown>)[key];
+  return undefined;
+}
+
+export interface LoadedConfig extends ParsedServers {
+  settings: HubSettings;
+}
+
+/** Servers and hub settings from one settings object. */
+export function loadConfig(settings: Record<string, unknown>, ctx: VariableContext): LoadedConfig {
+  const parsed = parseServers(settingsValue(settings, 'servers'), ctx);
+  const problems: ConfigProblem[] = parsed.problems;
+  const hubSettings = parseHubSettings((k) => settingsValue(settings, k), problems);
+  return { ...parsed, problems, settings: hubSettings };
+}

@@ -5,6 +5,7 @@ import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type Server
 import { assignNames, type NamingProblem } from './naming';
 import { McpToolSource, type SourceOptions } from './source';
 import type { ServerState } from './state';
+import type { ToolProblem } from './toolList';
 
 export interface HubOptions {
   logger?: Logger;
@@ -117,8 +118,9 @@ export class ServerHub {
   }
 
   /** Configuration problems and naming problems, for the UI. */
-  problems(): { config: ConfigProblem[]; naming: NamingProblem[] } {
-    return { config: this.configProblems, naming: this.namingProblems };
+  problems(): { config: ConfigProblem[]; naming: NamingProblem[]; tools: ToolProblem[] } {
+    const tools = this.order.flatMap((name) => this.entries.get(name)?.source?.problems ?? []);
+    return { config: this.configProblems, naming: this.namingProblems, tools };
   }
 
   /** The live source of a server, for callers that need the adapter itself. */

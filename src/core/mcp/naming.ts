@@ -22,6 +22,7 @@ export interface NameAssignment {
   renamed?: string;
 }
 
+/** A tool that was refused, renamed past its prefix, or listed twice. */
 export interface NamingProblem {
   server: string;
   tool: string;

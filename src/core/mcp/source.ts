@@ -16,7 +16,8 @@ import { serverEnvironment } from './env';
 import { formatCallResult } from './result';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
-import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from './transport/processTransport';
+import { listAllTools, type ToolProblem } from './toolList';
+import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
 
@@ -29,7 +30,6 @@ export interface SourceOptions {
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
-const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 
 /**
  * The adapter: one MCP server, connected once per lifetime. Its tools become registry tools whose
@@ -41,6 +41,8 @@ export class McpToolSource {
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private remoteTools: RemoteTool[] = [];
+  /** Malformed tools the server listed (skipped or given an empty schema). */
+  problems: ToolProblem[] = [];
   private currentState: ServerState = { kind: 'stopped' };
   private readonly stderr = new StderrTail();
   private readonly log: Logger;
@@ -119,11 +121,10 @@ export class McpToolSource {
       {
         listChanged: {
           tools: {
+            // Debounced, so a storm of notifications becomes one refresh; we list tolerantly ourselves.
             debounceMs: 300,
-            onChanged: (error, tools) => {
-              if (error) this.log.warn(`refreshing tools failed: ${errorMessage(error)}`);
-              else if (tools) this.updateTools(tools);
-            },
+            autoRefresh: false,
+            onChanged: () => void this.refreshTools(),
           },
         },
       },
@@ -175,15 +176,24 @@ export class McpToolSource {
   private async fetchTools(): Promise<RemoteTool[]> {
     const client = this.client;
     if (!client?.getServerCapabilities()?.tools) return [];
-    const result = await client.listTools();
-    return result.tools;
+    const { tools, problems } = await listAllTools(client, this.name, this.options.connectTimeoutMs ?? 30_000);
+    this.problems = problems;
+    for (const p of problems) this.log.warn(p.message);
+    return tools;
   }
 
-  private updateTools(tools: RemoteTool[]): void {
-    this.remoteTools = tools;
-    if (this.currentState.kind === 'running') this.setState({ ...this.currentState, toolCount: tools.length });
-    this.log.info(`tool list changed: ${tools.length} tools`);
-    this.onDidChangeToolsEmitter.fire(tools);
+  private async refreshTools(): Promise<void> {
+    if (this.currentState.kind !== 'running') return;
+    try {
+      const tools = await this.fetchTools();
+      if (this.currentState.kind !== 'running') return;
+      this.remoteTools = tools;
+      this.setState({ ...this.currentState, toolCount: tools.length });
+      this.log.info(`tool list changed: ${tools.length} tools`);
+      this.onDidChangeToolsEmitter.fire(tools);
+    } catch (err) {
+      this.log.warn(`refreshing tools failed: ${errorMessage(err)}`);
+    }
   }
 
   /** The seed's `list_tools()`: the tools after connecting. */
@@ -197,7 +207,7 @@ export class McpToolSource {
     return {
       name,
       description: remote.description ?? remote.title ?? '',
-      parameters: adaptSchema(remote.inputSchema),
+      parameters: remote.inputSchema as JsonSchema,
       server: this.name,
       remoteName: remote.name,
       ...(remote.annotations ? { annotations: remote.annotations } : {}),
@@ -283,7 +293,7 @@ export class McpToolSource {
 
   /** Says why a start, call or session failed, with exit status for processes. */
   private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
-    if (err instanceof ConnectTimeout) return `did not answer initialize within ${err.ms} ms`;
+    if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
     const transport = this.transport;
     const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
     if (transport instanceof ProcessTransport && (closed || transport.exit || phase === 'run')) {
@@ -310,13 +320,6 @@ class ConnectTimeout extends Error {
   constructor(readonly ms: number) {
     super(`did not answer initialize within ${ms} ms`);
   }
-}
-
-/** A tool's `inputSchema` is its parameters; a missing or malformed one becomes an empty object schema. */
-function adaptSchema(schema: unknown): JsonSchema {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return EMPTY_OBJECT_SCHEMA;
-  const s = schema as JsonSchema;
-  return s.type === undefined ? { type: 'object', ...s } : s;
 }
 
 function quoteArg(a: string): string {

@@ -202,11 +202,14 @@ function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** The server process could not be started at all (missing command, cwd, permission). */
+export class SpawnError extends Error {}
+
 function spawnError(err: NodeJS.ErrnoException, p: ProcessParams): Error {
-  if (err.code === 'ENOENT' && !existsSync(p.cwd)) return new Error(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
+  if (err.code === 'ENOENT' && !existsSync(p.cwd)) return new SpawnError(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
   if (err.code === 'ENOENT') {
-    return new Error(`command not found: "${p.command}" (spawn ENOENT; cwd ${p.cwd}; PATH=${p.env.PATH ?? p.env.Path ?? '(unset)'})`);
+    return new SpawnError(`command not found: "${p.command}" (spawn ENOENT; cwd ${p.cwd}; PATH=${p.env.PATH ?? p.env.Path ?? '(unset)'})`);
   }
-  if (err.code === 'EACCES') return new Error(`command "${p.command}" is not executable (spawn EACCES)`);
-  return new Error(`cannot start "${p.command}": ${err.message}`);
+  if (err.code === 'EACCES') return new SpawnError(`command "${p.command}" is not executable (spawn EACCES)`);
+  return new SpawnError(`cannot start "${p.command}": ${err.message}`);
 }

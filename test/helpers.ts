@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config';
+
+export const ROOT = resolve(__dirname, '..');
+export const SERVERS = join(ROOT, 'fixtures', 'servers');
+
+/** A stdio config for a fixture server file under fixtures/servers. */
+export function fixture(name: string, file: string, args: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return { name, type: 'stdio', command: process.execPath, args: [join(SERVERS, file), ...args], env: {}, cwd: ROOT, autoApprove: [], ...extra };
+}
+
+/** A stdio config for an official reference server, started from node_modules (never downloaded). */
+export function reference(name: string, pkg: 'server-everything' | 'server-filesystem' | 'server-memory', args: string[] = [], env: Record<string, string> = {}): ServerConfig {
+  const dir = join(ROOT, 'node_modules', '@modelcontextprotocol', pkg);
+  const bin = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin;
+  return { name, type: 'stdio', command: process.execPath, args: [join(dir, Object.values(bin)[0]!), ...args], env, cwd: ROOT, autoApprove: [] };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function parseError(text: string): string {
+  const v = JSON.parse(text) as { error?: unknown };
+  if (typeof v.error !== 'string') throw new Error(`not an error result: ${text}`);
+  return v.error;
+}

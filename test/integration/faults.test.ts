@@ -1,0 +1,176 @@
+// Every misbehaving fixture gives a clear error or state; none throws, none leaves a process.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { ServerHub } from '../../src/core/mcp/hub';
+import { WIRE_NAME_PATTERN } from '../../src/core/mcp/naming';
+import { McpToolSource, type SourceOptions } from '../../src/core/mcp/source';
+import type { StdioServerConfig } from '../../src/core/mcp/config';
+import { fixture, isAlive, parseError, ROOT, waitFor } from '../helpers';
+
+const unhandled: unknown[] = [];
+process.on('unhandledRejection', (reason) => unhandled.push(reason));
+
+const sources: McpToolSource[] = [];
+function source(config: StdioServerConfig, options: SourceOptions = {}): McpToolSource {
+  const s = new McpToolSource(config, { connectTimeoutMs: 10_000, ...options });
+  sources.push(s);
+  return s;
+}
+const faulty = (mode: string, extra: Partial<StdioServerConfig> = {}) => fixture(mode, 'faulty.mjs', [mode], extra);
+
+after(async () => {
+  await Promise.all(sources.map((s) => s.close()));
+  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+});
+
+describe('servers that fail to start', () => {
+  test('a missing command names the command and the PATH it searched', async () => {
+    const s = source({ ...faulty('x'), command: 'no-such-mcp-server-binary' });
+    await assert.rejects(s.connect(), /command not found: "no-such-mcp-server-binary".*PATH=/);
+    assert.equal(s.state.kind, 'error');
+    assert.match(s.state.kind === 'error' ? s.state.message : '', /spawn ENOENT/);
+  });
+
+  test('a missing working directory is named as such', async () => {
+    const s = source(faulty('ok', { cwd: join(ROOT, 'no', 'such', 'dir') }));
+    await assert.rejects(s.connect(), /working directory does not exist/);
+  });
+
+  test('a server that exits at start shows its exit code and stderr', async () => {
+    const s = source(faulty('exit-at-start'));
+    await assert.rejects(s.connect(), /exited with code 3 during startup; stderr: fatal: FIXTURE_API_KEY is not set/);
+    assert.equal(s.state.kind === 'error' && s.state.stderrTail, 'fatal: FIXTURE_API_KEY is not set');
+  });
+
+  test('a server that never answers initialize times out and is ended', async () => {
+    const s = source(faulty('never-init'), { connectTimeoutMs: 400 });
+    const connecting = s.connect();
+    const pid = await waitFor('the server process', () => s.pid);
+    await assert.rejects(connecting, /did not answer initialize within 400 ms/);
+    assert.equal(isAlive(pid), false, 'the silent server was stopped');
+  });
+});
+
+describe('servers that misbehave while running', () => {
+  test('garbage on stdout is skipped and shown in the stderr tail', async () => {
+    const s = source(faulty('garbage-stdout'));
+    await s.connect();
+    assert.equal(await s.call('noisy', {}), 'still fine');
+    assert.match(s.stderrTail, /\[stdout, not JSON-RPC\] Starting server\.\.\./);
+    assert.match(s.stderrTail, /\[stdout, not JSON-RPC\] debug: a stray print\(\)/);
+  });
+
+  test('a crash mid-call answers the pending call at once with the exit status and stderr', async () => {
+    const s = source(faulty('crash-mid-call'), { callTimeoutMs: 60_000 });
+    await s.connect();
+    const error = parseError(await s.call('crash', {}));
+    assert.match(error, /server process exited with code 7 during the call; stderr: about to crash: simulated segfault/);
+    await waitFor('error state', () => s.state.kind === 'error');
+    assert.equal(await s.call('ok', {}), '{"error":"mcp server not connected"}');
+  });
+
+  test('a flood of stderr is read (the server never stalls) and only a bounded tail is kept', async () => {
+    const s = source(faulty('stderr-flood'));
+    await s.connect();
+    assert.equal(await s.call('ok', {}), 'ok');
+    await waitFor('the last stderr line', () => /19999 noise/.test(s.stderrTail));
+    assert.ok(s.stderrTail.length <= 5_000, `tail is ${s.stderrTail.length} chars`);
+  });
+
+  test('a huge result is cut with a note of how much was cut', async () => {
+    const s = source(faulty('huge'), { maxOutputChars: 1_000 });
+    await s.connect();
+    const out = await s.call('huge', { chars: 200_000 });
+    assert.ok(out.startsWith('x'.repeat(1_000)));
+    assert.match(out, /\n…\[truncated: 199000 of 200000 characters cut\]$/);
+  });
+
+  test('progress keeps a slow call alive past its timeout; a silent one times out', async () => {
+    const s = source(faulty('slow'), { callTimeoutMs: 500 });
+    await s.connect();
+    const progress: number[] = [];
+    const done = await s.call('slow', { ms: 1_200 }, { onProgress: (p) => progress.push(p.progress) });
+    assert.match(done, /^done after \d+ ms$/);
+    assert.ok(progress.length >= 5, `saw ${progress.length} progress notifications`);
+    assert.equal(parseError(await s.call('slow', { ms: 1_200, silent: true })), 'timeout after 500 ms');
+  });
+
+  test('a cancelled call resolves to "cancelled" and the server sees notifications/cancelled', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'minagent-cancel-')), 'cancel.log');
+    const s = source(faulty('slow', { env: { FIXTURE_CANCEL_LOG: log } }));
+    await s.connect();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    assert.equal(parseError(await s.call('slow', { ms: 10_000 }, { signal: controller.signal })), 'cancelled');
+    await waitFor('the server to log the cancellation', () => {
+      try {
+        return /cancelled request \d+/.test(readFileSync(log, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    assert.equal(await s.call('ok', {}), 'ok', 'the connection survives a cancel');
+  });
+
+  test('every content type gets a faithful text form; isError without text says so', async () => {
+    const s = source(faulty('content'));
+    await s.connect();
+    assert.equal(
+      await s.call('mixed', {}),
+      ['a chart:', '[image image/png, 7 bytes]', '[audio audio/wav, 4 bytes]', '[resource link: report.csv <file:///data/report.csv> (text/csv)]', '[resource <memo://1> (text/plain)]\nembedded memo'].join('\n'),
+    );
+    assert.equal(await s.call('structured', {}), '{"rows":3}');
+    assert.equal(await s.call('fails', {}), '{"error":"remote tool failed"}');
+  });
+});
+
+describe('tool lists', () => {
+  test('every page of a paginated list is read', async () => {
+    const s = source(fixture('paged', 'lowlevel.mjs', ['paginated']));
+    await s.connect();
+    assert.deepEqual(s.tools.map((t) => t.name), Array.from({ length: 7 }, (_, i) => `page_tool_${i + 1}`));
+  });
+
+  test('malformed tools are reported, not fatal; odd names get valid wire names', async () => {
+    const hub = new ServerHub();
+    try {
+      hub.reconcile([fixture('odd', 'lowlevel.mjs', ['bad-tools'])]);
+      await hub.whenIdle();
+      assert.equal(hub.server('odd')?.state.kind, 'running');
+      assert.deepEqual(hub.registry.names(), ['no_schema', 'array_schema', 'has space', 'ünïcode.tool', 'x'.repeat(80), 'dup']);
+      assert.deepEqual(hub.registry.get('no_schema')?.parameters, { type: 'object', properties: {} });
+      const problems = hub.problems();
+      assert.ok(problems.tools.some((p) => p.tool === 'no_schema' && /has no inputSchema/.test(p.message)));
+      assert.ok(problems.tools.some((p) => p.tool === 'array_schema' && /invalid inputSchema/.test(p.message)));
+      assert.ok(problems.naming.some((p) => p.tool === 'dup' && /more than once/.test(p.message)));
+      const wire = hub.registry.schemas().map((s) => s.name);
+      for (const w of wire) assert.match(w, WIRE_NAME_PATTERN);
+      assert.equal(new Set(wire).size, wire.length);
+      assert.equal(await hub.registry.call(hub.registry.wireName('has space')!, { n: 1 }), 'called has space with {"n":1}');
+    } finally {
+      await hub.closeAll();
+    }
+  });
+
+  test('tools/list_changed refreshes the registry, and a storm is debounced', async () => {
+    const hub = new ServerHub();
+    try {
+      hub.reconcile([fixture('dyn', 'faulty.mjs', ['list-changed'])]);
+      await hub.whenIdle();
+      assert.equal(await hub.registry.call('add_tool', {}), 'extra_1');
+      await waitFor('extra_1 in the registry', () => hub.registry.get('extra_1'));
+      assert.equal(await hub.registry.call('extra_1', {}), 'extra_1');
+
+      let refreshes = 0;
+      hub.source('dyn')!.onDidChangeTools(() => refreshes++);
+      assert.equal(await hub.registry.call('add_many', { count: 40 }), 'added 40');
+      await waitFor('40 storm tools', () => hub.registry.names().filter((n) => n.startsWith('storm_')).length === 40);
+      assert.ok(refreshes <= 3, `${refreshes} refreshes for 40 notifications`);
+    } finally {
+      await hub.closeAll();
+    }
+  });
+});

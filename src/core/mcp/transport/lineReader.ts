@@ -19,7 +19,7 @@ export class LineReader {
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
-      if (this.skipping) {
+      if (this.skipping || this.pending + piece.length > this.maxLineBytes) {
         this.onOversize(this.pending + piece.length);
         this.reset();
         continue;

@@ -1,0 +1,79 @@
+// close() ends the server and everything it spawned, escalating to a kill, leaving no orphan.
+// Close times are measured in bench/, not asserted here.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { McpToolSource } from '../../src/core/mcp/source';
+import { ProcessTransport } from '../../src/core/mcp/transport/processTransport';
+import type { ServerConfig } from '../../src/core/mcp/config';
+import { fixture, isAlive, reference, SERVERS } from '../helpers';
+
+async function connected(config: ServerConfig) {
+  const s = new McpToolSource(config);
+  await s.connect();
+  const pid = s.pid!;
+  assert.ok(isAlive(pid));
+  return { s, pid };
+}
+
+function exitOf(s: McpToolSource) {
+  const t = (s as unknown as { transport: unknown }).transport;
+  assert.ok(t instanceof ProcessTransport);
+  return t.exit;
+}
+
+describe('close', () => {
+  test('a server that exits on stdin EOF exits by itself, no signal needed', async () => {
+    const { s, pid } = await connected(fixture('research', 'research.mjs'));
+    await s.close();
+    assert.equal(isAlive(pid), false);
+    assert.deepEqual(exitOf(s), { code: 0, signal: null });
+    assert.equal(s.state.kind, 'stopped');
+  });
+
+  test('a server that ignores stdin EOF is ended with SIGTERM', async () => {
+    const { s, pid } = await connected(fixture('busy', 'faulty.mjs', ['ignore-eof']));
+    await s.close();
+    assert.equal(isAlive(pid), false);
+    assert.equal(exitOf(s)?.signal, 'SIGTERM');
+  });
+
+  test('a server that ignores SIGTERM too is killed', async () => {
+    const { s, pid } = await connected(fixture('stubborn', 'faulty.mjs', ['ignore-sigterm']));
+    await s.close();
+    assert.equal(isAlive(pid), false);
+    assert.equal(exitOf(s)?.signal, 'SIGKILL');
+  });
+
+  test('grandchildren die with the server, even one that left the process group', async () => {
+    const { s, pid } = await connected(fixture('parent', 'faulty.mjs', ['grandchild']));
+    const { grandchildren } = JSON.parse(await s.call('pids', {})) as { grandchildren: number[] };
+    assert.equal(grandchildren.length, 2);
+    for (const g of grandchildren) assert.ok(isAlive(g), `grandchild ${g} runs before close`);
+    await s.close();
+    assert.equal(isAlive(pid), false);
+    for (const g of grandchildren) assert.equal(isAlive(g), false, `grandchild ${g} is gone after close`);
+  });
+
+  test("an npx-style wrapper's child is ended too", async () => {
+    const { s, pid } = await connected(fixture('wrapped', 'wrapper.mjs', [`${SERVERS}/faulty.mjs`, 'ignore-eof']));
+    const children = (await import('../../src/core/mcp/transport/processTree')).processTree(pid);
+    assert.equal(children.size, 2, 'the wrapper and its server');
+    await s.close();
+    for (const p of children) assert.equal(isAlive(p), false, `process ${p} is gone`);
+  });
+
+  test('server-everything (a busy reference server) closes with nothing left', async () => {
+    const { s, pid } = await connected(reference('everything', 'server-everything', ['stdio']));
+    await s.close();
+    assert.equal(isAlive(pid), false);
+  });
+
+  test('close is idempotent and safe before connect', async () => {
+    const never = new McpToolSource(fixture('never', 'research.mjs'));
+    await never.close();
+    await never.close();
+    await assert.rejects(never.connect(), /is closed/);
+    const { s } = await connected(fixture('twice', 'research.mjs'));
+    await Promise.all([s.close(), s.close()]);
+  });
+});

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { ensureNodeModules } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1] };
@@ -36,7 +37,9 @@ const files = (suites.length ? suites : ['unit', 'integration']).flatMap((dir) =
   readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`),
 );
 
+ensureNodeModules();
 let status = run(process.execPath, ['scripts/build.mjs']);
+if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 if (status === 0) status = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files]);
 
 await new Promise((r) => setTimeout(r, 300));

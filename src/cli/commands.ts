@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Agent } from '../core/agent/agent';
-import { FakeModel, parseScript } from '../core/agent/model';
+import { Agent, isErrorResult } from '../core/agent/agent';
+import { FakeModel, parseScript, type ScriptedTurn } from '../core/agent/model';
 import { describeProblem } from '../core/mcp/config';
-import type { ServerHub } from '../core/mcp/hub';
 import type { ParsedServers } from '../core/mcp/config';
-import { isErrorResult } from '../core/agent/agent';
+import type { ServerHub } from '../core/mcp/hub';
 
 export class UsageError extends Error {}
 
@@ -37,7 +36,8 @@ export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number 
   return 0;
 }
 
-export async function callCommand(hub: ServerHub, positionals: string[], io: Output): Promise<number> {
+/** Checks `call` input before any server starts. */
+export function parseCallInput(positionals: string[]): { name: string; args: Record<string, unknown> } {
   const [name, json] = positionals;
   if (!name) throw new UsageError('call needs a tool name: minagent call NAME [JSON]');
   let args: unknown = {};
@@ -49,6 +49,10 @@ export async function callCommand(hub: ServerHub, positionals: string[], io: Out
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('arguments must be a JSON object, e.g. {"text": "hi"}');
   }
+  return { name, args: args as Record<string, unknown> };
+}
+
+export async function callCommand(hub: ServerHub, { name, args }: { name: string; args: Record<string, unknown> }, io: Output): Promise<number> {
   if (!hub.registry.resolve(name)) {
     const known = hub.registry.names();
     throw new UsageError(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}`);
@@ -58,7 +62,8 @@ export async function callCommand(hub: ServerHub, positionals: string[], io: Out
   return isErrorResult(result) ? 1 : 0;
 }
 
-export async function chatCommand(hub: ServerHub, positionals: string[], scriptPath: string | undefined, io: Output, signal: AbortSignal): Promise<number> {
+/** Checks `chat` input before any server starts. */
+export function parseChatInput(positionals: string[], scriptPath: string | undefined): { prompt: string; script: ScriptedTurn[] } {
   const [prompt] = positionals;
   if (!prompt) throw new UsageError('chat needs a prompt: minagent chat "PROMPT" --script FILE');
   if (!scriptPath) throw new UsageError('chat needs --script FILE (a JSON array of scripted turns)');
@@ -68,7 +73,15 @@ export async function chatCommand(hub: ServerHub, positionals: string[], scriptP
   } catch (err) {
     throw new UsageError(`cannot read script ${scriptPath}: ${(err as Error).message}`);
   }
-  const model = new FakeModel(parseScript(script, scriptPath));
+  try {
+    return { prompt, script: parseScript(script, scriptPath) };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function chatCommand(hub: ServerHub, { prompt, script }: { prompt: string; script: ScriptedTurn[] }, io: Output, signal: AbortSignal): Promise<number> {
+  const model = new FakeModel(script);
   const agent = new Agent(model, hub.registry);
   const result = await agent.run(prompt, {
     signal,

@@ -4,7 +4,7 @@ import { ServerHub } from '../core/mcp/hub';
 import { streamLogger } from '../core/logger';
 import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
-import { callCommand, chatCommand, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { callCommand, chatCommand, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
 
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat']);
 
@@ -20,6 +20,15 @@ async function main(argv: string[]): Promise<number> {
     return args.help ? 0 : 2;
   }
   if (!COMMANDS.has(args.command)) return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
+
+  let call: ReturnType<typeof parseCallInput> | undefined;
+  let chat: ReturnType<typeof parseChatInput> | undefined;
+  try {
+    if (args.command === 'call') call = parseCallInput(args.positionals);
+    if (args.command === 'chat') chat = parseChatInput(args.positionals, args.script);
+  } catch (err) {
+    return fail((err as Error).message, 2);
+  }
 
   const settingsPath = resolve(args.settings);
   let settings: Record<string, unknown>;
@@ -52,9 +61,9 @@ async function main(argv: string[]): Promise<number> {
       case 'tools':
         return toolsCommand(hub, args.json, io);
       case 'call':
-        return await callCommand(hub, args.positionals, io);
+        return await callCommand(hub, call!, io);
       default:
-        return await chatCommand(hub, args.positionals, args.script, io, abort.signal);
+        return await chatCommand(hub, chat!, io, abort.signal);
     }
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 2);

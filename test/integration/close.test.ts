@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpToolSource } from '../../src/core/mcp/source';
 import { ProcessTransport } from '../../src/core/mcp/transport/processTransport';
+import { processTree } from '../../src/core/mcp/transport/processTree';
 import type { ServerConfig } from '../../src/core/mcp/config';
 import { fixture, isAlive, reference, SERVERS } from '../helpers';
 
@@ -56,7 +57,7 @@ describe('close', () => {
 
   test("an npx-style wrapper's child is ended too", async () => {
     const { s, pid } = await connected(fixture('wrapped', 'wrapper.mjs', [`${SERVERS}/faulty.mjs`, 'ignore-eof']));
-    const children = (await import('../../src/core/mcp/transport/processTree')).processTree(pid);
+    const children = processTree(pid);
     assert.equal(children.size, 2, 'the wrapper and its server');
     await s.close();
     for (const p of children) assert.equal(isAlive(p), false, `process ${p} is gone`);

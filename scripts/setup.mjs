@@ -1,0 +1,20 @@
+// Set-up that the README's two commands run first, so they work on a fresh clone:
+// installs the locked npm dependencies when node_modules is missing or older than the lockfile.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+export function ensureNodeModules() {
+  const marker = 'node_modules/.package-lock.json';
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync('package-lock.json').mtimeMs) return;
+  console.error('setup: installing npm dependencies (npm ci)...');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) {
+    console.error('setup: npm ci failed');
+    process.exit(r.status ?? 1);
+  }
+}
+
+export function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...options });
+  return r.status ?? 1;
+}

@@ -1,0 +1,109 @@
+// The `minagent` CLI as a user runs it: the built bin, from another directory, on a settings file.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ROOT, SERVERS } from '../helpers';
+
+const CLI = join(ROOT, 'dist', 'cli.js');
+const work = mkdtempSync(join(tmpdir(), 'minagent-cli-'));
+mkdirSync(join(work, '.vscode'));
+const settings = join(work, '.vscode', 'settings.json');
+writeFileSync(
+  settings,
+  `{
+  // JSONC, as VS Code writes it
+  "minagent.servers": {
+    "research": { "command": "node", "args": ["${SERVERS}/research.mjs"] },
+    "analytics": { "command": "node", "args": ["${SERVERS}/analytics.mjs"], },
+    "broken": { "command": "node", "args": "not-a-list" },
+    "crashy": { "command": "node", "args": ["${SERVERS}/faulty.mjs", "exit-at-start"] },
+    "off": { "command": "node", "disabled": true }
+  },
+}`,
+);
+const script = join(work, 'script.json');
+writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP connects models to tools.' }]));
+
+function cli(args: string[], cwd = work) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('minagent CLI', () => {
+  test('servers: one line per server with state, tool count and the error', () => {
+    const { code, out } = cli(['servers']);
+    assert.equal(code, 0);
+    const lines = out.trim().split('\n').map((l) => l.split('\t'));
+    assert.deepEqual(lines.map((l) => l.slice(0, 3)), [
+      ['research', 'running', '3 tools'],
+      ['analytics', 'running', '2 tools'],
+      ['crashy', 'error', '0 tools'],
+      ['broken', 'error', '0 tools'],
+      ['off', 'stopped', '0 tools'],
+    ]);
+    assert.match(lines[2]![3]!, /exited with code 3 during startup; stderr: fatal: FIXTURE_API_KEY is not set/);
+    assert.match(lines[3]![3]!, /server "broken", field "args"/);
+  });
+
+  test('tools --json: stdout is only the JSON rows; logs go to stderr', () => {
+    const { code, out, err } = cli(['tools', '--json']);
+    assert.equal(code, 0);
+    const rows = JSON.parse(out) as Array<Record<string, string>>;
+    assert.deepEqual(rows.map((r) => [r.name, r.wireName, r.server]), [
+      ['echo', 'echo', 'research'],
+      ['search_corpus', 'search_corpus', 'research'],
+      ['word_count', 'word_count', 'research'],
+      ['analytics.echo', 'analytics__echo', 'analytics'],
+      ['analytics.row_count', 'analytics__row_count', 'analytics'],
+    ]);
+    assert.equal(rows[0]!.description, 'Echo the given text back unchanged.');
+    assert.match(err, /server "broken", field "args"/);
+  });
+
+  test('call prints the result exactly; remote errors are {"error"} with a non-zero exit', () => {
+    assert.deepEqual(cli(['call', 'analytics.row_count', '{"table":"papers"}']), { code: 0, out: '128\n', err: cli(['call', 'analytics.row_count', '{"table":"papers"}']).err });
+    const bad = cli(['call', 'analytics.row_count', '{"table":"nope"}']);
+    assert.equal(bad.out, '{"error":"unknown table: nope"}\n');
+    assert.equal(bad.code, 1);
+    const wire = cli(['call', 'analytics__echo', '{"text":"via wire name"}']);
+    assert.equal(wire.out, '[analytics] via wire name\n');
+  });
+
+  test('chat runs one scripted agent turn and prints the steps as the seed does', () => {
+    const { code, out } = cli(['chat', 'what is MCP?', '--script', script]);
+    assert.equal(code, 0);
+    assert.match(out, /^\[0\] tool_call: search_corpus -> mcp: MCP \(Model Context Protocol\) is an open protocol/);
+    assert.match(out, /\n\[1\] final: MCP connects models to tools\.\n$/);
+  });
+
+  test('runs from any directory with --settings', () => {
+    const { code, out } = cli(['call', 'echo', '{"text":"from /"}', '--settings', settings], '/');
+    assert.equal(code, 0);
+    assert.equal(out, 'from /\n');
+  });
+
+  test('bad input: one line on stderr and a non-zero exit', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['call', 'nope'], /^minagent: unknown tool "nope"; available tools: echo, /],
+      [['call', 'echo', '{bad'], /^minagent: arguments are not valid JSON/],
+      [['servers', '--settings', join(work, 'missing.json')], /^minagent: settings file not found: /],
+      [['frobnicate'], /^minagent: unknown command "frobnicate"/],
+      [['chat', 'hi'], /^minagent: chat needs --script FILE/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(args);
+      assert.notEqual(r.code, 0, args.join(' '));
+      const lines = r.err.trim().split('\n').filter((l) => l.startsWith('minagent:'));
+      assert.equal(lines.length, 1, 'one line');
+      assert.match(lines[0]!, message);
+    }
+    const badJsonc = join(work, 'bad.json');
+    writeFileSync(badJsonc, '{ "minagent.servers": { ');
+    const r = cli(['servers', '--settings', badJsonc]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^minagent: .*bad\.json:1:\d+: invalid JSONC \(\w+\)\n$/);
+  });
+});

@@ -95,7 +95,8 @@ export class McpToolSource {
       try {
         await this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs);
       } catch (err) {
-        if (this.config.type !== 'http' || this.closing || err instanceof ConnectTimeout) throw err;
+        // The spec's backwards compatibility: an old server answers the POST with 400, 404 or 405.
+        if (this.config.type !== 'http' || this.closing || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
         this.log.info(`Streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
         try {
           await this.connectWith(this.createTransport('sse'), timeoutMs);
@@ -307,7 +308,7 @@ export class McpToolSource {
       }
     }
     if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
-    return errorMessage(err);
+    return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url) ?? errorMessage(err);
   }
 
   private setState(state: ServerState): void {
@@ -320,6 +321,26 @@ class ConnectTimeout extends Error {
   constructor(readonly ms: number) {
     super(`did not answer initialize within ${ms} ms`);
   }
+}
+
+function httpStatus(err: unknown): number | undefined {
+  const data = (err as { data?: { status?: unknown } } | undefined)?.data;
+  return typeof data?.status === 'number' ? data.status : undefined;
+}
+
+/** HTTP failures in words a user can act on: the status, or why the host could not be reached. */
+function describeNetworkError(err: unknown, url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const status = httpStatus(err);
+  if (status !== undefined) {
+    const data = (err as { data: { statusText?: string; text?: string } }).data;
+    const body = (data.text ?? '').slice(0, 200);
+    const hint = status === 401 || status === 403 ? ' (check the credentials in the entry\'s "headers")' : '';
+    return `HTTP ${status}${data.statusText ? ` ${data.statusText}` : ''} from ${url}${hint}${body ? `: ${body}` : ''}`;
+  }
+  const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  if (err instanceof TypeError && cause) return `cannot reach ${url}: ${cause.code ?? cause.message}`;
+  return undefined;
 }
 
 function quoteArg(a: string): string {

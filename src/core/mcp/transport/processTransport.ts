@@ -139,11 +139,13 @@ export class ProcessTransport implements Transport {
       this.fireClose();
       return;
     }
-    this.remember(leader);
     child.stdin?.end();
+    // Scanning for descendants now overlaps with the server's own shutdown.
+    this.remember(leader);
     if (!this.exitInfo) await Promise.race([this.exited, delay(this.timings.eofGraceMs)]);
 
-    let tree = this.treeOf(leader);
+    const onlyLeaderSeen = [...this.knownTree].every((pid) => pid === leader);
+    let tree = this.exitInfo && onlyLeaderSeen && !groupExists(leader) ? new Set<number>() : this.treeOf(leader);
     if (tree.size) {
       signalTree(leader, tree, 'SIGTERM');
       tree = await this.waitGone(leader, this.timings.termGraceMs);
@@ -158,7 +160,7 @@ export class ProcessTransport implements Transport {
     this.fireClose();
   }
 
-  /** Records the current descendants; called at start of close and while polling. */
+  /** Records the current descendants, so they are found after they are reparented. */
   private remember(leader: number): void {
     for (const pid of processTree(leader, this.knownTree)) this.knownTree.add(pid);
   }
@@ -195,6 +197,17 @@ export class ProcessTransport implements Transport {
     if (this.closeFired) return;
     this.closeFired = true;
     this.onclose?.();
+  }
+}
+
+/** True while any process is left in the group (a zombie counts, so this only ever errs towards a scan). */
+function groupExists(leader: number): boolean {
+  if (process.platform === 'win32') return true;
+  try {
+    process.kill(-leader, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,0 +1,22 @@
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const rows: Array<{ bench: string; case: string; figures: Record<string, number> }> = [];
+
+export function record(bench: string, label: string, figures: Record<string, number>): void {
+  const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+  rows.push({ bench, case: label, figures: rounded });
+  console.log(`${bench} | ${label} | ${Object.entries(rounded).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+}
+
+export function save(): void {
+  const out = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? '', rows };
+  writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
+}

@@ -231,3 +231,9 @@ export function describeProblem(p: ConfigProblem): string {
   const where = [p.server && `server "${p.server}"`, p.field && `field "${p.field}"`].filter(Boolean).join(', ');
   return where ? `${where}: ${p.message}` : p.message;
 }
+
+/** The command line or URL of a server, for tooltips and logs. Header values are never shown. */
+export function describeEndpoint(config: ServerConfig): string {
+  if (config.type !== 'stdio') return `${config.type === 'sse' ? 'SSE' : 'HTTP'} ${config.url}`;
+  return [config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+}

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
+import type { InputStore } from './inputs';
+import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
+
+export interface WorkspaceConfig {
+  servers: ServerConfig[];
+  disabled: string[];
+  problems: ConfigProblem[];
+  settings: HubSettings;
+  /** Servers the workspace defines that do not start because it is not trusted. */
+  untrusted: string[];
+}
+
+/** Reads `minagent.*` settings and, where enabled, the workspace's MCP files, honouring workspace trust. */
+export async function loadWorkspaceConfig(inputs: InputStore): Promise<WorkspaceConfig> {
+  const config = vscode.workspace.getConfiguration('minagent');
+  const trusted = vscode.workspace.isTrusted;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir() };
+
+  const inspected = config.inspect<Record<string, unknown>>('servers');
+  const userServers = inspected?.globalValue ?? {};
+  const workspaceServers = { ...(inspected?.workspaceValue ?? {}), ...(inspected?.workspaceFolderValue ?? {}) };
+  // Restricted settings: in an untrusted workspace only the user's own servers start.
+  const fromSettings = trusted ? { ...userServers, ...workspaceServers } : userServers;
+  const untrusted = trusted ? [] : Object.keys(workspaceServers).filter((k) => !(k in userServers));
+
+  const problems: ConfigProblem[] = [];
+  const parsed = parseServers(fromSettings, ctx, 'settings');
+  problems.push(...parsed.problems);
+  const servers = [...parsed.servers];
+  const disabled = [...parsed.disabled];
+  const taken = new Set(Object.keys(fromSettings));
+
+  for (const file of SERVER_FILES) {
+    if (!folder || !config.get<boolean>(file.setting)) continue;
+    if (!trusted) {
+      untrusted.push(`${file.label} (all servers)`);
+      continue;
+    }
+    let found;
+    try {
+      found = await readServerFile(folder, file);
+    } catch (err) {
+      problems.push({ server: '', field: file.label, message: (err as Error).message, severity: 'error' });
+      continue;
+    }
+    if (!found) continue;
+    const own: Record<string, unknown> = {};
+    for (const [name, entry] of Object.entries(found.servers)) {
+      if (taken.has(name)) {
+        problems.push({ server: name, field: '', message: `also defined in ${file.label}; the entry in settings is used`, severity: 'warning' });
+        continue;
+      }
+      taken.add(name);
+      own[name] = entry;
+    }
+    const values = await inputs.resolve(inputReferences(own), found.inputs);
+    const fileParsed = parseServers(own, { ...ctx, input: (id) => values.get(id) }, file.label);
+    problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
+    servers.push(...fileParsed.servers);
+    disabled.push(...fileParsed.disabled);
+  }
+
+  const settings = parseHubSettings((key) => config.get(key), problems);
+  return { servers, disabled, problems, settings, untrusted };
+}

@@ -1,0 +1,90 @@
+import * as vscode from 'vscode';
+import { describeProblem } from '../core/mcp/config';
+import { ServerHub } from '../core/mcp/hub';
+import { registerCommands } from './commands';
+import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
+import { InputStore } from './inputs';
+import { channelLogger } from './log';
+import { SERVER_FILES } from './mcpFiles';
+import { ServerTreeProvider } from './serverTree';
+import { StatusBar } from './statusBar';
+import { testReporter } from './testReport';
+
+let hub: ServerHub | undefined;
+
+/**
+ * Wires the core to the editor and returns at once: servers connect in the background. Everything
+ * made here is owned by `context.subscriptions`; the hub (and every server process) by `deactivate`.
+ */
+export function activate(context: vscode.ExtensionContext): void {
+  try {
+    start(context);
+  } catch (err) {
+    // VS Code does not tell the user when activation fails; we do.
+    void vscode.window.showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs').then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));
+    throw err;
+  }
+}
+
+function start(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
+  context.subscriptions.push(channel);
+  const log = channelLogger(channel);
+  const serverHub = new ServerHub({ logger: log });
+  hub = serverHub;
+  const inputs = new InputStore(context.secrets);
+  let config: WorkspaceConfig | undefined;
+
+  const tree = new ServerTreeProvider(serverHub, () => config);
+  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true });
+  const status = new StatusBar(serverHub, () => config);
+  const report = testReporter(serverHub);
+  const changed = () => {
+    tree.refresh();
+    status.update();
+    const servers = serverHub.servers();
+    const starting = servers.filter((s) => s.state.kind === 'starting').length;
+    view.badge = starting ? { value: starting, tooltip: `${starting} server${starting === 1 ? '' : 's'} starting` } : undefined;
+    report?.();
+  };
+  context.subscriptions.push(tree, view, status, serverHub.onDidChangeServers(changed), serverHub.onDidChangeTools(changed));
+
+  let loading = Promise.resolve();
+  const reload = (): Promise<void> => {
+    loading = loading.then(async () => {
+      try {
+        config = await loadWorkspaceConfig(inputs);
+      } catch (err) {
+        log.error(`reading the configuration failed: ${(err as Error).message}`);
+        return;
+      }
+      for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(`config: ${describeProblem(p)}`);
+      if (config.untrusted.length) log.warn(`workspace not trusted: not starting ${config.untrusted.join(', ')}`);
+      serverHub.reconcile(config.servers, config.problems, config.settings);
+      changed();
+    });
+    return loading;
+  };
+
+  context.subscriptions.push(
+    ...registerCommands(serverHub, channel, reload),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),
+  );
+  for (const file of SERVER_FILES) {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) continue;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, file.label));
+    const onFile = () => vscode.workspace.getConfiguration('minagent').get<boolean>(file.setting) && void reload();
+    context.subscriptions.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
+  }
+  void reload();
+}
+
+/** Closes every connection and every server process tree; VS Code waits for the returned promise. */
+export async function deactivate(): Promise<void> {
+  const h = hub;
+  hub = undefined;
+  await h?.closeAll();
+}

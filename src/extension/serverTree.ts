@@ -1,0 +1,212 @@
+import * as vscode from 'vscode';
+import { describeEndpoint, describeProblem, type ConfigProblem } from '../core/mcp/config';
+import type { ServerHub, ServerInfo } from '../core/mcp/hub';
+import { assertNever } from '../core/mcp/state';
+import type { Tool } from '../core/tools';
+import type { WorkspaceConfig } from './configLoader';
+
+export type Node =
+  | { kind: 'trust'; names: string[] }
+  | { kind: 'server'; name: string }
+  | { kind: 'broken'; name: string; problem: ConfigProblem }
+  | { kind: 'disabled'; name: string }
+  | { kind: 'tool'; server: string; name: string }
+  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string }
+  | { kind: 'action'; server: string; label: string; command: string; icon: string };
+
+/** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
+export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(
+    private readonly hub: ServerHub,
+    private readonly config: () => WorkspaceConfig | undefined,
+  ) {}
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.roots();
+    if (node.kind === 'server') return this.serverChildren(node.name);
+    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground' }];
+    return [];
+  }
+
+  private roots(): Node[] {
+    const cfg = this.config();
+    const nodes: Node[] = [];
+    if (cfg?.untrusted.length) nodes.push({ kind: 'trust', names: cfg.untrusted });
+    for (const s of this.hub.servers()) nodes.push({ kind: 'server', name: s.name });
+    const seen = new Set<string>();
+    for (const p of cfg?.problems ?? []) {
+      if (p.severity === 'error' && p.server && !seen.has(p.server)) {
+        seen.add(p.server);
+        nodes.push({ kind: 'broken', name: p.server, problem: p });
+      } else if (!p.server) {
+        nodes.push({ kind: 'message', id: `problem:${p.field}:${p.message}`, label: describeProblem(p), icon: p.severity === 'error' ? 'error' : 'warning', color: p.severity === 'error' ? 'errorForeground' : 'editorWarning.foreground' });
+      }
+    }
+    for (const name of cfg?.disabled ?? []) nodes.push({ kind: 'disabled', name });
+    return nodes;
+  }
+
+  private serverChildren(name: string): Node[] {
+    const info = this.hub.server(name);
+    if (!info) return [];
+    const nodes: Node[] = [];
+    const warnings = [
+      ...(this.config()?.problems ?? []).filter((p) => p.server === name && p.severity === 'warning').map((p) => describeProblem(p)),
+      ...this.hub.problems().naming.filter((p) => p.server === name).map((p) => p.message),
+      ...this.hub.problems().tools.filter((p) => p.server === name).map((p) => p.message),
+    ];
+    warnings.forEach((w, i) => nodes.push({ kind: 'message', id: `warn:${name}:${i}`, label: w, icon: 'warning', color: 'editorWarning.foreground' }));
+    const state = info.state;
+    switch (state.kind) {
+      case 'running':
+        nodes.push(...info.tools.map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
+        break;
+      case 'error': {
+        nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
+        const tail = state.stderrTail.split('\n').filter(Boolean).slice(-5);
+        tail.forEach((line, i) => nodes.push({ kind: 'message', id: `stderr:${name}:${i}`, label: line, detail: 'stderr', icon: 'terminal' }));
+        nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
+        nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
+        break;
+      }
+      case 'starting':
+      case 'stopped':
+        break;
+      default:
+        assertNever(state);
+    }
+    return nodes;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'trust': {
+        const item = new vscode.TreeItem('Workspace servers are not started: this workspace is not trusted');
+        item.id = 'trust';
+        item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('editorWarning.foreground'));
+        item.description = node.names.join(', ');
+        item.tooltip = new vscode.MarkdownString(`MCP servers run programs on your machine, so servers defined by an untrusted workspace do not start.\n\nNot started: ${node.names.join(', ')}\n\nClick to manage workspace trust.`);
+        item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
+        item.contextValue = 'trust';
+        return item;
+      }
+      case 'server':
+        return this.serverItem(this.hub.server(node.name));
+      case 'broken': {
+        const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `broken:${node.name}`;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        item.description = node.problem.field ? `invalid field "${node.problem.field}"` : 'invalid entry';
+        item.tooltip = describeProblem(node.problem);
+        item.command = { command: 'minagent.openSettings', title: 'Open Settings' };
+        item.contextValue = 'broken';
+        return item;
+      }
+      case 'disabled': {
+        const item = new vscode.TreeItem(node.name);
+        item.id = `disabled:${node.name}`;
+        item.iconPath = new vscode.ThemeIcon('circle-slash');
+        item.description = 'disabled in settings';
+        item.contextValue = 'disabled';
+        return item;
+      }
+      case 'tool':
+        return this.toolItem(node, this.hub.registry.get(node.name));
+      case 'message': {
+        const item = new vscode.TreeItem(node.label);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
+        if (node.detail) item.description = node.detail;
+        item.tooltip = node.label;
+        item.contextValue = 'message';
+        return item;
+      }
+      case 'action': {
+        const item = new vscode.TreeItem(node.label);
+        item.id = `action:${node.server}:${node.command}`;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.command = { command: node.command, title: node.label, arguments: [{ kind: 'server', name: node.server } satisfies Node] };
+        item.contextValue = 'action';
+        return item;
+      }
+      default:
+        return assertNever(node);
+    }
+  }
+
+  private serverItem(info: ServerInfo | undefined): vscode.TreeItem {
+    if (!info) return new vscode.TreeItem('(gone)');
+    const state = info.state;
+    const item = new vscode.TreeItem(info.name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `server:${info.name}`;
+    item.contextValue = `server.${state.kind}`;
+    const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
+    if (info.config.type === 'stdio') lines.push('', `cwd: \`${info.config.cwd}\``);
+    if (info.config.origin && info.config.origin !== 'settings') lines.push('', `from ${info.config.origin}`);
+    switch (state.kind) {
+      case 'starting':
+        item.iconPath = new vscode.ThemeIcon('loading~spin');
+        item.description = 'starting…';
+        break;
+      case 'running':
+        item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+        item.description = `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
+        if (state.pid) lines.push('', `pid ${state.pid}`);
+        lines.push('', `up ${formatUptime(Date.now() - state.startedAt)}`);
+        break;
+      case 'error':
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        item.description = 'error';
+        lines.push('', state.message);
+        break;
+      case 'stopped':
+        item.iconPath = new vscode.ThemeIcon('circle-outline');
+        item.description = 'stopped';
+        item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+        break;
+      default:
+        assertNever(state);
+    }
+    item.tooltip = new vscode.MarkdownString(lines.join('\n'));
+    return item;
+  }
+
+  private toolItem(node: Extract<Node, { kind: 'tool' }>, tool: Tool | undefined): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.name);
+    item.id = `tool:${node.server}:${node.name}`;
+    item.contextValue = 'tool';
+    if (!tool) return item;
+    const wire = this.hub.registry.wireName(tool.name);
+    const notes = [wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined].filter(Boolean);
+    if (notes.length) item.description = notes.join(' · ');
+    item.iconPath = new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${tool.name}**`);
+    if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(` (server name \`${tool.remoteName}\`)`);
+    if (wire && wire !== tool.name) md.appendMarkdown(`\n\nsent to models as \`${wire}\``);
+    if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${tool.renamed}`);
+    if (tool.description) md.appendMarkdown('\n\n').appendText(tool.description);
+    md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');
+    md.supportThemeIcons = true;
+    item.tooltip = md;
+    return item;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+function formatUptime(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}

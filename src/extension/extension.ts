@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { describeProblem } from '../core/mcp/config';
 import { ServerHub } from '../core/mcp/hub';
+import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';
 import { registerCommands } from './commands';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
 import { InputStore } from './inputs';
@@ -27,6 +28,8 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 function start(context: vscode.ExtensionContext): void {
+  // If the extension host dies without deactivating (a crash, a killed server), no server survives it.
+  enableOrphanGuard();
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);

@@ -6,7 +6,9 @@ import { McpToolSource } from '../../src/core/mcp/source';
 import { ProcessTransport } from '../../src/core/mcp/transport/processTransport';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import type { ServerConfig } from '../../src/core/mcp/config';
-import { fixture, isAlive, reference, SERVERS } from '../helpers';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fixture, isAlive, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
 async function connected(config: ServerConfig) {
   const s = new McpToolSource(config);
@@ -67,6 +69,16 @@ describe('close', () => {
     const { s, pid } = await connected(reference('everything', 'server-everything', ['stdio']));
     await s.close();
     assert.equal(isAlive(pid), false);
+  });
+
+  test('if the host is killed outright, the orphan guard ends its servers', async () => {
+    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((r) => host.stdout!.once('data', (d: Buffer) => r(String(d))));
+    const { server, guard } = JSON.parse(line) as { server: number; guard: number };
+    assert.ok(isAlive(server) && isAlive(guard));
+    host.kill('SIGKILL');
+    await waitFor('the guarded server to end', () => !isAlive(server), 5_000);
+    await waitFor('the guard to exit', () => !isAlive(guard), 5_000);
   });
 
   test('close is idempotent and safe before connect', async () => {

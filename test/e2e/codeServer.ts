@@ -1,0 +1,108 @@
+// Runs code-server (VS Code in the browser) on a fresh profile and workspace, with the packaged
+// extension installed, per ../shared/E2E-RECIPE.md.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, SERVERS } from '../helpers';
+
+// Where scripts/e2e-setup.mjs installed Node 24 and code-server.
+const { paths } = require('../../scripts/e2e-paths.cjs') as { paths: { node24Bin: string; codeServer: string } };
+
+export const VSIX = join(ROOT, 'minagent.vsix');
+
+export interface CodeServer {
+  url: string;
+  workspace: string;
+  reportFile: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export interface CodeServerOptions {
+  /** A folder under fixtures/workspaces, copied fresh for this run. */
+  workspace: string;
+  userSettings?: Record<string, unknown>;
+  trust?: boolean;
+  env?: Record<string, string>;
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-'));
+  const userData = join(dir, 'user-data');
+  const extensions = join(dir, 'extensions');
+  const workspace = join(dir, 'workspace');
+  const home = join(dir, 'home');
+  for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
+  cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', ...options.userSettings }, null, 2));
+  const reportFile = join(dir, 'report.json');
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PATH: `${paths.node24Bin}:${process.env.PATH}`,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    TMPDIR: join(dir, 'tmp'),
+    MINAGENT_FIXTURES: SERVERS,
+    MINAGENT_TEST_REPORT: reportFile,
+    ...options.env,
+  };
+  const node = join(paths.node24Bin, 'node');
+  const install = spawnSync(node, [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
+
+  const port = await freePort();
+  const args = [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];
+  if (options.trust !== false) args.push('--disable-workspace-trust');
+  args.push(workspace);
+  const child: ChildProcess = spawn(node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${output}`)), 60_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('HTTP server listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server exited with ${code}:\n${output}`));
+    });
+  });
+  child.stdout!.removeAllListeners('data');
+  child.stderr!.removeAllListeners('data');
+  child.stdout!.resume();
+  child.stderr!.resume();
+
+  return {
+    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
+    workspace,
+    reportFile,
+    dir,
+    stop: async () => {
+      // Its file watcher outlives a plain SIGTERM of the main process: end the whole group.
+      const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {}
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    },
+  };
+}

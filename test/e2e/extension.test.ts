@@ -1,0 +1,110 @@
+// The packaged extension in a real VS Code (code-server), driven through the UI.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import { isAlive, waitFor } from '../helpers';
+import { startCodeServer, type CodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { Workbench } from './workbench';
+
+interface Report {
+  servers: Array<{ name: string; state: string; pid?: number; tree: number[] }>;
+  tools: string[];
+  everSeenPids: number[];
+}
+const readReport = (cs: CodeServer): Report | undefined => {
+  try {
+    return JSON.parse(readFileSync(cs.reportFile, 'utf8')) as Report;
+  } catch {
+    return undefined;
+  }
+};
+
+async function stage<T>(wb: Workbench, name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const shot = await wb.screenshot(`e2e-${name}`);
+    throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
+  }
+}
+
+describe('the extension in VS Code', () => {
+  e2eTest('tree, Try Tool, live settings, and nothing left after close', async () => {
+    const cs = await startCodeServer({ workspace: 'e2e' });
+    let wb: Workbench | undefined;
+    let seen: number[] = [];
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await stage(w, '1-tree', async () => {
+        await w.openMinAgent();
+        const rows = await w.waitForRows('both servers running with their tools', (r) =>
+          ['research 3 tools', 'analytics 2 tools', 'echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count'].every((want) => r.some((row) => row.startsWith(want))),
+        );
+        assert.ok(rows.some((r) => /^broken invalid field "args"/.test(r)), `the broken entry names its field:\n${rows.join('\n')}`);
+        assert.ok(rows.some((r) => /^analytics\.echo analytics__echo · renamed/.test(r)), 'the renamed tool shows its wire name and mark');
+      });
+
+      await stage(w, '2-try-tool', async () => {
+        await w.contextMenu('search_corpus', 'Try Tool');
+        const input = w.page.locator('.quick-input-widget input');
+        await input.waitFor();
+        assert.equal(await input.inputValue(), '{"query":""}', 'pre-filled from the required properties');
+        await input.fill('{"query": "mcp"}');
+        await w.page.keyboard.press('Enter');
+        await waitFor('the result editor', async () => /open protocol that lets AI applications connect/.test(await w.editorText().catch(() => '')), 30_000);
+      });
+
+      await stage(w, '3-remove-server', async () => {
+        const before = await waitFor('a report with pids', () => {
+          const r = readReport(cs);
+          return r && r.servers.every((s) => s.pid) ? r : undefined;
+        });
+        const researchPid = before.servers.find((s) => s.name === 'research')!.pid!;
+        const analyticsPid = before.servers.find((s) => s.name === 'analytics')!.pid!;
+        const settingsFile = join(cs.workspace, '.vscode', 'settings.json');
+        const text = readFileSync(settingsFile, 'utf8').replace(/\n\s*"analytics": \{[^\n]*\},/, '');
+        assert.doesNotMatch(text, /analytics/);
+        writeFileSync(settingsFile, text);
+        const rows = await w.waitForRows('analytics and its tools gone', (r) => !r.some((row) => row.startsWith('analytics')));
+        assert.ok(rows.some((r) => r.startsWith('research 3 tools')));
+        await waitFor('the analytics process to end', () => !isAlive(analyticsPid), 10_000);
+        const after = readReport(cs)!;
+        assert.equal(after.servers.find((s) => s.name === 'research')?.pid, researchPid, 'research was not restarted');
+      });
+      seen = readReport(cs)?.everSeenPids ?? [];
+    } finally {
+      seen = readReport(cs)?.everSeenPids ?? seen;
+      await wb?.close();
+      await cs.stop();
+    }
+    assert.ok(seen.length >= 2, 'the report listed server processes');
+    await waitFor('every server process to end', () => seen.every((pid) => !isAlive(pid)), 10_000).catch(() => {
+      throw new Error(`still alive after code-server stopped: ${seen.filter(isAlive).join(', ')}`);
+    });
+  });
+
+  e2eTest('an untrusted workspace does not start its servers and says why', async () => {
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      trust: false,
+      userSettings: { 'minagent.servers': { mine: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/research.mjs'] } } },
+    });
+    let wb: Workbench | undefined;
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await stage(w, 'untrusted', async () => {
+        await w.openMinAgent();
+        const rows = await w.waitForRows('the trust node and the user server', (r) => r.some((row) => row.startsWith('Workspace servers are not started')) && r.some((row) => row.startsWith('mine 3 tools')));
+        assert.ok(!rows.some((r) => r.startsWith('research') || r.startsWith('analytics')), `no workspace server runs:\n${rows.join('\n')}`);
+        assert.ok(rows.some((r) => /not trusted research, analytics, broken/.test(r)));
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+// Driving the VS Code workbench in headless Chromium with playwright-core (Debian's Chromium, no
+// browser download). Selectors are VS Code internals, pinned with the code-server version.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { ROOT } from '../helpers';
+
+const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
+export const ARTIFACTS = join(ROOT, '.test-artifacts');
+
+export class Workbench {
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  static async open(url: string): Promise<Workbench> {
+    const profile = mkdtempSync(join(tmpdir(), 'minagent-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    return new Workbench(context, page);
+  }
+
+  /** Saves a screenshot under .test-artifacts/ (kept by the suite on failure). */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await this.page.screenshot({ path: file }).catch(() => undefined);
+    return file;
+  }
+
+  async command(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  async openMinAgent(): Promise<void> {
+    await this.page.locator('.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]').first().click();
+    // With one view the container shows "MINAGENT: TOOLS" as its title instead of a pane header.
+    await this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first().waitFor();
+  }
+
+  /** The Tools tree's rows as text (label and description), top to bottom. */
+  async treeRows(): Promise<string[]> {
+    // A string, not a function: the test transpiler would add helpers the page does not have.
+    return this.page.evaluate<string[]>(`Array.from(document.querySelectorAll('.pane-body .monaco-list-row')).map(r =>
+      ['.label-name', '.label-description']
+        .map(sel => ((r.querySelector(sel) || {}).innerText || '').replace(/\\s+/g, ' ').trim())
+        .filter(Boolean).join(' '))`);
+  }
+
+  async waitForRows(what: string, predicate: (rows: string[]) => boolean, ms = 60_000): Promise<string[]> {
+    const until = Date.now() + ms;
+    let rows: string[] = [];
+    while (Date.now() < until) {
+      rows = await this.treeRows();
+      if (predicate(rows)) return rows;
+      await this.page.waitForTimeout(250);
+    }
+    throw new Error(`timed out waiting for ${what}; the tree shows:\n  ${rows.join('\n  ')}`);
+  }
+
+  row(label: string) {
+    return this.page.locator('.pane-body .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  }
+
+  async contextMenu(rowLabel: string, item: string): Promise<void> {
+    await this.row(rowLabel).click({ button: 'right' });
+    const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();
+    await menuItem.waitFor();
+    await menuItem.click();
+  }
+
+  /** The text of the active editor, with soft wraps and runs of spaces as single spaces. */
+  async editorText(): Promise<string> {
+    const text = await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+    return text.replace(/\s+/g, ' ');
+  }
+
+  /** The webview's document: two frames down. */
+  async webview(): Promise<Frame> {
+    const outer = await this.page.waitForSelector('iframe.webview.ready', { timeout: 30_000 });
+    const outerFrame = await outer.contentFrame();
+    const inner = await outerFrame!.waitForSelector('#active-frame');
+    return (await inner.contentFrame())!;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+}

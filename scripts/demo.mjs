@@ -1,20 +1,60 @@
-// The README's run command (until the extension lands): the minagent CLI on the demo workspace,
-// whose settings list the seed's two fixture servers. No account, key or network needed.
-import { ensureNodeModules, run } from './setup.mjs';
+// The README's run command: a real VS Code (code-server) in your browser, on the demo workspace
+// whose settings list the seed's fixture servers, with the packaged extension installed.
+// No account, key or network needed. Stop it with Ctrl-C.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureE2e, paths } from './e2e-setup.mjs';
+import { ensureNodeModules } from './setup.mjs';
 
 ensureNodeModules();
-if (run(process.execPath, ['scripts/build.mjs']) !== 0) process.exit(1);
-
-const settings = ['--settings', 'fixtures/workspaces/demo/.vscode/settings.json'];
-const steps = [
-  ['minagent servers', ['servers']],
-  ['minagent tools', ['tools']],
-  ['minagent call analytics.row_count \'{"table":"papers"}\'', ['call', 'analytics.row_count', '{"table":"papers"}']],
-  ['minagent chat "what is MCP?" --script what-is-mcp.json', ['chat', 'what is MCP?', '--script', 'fixtures/workspaces/demo/what-is-mcp.json']],
-];
-let status = 0;
-for (const [title, argv] of steps) {
-  console.log(`\n$ ${title}`);
-  status ||= run(process.execPath, ['dist/cli.js', ...argv, ...settings]);
+const left = ensureE2e({ browser: false });
+if (left.length) {
+  console.error(`demo: cannot start VS Code, still missing:\n  ${left.join('\n  ')}`);
+  process.exit(1);
 }
-process.exit(status);
+if (spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
+
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? '127.0.0.1';
+const home = resolve(process.env.MINAGENT_DEMO_HOME ?? join(paths.cache, '..', 'demo-profile'));
+const userData = join(home, 'user-data');
+const extensions = join(home, 'extensions');
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none' }, null, 2));
+const workspace = resolve('fixtures/workspaces/demo');
+const node = join(paths.node24Bin, 'node');
+const env = { ...process.env, PATH: `${paths.node24Bin}:${process.env.PATH}` };
+const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
+if (spawnSync(node, [paths.codeServer, ...common, '--install-extension', resolve('minagent.vsix'), '--force'], { env, stdio: 'ignore' }).status !== 0) {
+  console.error('demo: installing minagent.vsix into code-server failed');
+  process.exit(1);
+}
+const server = spawn(
+  node,
+  [paths.codeServer, ...common, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--disable-workspace-trust', '--ignore-last-opened', workspace],
+  { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+);
+let shown = false;
+const onOutput = (d) => {
+  if (!shown && String(d).includes('HTTP server listening')) {
+    shown = true;
+    console.log(`\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\nClick the MinAgent icon in the activity bar. Ctrl-C stops it.\n`);
+  }
+};
+server.stdout.on('data', onOutput);
+server.stderr.on('data', onOutput);
+const stop = () => {
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {}
+  setTimeout(() => {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {}
+    process.exit(0);
+  }, 3_000).unref();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -17,17 +17,17 @@ function sh(cmd, args, options = {}) {
 }
 
 /** What is missing, in words; empty when everything is there. */
-export function missing() {
+export function missing({ browser = true } = {}) {
   const out = [];
-  if (!existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): apt-get install -y chromium`);
+  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): apt-get install -y chromium`);
   if (!existsSync(join(paths.node24Bin, 'node'))) out.push(`Node 24 for code-server (${paths.node24})`);
   if (!existsSync(join(CACHE, '.complete'))) out.push(`code-server ${CODE_SERVER_VERSION} (${CACHE})`);
   return out;
 }
 
 /** Installs what is missing; returns the list of what is still missing afterwards. */
-export function ensureE2e(log = (m) => console.error(`e2e setup: ${m}`)) {
-  if (!existsSync(CHROMIUM)) {
+export function ensureE2e({ browser = true, log = (m) => console.error(`e2e setup: ${m}`) } = {}) {
+  if (browser && !existsSync(CHROMIUM)) {
     if (process.getuid?.() === 0) {
       log('installing Debian packages chromium and libkrb5-dev (apt-get)...');
       sh('apt-get', ['update', '-qq']);
@@ -49,7 +49,7 @@ export function ensureE2e(log = (m) => console.error(`e2e setup: ${m}`)) {
       if (ok && existsSync(paths.codeServer)) writeFileSync(join(CACHE, '.complete'), `${new Date().toISOString()}\n`);
     }
   }
-  return missing();
+  return missing({ browser });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

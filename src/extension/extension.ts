@@ -17,9 +17,21 @@ let hub: ServerHub | undefined;
  * Wires the core to the editor and returns at once: servers connect in the background. Everything
  * made here is owned by `context.subscriptions`; the hub (and every server process) by `deactivate`.
  */
-export function activate(context: vscode.ExtensionContext): void {
+/** What activate returns: a small read-only view for other extensions and the desktop tests. */
+export interface MinAgentApi {
+  servers(): ReturnType<ServerHub['servers']>;
+  toolNames(): string[];
+  call(name: string, args: Record<string, unknown>): Promise<string>;
+}
+
+export function activate(context: vscode.ExtensionContext): MinAgentApi {
   try {
-    start(context);
+    const serverHub = start(context);
+    return {
+      servers: () => serverHub.servers(),
+      toolNames: () => serverHub.registry.names(),
+      call: (name, args) => serverHub.registry.call(name, args),
+    };
   } catch (err) {
     // VS Code does not tell the user when activation fails; we do.
     void vscode.window.showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs').then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));
@@ -27,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   }
 }
 
-function start(context: vscode.ExtensionContext): void {
+function start(context: vscode.ExtensionContext): ServerHub {
   // If the extension host dies without deactivating (a crash, a killed server), no server survives it.
   enableOrphanGuard();
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
@@ -83,6 +95,7 @@ function start(context: vscode.ExtensionContext): void {
     context.subscriptions.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
   }
   void reload();
+  return serverHub;
 }
 
 /** Closes every connection and every server process tree; VS Code waits for the returned promise. */

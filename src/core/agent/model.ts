@@ -25,6 +25,8 @@ export interface ChatRequestOptions {
   signal?: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
+  /** Something the user should see that is not an answer, e.g. "rate limited, retrying in 3 s". */
+  onNotice?: (message: string) => void;
 }
 
 /** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */

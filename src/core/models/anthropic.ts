@@ -1,0 +1,130 @@
+import type { ChatMessage, ChatModel, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import type { ToolSchema } from '../tools';
+import { parseData, ProviderError, streamSse, withRateLimitRetry } from './http';
+
+export interface AnthropicOptions {
+  /** e.g. `https://api.anthropic.com`. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  maxTokens?: number;
+}
+
+const PROVIDER = 'Anthropic';
+
+interface StreamEvent {
+  type: string;
+  index?: number;
+  content_block?: { type: string; id?: string; name?: string; text?: string };
+  delta?: { type: string; text?: string; partial_json?: string; stop_reason?: string };
+  error?: { type?: string; message?: string };
+}
+
+/** The Messages API: streamed `tool_use` blocks with `input_json_delta`; `tool_result` blocks back. */
+export class AnthropicModel implements ChatModel {
+  readonly id: string;
+
+  constructor(private readonly options: AnthropicOptions) {
+    this.id = `anthropic:${options.model}`;
+  }
+
+  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+    return withRateLimitRetry(() => this.once(messages, tools, options), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRetry: (ms) => options.onNotice?.(`Rate limited by ${PROVIDER}; retrying in ${Math.ceil(ms / 1000)} s`),
+    });
+  }
+
+  private async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
+    const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      max_tokens: this.options.maxTokens ?? 4096,
+      stream: true,
+      messages: toWire(messages),
+      ...(system ? { system } : {}),
+      ...(tools.length ? { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),
+    };
+    let text = '';
+    let stopped = false;
+    const blocks = new Map<number, { id: string; name: string; json: string }>();
+    await streamSse(
+      {
+        url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
+        headers: { 'anthropic-version': '2023-06-01', ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}) },
+        body,
+        provider: PROVIDER,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (event) => {
+        const e = parseData(event.data, PROVIDER) as StreamEvent;
+        switch (e.type) {
+          case 'content_block_start':
+            if (e.content_block?.type === 'tool_use') blocks.set(e.index ?? blocks.size, { id: e.content_block.id ?? '', name: e.content_block.name ?? '', json: '' });
+            else if (e.content_block?.type === 'text' && e.content_block.text) {
+              text += e.content_block.text;
+              options.onText?.(e.content_block.text);
+            }
+            break;
+          case 'content_block_delta':
+            if (e.delta?.type === 'text_delta' && e.delta.text) {
+              text += e.delta.text;
+              options.onText?.(e.delta.text);
+            } else if (e.delta?.type === 'input_json_delta') {
+              const block = blocks.get(e.index ?? -1);
+              if (!block) throw new ProviderError(`${PROVIDER}: malformed stream: input_json_delta for unknown block ${e.index}`);
+              block.json += e.delta.partial_json ?? '';
+            }
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+          case 'error':
+            throw new ProviderError(`${PROVIDER}: ${e.error?.type ?? 'error'}: ${e.error?.message ?? 'error in stream'}`, e.error?.type === 'overloaded_error' ? 529 : undefined);
+          default:
+            break; // message_start, content_block_stop, message_delta, ping
+        }
+      },
+    );
+    if (!stopped) throw new ProviderError(`${PROVIDER}: malformed stream: it ended without message_stop`);
+    const toolCalls: ToolCall[] = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => ({ id: b.id, name: b.name, arguments: b.json }));
+    return { text, toolCalls };
+  }
+}
+
+/** Anthropic wants alternating turns; consecutive tool results go back as one user message. */
+function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>> {
+  const out: Array<{ role: 'user' | 'assistant'; content: unknown[] }> = [];
+  const push = (role: 'user' | 'assistant', block: unknown) => {
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(block);
+    else out.push({ role, content: [block] });
+  };
+  for (const m of messages) {
+    switch (m.role) {
+      case 'system':
+        break;
+      case 'user':
+        push('user', { type: 'text', text: m.content });
+        break;
+      case 'assistant':
+        if (m.content) push('assistant', { type: 'text', text: m.content });
+        for (const c of m.toolCalls ?? []) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: toInput(c.arguments) });
+        break;
+      case 'tool':
+        push('user', { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) });
+        break;
+    }
+  }
+  return out;
+}
+
+function toInput(args: ToolCall['arguments']): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    const v = JSON.parse(args || '{}') as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,107 @@
+import type { ChatMessage, ChatModel, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import type { ToolSchema } from '../tools';
+import { parseData, ProviderError, streamSse, withRateLimitRetry } from './http';
+
+export interface OpenAIOptions {
+  /** e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1` (Ollama). */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** Extra headers, e.g. for OpenRouter. */
+  headers?: Record<string, string>;
+}
+
+const PROVIDER = 'OpenAI-compatible';
+
+interface ChunkToolCall {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+interface Chunk {
+  choices?: Array<{ delta?: { content?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }>;
+  error?: { message?: string };
+}
+
+/**
+ * The Chat Completions API as OpenAI, Ollama, LM Studio, vLLM and OpenRouter serve it: streamed
+ * SSE, tool-call deltas assembled by index, tool results sent back as `role: tool`.
+ */
+export class OpenAICompatibleModel implements ChatModel {
+  readonly id: string;
+
+  constructor(private readonly options: OpenAIOptions) {
+    this.id = `openai:${options.model}`;
+  }
+
+  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+    return withRateLimitRetry(() => this.once(messages, tools, options), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRetry: (ms) => options.onNotice?.(`Rate limited by ${PROVIDER}; retrying in ${Math.ceil(ms / 1000)} s`),
+    });
+  }
+
+  private async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
+    const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: messages.map(toWire) };
+    if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    let text = '';
+    let finished = false;
+    const calls = new Map<number, { id: string; name: string; args: string }>();
+    await streamSse(
+      {
+        url: `${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+        headers: { ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}), ...this.options.headers },
+        body,
+        provider: PROVIDER,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (event) => {
+        if (event.data === '[DONE]') {
+          finished = true;
+          return;
+        }
+        const chunk = parseData(event.data, PROVIDER) as Chunk;
+        if (chunk.error) throw new ProviderError(`${PROVIDER}: ${chunk.error.message ?? 'error in stream'}`);
+        for (const choice of chunk.choices ?? []) {
+          const delta = choice.delta ?? {};
+          if (delta.content) {
+            text += delta.content;
+            options.onText?.(delta.content);
+          }
+          for (const tc of delta.tool_calls ?? []) {
+            const index = tc.index ?? calls.size;
+            const call = calls.get(index) ?? { id: '', name: '', args: '' };
+            if (tc.id) call.id = tc.id;
+            if (tc.function?.name) call.name += tc.function.name;
+            if (tc.function?.arguments) call.args += tc.function.arguments;
+            calls.set(index, call);
+          }
+          if (choice.finish_reason) finished = true;
+        }
+      },
+    );
+    if (!finished) throw new ProviderError(`${PROVIDER}: malformed stream: it ended without a finish reason or [DONE]`);
+    const toolCalls: ToolCall[] = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args }));
+    return { text, toolCalls };
+  }
+}
+
+function toWire(m: ChatMessage): Record<string, unknown> {
+  switch (m.role) {
+    case 'system':
+    case 'user':
+      return { role: m.role, content: m.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content || null,
+        ...(m.toolCalls?.length
+          ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })) }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  }
+}

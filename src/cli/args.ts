@@ -8,6 +8,9 @@ export interface CliArgs {
   json: boolean;
   verbose: boolean;
   script?: string;
+  provider?: string;
+  baseUrl?: string;
+  model?: string;
   help: boolean;
 }
 
@@ -19,6 +22,9 @@ commands:
   call NAME [JSON]        call a tool and print its result
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
+  chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL]
+                          one agent turn with a real model; the key comes from
+                          OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama)
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
@@ -36,6 +42,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       script: { type: 'string' },
+      provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -48,6 +57,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
     json: values.json ?? false,
     verbose: values.verbose ?? false,
     ...(values.script !== undefined ? { script: values.script } : {}),
+    ...(values.provider !== undefined ? { provider: values.provider } : {}),
+    ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
     help: values.help ?? false,
   };
 }

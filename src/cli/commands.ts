@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Agent, isErrorResult } from '../core/agent/agent';
-import { FakeModel, parseScript, type ScriptedTurn } from '../core/agent/model';
+import { parseScript } from '../core/agent/model';
+import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../core/models/factory';
+import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config';
 import type { ParsedServers } from '../core/mcp/config';
 import type { ServerHub } from '../core/mcp/hub';
@@ -62,31 +64,44 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
   return isErrorResult(result) ? 1 : 0;
 }
 
-/** Checks `chat` input before any server starts. */
-export function parseChatInput(positionals: string[], scriptPath: string | undefined): { prompt: string; script: ScriptedTurn[] } {
-  const [prompt] = positionals;
-  if (!prompt) throw new UsageError('chat needs a prompt: minagent chat "PROMPT" --script FILE');
-  if (!scriptPath) throw new UsageError('chat needs --script FILE (a JSON array of scripted turns)');
-  let script: unknown;
-  try {
-    script = JSON.parse(readFileSync(scriptPath, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`cannot read script ${scriptPath}: ${(err as Error).message}`);
+/** Checks `chat` input before any server starts: a prompt, and a script or a provider. */
+export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.env): { prompt: string; model: ProviderSpec } {
+  const [prompt] = args.positionals;
+  if (!prompt) throw new UsageError('chat needs a prompt: minagent chat "PROMPT" (--script FILE | --provider openai|anthropic --model NAME)');
+  if (args.script !== undefined) {
+    let script: unknown;
+    try {
+      script = JSON.parse(readFileSync(args.script, 'utf8'));
+    } catch (err) {
+      throw new UsageError(`cannot read script ${args.script}: ${(err as Error).message}`);
+    }
+    try {
+      return { prompt, model: { provider: 'scripted', script: parseScript(script, args.script) } };
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
+  const provider = args.provider;
+  if (provider === undefined) throw new UsageError('chat needs --script FILE (a JSON array of scripted turns) or --provider openai|anthropic');
+  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError(`unknown provider "${provider}"; use openai or anthropic`);
+  if (!args.model) throw new UsageError(`--provider ${provider} needs --model NAME`);
+  const baseUrl = args.baseUrl ?? DEFAULT_BASE_URLS[provider];
   try {
-    return { prompt, script: parseScript(script, scriptPath) };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+    new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--base-url "${baseUrl}" is not a valid URL`);
   }
+  const apiKey = env[KEY_ENV[provider]];
+  return { prompt, model: { provider, baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}) } };
 }
 
-export async function chatCommand(hub: ServerHub, { prompt, script }: { prompt: string; script: ScriptedTurn[] }, io: Output, signal: AbortSignal): Promise<number> {
-  const model = new FakeModel(script);
-  const agent = new Agent(model, hub.registry);
+export async function chatCommand(hub: ServerHub, { prompt, model }: { prompt: string; model: ProviderSpec }, io: Output, signal: AbortSignal, log: (line: string) => void): Promise<number> {
+  const agent = new Agent(createModel(model), hub.registry);
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {
       if (e.type === 'step') io.out(`[${e.step.index}] ${e.step.kind}: ${e.step.detail}`);
+      if (e.type === 'notice') log(e.message);
     },
   });
   return result.stopped ? 1 : 0;

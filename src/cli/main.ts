@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   let chat: ReturnType<typeof parseChatInput> | undefined;
   try {
     if (args.command === 'call') call = parseCallInput(args.positionals);
-    if (args.command === 'chat') chat = parseChatInput(args.positionals, args.script);
+    if (args.command === 'chat') chat = parseChatInput(args);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
       case 'call':
         return await callCommand(hub, call!, io);
       default:
-        return await chatCommand(hub, chat!, io, abort.signal);
+        return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`));
     }
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 2);

@@ -1,6 +1,6 @@
 // The `minagent` CLI as a user runs it: the built bin, from another directory, on a settings file.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,27 @@ describe('minagent CLI', () => {
     assert.match(out, /\n\[1\] final: MCP connects models to tools\.\n$/);
   });
 
+  for (const provider of ['openai', 'anthropic'] as const) {
+    test(`chat --provider ${provider} runs a real wire-format turn against a local model server`, async () => {
+      const mock = spawn(process.execPath, [join(ROOT, 'fixtures', 'models', 'mock-model.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+      try {
+        const port = await new Promise<string>((r) => mock.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+        const baseUrl = provider === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
+        const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+          const child = spawn(process.execPath, [CLI, 'chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } });
+          let out = '';
+          child.stdout.on('data', (d: Buffer) => (out += d));
+          child.on('exit', (code) => resolve({ code, out }));
+        });
+        assert.equal(r.code, 0);
+        assert.match(r.out, /^\[0\] tool_call: search_corpus -> mcp: MCP \(Model Context Protocol\)/);
+        assert.match(r.out, /\[1\] final: Here is what the tool returned:/);
+      } finally {
+        mock.stdin!.end();
+      }
+    });
+  }
+
   test('runs from any directory with --settings', () => {
     const { code, out } = cli(['call', 'echo', '{"text":"from /"}', '--settings', settings], '/');
     assert.equal(code, 0);
@@ -91,7 +112,9 @@ describe('minagent CLI', () => {
       [['call', 'echo', '{bad'], /^minagent: arguments are not valid JSON/],
       [['servers', '--settings', join(work, 'missing.json')], /^minagent: settings file not found: /],
       [['frobnicate'], /^minagent: unknown command "frobnicate"/],
-      [['chat', 'hi'], /^minagent: chat needs --script FILE/],
+      [['chat', 'hi'], /^minagent: chat needs --script FILE .* or --provider openai\|anthropic/],
+      [['chat', 'hi', '--provider', 'gemini'], /^minagent: unknown provider "gemini"/],
+      [['chat', 'hi', '--provider', 'openai'], /^minagent: --provider openai needs --model NAME/],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);

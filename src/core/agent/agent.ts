@@ -17,6 +17,7 @@ export type AgentEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'notice'; message: string }
   | { type: 'step'; step: Step };
 
 export interface AgentOptions {
@@ -70,6 +71,7 @@ export class Agent {
         reply = await this.model.chat([...system, ...conversation], this.registry.schemas(), {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
+          onNotice: (message) => onEvent?.({ type: 'notice', message }),
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');

@@ -1,0 +1,24 @@
+import { FakeModel, type ChatModel, type ScriptedTurn } from '../agent/model';
+import { AnthropicModel } from './anthropic';
+import { OpenAICompatibleModel } from './openai';
+
+export type ProviderSpec =
+  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string }
+  | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string }
+  | { provider: 'scripted'; script: ScriptedTurn[] };
+
+export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+
+/** The environment variable each provider's key is read from by the CLI. */
+export const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+
+export function createModel(spec: ProviderSpec): ChatModel {
+  switch (spec.provider) {
+    case 'openai':
+      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}) });
+    case 'anthropic':
+      return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}) });
+    case 'scripted':
+      return new FakeModel(spec.script);
+  }
+}

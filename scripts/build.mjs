@@ -20,5 +20,8 @@ const builds = [build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'd
 if (existsSync('src/extension/extension.ts')) {
   builds.push(build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }));
 }
+if (existsSync('src/webview/main.ts')) {
+  builds.push(build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }));
+}
 await Promise.all(builds);
 chmodSync('dist/cli.js', 0o755);

@@ -10,6 +10,12 @@ import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { Approvals } from './chat/approvals';
+import { ChatController } from './chat/controller';
+import { ModelChoices } from './chat/models';
+import { ChatSession } from './chat/session';
+import { setupModel } from './chat/setup';
+import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
 
 let hub: ServerHub | undefined;
 
@@ -80,6 +86,30 @@ function start(context: vscode.ExtensionContext): ServerHub {
     });
     return loading;
   };
+
+  const chatSession = new ChatSession(context.workspaceState);
+  const models = new ModelChoices(context.secrets, context.workspaceState);
+  const approvals = new Approvals(serverHub, context.workspaceState);
+  const chat = new ChatController(serverHub, chatSession, models, approvals, context.workspaceState, channel);
+  const panels = new ChatPanels(context.extensionUri, chat);
+  context.subscriptions.push(
+    chat,
+    panels,
+    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
+    vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
+    vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
+    vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
+    vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
+    vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
+    vscode.commands.registerCommand('minagent.setupModel', async () => {
+      await setupModel(models);
+      await chat.refresh();
+    }),
+    vscode.lm.onDidChangeChatModels(() => void chat.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && void chat.refresh()),
+    serverHub.onDidChangeTools(() => void chat.refresh()),
+  );
 
   context.subscriptions.push(
     ...registerCommands(serverHub, channel, reload),

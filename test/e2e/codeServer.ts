@@ -14,6 +14,7 @@ export const VSIX = join(ROOT, 'minagent.vsix');
 
 export interface CodeServer {
   url: string;
+  env: Record<string, string>;
   workspace: string;
   reportFile: string;
   dir: string;
@@ -90,6 +91,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
   return {
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
+    env,
     workspace,
     reportFile,
     dir,

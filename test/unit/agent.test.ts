@@ -80,3 +80,20 @@ test('the model is shown the system prompt, history and schemas; scripts are che
   assert.equal(isErrorResult('{"error":"x"}'), true);
   assert.equal(isErrorResult('{"error":"x","more":1}'), false);
 });
+
+test('approvals: a denied call never runs and the model reads why; read-only decisions are the caller\'s', async () => {
+  let ran = 0;
+  const r = registry({ name: 'rm', call: async () => (ran++, 'removed'), annotations: { destructiveHint: true } }, { name: 'ls', call: async () => 'listing', annotations: { readOnlyHint: true } });
+  const asked: string[] = [];
+  const model = new FakeModel([{ toolCalls: [{ name: 'rm' }, { name: 'ls' }] }, { final: 'ok' }]);
+  const res = await new Agent(model, r, {
+    approve: async (req) => {
+      asked.push(req.name);
+      return req.annotations?.readOnlyHint === true;
+    },
+  }).run('go');
+  assert.deepEqual(asked.sort(), ['ls', 'rm']);
+  assert.equal(ran, 0);
+  assert.equal(res.steps[0]!.tool!.result, '{"error":"the user denied the call to \\"rm\\""}');
+  assert.equal(res.steps[1]!.tool!.result, 'listing');
+});

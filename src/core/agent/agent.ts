@@ -1,4 +1,4 @@
-import { errorMessage, toolError, type ToolRegistry } from '../tools';
+import { errorMessage, toolError, type ToolAnnotations, type ToolRegistry, type ToolSchema } from '../tools';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -9,7 +9,7 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
+  tool?: { callId: string; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -20,10 +20,23 @@ export type AgentEvent =
   | { type: 'notice'; message: string }
   | { type: 'step'; step: Step };
 
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  wireName: string;
+  server?: string;
+  arguments: unknown;
+  annotations?: ToolAnnotations;
+}
+
 export interface AgentOptions {
   system?: string;
   /** Most model turns in one run. */
   maxSteps?: number;
+  /** Asked before each tool call; a denial goes back to the model as a tool error. */
+  approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
+  /** The tools the model is shown (default: all of the registry's). */
+  tools?: () => ToolSchema[];
 }
 
 export interface RunOptions {
@@ -68,7 +81,7 @@ export class Agent {
       if (signal?.aborted) return end('cancelled', 'cancelled');
       let reply;
       try {
-        reply = await this.model.chat([...system, ...conversation], this.registry.schemas(), {
+        reply = await this.model.chat([...system, ...conversation], this.options.tools?.() ?? this.registry.schemas(), {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
           onNotice: (message) => onEvent?.({ type: 'notice', message }),
@@ -82,14 +95,15 @@ export class Agent {
         emit({ index: steps.length, kind: 'final', detail: reply.text });
         return { steps, final: reply.text, messages: conversation };
       }
-      const results = await Promise.all(reply.toolCalls.map((call) => this.runTool(call, signal, onEvent)));
+      // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
+      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, signal, onEvent)));
       for (const r of results) {
         conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}) });
         emit({
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
+          tool: { callId: r.callId, name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -97,7 +111,7 @@ export class Agent {
     return end('maxSteps', `stopped after ${maxSteps} model turns without a final answer (maxSteps)`);
   }
 
-  private async runTool(call: ToolCall, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+  private async runTool(call: ToolCall, callId: string, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
     const server = this.registry.get(name)?.server;
     const started = Date.now();
@@ -108,15 +122,25 @@ export class Agent {
         args = args.trim() === '' ? {} : JSON.parse(args);
       } catch (err) {
         result = toolError(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`);
-        return { call, name, server, args: call.arguments, result, isError: true, durationMs: 0 };
+        onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: call.arguments });
+        return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0 };
       }
     }
-    onEvent?.({ type: 'tool_start', callId: call.id, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
+    onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
+    const tool = this.registry.get(name);
+    if (tool && this.options.approve) {
+      const annotations = tool.annotations;
+      const allowed = await this.options.approve({ callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args, ...(annotations ? { annotations } : {}) }, signal).catch(() => false);
+      if (!allowed) {
+        result = toolError(signal?.aborted ? 'cancelled' : `the user denied the call to "${name}"`);
+        return { call, callId, name, server, args, result, isError: true, durationMs: Date.now() - started };
+      }
+    }
     result = await this.registry.call(call.name, args, {
       ...(signal ? { signal } : {}),
-      onProgress: (p) => onEvent?.({ type: 'tool_progress', callId: call.id, ...p }),
+      onProgress: (p) => onEvent?.({ type: 'tool_progress', callId, ...p }),
     });
-    return { call, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started };
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started };
   }
 }
 

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** The chat page: a strict CSP with a per-load nonce; scripts and styles only from the extension. */
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css'));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${webview.cspSource} data:`,
+    `font-src ${webview.cspSource}`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>MinAgent Chat</title>
+</head>
+<body>
+<header>
+  <select id="model" title="Model" aria-label="Model"></select>
+  <button id="new-chat" title="New Chat">New</button>
+  <button id="export" title="Export as Markdown">Export</button>
+</header>
+<div id="banner" hidden></div>
+<div id="transcript" role="log" aria-live="polite"></div>
+<footer>
+  <textarea id="input" rows="2" placeholder="Ask MinAgent… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
+  <button id="send" title="Send (Enter)">Send</button>
+</footer>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+}

@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn, type ToolCall } from '../../core/agent/model';
+import type { ToolSchema } from '../../core/tools';
+
+/**
+ * A `vscode.lm` model (Copilot or any extension's provider) as a core ChatModel: tools go as
+ * LanguageModelChatTool, calls come back as LanguageModelToolCallPart, results go back as
+ * LanguageModelToolResultPart. VS Code asks the user for consent on the first request.
+ */
+export class LanguageModelAdapter implements ChatModel {
+  readonly id: string;
+
+  constructor(private readonly model: vscode.LanguageModelChat) {
+    this.id = `lm:${model.id}`;
+  }
+
+  async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await this.model.sendRequest(
+        toLm(messages),
+        {
+          justification: 'MinAgent sends your question and the results of MCP tool calls to the model you picked.',
+          tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
+        },
+        cts.token,
+      );
+      let text = '';
+      const toolCalls: ToolCall[] = [];
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) {
+          text += part.value;
+          options.onText?.(part.value);
+        } else if (part instanceof vscode.LanguageModelToolCallPart) {
+          toolCalls.push({ id: part.callId, name: part.name, arguments: part.input as Record<string, unknown> });
+        }
+      }
+      return { text, toolCalls };
+    } catch (err) {
+      if (options.signal?.aborted) throw abortError();
+      if (err instanceof vscode.LanguageModelError) throw new Error(`${this.model.name}: ${err.message} (${err.code})`);
+      throw err;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  }
+}
+
+function toLm(messages: readonly ChatMessage[]): vscode.LanguageModelChatMessage[] {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  for (const m of messages) {
+    switch (m.role) {
+      case 'system': // vscode.lm has no system role: the instructions lead the first user message
+      case 'user':
+        out.push(vscode.LanguageModelChatMessage.User(m.content));
+        break;
+      case 'assistant': {
+        const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
+        if (m.content) parts.push(new vscode.LanguageModelTextPart(m.content));
+        for (const c of m.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, typeof c.arguments === 'string' ? safeObject(c.arguments) : c.arguments));
+        out.push(vscode.LanguageModelChatMessage.Assistant(parts));
+        break;
+      }
+      case 'tool':
+        out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)])]));
+        break;
+    }
+  }
+  return out;
+}
+
+function safeObject(text: string): object {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null ? v : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import * as vscode from 'vscode';
+import { parseScript, type ChatModel } from '../../core/agent/model';
+import { createModel, DEFAULT_BASE_URLS } from '../../core/models/factory';
+import type { ModelChoice } from '../../shared/protocol';
+import { LanguageModelAdapter } from './lmModel';
+
+const SELECTED_KEY = 'minagent.chat.selectedModel';
+const keyName = (provider: 'openai' | 'anthropic') => `minagent.apiKey.${provider}`;
+
+export const SETUP_HINT =
+  'No model is available. Use Copilot (or any extension that provides a VS Code language model); or set "minagent.chat.provider" to "openai" with "minagent.chat.baseUrl" (for Ollama: http://localhost:11434/v1) and "minagent.chat.model"; or to "anthropic" with a model and an API key (MinAgent: Set API Key).';
+
+/** The models the picker offers: vscode.lm models, plus the provider configured in settings. */
+export class ModelChoices {
+  private lmModels: vscode.LanguageModelChat[] = [];
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly memento: vscode.Memento,
+  ) {}
+
+  async refresh(): Promise<void> {
+    try {
+      this.lmModels = await vscode.lm.selectChatModels();
+    } catch {
+      this.lmModels = [];
+    }
+  }
+
+  list(): ModelChoice[] {
+    const out: ModelChoice[] = this.lmModels.map((m) => ({ id: `lm:${m.id}`, label: `${m.name} (${m.vendor})`, detail: `vscode.lm: ${m.family}` }));
+    const c = vscode.workspace.getConfiguration('minagent.chat');
+    const provider = c.get<string>('provider', 'vscode');
+    const model = c.get<string>('model', '');
+    if ((provider === 'openai' || provider === 'anthropic') && model) {
+      const baseUrl = c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider];
+      out.push({ id: provider, label: `${model} · ${hostOf(baseUrl)}`, detail: `${provider === 'openai' ? 'OpenAI-compatible' : 'Anthropic'} at ${baseUrl}` });
+    }
+    if (provider === 'scripted' && c.get<string>('scriptFile')) out.push({ id: 'scripted', label: 'Scripted replies', detail: c.get<string>('scriptFile') ?? '' });
+    return out;
+  }
+
+  selected(): string | undefined {
+    const choices = this.list();
+    const stored = this.memento.get<string>(SELECTED_KEY);
+    const configured = vscode.workspace.getConfiguration('minagent.chat').get<string>('provider', 'vscode');
+    return choices.find((m) => m.id === stored)?.id ?? choices.find((m) => m.id === configured)?.id ?? choices[0]?.id;
+  }
+
+  select(id: string): Thenable<void> {
+    return this.memento.update(SELECTED_KEY, id);
+  }
+
+  /** The selected model, ready to call; throws a message saying what is missing. */
+  async create(): Promise<ChatModel> {
+    const id = this.selected();
+    if (!id) throw new Error(SETUP_HINT);
+    if (id.startsWith('lm:')) {
+      const lm = this.lmModels.find((m) => `lm:${m.id}` === id);
+      if (!lm) throw new Error(`the model ${id.slice(3)} is no longer available`);
+      return new LanguageModelAdapter(lm);
+    }
+    const c = vscode.workspace.getConfiguration('minagent.chat');
+    if (id === 'scripted') {
+      const file = resolvePath(c.get<string>('scriptFile', ''));
+      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file) });
+    }
+    const provider = id as 'openai' | 'anthropic';
+    const apiKey = await this.secrets.get(keyName(provider));
+    return createModel({ provider, baseUrl: c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider], model: c.get<string>('model', ''), ...(apiKey ? { apiKey } : {}) });
+  }
+
+  /** Asks for a provider's key and keeps it in SecretStorage (never in settings or logs). */
+  async setApiKey(): Promise<void> {
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: 'OpenAI-compatible', description: 'OpenAI, OpenRouter, vLLM, LM Studio, Ollama…', provider: 'openai' as const },
+        { label: 'Anthropic', provider: 'anthropic' as const },
+      ],
+      { title: 'MinAgent: Set API Key', placeHolder: 'Which provider is the key for?' },
+    );
+    if (!pick) return;
+    const key = await vscode.window.showInputBox({ title: `API key for ${pick.label}`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage. Leave empty to remove the key.' });
+    if (key === undefined) return;
+    if (key) await this.secrets.store(keyName(pick.provider), key);
+    else await this.secrets.delete(keyName(pick.provider));
+    vscode.window.setStatusBarMessage(key ? `MinAgent: key for ${pick.label} saved` : `MinAgent: key for ${pick.label} removed`, 3_000);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function resolvePath(p: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const expanded = folder ? p.replace('${workspaceFolder}', folder) : p;
+  return isAbsolute(expanded) || !folder ? expanded : join(folder, expanded);
+}

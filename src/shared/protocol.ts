@@ -1,0 +1,75 @@
+/**
+ * The typed messages between the extension host and the chat webview. Both sides import this
+ * file; nothing else crosses the boundary. The host waits for `ready` before posting.
+ */
+
+export type ToolCardStatus = 'waiting' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
+
+export interface ToolCard {
+  callId: string;
+  /** Registry name, e.g. `analytics.echo`. */
+  name: string;
+  /** What the model used, e.g. `analytics__echo`. */
+  wireName: string;
+  server?: string;
+  /** Pretty-printed JSON arguments. */
+  arguments: string;
+  status: ToolCardStatus;
+  progress?: { progress: number; total?: number; message?: string };
+  /** The result as the model saw it, possibly cut for the view (`resultChars` says how long it was). */
+  result?: string;
+  resultChars?: number;
+  durationMs?: number;
+  startedAt: number;
+}
+
+export type TranscriptItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; streaming?: boolean }
+  | { kind: 'tool'; id: string; card: ToolCard }
+  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string };
+
+export interface ModelChoice {
+  id: string;
+  label: string;
+  detail?: string;
+}
+
+export interface ChatState {
+  items: TranscriptItem[];
+  busy: boolean;
+  models: ModelChoice[];
+  selectedModel?: string;
+  /** Shown instead of failing when no model is available: how to get one. */
+  setupHint?: string;
+  /** Shown when more tools exist than the provider accepts. */
+  toolWarning?: string;
+}
+
+export type HostMessage =
+  | { type: 'state'; state: ChatState }
+  | { type: 'append'; item: TranscriptItem }
+  | { type: 'update'; item: TranscriptItem }
+  | { type: 'textDelta'; id: string; delta: string }
+  | { type: 'busy'; busy: boolean }
+  | { type: 'reply'; requestId: number; error?: string };
+
+export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
+
+export type WebviewRequest =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'stop' }
+  | { type: 'approve'; callId: string; decision: ApprovalDecision }
+  | { type: 'newChat' }
+  | { type: 'export' }
+  | { type: 'selectModel'; id: string }
+  | { type: 'openResult'; callId: string }
+  | { type: 'chooseTools' }
+  | { type: 'setupModel' };
+
+/** Every request from the webview carries an id; the host answers each with a `reply`. */
+export type WebviewMessage = WebviewRequest & { requestId: number };
+
+/** How much of a tool result the webview gets; the full text opens in an editor. */
+export const VIEW_RESULT_CHARS = 20_000;

@@ -1,0 +1,94 @@
+import type { ApprovalDecision, ToolCard } from '../shared/protocol';
+
+const STATUS_TEXT: Record<ToolCard['status'], string> = {
+  waiting: 'waiting for approval',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+  denied: 'denied',
+  cancelled: 'cancelled',
+};
+const COLLAPSE_OVER = 600;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export interface CardActions {
+  approve(callId: string, decision: ApprovalDecision): void;
+  openResult(callId: string): void;
+}
+
+/** A tool call as a card. Every value is set as text: nothing a tool returns is parsed as HTML. */
+export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
+  const root = el('div', `card status-${card.status}`);
+  root.dataset.callId = card.callId;
+  const head = el('div', 'card-head');
+  head.append(el('span', 'card-icon'), el('span', 'card-name', card.name));
+  if (card.server) head.append(el('span', 'card-server', `→ ${card.server}`));
+  head.append(el('span', 'card-status', STATUS_TEXT[card.status]));
+  if (card.durationMs !== undefined) head.append(el('span', 'card-duration', formatMs(card.durationMs)));
+  root.append(head);
+
+  const details = el('details', 'card-body');
+  details.open = card.status === 'waiting';
+  details.append(el('summary', '', card.wireName !== card.name ? `sent as ${card.wireName}` : 'details'));
+  details.append(el('div', 'card-label', 'Arguments'), el('pre', 'card-args', card.arguments));
+  root.append(details);
+
+  if (card.status === 'running' && card.progress) {
+    const p = card.progress;
+    const bar = el('div', 'card-progress');
+    const label = p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress));
+    bar.append(el('span', '', label));
+    if (p.total) {
+      const meter = el('progress');
+      meter.max = p.total;
+      meter.value = p.progress;
+      bar.append(meter);
+    }
+    root.append(bar);
+  }
+
+  if (card.status === 'waiting') {
+    const buttons = el('div', 'card-approval');
+    const add = (label: string, decision: ApprovalDecision, primary = false) => {
+      const b = el('button', primary ? 'primary' : 'secondary', label);
+      b.addEventListener('click', () => actions.approve(card.callId, decision));
+      buttons.append(b);
+    };
+    add('Allow once', 'once', true);
+    add('Allow for this chat', 'chat');
+    add('Always allow this tool', 'always');
+    add('Deny', 'deny');
+    root.append(buttons);
+  }
+
+  if (card.result !== undefined) {
+    const result = el('div', 'card-result');
+    const long = card.result.length > COLLAPSE_OVER || (card.resultChars ?? 0) > card.result.length;
+    const pre = el('pre', long ? 'collapsed' : '', card.result);
+    result.append(pre);
+    if (long) {
+      const row = el('div', 'card-result-actions');
+      const toggle = el('button', 'link', 'Show more');
+      toggle.addEventListener('click', () => {
+        const collapsed = pre.classList.toggle('collapsed');
+        toggle.textContent = collapsed ? 'Show more' : 'Show less';
+      });
+      const open = el('button', 'link', `Open full result${card.resultChars ? ` (${card.resultChars.toLocaleString()} characters)` : ''}`);
+      open.addEventListener('click', () => actions.openResult(card.callId));
+      row.append(toggle, open);
+      result.append(row);
+    }
+    root.append(result);
+  }
+  return root;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

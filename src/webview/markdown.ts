@@ -1,0 +1,31 @@
+import DOMPurify from 'dompurify';
+import { marked } from 'marked';
+
+marked.setOptions({ gfm: true, breaks: true });
+
+/**
+ * Model text as sanitized HTML: marked renders, DOMPurify removes anything that could run
+ * (scripts, event handlers, javascript: URLs, forms, frames). Nothing a model says runs here.
+ */
+export function renderMarkdown(text: string): string {
+  const html = marked.parse(text, { async: false });
+  return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'svg', 'math'], FORBID_ATTR: ['style'] });
+}
+
+/** Adds a copy button to every code block inside `root`. */
+export function addCopyButtons(root: HTMLElement): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const button = document.createElement('button');
+    button.className = 'copy';
+    button.textContent = 'Copy';
+    button.title = 'Copy code';
+    button.addEventListener('click', () => {
+      void navigator.clipboard.writeText(pre.querySelector('code')?.textContent ?? pre.textContent ?? '').then(() => {
+        button.textContent = 'Copied';
+        setTimeout(() => (button.textContent = 'Copy'), 1200);
+      });
+    });
+    pre.classList.add('has-copy');
+    pre.appendChild(button);
+  }
+}

@@ -1,0 +1,121 @@
+// The chat panel in a real VS Code: the OpenAI-compatible provider against a local mock model.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { ROOT, waitFor } from '../helpers';
+import { startCodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { Workbench } from './workbench';
+
+async function startMock(): Promise<{ port: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, 'fixtures', 'models', 'mock-model.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  return { port, child };
+}
+
+async function ask(chat: Frame, text: string): Promise<void> {
+  const input = chat.locator('#input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+const cards = (chat: Frame) => chat.locator('.card');
+
+describe('the chat panel', () => {
+  e2eTest('turns over MCP tools with cards, approvals, Stop, XSS-safe output, and restore after reload', async () => {
+    const mock = await startMock();
+    const cs = await startCodeServer({
+      workspace: 'chat',
+      env: { FIXTURE_CANCEL_LOG: join(ROOT, '.test-artifacts', `cancel-${Date.now()}.log`) },
+      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
+    });
+    const cancelLog = cs.env.FIXTURE_CANCEL_LOG!;
+    let wb: Workbench | undefined;
+    const stage = async (name: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        const shot = await wb?.screenshot(`chat-${name}`);
+        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
+      }
+    };
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker 2 tools')) && r.some((x) => x.startsWith('analytics 2 tools')));
+      let chat = await w.webview();
+
+      await stage('1-what-is-mcp', async () => {
+        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+        await ask(chat, 'What is MCP?');
+        const card = cards(chat).first();
+        await card.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await card.locator('.card-name').innerText(), 'search_corpus');
+        assert.equal(await card.locator('.card-server').innerText(), '→ research');
+        assert.match(await card.locator('.card-result pre').innerText(), /open protocol that lets AI applications/);
+        const answer = chat.locator('.msg.assistant').last();
+        await answer.locator('blockquote').waitFor();
+        assert.match(await answer.innerText(), /Here is what the tool returned:[\s\S]*Model Context Protocol/);
+      });
+
+      await stage('2-analytics', async () => {
+        await ask(chat, 'Now use analytics');
+        const card = cards(chat).nth(1);
+        await card.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await card.locator('.card-name').innerText(), 'analytics.echo');
+        assert.equal(await card.locator('.card-server').innerText(), '→ analytics');
+        assert.equal(await card.locator('summary').innerText(), 'sent as analytics__echo');
+        assert.equal(await card.locator('.card-result pre').innerText(), '[analytics] hello from the chat');
+      });
+
+      await stage('3-approve-and-stop', async () => {
+        await ask(chat, 'Run the slow job');
+        const card = cards(chat).nth(2);
+        await card.locator('.card-status', { hasText: 'waiting for approval' }).waitFor();
+        await card.locator('button', { hasText: 'Allow once' }).click();
+        await card.locator('.card-progress').waitFor();
+        await chat.locator('#send', { hasText: 'Stop' }).click();
+        await card.locator('.card-status', { hasText: 'cancelled' }).waitFor();
+        await chat.locator('.notice', { hasText: 'Stopped.' }).waitFor();
+        await waitFor('the server to see notifications/cancelled', () => {
+          try {
+            return /cancelled request \d+/.test(readFileSync(cancelLog, 'utf8'));
+          } catch {
+            return false;
+          }
+        });
+      });
+
+      await stage('4-xss', async () => {
+        const titleBefore = await chat.evaluate('document.title');
+        await ask(chat, 'xss please');
+        const card = cards(chat).nth(3);
+        await card.locator('.card-status', { hasText: 'done' }).waitFor();
+        await chat.locator('.msg.assistant').last().locator('blockquote').waitFor();
+        assert.match(await card.locator('.card-result pre').innerText(), /<img src=x onerror=.*<script>document\.title="pwned"<\/script> payload/);
+        assert.equal(await chat.evaluate('document.querySelectorAll(".card img, .card script, .msg.assistant script, [onerror]").length'), 0, 'no element from the payload exists');
+        await w.page.waitForTimeout(300);
+        assert.equal(await chat.evaluate('document.title'), titleBefore, 'no payload script ran');
+      });
+
+      await stage('5-reload-restores', async () => {
+        const before = await cards(chat).count();
+        await w.command('Developer: Reload Window');
+        await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+        await w.openMinAgent();
+        chat = await w.webview();
+        await cards(chat).nth(before - 1).waitFor({ timeout: 30_000 });
+        assert.equal(await cards(chat).count(), before);
+        assert.match(await chat.locator('.msg.user').first().innerText(), /What is MCP\?/);
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+      mock.child.stdin!.end();
+    }
+  });
+});

@@ -15,13 +15,20 @@ if (left.length) {
 }
 if (spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
 
+// A local model server that speaks the OpenAI wire format, so the chat works with no account or key.
+const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const modelPort = await new Promise((r) => model.stdout.once('data', (d) => r(String(d).trim().split(' ')[1])));
+
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const home = resolve(process.env.MINAGENT_DEMO_HOME ?? join(paths.cache, '..', 'demo-profile'));
 const userData = join(home, 'user-data');
 const extensions = join(home, 'extensions');
 mkdirSync(join(userData, 'User'), { recursive: true });
-writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none' }, null, 2));
+writeFileSync(
+  join(userData, 'User', 'settings.json'),
+  JSON.stringify({ 'workbench.startupEditor': 'none', 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${modelPort}/v1`, 'minagent.chat.model': 'demo-model' }, null, 2),
+);
 const workspace = resolve('fixtures/workspaces/demo');
 const node = join(paths.node24Bin, 'node');
 const env = { ...process.env, PATH: `${paths.node24Bin}:${process.env.PATH}` };
@@ -39,12 +46,17 @@ let shown = false;
 const onOutput = (d) => {
   if (!shown && String(d).includes('HTTP server listening')) {
     shown = true;
-    console.log(`\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\nClick the MinAgent icon in the activity bar. Ctrl-C stops it.\n`);
+    console.log(
+      `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
+        'Click the MinAgent icon in the activity bar. In the chat, ask "What is MCP?", "use analytics" or "run the slow job"\n' +
+        '(the demo model is a local stand-in that speaks the OpenAI wire format). Ctrl-C stops it.\n',
+    );
   }
 };
 server.stdout.on('data', onOutput);
 server.stderr.on('data', onOutput);
 const stop = () => {
+  model.kill();
   try {
     process.kill(-server.pid, 'SIGTERM');
   } catch {}

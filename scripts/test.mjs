@@ -33,7 +33,7 @@ function leftovers() {
 }
 
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
-const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'e2e'];
 const nodeTest = (files, concurrency) => run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files]);
 
 ensureNodeModules();

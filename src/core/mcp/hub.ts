@@ -3,15 +3,18 @@ import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { assignNames, type NamingProblem } from './naming';
-import { McpToolSource, type SourceOptions } from './source';
+import { adaptTool, McpToolSource, type RemoteTool, type SourceOptions } from './source';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
+import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 
 export interface HubOptions {
   logger?: Logger;
   settings?: HubSettings;
   /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
   createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
+  /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
+  restart?: RestartPolicy;
 }
 
 /** A server as the UI shows it. */
@@ -31,6 +34,14 @@ interface Entry {
   source: McpToolSource | undefined;
   connecting: Promise<void> | undefined;
   listeners: DisposableStore;
+  crashes: CrashCounter;
+  /** Set while a crashed server waits to come back, or after giving up. */
+  restartNote: string | undefined;
+  restartTimer: NodeJS.Timeout | undefined;
+  /** True while the current source is an automatic restart. */
+  restarting: boolean;
+  /** The tools of the last running source: kept in the registry while a crashed server restarts. */
+  lastTools: readonly RemoteTool[] | undefined;
 }
 
 /**
@@ -80,7 +91,18 @@ export class ServerHub {
         this.entries.get(config.name)!.config = config; // same key: only metadata such as origin may differ
         continue;
       }
-      const entry: Entry = { config, key: keyOf(config), source: undefined, connecting: undefined, listeners: new DisposableStore() };
+      const entry: Entry = {
+        config,
+        key: keyOf(config),
+        source: undefined,
+        connecting: undefined,
+        listeners: new DisposableStore(),
+        crashes: new CrashCounter(this.options.restart ?? DEFAULT_RESTART_POLICY),
+        restartNote: undefined,
+        restartTimer: undefined,
+        restarting: false,
+        lastTools: undefined,
+      };
       this.entries.set(config.name, entry);
       this.startEntry(entry);
     }
@@ -101,11 +123,12 @@ export class ServerHub {
       const entry = this.entries.get(name);
       if (!entry) return [];
       const source = entry.source;
+      const state = source?.state ?? { kind: 'stopped' as const };
       return [
         {
           name,
           config: entry.config,
-          state: source?.state ?? { kind: 'stopped' },
+          state: state.kind === 'error' && entry.restartNote ? { ...state, message: `${state.message}; ${entry.restartNote}` } : state,
           tools: this.registry.list().filter((t) => t.server === name),
           stderrTail: source?.stderrTail ?? '',
         },
@@ -132,6 +155,7 @@ export class ServerHub {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
     this.retire(entry);
+    entry.crashes.reset();
     this.startEntry(entry);
   }
 
@@ -149,6 +173,7 @@ export class ServerHub {
     if (!entry || this.closed) return;
     this.log.info(`[${name}] restarting`);
     this.retire(entry);
+    entry.crashes.reset();
     this.startEntry(entry);
     this.rebuild();
   }
@@ -186,9 +211,17 @@ export class ServerHub {
     const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
     entry.source = source;
     entry.listeners = new DisposableStore();
+    let runningSince: number | undefined;
     entry.listeners.add(
-      source.onDidChangeState(() => {
+      source.onDidChangeState((state) => {
         if (entry.source !== source) return;
+        if (state.kind === 'running') {
+          runningSince = state.startedAt;
+          entry.restarting = false;
+          entry.restartNote = undefined;
+        }
+        // A crash while running, or a failed automatic restart, schedules the next attempt.
+        if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0);
         this.rebuild();
         this.onDidChangeServersEmitter.fire();
       }),
@@ -205,19 +238,62 @@ export class ServerHub {
 
   /** Routes a registry tool to the server's current source, so a restart needs no re-registration. */
   private callRemote(server: string, remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
-    const source = this.entries.get(server)?.source;
+    const entry = this.entries.get(server);
+    if (entry && entry.source?.state.kind !== 'running' && this.isRestarting(entry)) {
+      return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
+    }
+    const source = entry?.source;
     return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+  }
+
+  private isRestarting(entry: Entry): boolean {
+    return entry.restartTimer !== undefined || entry.restarting;
+  }
+
+  private scheduleRestart(entry: Entry, ranForMs: number): void {
+    const name = entry.config.name;
+    const next = entry.crashes.next(ranForMs);
+    if (!next) {
+      entry.restarting = false;
+      entry.lastTools = undefined;
+      entry.restartNote = `gave up after ${entry.crashes.limit} automatic restarts; restart it when it is fixed`;
+      this.log.error(`[${name}] ${entry.restartNote}`);
+      return;
+    }
+    entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
+    this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
+    entry.restartTimer = setTimeout(() => {
+      entry.restartTimer = undefined;
+      if (this.closed || this.entries.get(name) !== entry) return;
+      const dead = entry.source;
+      entry.listeners.dispose();
+      entry.source = undefined;
+      if (dead) this.trackClose(dead.close());
+      entry.restarting = true;
+      this.startEntry(entry);
+      this.onDidChangeServersEmitter.fire();
+    }, next.delayMs);
+  }
+
+  private trackClose(closing: Promise<void>): void {
+    const tracked = closing.finally(() => this.closingSources.delete(tracked));
+    this.closingSources.add(tracked);
   }
 
   /** Stops an entry's current source, keeping the entry. */
   private retire(entry: Entry): Promise<void> {
+    clearTimeout(entry.restartTimer);
+    entry.restartTimer = undefined;
+    entry.restartNote = undefined;
+    entry.restarting = false;
+    entry.lastTools = undefined;
     const source = entry.source;
     entry.listeners.dispose();
     entry.source = undefined;
     entry.connecting = undefined;
     if (!source) return Promise.resolve();
-    const closing = source.close().finally(() => this.closingSources.delete(closing));
-    this.closingSources.add(closing);
+    const closing = source.close();
+    this.trackClose(closing);
     return closing;
   }
 
@@ -228,25 +304,27 @@ export class ServerHub {
 
   /** Recomputes the merged registry from the running servers, in settings order. */
   private rebuild(): void {
-    const running = this.order.flatMap((name) => {
-      const entry = this.entries.get(name);
-      const source = entry?.source;
-      return source && source.state.kind === 'running' ? [{ entry: entry!, source }] : [];
+    // Running servers, and crashed ones that are coming back (their tools stay, so names do not
+    // vanish mid-conversation; calls say the server is restarting).
+    const listed = this.order.flatMap((name) => {
+      const entry = this.entries.get(name)!;
+      if (entry.source?.state.kind === 'running') entry.lastTools = entry.source.tools;
+      else if (!this.isRestarting(entry)) return [];
+      return entry.lastTools ? [{ entry, tools: entry.lastTools }] : [];
     });
     const { assignments, problems } = assignNames(
-      running.map(({ entry, source }) => ({
+      listed.map(({ entry, tools }) => ({
         server: entry.config.name,
         ...(entry.config.namespace !== undefined ? { namespace: entry.config.namespace } : {}),
-        tools: source.tools.map((t) => t.name),
+        tools: tools.map((t) => t.name),
       })),
       this.settings.conflictPolicy,
     );
-    const sources = new Map(running.map(({ source }) => [source.name, source]));
+    const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
     const tools: Tool[] = [];
     for (const a of assignments) {
-      const source = sources.get(a.server)!;
-      const remote = source.tools.find((t) => t.name === a.remoteName)!;
-      const tool: Tool = { ...source.toTool(remote, a.name), call: (args, o) => this.callRemote(a.server, a.remoteName, args, o) };
+      const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
+      const tool = adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, args, o));
       tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
@@ -255,6 +333,10 @@ export class ServerHub {
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();
   }
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`;
 }
 
 function keyOf(config: ServerConfig): string {

@@ -203,17 +203,9 @@ export class McpToolSource {
     return this.remoteTools;
   }
 
-  /** Adapts one remote tool to a registry tool named `name`. */
+  /** Adapts one remote tool to a registry tool named `name` that calls this source. */
   toTool(remote: RemoteTool, name = remote.name): Tool {
-    return {
-      name,
-      description: remote.description ?? remote.title ?? '',
-      parameters: remote.inputSchema as JsonSchema,
-      server: this.name,
-      remoteName: remote.name,
-      ...(remote.annotations ? { annotations: remote.annotations } : {}),
-      call: (args, options) => this.call(remote.name, args, options),
-    };
+    return adaptTool(remote, name, this.name, (args, options) => this.call(remote.name, args, options));
   }
 
   /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */
@@ -308,13 +300,26 @@ export class McpToolSource {
       }
     }
     if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
-    return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url) ?? errorMessage(err);
+    return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url, phase) ?? errorMessage(err);
   }
 
   private setState(state: ServerState): void {
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }
+}
+
+/** A remote tool as a registry tool: its `inputSchema` is the parameters (never an empty schema). */
+export function adaptTool(remote: RemoteTool, name: string, server: string, call: Tool['call']): Tool {
+  return {
+    name,
+    description: remote.description ?? remote.title ?? '',
+    parameters: remote.inputSchema as JsonSchema,
+    server,
+    remoteName: remote.name,
+    ...(remote.annotations ? { annotations: remote.annotations } : {}),
+    call,
+  };
 }
 
 class ConnectTimeout extends Error {
@@ -329,7 +334,7 @@ function httpStatus(err: unknown): number | undefined {
 }
 
 /** HTTP failures in words a user can act on: the status, or why the host could not be reached. */
-function describeNetworkError(err: unknown, url: string | undefined): string | undefined {
+function describeNetworkError(err: unknown, url: string | undefined, phase: 'start' | 'call' | 'run'): string | undefined {
   if (url === undefined) return undefined;
   const status = httpStatus(err);
   if (status !== undefined) {
@@ -339,7 +344,10 @@ function describeNetworkError(err: unknown, url: string | undefined): string | u
     return `HTTP ${status}${data.statusText ? ` ${data.statusText}` : ''} from ${url}${hint}${body ? `: ${body}` : ''}`;
   }
   const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  if (err instanceof TypeError && cause) return `cannot reach ${url}: ${cause.code ?? cause.message}`;
+  if (err instanceof TypeError && cause) {
+    const why = cause.code ?? cause.message;
+    return phase === 'call' && cause.code !== 'ECONNREFUSED' ? `the connection to ${url} dropped during the call (${why})` : `cannot reach ${url}: ${why}`;
+  }
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 export function median(xs: number[]): number {
@@ -16,7 +16,17 @@ export function record(bench: string, label: string, figures: Record<string, num
   console.log(`${bench} | ${label} | ${Object.entries(rounded).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 }
 
-export function save(): void {
-  const out = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? '', rows };
+export interface Results {
+  date: string;
+  node: string;
+  cpus: number;
+  cpu: string;
+  memoryGb: number;
+  rows: typeof rows;
+}
+
+export function save(): Results {
+  const out: Results = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), rows };
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
+  return out;
 }

@@ -1,9 +1,24 @@
-// `npm run bench`: figures as ratios against baselines measured in the same run.
+// `npm run bench`: figures, never pass/fail, each as a ratio against a baseline measured in the
+// same run. Writes bench/results.json and docs/PERFORMANCE.md.
+import { benchAgent } from './agent';
+import { benchCallOverhead } from './callOverhead';
 import { benchClose } from './close';
+import { benchConnect } from './connect';
+import { benchMemory } from './memory';
+import { writePerformanceDoc } from './report';
 import { save } from './results';
+import { benchScale } from './scale';
+import { benchSize } from './size';
 
 async function main(): Promise<void> {
+  await benchCallOverhead();
+  await benchConnect();
   await benchClose();
-  save();
+  benchScale();
+  await benchAgent();
+  await benchSize();
+  await benchMemory();
+  const results = save();
+  writePerformanceDoc(results);
 }
 void main().then(() => process.exit(0));

@@ -123,7 +123,9 @@ export class ServerHub {
       const entry = this.entries.get(name);
       if (!entry) return [];
       const source = entry.source;
-      const state = source?.state ?? { kind: 'stopped' as const };
+      // A source waits a tick before it connects; it is starting from the moment it exists.
+      const own = source?.state ?? { kind: 'stopped' as const };
+      const state: ServerState = own.kind === 'stopped' && entry.connecting ? { kind: 'starting' } : own;
       return [
         {
           name,
@@ -227,8 +229,10 @@ export class ServerHub {
       }),
     );
     entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.rebuild()));
-    const connecting: Promise<void> = source
-      .connect()
+    // Connect on a later turn of the event loop: spawning is synchronous, and reconcile (so
+    // activation) must return at once however many servers there are.
+    const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => (entry.source === source ? source.connect() : undefined))
       .catch((err: unknown) => this.log.error(errorMessage(err)))
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;

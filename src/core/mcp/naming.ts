@@ -49,6 +49,14 @@ export function assignNames(
     const clashes = tools.filter((t) => taken.has(t));
     const prefixAll =
       entry.namespace !== undefined || policy === 'prefixAll' || (policy === 'prefix' && clashes.length > 0);
+    // One reason per server, shared by its tools.
+    const reason = !prefixAll
+      ? undefined
+      : entry.namespace !== undefined
+        ? `prefixed with the server's namespace "${prefix}"`
+        : policy === 'prefixAll'
+          ? `prefixed with the server name (conflictPolicy "prefixAll")`
+          : `prefixed because ${clashes.slice(0, 3).map((c) => `"${c}"`).join(', ')}${clashes.length > 3 ? ` and ${clashes.length - 3} more` : ''} already belonged to an earlier server`;
 
     for (const remoteName of tools) {
       if (!prefixAll && taken.has(remoteName)) {
@@ -61,15 +69,7 @@ export function assignNames(
         continue;
       }
       let name = prefixAll ? `${prefix}.${remoteName}` : remoteName;
-      let renamed: string | undefined;
-      if (prefixAll) {
-        renamed =
-          entry.namespace !== undefined
-            ? `prefixed with the server's namespace "${prefix}"`
-            : policy === 'prefixAll'
-              ? `prefixed with the server name (conflictPolicy "prefixAll")`
-              : `prefixed because ${clashes.map((c) => `"${c}"`).join(', ')} already belonged to an earlier server`;
-      }
+      let renamed = reason;
       if (taken.has(name)) {
         const base = name;
         for (let i = 2; taken.has(name); i++) name = `${base}~${i}`;

@@ -144,8 +144,9 @@ export class ProcessTransport implements Transport {
       return;
     }
     child.stdin?.end();
-    // Scanning for descendants now overlaps with the server's own shutdown.
-    this.remember(leader);
+    // Let the EOF reach the server first; the scan for descendants then overlaps with its shutdown.
+    await new Promise((r) => setImmediate(r));
+    if (!this.exitInfo) this.remember(leader);
     if (!this.exitInfo) await Promise.race([this.exited, delay(this.timings.eofGraceMs)]);
 
     const onlyLeaderSeen = [...this.knownTree].every((pid) => pid === leader);

@@ -1,0 +1,47 @@
+// 4. Scale: 50 servers x 100 tools registered, named and conflict-resolved (every name clashes).
+import { assignNames } from '../src/core/mcp/naming';
+import { adaptTool, type RemoteTool } from '../src/core/mcp/source';
+import { ToolRegistry, type Tool } from '../src/core/tools';
+import { median, record } from './results';
+
+const SERVERS = 50;
+const TOOLS = 100;
+const lists = Array.from({ length: SERVERS }, (_, s) => ({
+  server: `server${s}`,
+  tools: Array.from({ length: TOOLS }, (_, t): RemoteTool => ({ name: `tool_${t}`, description: `tool ${t} of server ${s}`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }) as RemoteTool),
+}));
+
+function ours(): number {
+  const t0 = performance.now();
+  const { assignments } = assignNames(lists.map((l) => ({ server: l.server, tools: l.tools.map((t) => t.name) })), 'prefix');
+  const byServer = new Map(lists.map((l) => [l.server, new Map(l.tools.map((t) => [t.name, t]))]));
+  const tools: Tool[] = assignments.map((a) => adaptTool(byServer.get(a.server)!.get(a.remoteName)!, a.name, a.server, async () => ''));
+  const registry = new ToolRegistry();
+  registry.replaceAll(tools);
+  registry.schemas(); // wire names for every tool
+  const ms = performance.now() - t0;
+  if (registry.size !== SERVERS * TOOLS) throw new Error('a tool was lost');
+  return ms;
+}
+
+/** The baseline: the same tools put in a Map under "server.tool", no conflict policy, no wire names. */
+function baseline(): number {
+  const t0 = performance.now();
+  const map = new Map<string, Tool>();
+  for (const l of lists) for (const t of l.tools) map.set(`${l.server}.${t.name}`, adaptTool(t, `${l.server}.${t.name}`, l.server, async () => ''));
+  return performance.now() - t0;
+}
+
+export function benchScale(): void {
+  for (let i = 0; i < 20; i++) {
+    ours();
+    baseline();
+  }
+  const o: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    o.push(ours());
+    b.push(baseline());
+  }
+  record('scale', `${SERVERS} servers x ${TOOLS} tools, all names clashing (median of 30)`, { minagentMs: median(o), mapOnlyMs: median(b), ratio: median(o) / median(b) });
+}

@@ -46,3 +46,24 @@ export function parseError(text: string): string {
   if (typeof v.error !== 'string') throw new Error(`not an error result: ${text}`);
   return v.error;
 }
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/**
+ * Starts a fixture that prints "listening <port>" (the HTTP MCP server, the mock model) and
+ * returns its port; ending its stdin stops it.
+ */
+export async function listeningFixture(file: string, args: string[] = []): Promise<{ port: string; child: import('node:child_process').ChildProcess }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [join(ROOT, file), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  return { port, child };
+}

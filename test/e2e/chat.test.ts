@@ -1,20 +1,14 @@
 // The chat panel in a real VS Code: the OpenAI-compatible provider against a local mock model.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { ROOT, waitFor } from '../helpers';
+import { listeningFixture, ROOT, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
-async function startMock(): Promise<{ port: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'fixtures', 'models', 'mock-model.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
-  return { port, child };
-}
 
 async function ask(chat: Frame, text: string): Promise<void> {
   const input = chat.locator('#input');
@@ -26,7 +20,7 @@ const cards = (chat: Frame) => chat.locator('.card');
 
 describe('the chat panel', () => {
   e2eTest('turns over MCP tools with cards, approvals, Stop, XSS-safe output, and restore after reload', async () => {
-    const mock = await startMock();
+    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'chat',
       env: { FIXTURE_CANCEL_LOG: join(ROOT, '.test-artifacts', `cancel-${Date.now()}.log`) },

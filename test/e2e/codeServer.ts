@@ -2,10 +2,9 @@
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, SERVERS } from '../helpers';
+import { freePort, ROOT, SERVERS } from '../helpers';
 
 // Where scripts/e2e-setup.mjs installed Node 24 and code-server.
 const { paths } = require('../../scripts/e2e-paths.cjs') as { paths: { node24Bin: string; codeServer: string } };
@@ -27,14 +26,6 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   trust?: boolean;
   env?: Record<string, string>;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {

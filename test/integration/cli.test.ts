@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { listeningFixture, ROOT, SERVERS } from '../helpers';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-'));
@@ -81,9 +81,8 @@ describe('minagent CLI', () => {
 
   for (const provider of ['openai', 'anthropic'] as const) {
     test(`chat --provider ${provider} runs a real wire-format turn against a local model server`, async () => {
-      const mock = spawn(process.execPath, [join(ROOT, 'fixtures', 'models', 'mock-model.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
       try {
-        const port = await new Promise<string>((r) => mock.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
         const baseUrl = provider === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
         const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
           const child = spawn(process.execPath, [CLI, 'chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } });

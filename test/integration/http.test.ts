@@ -1,29 +1,18 @@
 // Streamable HTTP servers: headers reach the server; 401, 500 and an unreachable host are clear errors.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { McpToolSource } from '../../src/core/mcp/source';
 import type { HttpServerConfig } from '../../src/core/mcp/config';
-import { SERVERS } from '../helpers';
+import { freePort, listeningFixture } from '../helpers';
 
 const children: ChildProcess[] = [];
 after(() => children.forEach((c) => c.stdin?.end()));
 
 async function httpFixture(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [join(SERVERS, 'http.mjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const { port, child } = await listeningFixture('fixtures/servers/http.mjs', args);
   children.push(child);
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(String(d).trim().split(' ')[1]!)));
   return `http://127.0.0.1:${port}/mcp`;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 const http = (name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig => ({ name, type: 'http', url, headers, autoApprove: [] });

@@ -1,9 +1,8 @@
 // The reliability matrix: every fault injected for real, with what the user and the model see and
 // proof that nothing was lost. Each passing case adds its row to docs/RELIABILITY.md.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -17,7 +16,7 @@ import { McpToolSource } from '../../src/core/mcp/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseSettingsText } from '../../src/core/settingsFile';
-import { fixture, isAlive, ROOT, SERVERS, waitFor } from '../helpers';
+import { fixture, freePort, isAlive, listeningFixture, ROOT, SERVERS, waitFor } from '../helpers';
 import { record, writeMatrix } from './matrix';
 
 const unhandled: unknown[] = [];
@@ -264,18 +263,14 @@ describe('MCP servers (HTTP)', () => {
   after(() => children.forEach((c) => c.stdin?.end()));
 
   async function httpServer(...args: string[]): Promise<string> {
-    const child = spawn(process.execPath, [join(SERVERS, 'http.mjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const { port, child } = await listeningFixture('fixtures/servers/http.mjs', args);
     children.push(child);
-    const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
     return `http://127.0.0.1:${port}/mcp`;
   }
   const http = (url: string, headers: Record<string, string> = {}): ServerConfig => ({ name: 'remote', type: 'http', url, headers, autoApprove: [] });
 
   test('down', async () => {
-    const srv = createServer();
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const port = (srv.address() as { port: number }).port;
-    await new Promise((r) => srv.close(r));
+    const port = await freePort();
     await withHub([bystander(), http(`http://127.0.0.1:${port}/mcp`)], async ({ hub }) => {
       const user = stateOf(hub, 'remote');
       assert.match(user, /cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: ECONNREFUSED/);

@@ -9,6 +9,7 @@ import { writePerformanceDoc } from './report';
 import { save } from './results';
 import { benchScale } from './scale';
 import { benchSize } from './size';
+import { benchWebviewStream } from './webviewStream';
 
 async function main(): Promise<void> {
   await benchCallOverhead();
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   await benchClose();
   benchScale();
   await benchAgent();
+  await benchWebviewStream();
   await benchSize();
   await benchMemory();
   const results = save();

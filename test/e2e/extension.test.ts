@@ -47,6 +47,18 @@ describe('the extension in VS Code', () => {
         assert.ok(rows.some((r) => /^analytics\.echo analytics__echo · renamed/.test(r)), 'the renamed tool shows its wire name and mark');
       });
 
+      await stage(w, '1b-chat-without-a-model', async () => {
+        // code-server has no vscode.lm models and nothing is configured: the chat says how to get one.
+        const chat = await w.webview();
+        const banner = chat.locator('#banner');
+        await banner.locator('button', { hasText: 'Set up a model' }).waitFor();
+        assert.match(await banner.innerText(), /No model is available\. Use Copilot .* "minagent\.chat\.provider" to "openai" .*http:\/\/localhost:11434\/v1/s);
+        await chat.locator('#input').fill('hello?');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.notice.error', { hasText: 'No model is available' }).waitFor();
+        assert.equal(await chat.locator('.msg.user').innerText(), 'hello?', 'the message is kept');
+      });
+
       await stage(w, '2-try-tool', async () => {
         await w.contextMenu('search_corpus', 'Try Tool');
         const input = w.page.locator('.quick-input-widget input');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { CHAT_BODY } from '../../shared/chatPage';
 
 /** The chat page: a strict CSP with a per-load nonce; scripts and styles only from the extension. */
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
@@ -23,17 +24,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <title>MinAgent Chat</title>
 </head>
 <body>
-<header>
-  <select id="model" title="Model" aria-label="Model"></select>
-  <button id="new-chat" title="New Chat">New</button>
-  <button id="export" title="Export as Markdown">Export</button>
-</header>
-<div id="banner" hidden></div>
-<div id="transcript" role="log" aria-live="polite"></div>
-<footer>
-  <textarea id="input" rows="2" placeholder="Ask MinAgent… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
-  <button id="send" title="Send (Enter)">Send</button>
-</footer>
+${CHAT_BODY}
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

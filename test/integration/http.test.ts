@@ -45,4 +45,18 @@ describe('Streamable HTTP', () => {
     const s = new McpToolSource(http('remote', url));
     await assert.rejects(s.connect(), new RegExp(`cannot reach ${url.replace(/[./]/g, '\\$&')}: ECONNREFUSED`));
   });
+
+  test('an old server that only speaks HTTP+SSE is reached through the fallback', async () => {
+    const { port, child } = await listeningFixture('fixtures/servers/legacy-sse.mjs');
+    children.push(child);
+    const s = new McpToolSource(http('old', `http://127.0.0.1:${port}/sse`));
+    await s.connect();
+    assert.deepEqual(s.tools.map((t) => t.name), ['legacy_echo']);
+    assert.equal(await s.call('legacy_echo', { text: 'hi' }), '[sse] hi');
+    await s.close();
+    const direct = new McpToolSource({ ...http('old2', `http://127.0.0.1:${port}/sse`), type: 'sse' });
+    await direct.connect();
+    assert.equal(await direct.call('legacy_echo', { text: 'direct' }), '[sse] direct');
+    await direct.close();
+  });
 });

@@ -32,7 +32,7 @@ async function stage<T>(wb: Workbench, name: string, fn: () => Promise<T>): Prom
 
 describe('the extension in VS Code', () => {
   e2eTest('tree, Try Tool, live settings, and nothing left after close', async () => {
-    const cs = await startCodeServer({ workspace: 'e2e' });
+    const cs = await startCodeServer({ workspace: 'e2e', userSettings: { 'minagent.chat.maxTools': 4 } });
     let wb: Workbench | undefined;
     let seen: number[] = [];
     try {
@@ -53,6 +53,9 @@ describe('the extension in VS Code', () => {
         const banner = chat.locator('#banner');
         await banner.locator('button', { hasText: 'Set up a model' }).waitFor();
         assert.match(await banner.innerText(), /No model is available\. Use Copilot .* "minagent\.chat\.provider" to "openai" .*http:\/\/localhost:11434\/v1/s);
+        // More tools (5) than the limit (4): a warning and a way to choose, never an API error.
+        assert.match(await banner.innerText(), /5 tools are available but models accept at most 4 \("minagent\.chat\.maxTools"\): 4 are sent, 1 is left out\. Choose which\./);
+        await banner.locator('button', { hasText: 'Choose tools' }).waitFor();
         await chat.locator('#input').fill('hello?');
         await chat.locator('#input').press('Enter');
         await chat.locator('.notice.error', { hasText: 'No model is available' }).waitFor();

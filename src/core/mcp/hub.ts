@@ -348,10 +348,11 @@ function keyOf(config: ServerConfig): string {
   return JSON.stringify(rest);
 }
 
+/** Same names, routes and schemas; schemas compare by identity (a refreshed list brings new objects). */
 function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
   if (a.length !== b.length) return false;
   return a.every((t, i) => {
     const u = b[i]!;
-    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.description === u.description && JSON.stringify(t.parameters) === JSON.stringify(u.parameters) && t.renamed === u.renamed && JSON.stringify(t.annotations) === JSON.stringify(u.annotations);
+    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
   });
 }

@@ -276,7 +276,8 @@ export class ChatController implements vscode.Disposable {
     const max = this.maxTools();
     if (total <= max) return undefined;
     const sent = this.toolsForModel().length;
-    return `${total} tools are available but models accept at most ${max} ("minagent.chat.maxTools"): ${sent} are sent, ${total - sent} are left out.`;
+    const left = total - sent;
+    return `${total} tools are available but models accept at most ${max} ("minagent.chat.maxTools"): ${sent} ${sent === 1 ? 'is' : 'are'} sent, ${left} ${left === 1 ? 'is' : 'are'} left out. Choose which.`;
   }
 
   private async chooseTools(): Promise<void> {

@@ -4,6 +4,8 @@ import type { TranscriptItem } from '../../shared/protocol';
 
 const KEY = 'minagent.chat.v1';
 const MAX_STORED_RESULT = 200_000;
+/** Full results kept for "Open full result"; older ones fall back to what the card shows. */
+const MAX_STORED_RESULTS = 50;
 
 interface Stored {
   items: TranscriptItem[];
@@ -51,10 +53,14 @@ export class ChatSession {
 
   setFullResult(callId: string, text: string): void {
     this.fullResults[callId] = text.length > MAX_STORED_RESULT ? `${text.slice(0, MAX_STORED_RESULT)}\n…[not kept: ${text.length - MAX_STORED_RESULT} more characters]` : text;
+    const ids = Object.keys(this.fullResults);
+    for (const old of ids.slice(0, Math.max(0, ids.length - MAX_STORED_RESULTS))) delete this.fullResults[old];
   }
 
   fullResult(callId: string): string | undefined {
-    return this.fullResults[callId];
+    if (callId in this.fullResults) return this.fullResults[callId];
+    const item = this.find(callId);
+    return item?.kind === 'tool' ? item.card.result : undefined;
   }
 
   clear(): void {

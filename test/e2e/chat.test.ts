@@ -112,4 +112,31 @@ describe('the chat panel', () => {
       mock.child.stdin!.end();
     }
   });
+
+  e2eTest('a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools', async () => {
+    const cs = await startCodeServer({ workspace: 'chat', extensions: ['fake-lm'], env: { FIXTURE_CANCEL_LOG: join(ROOT, '.test-artifacts', 'unused-cancel.log') } });
+    let wb: Workbench | undefined;
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker 2 tools')));
+      const chat = await w.webview();
+      try {
+        await chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' }).waitFor({ state: 'attached' });
+        await ask(chat, 'hello');
+        await chat.locator('.msg.assistant', { hasText: 'Fake LM here; I was given 7 tools.' }).waitFor();
+        await ask(chat, 'What is MCP?');
+        const card = cards(chat).first();
+        await card.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await card.locator('.card-server').innerText(), '→ research');
+        await chat.locator('.msg.assistant', { hasText: 'The LM read: mcp: MCP (Model Context Protocol)' }).waitFor();
+      } catch (err) {
+        throw new Error(`vscode.lm turn failed (screenshot: ${await w.screenshot('chat-vscode-lm')}): ${(err as Error).message}`);
+      }
+    } finally {
+      await wb?.close();
+      await cs.stop();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // Runs code-server (VS Code in the browser) on a fresh profile and workspace, with the packaged
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, SERVERS } from '../helpers';
@@ -26,6 +26,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   trust?: boolean;
   env?: Record<string, string>;
+  /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
+  extensions?: string[];
 }
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
@@ -50,6 +52,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     ...options.env,
   };
   const node = join(paths.node24Bin, 'node');
+  for (const ext of options.extensions ?? []) {
+    const from = join(ROOT, 'fixtures', 'extensions', ext);
+    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    cpSync(from, join(extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
   const install = spawnSync(node, [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
 

@@ -1,10 +1,11 @@
 // The chat panel in a real VS Code: the OpenAI-compatible provider against a local mock model.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture, ROOT, waitFor } from '../helpers';
+import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
@@ -23,7 +24,7 @@ describe('the chat panel', () => {
     const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'chat',
-      env: { FIXTURE_CANCEL_LOG: join(ROOT, '.test-artifacts', `cancel-${Date.now()}.log`) },
+      env: { FIXTURE_CANCEL_LOG: join(mkdtempSync(join(tmpdir(), 'minagent-cancel-')), 'cancel.log') },
       userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
     });
     const cancelLog = cs.env.FIXTURE_CANCEL_LOG!;
@@ -114,7 +115,7 @@ describe('the chat panel', () => {
   });
 
   e2eTest('a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools', async () => {
-    const cs = await startCodeServer({ workspace: 'chat', extensions: ['fake-lm'], env: { FIXTURE_CANCEL_LOG: join(ROOT, '.test-artifacts', 'unused-cancel.log') } });
+    const cs = await startCodeServer({ workspace: 'chat', extensions: ['fake-lm'], env: { FIXTURE_CANCEL_LOG: join(tmpdir(), 'minagent-unused-cancel.log') } });
     let wb: Workbench | undefined;
     try {
       wb = await Workbench.open(cs.url);

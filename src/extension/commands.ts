@@ -16,6 +16,12 @@ async function pickServer(hub: ServerHub, node: unknown, title: string, filter: 
   return (await vscode.window.showQuickPick(items, { title: `MinAgent: ${title}` }))?.label;
 }
 
+/** The registry name of a tool node from the tree, if the command was run on one. */
+function toolName(node: unknown): string | undefined {
+  const n = node as Partial<Extract<Node, { kind: 'tool' }>> | undefined;
+  return n?.kind === 'tool' && typeof n.name === 'string' ? n.name : undefined;
+}
+
 export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChannel, reload: () => Promise<void>): vscode.Disposable[] {
   const any = () => true;
   return [
@@ -38,15 +44,11 @@ export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChanne
     vscode.commands.registerCommand('minagent.showLogs', () => channel.show(true)),
     vscode.commands.registerCommand('minagent.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'minagent')),
     vscode.commands.registerCommand('minagent.copyToolName', async (node?: unknown) => {
-      const n = node as Partial<Node> | undefined;
-      if (n?.kind === 'tool' && 'name' in n && typeof n.name === 'string') {
-        await vscode.env.clipboard.writeText(n.name);
-        vscode.window.setStatusBarMessage(`Copied "${n.name}"`, 2_000);
-      }
+      const name = toolName(node);
+      if (!name) return;
+      await vscode.env.clipboard.writeText(name);
+      vscode.window.setStatusBarMessage(`Copied "${name}"`, 2_000);
     }),
-    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => {
-      const n = node as Partial<Node> | undefined;
-      return tryTool(hub, n?.kind === 'tool' && 'name' in n && typeof n.name === 'string' ? n.name : undefined);
-    }),
+    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node))),
   ];
 }

@@ -88,6 +88,15 @@ describe('servers that misbehave while running', () => {
     assert.match(out, /\n…\[truncated: 199000 of 200000 characters cut\]$/);
   });
 
+  test('a message over the size limit fails its call at once, and the connection goes on', async () => {
+    const s = source(faulty('huge'), { maxMessageBytes: 100_000, callTimeoutMs: 60_000 });
+    await s.connect();
+    const started = Date.now();
+    assert.equal(parseError(await s.call('huge', { chars: 200_000 })), 'the server sent a message of 200073 bytes, over the 100000-byte limit; it was dropped');
+    assert.ok(Date.now() - started < 10_000, 'not after the call timeout');
+    assert.equal(await s.call('ok', {}), 'ok');
+  });
+
   test('progress keeps a slow call alive past its timeout; a silent one times out', async () => {
     const s = source(faulty('slow'), { callTimeoutMs: 500 });
     await s.connect();

@@ -27,6 +27,8 @@ export interface SourceOptions {
   callTimeoutMs?: number;
   maxOutputChars?: number;
   closeTimings?: CloseTimings;
+  /** Largest single stdio message kept (default 64 MB); larger ones are dropped and their call fails. */
+  maxMessageBytes?: number;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -159,6 +161,7 @@ export class McpToolSource {
           env: serverEnvironment(c.env),
           cwd: c.cwd,
           onStderr: (text) => this.stderr.write(text, (line) => line && this.log.info(`stderr: ${line}`)),
+          ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
           onGarbage: (line) => {
             const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
             this.stderr.add(`[stdout, not JSON-RPC] ${shown}`);

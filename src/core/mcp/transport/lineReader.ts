@@ -1,17 +1,20 @@
 /**
  * Splits a byte stream into lines without re-copying the pending bytes for every chunk (a 50 MB
  * message in 64 KB chunks would otherwise copy gigabytes). Lines longer than `maxLineBytes` are
- * dropped and reported.
+ * dropped and reported with their first and last bytes, so the message's id can still be answered.
  */
+const EDGE = 256;
+
 export class LineReader {
   private chunks: Buffer[] = [];
   private pending = 0;
   private skipping = false;
+  private head = '';
 
   constructor(
     private readonly maxLineBytes: number,
     private readonly onLine: (line: string) => void,
-    private readonly onOversize: (bytes: number) => void,
+    private readonly onOversize: (bytes: number, edges: { head: string; tail: string }) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -20,7 +23,8 @@ export class LineReader {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
       if (this.skipping || this.pending + piece.length > this.maxLineBytes) {
-        this.onOversize(this.pending + piece.length);
+        const head = this.skipping ? this.head : Buffer.concat([...this.chunks, piece.subarray(0, EDGE)]).subarray(0, EDGE).toString('utf8');
+        this.onOversize(this.pending + piece.length, { head, tail: piece.subarray(Math.max(0, piece.length - EDGE)).toString('utf8') });
         this.reset();
         continue;
       }
@@ -34,6 +38,7 @@ export class LineReader {
       if (this.skipping) return;
       if (this.pending > this.maxLineBytes) {
         this.skipping = true;
+        this.head = Buffer.concat([...this.chunks, rest.subarray(0, EDGE)]).subarray(0, EDGE).toString('utf8');
         this.chunks = [];
       } else {
         this.chunks.push(rest);
@@ -45,5 +50,6 @@ export class LineReader {
     this.chunks = [];
     this.pending = 0;
     this.skipping = false;
+    this.head = '';
   }
 }

@@ -33,6 +33,7 @@ export interface ExitInfo {
 }
 
 const POLL_MS = 10;
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * An MCP stdio transport that owns its server's whole process tree. The server is started as the
@@ -79,9 +80,9 @@ export class ProcessTransport implements Transport {
       });
       this.child = child;
       const reader = new LineReader(
-        this.params.maxMessageBytes ?? 64 * 1024 * 1024,
+        this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
         (line) => this.handleLine(line),
-        (bytes) => this.onerror?.(new Error(`server sent a message of ${bytes} bytes, over the limit; it was dropped`)),
+        (bytes, edges) => this.oversize(bytes, edges),
       );
       child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
       child.stderr!.on('data', (chunk: Buffer) => this.params.onStderr?.(chunk.toString('utf8')));
@@ -185,6 +186,20 @@ export class ProcessTransport implements Transport {
       tree = this.treeOf(leader);
     }
     return tree;
+  }
+
+  /**
+   * A message too large to keep: if it is a response whose id can be read from its first or last
+   * bytes, the pending call fails at once with a clear message instead of waiting for its timeout.
+   */
+  private oversize(bytes: number, { head, tail }: { head: string; tail: string }): void {
+    const limit = this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const message = `the server sent a message of ${bytes} bytes, over the ${limit}-byte limit; it was dropped`;
+    this.params.onGarbage?.(`[${message}]`);
+    const idText = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
+    if (idText === undefined || !/"result"|"error"/.test(head + tail)) return;
+    const id = JSON.parse(idText) as string | number;
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage);
   }
 
   private handleLine(line: string): void {

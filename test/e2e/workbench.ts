@@ -76,10 +76,15 @@ export class Workbench {
   }
 
   async contextMenu(rowLabel: string, item: string): Promise<void> {
-    await this.row(rowLabel).click({ button: 'right' });
+    const row = this.row(rowLabel);
+    // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
+    await row.click();
+    await row.click({ button: 'right' });
     const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();
     await menuItem.waitFor();
+    await menuItem.hover();
     await menuItem.click();
+    if (await menuItem.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
   }
 
   /** The text of the active editor, with soft wraps and runs of spaces as single spaces. */

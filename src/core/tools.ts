@@ -12,8 +12,17 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** An image a tool returned, for providers that accept images (its text form stays in the result). */
+export interface ToolImage {
+  mimeType: string;
+  /** Base64. */
+  data: string;
+}
+
 export interface ToolCallOptions {
   signal?: AbortSignal;
+  /** Images in the result, beside the string the registry returns. */
+  onImage?: (image: ToolImage) => void;
   /** Progress reported by the tool while it runs (MCP `notifications/progress`). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }

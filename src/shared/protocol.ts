@@ -21,6 +21,8 @@ export interface ToolCard {
   resultChars?: number;
   durationMs?: number;
   startedAt: number;
+  /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
+  images?: Array<{ mimeType: string; data: string }>;
 }
 
 export type TranscriptItem =

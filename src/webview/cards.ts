@@ -67,6 +67,18 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     root.append(buttons);
   }
 
+  if (card.images?.length) {
+    const images = el('div', 'card-images');
+    for (const image of card.images) {
+      if (!/^image\/(png|jpeg|gif|webp)$/.test(image.mimeType)) continue;
+      const img = el('img');
+      img.alt = `image returned by ${card.name}`;
+      img.src = `data:${image.mimeType};base64,${image.data.replace(/[^A-Za-z0-9+/=]/g, '')}`;
+      images.append(img);
+    }
+    root.append(images);
+  }
+
   if (card.result !== undefined) {
     const result = el('div', 'card-result');
     const long = card.result.length > COLLAPSE_OVER || (card.resultChars ?? 0) > card.result.length;

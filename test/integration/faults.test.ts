@@ -127,10 +127,12 @@ describe('servers that misbehave while running', () => {
   test('every content type gets a faithful text form; isError without text says so', async () => {
     const s = source(faulty('content'));
     await s.connect();
+    const images: unknown[] = [];
     assert.equal(
-      await s.call('mixed', {}),
+      await s.call('mixed', {}, { onImage: (i) => images.push(i) }),
       ['a chart:', '[image image/png, 7 bytes]', '[audio audio/wav, 4 bytes]', '[resource link: report.csv <file:///data/report.csv> (text/csv)]', '[resource <memo://1> (text/plain)]\nembedded memo'].join('\n'),
     );
+    assert.deepEqual(images, [{ mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }], 'images also reach the caller as data');
     assert.equal(await s.call('structured', {}), '{"rows":3}');
     assert.equal(await s.call('fails', {}), '{"error":"remote tool failed"}');
   });

@@ -80,6 +80,20 @@ for (const [name, make] of providers) {
       assert.equal(body.stream, true);
     });
 
+    if (name === 'Anthropic') {
+      test('images a tool returned go back as image blocks in the tool_result', async () => {
+        const m = await mock([{ text: 'I see a chart' }]);
+        const withImage: ChatMessage[] = [...history.slice(0, 3), { role: 'tool', toolCallId: 'c1', name: 'analytics__echo', content: '[image image/png, 7 bytes]', images: [{ mimeType: 'image/png', data: 'UE5HREFUQQ==' }] }];
+        await make(m.port).chat(withImage, tools);
+        const messages = m.requests[0]!.body.messages as Array<{ content: unknown[] }>;
+        assert.deepEqual(messages.at(-1)!.content[0], {
+          type: 'tool_result',
+          tool_use_id: 'c1',
+          content: [{ type: 'text', text: '[image image/png, 7 bytes]' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'UE5HREFUQQ==' } }],
+        });
+      });
+    }
+
     test('401, 500, a malformed and a truncated stream are clear errors', async () => {
       const m = await mock([{ status: 401, body: { error: { message: 'invalid x-api-key' } } }, { status: 500 }, { text: 'partial', malformed: true }, { text: 'cut', truncate: true }]);
       const model = make(m.port);

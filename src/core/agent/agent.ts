@@ -1,4 +1,4 @@
-import { errorMessage, toolError, type ToolAnnotations, type ToolRegistry, type ToolSchema } from '../tools';
+import { errorMessage, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolSchema } from '../tools';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -9,7 +9,7 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { callId: string; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
+  tool?: { callId: string; images: ToolImage[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -98,12 +98,12 @@ export class Agent {
       // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
       const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, signal, onEvent)));
       for (const r of results) {
-        conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}) });
+        conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
         emit({
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { callId: r.callId, name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
+          tool: { callId: r.callId, images: r.images, name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -123,7 +123,7 @@ export class Agent {
       } catch (err) {
         result = toolError(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`);
         onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: call.arguments });
-        return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0 };
+        return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
       }
     }
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
@@ -133,14 +133,16 @@ export class Agent {
       const allowed = await this.options.approve({ callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args, ...(annotations ? { annotations } : {}) }, signal).catch(() => false);
       if (!allowed) {
         result = toolError(signal?.aborted ? 'cancelled' : `the user denied the call to "${name}"`);
-        return { call, callId, name, server, args, result, isError: true, durationMs: Date.now() - started };
+        return { call, callId, name, server, args, result, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[] };
       }
     }
+    const images: ToolImage[] = [];
     result = await this.registry.call(call.name, args, {
       ...(signal ? { signal } : {}),
+      onImage: (image) => images.push(image),
       onProgress: (p) => onEvent?.({ type: 'tool_progress', callId, ...p }),
     });
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started };
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images };
   }
 }
 

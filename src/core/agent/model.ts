@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../tools';
+import type { ToolImage, ToolSchema } from '../tools';
 
 export interface ToolCall {
   /** The provider's id for the call, echoed back with the result. */
@@ -13,7 +13,7 @@ export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean; images?: ToolImage[] };
 
 /** What the model answered in one turn: text, tool calls, or both. */
 export interface ModelTurn {

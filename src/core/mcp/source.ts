@@ -239,7 +239,11 @@ export class McpToolSource {
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
-      return formatCallResult(result as Parameters<typeof formatCallResult>[0], this.options.maxOutputChars ?? 50_000);
+      const typed = result as Parameters<typeof formatCallResult>[0];
+      if (options.onImage && !typed.isError) {
+        for (const block of typed.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
+      }
+      return formatCallResult(typed, this.options.maxOutputChars ?? 50_000);
     } catch (err) {
       if (options.signal?.aborted) return toolError('cancelled');
       if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return toolError(`timeout after ${timeout} ms`);

@@ -112,7 +112,15 @@ function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>
         for (const c of m.toolCalls ?? []) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: toInput(c.arguments) });
         break;
       case 'tool':
-        push('user', { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) });
+        push('user', {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          // Images a tool returned reach the model as image blocks beside the text.
+          content: m.images?.length
+            ? [{ type: 'text', text: m.content }, ...m.images.map((i) => ({ type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } }))]
+            : m.content,
+          ...(m.isError ? { is_error: true } : {}),
+        });
         break;
     }
   }

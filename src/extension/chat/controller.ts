@@ -8,6 +8,9 @@ import { SETUP_HINT, type ModelChoices } from './models';
 import type { ChatSession } from './session';
 
 const TOOLS_KEY = 'minagent.chat.tools';
+/** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
+const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+const MAX_IMAGE_CHARS = 2_000_000;
 const DEFAULT_SYSTEM =
   'You are MinAgent, an assistant inside VS Code. Use the available tools when they help answer; they come from MCP servers the user configured. Say which tool you used.';
 
@@ -229,7 +232,8 @@ export class ChatController implements vscode.Disposable {
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;
-      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs };
+      const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
+      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}) };
     });
   }
 

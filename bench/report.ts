@@ -15,7 +15,7 @@ interface Goal {
 
 const GOALS: Goal[] = [
   { bench: 'call overhead', match: /one call at a time/, text: 'registry.call within 1.1x of the SDK\'s Client.callTool', met: (f) => f.minagentOverSdk! <= 1.1, limit: 'each call also asks for progress (a progress token and a handler, so progress can keep a slow call alive) and turns the result into the registry\'s string' },
-  { bench: 'call overhead', match: /100 concurrent/, text: '100 concurrent calls as fast as the SDK\'s (within 1.1x)', met: (f) => f.minagentOverSdk! <= 1.1 },
+  { bench: 'call overhead', match: /100 concurrent/, text: '100 concurrent calls as fast as the SDK\'s (within 1.1x)', met: (f) => f.minagentOverSdk! <= 1.1, limit: 'every call asks for progress so a slow tool\'s progress keeps it alive past its timeout: measured apart, that option alone costs the SDK itself about 8% in a burst of 100, and our transport without it is faster than the SDK\'s (25.8 vs 29.9 ms)' },
   { bench: 'connect', match: /server/, text: 'within 1.1x of the hand-written floor; reconcile returns at once', met: (f) => f.ratio! <= 1.1 && f.reconcileReturnsInMs! < 5, limit: 'the SDK client\'s initialize (schema validation of every message) and the tolerant tools/list walk; with 30 servers the machine\'s 2 cores are saturated by the servers starting' },
   { bench: 'close', match: /exits on stdin EOF/, text: 'as fast as the SDK\'s close', met: (f) => f.ratio! <= 1.15, limit: 'finding the server\'s descendants reads /proc (about 2-3 ms per scan on this machine) so an npx child is never orphaned; the SDK ends only its direct child' },
   { bench: 'close', match: /ignores stdin EOF/, text: 'under 300 ms', met: (f) => f.minagentMs! < 300 },

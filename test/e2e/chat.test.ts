@@ -85,10 +85,28 @@ describe('the chat panel', () => {
         });
       });
 
+      await stage('3b-allow-for-chat-escape-export', async () => {
+        await ask(chat, 'Run the slow job again');
+        const card = cards(chat).nth(3);
+        await card.locator('button', { hasText: 'Allow for this chat' }).click();
+        await card.locator('.card-progress').waitFor();
+        await chat.locator('#input').press('Escape');
+        await card.locator('.card-status', { hasText: 'cancelled' }).waitFor();
+        await ask(chat, 'Run the slow job once more');
+        const next = cards(chat).nth(4);
+        await next.locator('.card-progress').waitFor();
+        assert.equal(await next.locator('button', { hasText: 'Allow once' }).count(), 0, 'allowed for this chat: no second question');
+        await chat.locator('#send', { hasText: 'Stop' }).click();
+        await next.locator('.card-status', { hasText: 'cancelled' }).waitFor();
+        await chat.locator('#export').click();
+        await waitFor('the exported Markdown', async () => /# MinAgent chat ## You What is MCP\?/.test(await w.editorText().catch(() => '')), 20_000);
+        chat = await w.webview();
+      });
+
       await stage('4-xss', async () => {
         const titleBefore = await chat.evaluate('document.title');
         await ask(chat, 'xss please');
-        const card = cards(chat).nth(3);
+        const card = cards(chat).nth(5);
         await card.locator('.card-status', { hasText: 'done' }).waitFor();
         await chat.locator('.msg.assistant').last().locator('blockquote').waitFor();
         assert.match(await card.locator('.card-result pre').innerText(), /<img src=x onerror=.*<script>document\.title="pwned"<\/script> payload/);

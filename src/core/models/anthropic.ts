@@ -1,6 +1,6 @@
-import type { ChatMessage, ChatModel, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import type { ChatMessage, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
 import type { ToolSchema } from '../tools';
-import { parseData, ProviderError, streamSse, withRateLimitRetry } from './http';
+import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';
 
 export interface AnthropicOptions {
   /** e.g. `https://api.anthropic.com`. */
@@ -21,21 +21,16 @@ interface StreamEvent {
 }
 
 /** The Messages API: streamed `tool_use` blocks with `input_json_delta`; `tool_result` blocks back. */
-export class AnthropicModel implements ChatModel {
+export class AnthropicModel extends StreamingChatModel {
   readonly id: string;
+  protected readonly provider = PROVIDER;
 
   constructor(private readonly options: AnthropicOptions) {
+    super();
     this.id = `anthropic:${options.model}`;
   }
 
-  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
-    return withRateLimitRetry(() => this.once(messages, tools, options), {
-      ...(options.signal ? { signal: options.signal } : {}),
-      onRetry: (ms) => options.onNotice?.(`Rate limited by ${PROVIDER}; retrying in ${Math.ceil(ms / 1000)} s`),
-    });
-  }
-
-  private async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
+  protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const body: Record<string, unknown> = {
       model: this.options.model,

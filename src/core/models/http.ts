@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { abortError } from '../agent/model';
+import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
+import type { ToolSchema } from '../tools';
 
 /** A provider failure the chat shows as it is: status, what the server said, when to retry. */
 export class ProviderError extends Error {
@@ -125,4 +126,20 @@ export async function withRateLimitRetry<T>(fn: () => Promise<T>, options: { sig
       });
     }
   }
+}
+
+/** A provider that streams one request per turn; a short rate-limit wait is retried and shown. */
+export abstract class StreamingChatModel implements ChatModel {
+  abstract readonly id: string;
+  /** Provider name for messages, e.g. "Anthropic". */
+  protected abstract readonly provider: string;
+
+  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+    return withRateLimitRetry(() => this.once(messages, tools, options), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRetry: (ms) => options.onNotice?.(`Rate limited by ${this.provider}; retrying in ${Math.ceil(ms / 1000)} s`),
+    });
+  }
+
+  protected abstract once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn>;
 }

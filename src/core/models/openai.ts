@@ -1,6 +1,6 @@
-import type { ChatMessage, ChatModel, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import type { ChatMessage, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
 import type { ToolSchema } from '../tools';
-import { parseData, ProviderError, streamSse, withRateLimitRetry } from './http';
+import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';
 
 export interface OpenAIOptions {
   /** e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1` (Ollama). */
@@ -27,21 +27,16 @@ interface Chunk {
  * The Chat Completions API as OpenAI, Ollama, LM Studio, vLLM and OpenRouter serve it: streamed
  * SSE, tool-call deltas assembled by index, tool results sent back as `role: tool`.
  */
-export class OpenAICompatibleModel implements ChatModel {
+export class OpenAICompatibleModel extends StreamingChatModel {
   readonly id: string;
+  protected readonly provider = PROVIDER;
 
   constructor(private readonly options: OpenAIOptions) {
+    super();
     this.id = `openai:${options.model}`;
   }
 
-  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
-    return withRateLimitRetry(() => this.once(messages, tools, options), {
-      ...(options.signal ? { signal: options.signal } : {}),
-      onRetry: (ms) => options.onNotice?.(`Rate limited by ${PROVIDER}; retrying in ${Math.ceil(ms / 1000)} s`),
-    });
-  }
-
-  private async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
+  protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
     const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: messages.map(toWire) };
     if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     let text = '';

@@ -117,8 +117,16 @@ describe('the chat panel', () => {
 
       await stage('5-reload-restores', async () => {
         const before = await cards(chat).count();
+        // The same conversation in an editor tab too.
+        await w.command('MinAgent: Open Chat');
+        let panel = await w.webview({ panel: true });
+        await cards(panel).nth(before - 1).waitFor({ timeout: 30_000 });
         await w.command('Developer: Reload Window');
         await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+        // The editor panel comes back by itself (serializer), with the conversation.
+        panel = await w.webview({ panel: true });
+        await cards(panel).nth(before - 1).waitFor({ timeout: 30_000 });
+        assert.equal(await cards(panel).count(), before);
         await w.openMinAgent();
         chat = await w.webview();
         await cards(chat).nth(before - 1).waitFor({ timeout: 30_000 });

@@ -46,9 +46,14 @@ export class Workbench {
   }
 
   async openMinAgent(): Promise<void> {
-    await this.page.locator('.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]').first().click();
-    // With one view the container shows "MINAGENT: TOOLS" as its title instead of a pane header.
-    await this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first().waitFor();
+    // With one view the container shows "MINAGENT: ..." as its title instead of a pane header.
+    const title = this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first();
+    // Clicking the icon of the container already shown would hide it (after a reload it may be).
+    const shown = await title.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (!shown) {
+      await this.page.locator('.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]').first().click();
+    }
+    await title.waitFor();
   }
 
   /** The Tools tree's rows as text (label and description), top to bottom. */
@@ -93,9 +98,10 @@ export class Workbench {
     return text.replace(/\s+/g, ' ');
   }
 
-  /** The webview's document: two frames down. */
-  async webview(): Promise<Frame> {
-    const outer = await this.page.waitForSelector('iframe.webview.ready', { timeout: 30_000 });
+  /** A webview's document, two frames down: the sidebar view's, or with `panel` the editor panel's. */
+  async webview({ panel = false } = {}): Promise<Frame> {
+    const which = panel ? ':not([src*="purpose=webviewView"])' : '[src*="purpose=webviewView"]';
+    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 30_000 });
     const outerFrame = await outer.contentFrame();
     const inner = await outerFrame!.waitForSelector('#active-frame');
     return (await inner.contentFrame())!;

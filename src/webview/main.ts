@@ -148,17 +148,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 });
 
 function submit(): void {
-  if (busy) {
-    send({ type: 'stop' });
-    return;
-  }
+  // While a turn runs the input keeps what is typed; only Stop (the button or Escape) stops.
+  if (busy) return;
   const text = input.value.trim();
   if (!text) return;
   input.value = '';
   send({ type: 'send', text });
 }
 
-sendButton.addEventListener('click', submit);
+sendButton.addEventListener('click', () => (busy ? send({ type: 'stop' }) : submit()));
 input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();

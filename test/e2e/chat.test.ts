@@ -12,6 +12,7 @@ import { Workbench } from './workbench';
 
 
 async function ask(chat: Frame, text: string): Promise<void> {
+  await chat.locator('#send', { hasText: 'Send' }).waitFor(); // the previous turn has ended
   const input = chat.locator('#input');
   await input.fill(text);
   await input.press('Enter');

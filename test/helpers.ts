@@ -67,3 +67,17 @@ export async function listeningFixture(file: string, args: string[] = []): Promi
   const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
   return { port, child };
 }
+
+const started: Array<import('node:child_process').ChildProcess> = [];
+
+/** Starts fixtures/servers/http.mjs with `args` and returns its MCP endpoint; `stopFixtures` ends it. */
+export async function httpMcpServer(...args: string[]): Promise<string> {
+  const { port, child } = await listeningFixture('fixtures/servers/http.mjs', args);
+  started.push(child);
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+/** Ends every fixture started through these helpers (their stdin closing stops them). */
+export function stopFixtures(): void {
+  for (const child of started.splice(0)) child.stdin?.end();
+}

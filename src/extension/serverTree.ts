@@ -57,10 +57,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const info = this.hub.server(name);
     if (!info) return [];
     const nodes: Node[] = [];
+    const problems = this.hub.problems();
     const warnings = [
       ...(this.config()?.problems ?? []).filter((p) => p.server === name && p.severity === 'warning').map((p) => describeProblem(p)),
-      ...this.hub.problems().naming.filter((p) => p.server === name).map((p) => p.message),
-      ...this.hub.problems().tools.filter((p) => p.server === name).map((p) => p.message),
+      ...[...problems.naming, ...problems.tools].filter((p) => p.server === name).map((p) => p.message),
     ];
     warnings.forEach((w, i) => nodes.push({ kind: 'message', id: `warn:${name}:${i}`, label: w, icon: 'warning', color: 'editorWarning.foreground' }));
     const state = info.state;

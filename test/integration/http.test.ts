@@ -4,16 +4,14 @@ import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { McpToolSource } from '../../src/core/mcp/source';
 import type { HttpServerConfig } from '../../src/core/mcp/config';
-import { freePort, listeningFixture } from '../helpers';
+import { freePort, httpMcpServer, listeningFixture, stopFixtures } from '../helpers';
 
 const children: ChildProcess[] = [];
-after(() => children.forEach((c) => c.stdin?.end()));
-
-async function httpFixture(...args: string[]): Promise<string> {
-  const { port, child } = await listeningFixture('fixtures/servers/http.mjs', args);
-  children.push(child);
-  return `http://127.0.0.1:${port}/mcp`;
-}
+after(() => {
+  stopFixtures();
+  children.forEach((c) => c.stdin?.end());
+});
+const httpFixture = httpMcpServer;
 
 const http = (name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig => ({ name, type: 'http', url, headers, autoApprove: [] });
 

@@ -1,7 +1,6 @@
 // The reliability matrix: every fault injected for real, with what the user and the model see and
 // proof that nothing was lost. Each passing case adds its row to docs/RELIABILITY.md.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { McpToolSource } from '../../src/core/mcp/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseSettingsText } from '../../src/core/settingsFile';
-import { fixture, freePort, isAlive, listeningFixture, ROOT, SERVERS, waitFor } from '../helpers';
+import { fixture, freePort, httpMcpServer, isAlive, ROOT, SERVERS, stopFixtures, waitFor } from '../helpers';
 import { record, writeMatrix } from './matrix';
 
 const unhandled: unknown[] = [];
@@ -259,14 +258,8 @@ describe('MCP servers (stdio)', () => {
 
 describe('MCP servers (HTTP)', () => {
   const area = 'MCP servers (HTTP)';
-  const children: ChildProcess[] = [];
-  after(() => children.forEach((c) => c.stdin?.end()));
-
-  async function httpServer(...args: string[]): Promise<string> {
-    const { port, child } = await listeningFixture('fixtures/servers/http.mjs', args);
-    children.push(child);
-    return `http://127.0.0.1:${port}/mcp`;
-  }
+  after(stopFixtures);
+  const httpServer = httpMcpServer;
   const http = (url: string, headers: Record<string, string> = {}): ServerConfig => ({ name: 'remote', type: 'http', url, headers, autoApprove: [] });
 
   test('down', async () => {

@@ -120,26 +120,26 @@ export class ServerHub {
 
   servers(): ServerInfo[] {
     return this.order.flatMap((name) => {
-      const entry = this.entries.get(name);
-      if (!entry) return [];
-      const source = entry.source;
-      // A source waits a tick before it connects; it is starting from the moment it exists.
-      const own = source?.state ?? { kind: 'stopped' as const };
-      const state: ServerState = own.kind === 'stopped' && entry.connecting ? { kind: 'starting' } : own;
-      return [
-        {
-          name,
-          config: entry.config,
-          state: state.kind === 'error' && entry.restartNote ? { ...state, message: `${state.message}; ${entry.restartNote}` } : state,
-          tools: this.registry.list().filter((t) => t.server === name),
-          stderrTail: source?.stderrTail ?? '',
-        },
-      ];
+      const info = this.server(name);
+      return info ? [info] : [];
     });
   }
 
+  /** One server, without building the others (the tree asks for each of its nodes). */
   server(name: string): ServerInfo | undefined {
-    return this.servers().find((s) => s.name === name);
+    const entry = this.entries.get(name);
+    if (!entry) return undefined;
+    const source = entry.source;
+    // A source waits a tick before it connects; it is starting from the moment it exists.
+    const own = source?.state ?? { kind: 'stopped' as const };
+    const state: ServerState = own.kind === 'stopped' && entry.connecting ? { kind: 'starting' } : own;
+    return {
+      name,
+      config: entry.config,
+      state: state.kind === 'error' && entry.restartNote ? { ...state, message: `${state.message}; ${entry.restartNote}` } : state,
+      tools: this.registry.list().filter((t) => t.server === name),
+      stderrTail: source?.stderrTail ?? '',
+    };
   }
 
   /** Configuration problems and naming problems, for the UI. */

@@ -11,7 +11,7 @@ import {
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
-import type { ServerConfig } from './config';
+import { describeEndpoint, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
 import { formatCallResult } from './result';
 import type { ServerState } from './state';
@@ -153,7 +153,7 @@ export class McpToolSource {
   private createTransport(kind: 'primary' | 'sse'): Transport {
     const c = this.config;
     if (c.type === 'stdio') {
-      this.log.info(`starting: ${[c.command, ...c.args].map(quoteArg).join(' ')} (cwd ${c.cwd})`);
+      this.log.info(`starting: ${describeEndpoint(c)} (cwd ${c.cwd})`);
       return new ProcessTransport(
         {
           command: c.command,
@@ -356,8 +356,4 @@ function describeNetworkError(err: unknown, url: string | undefined, phase: 'sta
     return phase === 'call' && cause.code !== 'ECONNREFUSED' ? `the connection to ${url} dropped during the call (${why})` : `cannot reach ${url}: ${why}`;
   }
   return undefined;
-}
-
-function quoteArg(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }

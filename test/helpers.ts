@@ -31,12 +31,32 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+/**
+ * A process as "pid:start time" (clock ticks since boot, /proc/PID/stat field 22). On a busy machine
+ * pids are reused; a stamp never is, so a leak check over stamps cannot be fooled by a stranger.
+ */
+export function stampOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return `${pid}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process a stamp names is still running (not the same pid reused by another). */
+export function isStampAlive(stamp: string): boolean {
+  const pid = Number(stamp.split(':')[0]);
+  return isAlive(pid) && stampOf(pid) === stamp;
+}
+
+/** Polls `probe` until it yields a value; `what` (a function: worked out at the timeout) names what was awaited. */
+export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

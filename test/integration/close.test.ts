@@ -2,7 +2,7 @@
 // Close times are measured in bench/, not asserted here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { McpToolSource } from '../../src/core/mcp/source';
+import { ClosedWhileStarting, McpToolSource } from '../../src/core/mcp/source';
 import { ProcessTransport } from '../../src/core/mcp/transport/processTransport';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import type { ServerConfig } from '../../src/core/mcp/config';
@@ -85,7 +85,7 @@ describe('close', () => {
     const never = new McpToolSource(fixture('never', 'research.mjs'));
     await never.close();
     await never.close();
-    await assert.rejects(never.connect(), /is closed/);
+    await assert.rejects(never.connect(), ClosedWhileStarting);
     const { s } = await connected(fixture('twice', 'research.mjs'));
     await Promise.all([s.close(), s.close()]);
   });

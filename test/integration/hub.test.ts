@@ -85,6 +85,24 @@ describe('ServerHub', () => {
       assert.equal(await hub.registry.call('echo', { text: 'back' }), 'back');
     }));
 
+  test('stopping or closing while servers start is not reported as a failure and leaves no process', async () => {
+    const errors: string[] = [];
+    const logger = { trace() {}, info() {}, warn() {}, error: (m: string) => errors.push(m) };
+    const hub = new ServerHub({ settings: DEFAULT_HUB_SETTINGS, logger });
+    hub.reconcile([research(), analytics()]);
+    // Past the deferred spawn, so both processes exist and are mid-handshake.
+    const pids = await waitFor('both servers to spawn', () => {
+      const p = ['research', 'analytics'].map((n) => hub.source(n)?.pid);
+      return p.every((x) => x !== undefined) && (p as number[]);
+    });
+    await hub.stop('analytics');
+    assert.equal(hub.server('analytics')?.state.kind, 'stopped');
+    await hub.closeAll();
+    await hub.whenIdle();
+    assert.deepEqual(errors, []);
+    assert.ok(pids.every((p) => !isAlive(p)), 'no server process outlives the hub');
+  });
+
   test('a bad entry becomes a problem naming server and field; the others start', () =>
     withHub(async (hub) => {
       const parsed = parseServers(

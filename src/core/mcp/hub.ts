@@ -3,7 +3,7 @@ import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { assignNames, type NamingProblem } from './naming';
-import { adaptTool, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
@@ -233,7 +233,9 @@ export class ServerHub {
     // activation) must return at once however many servers there are.
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => (entry.source === source ? source.connect() : undefined))
-      .catch((err: unknown) => this.log.error(errorMessage(err)))
+      .catch((err: unknown) => {
+        if (!(err instanceof ClosedWhileStarting)) this.log.error(errorMessage(err));
+      })
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;
       });

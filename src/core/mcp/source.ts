@@ -85,7 +85,7 @@ export class McpToolSource {
 
   /** Starts the server and initializes the session, once; rejects with a message that says why it failed. */
   connect(): Promise<void> {
-    if (this.closing) return Promise.reject(new Error(`server "${this.name}" is closed`));
+    if (this.closing) return Promise.reject(new ClosedWhileStarting(this.name));
     this.connecting ??= this.doConnect();
     return this.connecting;
   }
@@ -107,10 +107,15 @@ export class McpToolSource {
         }
       }
       this.remoteTools = await this.fetchTools();
-      if (this.closing) throw new Error(`server "${this.name}" was closed while starting`);
+      if (this.closing) throw new ClosedWhileStarting(this.name);
       this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
       this.log.info(`connected: ${this.remoteTools.length} tools`);
     } catch (err) {
+      // Closed by its owner while starting: not a failure of the server, whatever the process said.
+      if (this.closing) {
+        await this.disposeConnection();
+        throw new ClosedWhileStarting(this.name);
+      }
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
       if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
@@ -327,6 +332,13 @@ export function adaptTool(remote: RemoteTool, name: string, server: string, call
     ...(remote.annotations ? { annotations: remote.annotations } : {}),
     call,
   };
+}
+
+/** connect() of a source that was closed before or while it started; its owner asked for that. */
+export class ClosedWhileStarting extends Error {
+  constructor(server: string) {
+    super(`server "${server}" was closed while starting`);
+  }
 }
 
 class ConnectTimeout extends Error {

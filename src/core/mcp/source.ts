@@ -17,7 +17,7 @@ import { formatCallResult } from './result';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { listAllTools, type ToolProblem } from './toolList';
-import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
+import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
 
@@ -42,6 +42,8 @@ export class McpToolSource {
   private transport: Transport | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** Why the running session ended, while that is being worked out (exit status, stderr). */
+  private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
   /** Malformed tools the server listed (skipped or given an empty schema). */
   problems: ToolProblem[] = [];
@@ -231,6 +233,7 @@ export class McpToolSource {
   /** Calls a tool by the server's own name. Resolves to a string; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
     const client = this.client;
+    if (!client && this.ending) return toolError(`${NOT_CONNECTED}: ${await this.ending}`);
     if (!client || this.currentState.kind !== 'running') return toolError(NOT_CONNECTED);
     if (options.signal?.aborted) return toolError('cancelled');
     const timeout = this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
@@ -289,7 +292,9 @@ export class McpToolSource {
   private handleClosed(): void {
     if (this.closing || this.currentState.kind !== 'running') return;
     this.client = undefined;
-    void this.failureMessage(new Error('connection closed'), 'run').then((message) => {
+    this.ending = this.failureMessage(new Error('connection closed'), 'run');
+    void this.ending.then((message) => {
+      this.ending = undefined;
       if (this.closing) return;
       this.log.error(message);
       this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
@@ -301,7 +306,10 @@ export class McpToolSource {
     if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
     const transport = this.transport;
     const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
-    if (transport instanceof ProcessTransport && (closed || transport.exit || phase === 'run')) {
+    // A write that failed on a dead pipe (EPIPE) comes before the exit event; wait for the status.
+    const pipe = !closed && phase === 'call' && isPipeFailure(err);
+    if (transport instanceof ProcessTransport && (closed || pipe || transport.exit || phase === 'run')) {
+      if (pipe) await transport.exitWithin(500);
       await new Promise((r) => setTimeout(r, 20)); // let the exit status and last stderr arrive
       const exit = transport.exit;
       if (exit) {
@@ -319,6 +327,10 @@ export class McpToolSource {
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }
+}
+
+function isPipeFailure(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
 }
 
 /** A remote tool as a registry tool: its `inputSchema` is the parameters (never an empty schema). */

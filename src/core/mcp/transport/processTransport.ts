@@ -5,6 +5,9 @@ import { LineReader } from './lineReader';
 import { guardProcessGroup, releaseProcessGroup } from './orphanGuard';
 import { processTree, signalTree } from './processTree';
 
+/** What send() rejects with once the process is gone. */
+export const PROCESS_NOT_RUNNING = 'server process is not running';
+
 export interface ProcessParams {
   command: string;
   args: string[];
@@ -66,6 +69,12 @@ export class ProcessTransport implements Transport {
     return this.exitInfo;
   }
 
+  /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
+  async exitWithin(ms: number): Promise<ExitInfo | undefined> {
+    if (this.exited) await Promise.race([this.exited, delay(ms)]);
+    return this.exitInfo;
+  }
+
   start(): Promise<void> {
     if (this.child) throw new Error('transport already started');
     const { command, args, env, cwd } = this.params;
@@ -124,7 +133,7 @@ export class ProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo) return Promise.reject(new Error('server process is not running'));
+    if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo) return Promise.reject(new Error(PROCESS_NOT_RUNNING));
     return new Promise((resolve, reject) => {
       const ok = stdin.write(serializeMessage(message), (err) => (err ? reject(err) : undefined));
       if (ok) resolve();

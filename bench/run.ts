@@ -9,6 +9,7 @@ import { writePerformanceDoc } from './report';
 import { save } from './results';
 import { benchScale } from './scale';
 import { benchSize } from './size';
+import { benchTreeRender } from './treeRender';
 import { benchWebviewStream } from './webviewStream';
 
 async function main(): Promise<void> {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   await benchConnect();
   await benchClose();
   benchScale();
+  await benchTreeRender();
   await benchAgent();
   await benchWebviewStream();
   await benchSize();

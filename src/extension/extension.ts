@@ -102,6 +102,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
     vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
+    vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
     vscode.commands.registerCommand('minagent.setupModel', async () => {
       await setupModel(models);
       await chat.refresh();

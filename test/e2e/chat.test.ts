@@ -21,7 +21,7 @@ async function ask(chat: Frame, text: string): Promise<void> {
 const cards = (chat: Frame) => chat.locator('.card');
 
 describe('the chat panel', () => {
-  e2eTest('turns over MCP tools with cards, approvals, Stop, XSS-safe output, and restore after reload', async () => {
+  e2eTest('turns over MCP tools with cards, approvals (once, chat, always and forgotten), Stop, XSS-safe output, and restore after reload', async () => {
     const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'chat',
@@ -133,6 +133,34 @@ describe('the chat panel', () => {
         await cards(chat).nth(before - 1).waitFor({ timeout: 30_000 });
         assert.equal(await cards(chat).count(), before);
         assert.match(await chat.locator('.msg.user').first().innerText(), /What is MCP\?/);
+      });
+
+      await stage('6-always-allow-and-forget', async () => {
+        const slowJob = async (approval: 'Always allow this tool' | undefined) => {
+          await chat.locator('#new-chat').click();
+          await waitFor('an empty conversation', async () => (await cards(chat).count()) === 0);
+          await ask(chat, 'Run the slow job');
+          const card = cards(chat).first();
+          if (approval) await card.locator('button', { hasText: approval }).click();
+          await card.locator('.card-progress').waitFor();
+          const asked = await card.locator('button', { hasText: 'Allow once' }).count();
+          await chat.locator('#send', { hasText: 'Stop' }).click();
+          await card.locator('.card-status', { hasText: 'cancelled' }).waitFor();
+          return asked;
+        };
+        await slowJob('Always allow this tool');
+        assert.equal(await slowJob(undefined), 0, 'always allowed: a new chat does not ask again');
+        // Taken back from the palette: every remembered tool starts picked, Enter forgets them.
+        await w.command('MinAgent: Forget Always-Allowed Tools');
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'slow' }).waitFor();
+        await w.page.keyboard.press('Enter');
+        await w.page.locator('.notifications-toasts', { hasText: 'will ask before running again' }).waitFor();
+        await chat.locator('#new-chat').click();
+        await waitFor('an empty conversation', async () => (await cards(chat).count()) === 0);
+        await ask(chat, 'Run the slow job');
+        await cards(chat).first().locator('.card-status', { hasText: 'waiting for approval' }).waitFor();
+        await chat.locator('#send', { hasText: 'Stop' }).click();
+        await cards(chat).first().locator('.card-status', { hasText: /denied|cancelled/ }).waitFor();
       });
     } finally {
       await wb?.close();

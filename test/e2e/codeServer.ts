@@ -26,6 +26,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   trust?: boolean;
   env?: Record<string, string>;
+  /** Replaces the workspace's .vscode/settings.json (for generated configurations). */
+  workspaceSettings?: Record<string, unknown>;
   /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
   extensions?: string[];
 }
@@ -38,6 +40,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const home = join(dir, 'home');
   for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
   cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
+  if (options.workspaceSettings) writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', ...options.userSettings }, null, 2));
   const reportFile = join(dir, 'report.json');
   const env: Record<string, string> = {

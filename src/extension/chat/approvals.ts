@@ -53,6 +53,28 @@ export class Approvals {
     this.forChat.clear();
   }
 
+  /** Lets the user take back "Always allow" for some or all tools; every remembered tool starts picked. */
+  async manageAlways(): Promise<void> {
+    const always = this.always();
+    if (!always.length) {
+      void vscode.window.showInformationMessage('MinAgent: no tool is always allowed in this workspace.');
+      return;
+    }
+    const items = always.map((key) => {
+      const [server, tool] = splitKey(key);
+      return { label: tool, description: server ? `on ${server}` : undefined, picked: true, key };
+    });
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: 'Forget "Always allow" for these tools (they will ask again)',
+      placeHolder: 'Unpick a tool to keep it always allowed',
+    });
+    if (!picked?.length) return;
+    const forget = new Set(picked.map((p) => p.key));
+    await this.memento.update(ALWAYS_KEY, always.filter((k) => !forget.has(k)));
+    void vscode.window.showInformationMessage(`MinAgent: ${picked.length} tool(s) will ask before running again.`);
+  }
+
   private always(): string[] {
     return this.memento.get<string[]>(ALWAYS_KEY, []);
   }
@@ -61,4 +83,10 @@ export class Approvals {
     const tool = this.hub.registry.get(req.name);
     return `${tool?.server ?? ''}/${tool?.remoteName ?? req.name}`;
   }
+}
+
+/** "server/tool" back into its parts; the tool name may itself contain "/". */
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('/');
+  return [key.slice(0, at), key.slice(at + 1)];
 }

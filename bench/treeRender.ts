@@ -1,0 +1,82 @@
+// 4b. The Tools tree at scale in a real VS Code (code-server, the e2e harness): 50 servers x 100
+// tools against 1 server x 100 tools in the same run. Two figures per size, timed inside the page
+// (performance.now() around the DOM change, so the harness's polling adds nothing):
+//   first render: the hub has every server running (the status bar says so), then the MinAgent
+//                 container is opened and the tree's first server row is painted;
+//   expand:       a server node of 100 tools is expanded until its first tool row is painted.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCodeServer, VSIX } from '../test/e2e/codeServer';
+import { Workbench } from '../test/e2e/workbench';
+import { SERVERS } from '../test/helpers';
+import { median, record } from './results';
+
+const TOOLS = 100;
+const EXPANDS = 7;
+
+/** Clicks `selector` and resolves with the ms until an element matching `until` is in the DOM and a frame was painted. */
+const timedClick = (selector: string, until: string) => `new Promise((resolve, reject) => {
+  const done = () => document.querySelector(${JSON.stringify(until)});
+  const t0 = performance.now();
+  const finish = () => requestAnimationFrame(() => resolve(performance.now() - t0));
+  const observer = new MutationObserver(() => { if (done()) { observer.disconnect(); finish(); } });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  const target = document.querySelector(${JSON.stringify(selector)});
+  if (!target) { observer.disconnect(); reject(new Error('nothing matches ' + ${JSON.stringify(selector)})); return; }
+  target.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+  target.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+  target.click();
+  if (done()) { observer.disconnect(); finish(); }
+})`;
+
+const ACTIVITY_ICON = '.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]';
+const SERVER_ROW = '.pane-body .monaco-list-row[aria-level="1"]';
+const TOOL_ROW = '.pane-body .monaco-list-row[aria-level="2"]';
+
+async function measure(servers: number): Promise<{ firstRenderMs: number; expandMs: number }> {
+  const entries = Array.from({ length: servers }, (_, i) => [`s${i}`, { command: 'node', args: [join(SERVERS, 'lowlevel.mjs'), 'many', String(TOOLS)] }]);
+  const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: { 'minagent.servers': Object.fromEntries(entries) } });
+  let wb: Workbench | undefined;
+  try {
+    wb = await Workbench.open(cs.url);
+    const ready = `${servers}/${servers} · ${servers * TOOLS} tools`;
+    await wb.page.locator('.statusbar-item', { hasText: ready }).waitFor({ timeout: 180_000 });
+    const firstRenderMs = await wb.page.evaluate<number>(timedClick(ACTIVITY_ICON, `${SERVER_ROW} .label-description`));
+    const expands: number[] = [];
+    for (let i = 0; i < EXPANDS; i++) {
+      expands.push(await wb.page.evaluate<number>(timedClick(`${SERVER_ROW} .monaco-tl-twistie`, TOOL_ROW)));
+      // Collapse again (not timed) and wait until the tool rows are gone.
+      await wb.page.locator(`${SERVER_ROW} .monaco-tl-twistie`).first().click();
+      await wb.page.locator(TOOL_ROW).first().waitFor({ state: 'detached' });
+    }
+    return { firstRenderMs, expandMs: median(expands) };
+  } finally {
+    await wb?.close();
+    await cs.stop();
+  }
+}
+
+export async function benchTreeRender(): Promise<void> {
+  if (!existsSync(VSIX)) {
+    console.log('tree render: skipped, no minagent.vsix (npm run bench packages it first)');
+    return;
+  }
+  const big: Array<{ firstRenderMs: number; expandMs: number }> = [];
+  const small: Array<{ firstRenderMs: number; expandMs: number }> = [];
+  // Interleaved rounds, so a burst of load on the shared machine hits both sizes alike.
+  for (let round = 0; round < 2; round++) {
+    small.push(await measure(1));
+    big.push(await measure(50));
+  }
+  const m = (xs: typeof big, k: 'firstRenderMs' | 'expandMs') => median(xs.map((x) => x[k]));
+  record('tree', `Tools tree first render, 50 servers x ${TOOLS} tools vs 1 x ${TOOLS} (code-server, median of 2 rounds)`, {
+    fiftyServersMs: m(big, 'firstRenderMs'),
+    oneServerMs: m(small, 'firstRenderMs'),
+    ratio: m(big, 'firstRenderMs') / m(small, 'firstRenderMs'),
+  });
+  record('tree', `expanding a server of ${TOOLS} tools, among 50 servers vs alone (median of ${EXPANDS} x 2 rounds)`, {
+    fiftyServersMs: m(big, 'expandMs'),
+    oneServerMs: m(small, 'expandMs'),
+    ratio: m(big, 'expandMs') / m(small, 'expandMs'),
+  });
+}

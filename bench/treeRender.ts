@@ -3,7 +3,8 @@
 // (performance.now() around the DOM change, so the harness's polling adds nothing):
 //   first render: the hub has every server running (the status bar says so), then the MinAgent
 //                 container is opened and the tree's first server row is painted;
-//   expand:       a server node of 100 tools is expanded until its first tool row is painted.
+//   expand:       the first server node (100 tools), collapsed, is expanded until its first tool
+//                 row is painted.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, VSIX } from '../test/e2e/codeServer';
@@ -23,15 +24,17 @@ const timedClick = (selector: string, until: string) => `new Promise((resolve, r
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   const target = document.querySelector(${JSON.stringify(selector)});
   if (!target) { observer.disconnect(); reject(new Error('nothing matches ' + ${JSON.stringify(selector)})); return; }
-  target.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
-  target.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+  setTimeout(() => { observer.disconnect(); reject(new Error('nothing matched ' + ${JSON.stringify(until)} + ' within 60 s')); }, 60000);
   target.click();
   if (done()) { observer.disconnect(); finish(); }
 })`;
 
 const ACTIVITY_ICON = '.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]';
 const SERVER_ROW = '.pane-body .monaco-list-row[aria-level="1"]';
-const TOOL_ROW = '.pane-body .monaco-list-row[aria-level="2"]';
+const FIRST_ROW = '.pane-body .monaco-list-row[data-index="0"]';
+const FIRST_TWISTIE = `${FIRST_ROW} .monaco-tl-twistie`;
+// Once expanded, the first server's first tool is the row right below it.
+const FIRST_TOOL_ROW = '.pane-body .monaco-list-row[data-index="1"][aria-level="2"]';
 
 async function measure(servers: number): Promise<{ firstRenderMs: number; expandMs: number }> {
   const entries = Array.from({ length: servers }, (_, i) => [`s${i}`, { command: 'node', args: [join(SERVERS, 'lowlevel.mjs'), 'many', String(TOOLS)] }]);
@@ -44,15 +47,25 @@ async function measure(servers: number): Promise<{ firstRenderMs: number; expand
     const firstRenderMs = await wb.page.evaluate<number>(timedClick(ACTIVITY_ICON, `${SERVER_ROW} .label-description`));
     const expands: number[] = [];
     for (let i = 0; i < EXPANDS; i++) {
-      expands.push(await wb.page.evaluate<number>(timedClick(`${SERVER_ROW} .monaco-tl-twistie`, TOOL_ROW)));
-      // Collapse again (not timed) and wait until the tool rows are gone.
-      await wb.page.locator(`${SERVER_ROW} .monaco-tl-twistie`).first().click();
-      await wb.page.locator(TOOL_ROW).first().waitFor({ state: 'detached' });
+      // Collapse (not timed) until the first server's tools are gone, then time the expand.
+      if ((await wb.page.locator(FIRST_ROW).getAttribute('aria-expanded')) === 'true') await wb.page.locator(FIRST_TWISTIE).click();
+      await wb.page.locator(FIRST_TOOL_ROW).waitFor({ state: 'detached' });
+      expands.push(await wb.page.evaluate<number>(timedClick(FIRST_TWISTIE, FIRST_TOOL_ROW)));
     }
     return { firstRenderMs, expandMs: median(expands) };
   } finally {
     await wb?.close();
     await cs.stop();
+  }
+}
+
+/** A real editor on a shared machine can miss a UI timeout once; a second failure is reported. */
+async function measureWithRetry(servers: number): Promise<{ firstRenderMs: number; expandMs: number }> {
+  try {
+    return await measure(servers);
+  } catch (err) {
+    console.log(`tree render: ${servers} server(s) failed once (${(err as Error).message.split('\n')[0]}); measuring again`);
+    return measure(servers);
   }
 }
 
@@ -65,8 +78,8 @@ export async function benchTreeRender(): Promise<void> {
   const small: Array<{ firstRenderMs: number; expandMs: number }> = [];
   // Interleaved rounds, so a burst of load on the shared machine hits both sizes alike.
   for (let round = 0; round < 2; round++) {
-    small.push(await measure(1));
-    big.push(await measure(50));
+    small.push(await measureWithRetry(1));
+    big.push(await measureWithRetry(50));
   }
   const m = (xs: typeof big, k: 'firstRenderMs' | 'expandMs') => median(xs.map((x) => x[k]));
   record('tree', `Tools tree first render, 50 servers x ${TOOLS} tools vs 1 x ${TOOLS} (code-server, median of 2 rounds)`, {

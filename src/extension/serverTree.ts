@@ -5,6 +5,9 @@ import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
 import type { WorkspaceConfig } from './configLoader';
 
+/** Up to this many servers, server nodes start expanded. */
+const EXPANDED_UP_TO = 5;
+
 export type Node =
   | { kind: 'trust'; names: string[] }
   | { kind: 'server'; name: string }
@@ -39,7 +42,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const cfg = this.config();
     const nodes: Node[] = [];
     if (cfg?.untrusted.length) nodes.push({ kind: 'trust', names: cfg.untrusted });
-    for (const s of this.hub.servers()) nodes.push({ kind: 'server', name: s.name });
+    for (const name of this.hub.serverNames()) nodes.push({ kind: 'server', name });
     const seen = new Set<string>();
     for (const p of cfg?.problems ?? []) {
       if (p.severity === 'error' && p.server && !seen.has(p.server)) {
@@ -144,7 +147,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   private serverItem(info: ServerInfo | undefined): vscode.TreeItem {
     if (!info) return new vscode.TreeItem('(gone)');
     const state = info.state;
-    const item = new vscode.TreeItem(info.name, vscode.TreeItemCollapsibleState.Expanded);
+    // A few servers open expanded; many start collapsed (50 expanded servers of 100 tools made the
+    // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
+    const expanded = info.state.kind === 'error' || this.hub.serverNames().length <= EXPANDED_UP_TO;
+    const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
     const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];

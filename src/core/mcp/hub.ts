@@ -23,7 +23,7 @@ export interface ServerInfo {
   config: ServerConfig;
   state: ServerState;
   /** This server's tools as registered (registry names). */
-  tools: Tool[];
+  readonly tools: Tool[];
   stderrTail: string;
 }
 
@@ -118,6 +118,11 @@ export class ServerHub {
     }
   }
 
+  /** The configured servers' names in settings order, without building their infos. */
+  serverNames(): string[] {
+    return this.order.filter((name) => this.entries.has(name));
+  }
+
   servers(): ServerInfo[] {
     return this.order.flatMap((name) => {
       const info = this.server(name);
@@ -132,12 +137,16 @@ export class ServerHub {
     const source = entry.source;
     // A source waits a tick before it connects; it is starting from the moment it exists.
     const own = source?.state ?? { kind: 'stopped' as const };
+    const registry = this.registry;
     const state: ServerState = own.kind === 'stopped' && entry.connecting ? { kind: 'starting' } : own;
     return {
       name,
       config: entry.config,
       state: state.kind === 'error' && entry.restartNote ? { ...state, message: `${state.message}; ${entry.restartNote}` } : state,
-      tools: this.registry.list().filter((t) => t.server === name),
+      // Worked out when read: the tree and status bar ask for many infos and rarely for the tools.
+      get tools() {
+        return registry.list().filter((t) => t.server === name);
+      },
       stderrTail: source?.stderrTail ?? '',
     };
   }

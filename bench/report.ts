@@ -49,6 +49,8 @@ export function writePerformanceDoc(results: Results, file = join(__dirname, '..
   out.push(
     '## Not measured here',
     '',
+    '- Memory is measured in a Node process running the same hub and registry the extension host runs, not inside',
+    '  VS Code\'s extension host (which shares its heap with every other extension).',
     '- Desktop VS Code (`npm run test:desktop`) cannot be downloaded here; every figure is from Node, headless Chromium',
     '  and code-server (VS Code in the browser, with its extension host in Node).',
     '',

@@ -1,7 +1,7 @@
 // Runs code-server (VS Code in the browser) on a fresh profile and workspace, with the packaged
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, SERVERS } from '../helpers';
@@ -18,11 +18,15 @@ export interface CodeServer {
   reportFile: string;
   dir: string;
   stop(): Promise<void>;
+  /** What the extension wrote to its "MinAgent" log channel so far (the file VS Code keeps for it). */
+  minagentLog(): string;
 }
 
 export interface CodeServerOptions {
-  /** A folder under fixtures/workspaces, copied fresh for this run. */
+  /** A folder under fixtures/workspaces, copied fresh for this run (or opened where it is, with `inPlace`). */
   workspace: string;
+  /** Open the fixture workspace itself, as `npm run demo` does (for tests that never write to it). */
+  inPlace?: boolean;
   userSettings?: Record<string, unknown>;
   trust?: boolean;
   env?: Record<string, string>;
@@ -36,10 +40,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-'));
   const userData = join(dir, 'user-data');
   const extensions = join(dir, 'extensions');
-  const workspace = join(dir, 'workspace');
+  const workspace = options.inPlace ? join(ROOT, 'fixtures', 'workspaces', options.workspace) : join(dir, 'workspace');
   const home = join(dir, 'home');
   for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
-  cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
+  if (!options.inPlace) cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
   if (options.workspaceSettings) writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', ...options.userSettings }, null, 2));
   const reportFile = join(dir, 'report.json');
@@ -106,6 +110,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {}
+      // Screenshots live in .test-artifacts; the profile, logs and copied workspace go.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+    minagentLog: () => {
+      const logs = join(userData, 'logs');
+      const files = existsSync(logs) ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) => f.endsWith(join('minagent.minagent', 'MinAgent.log'))) : [];
+      return files.map((f) => readFileSync(join(logs, f), 'utf8')).join('\n');
     },
   };
 }

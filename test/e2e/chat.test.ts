@@ -161,8 +161,10 @@ describe('the chat panel', () => {
     }
   });
 
-  e2eTest('a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools', async () => {
-    const cs = await startCodeServer({ workspace: 'demo', inPlace: true, extensions: ['fake-lm'] });
+  e2eTest('a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools and gets their images', async () => {
+    // Beside the demo's servers, one whose tool returns an image (auto-approved in its entry).
+    const pictures = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/faulty.mjs', 'content'], autoApprove: ['mixed'] };
+    const cs = await startCodeServer({ workspace: 'demo', inPlace: true, extensions: ['fake-lm'], userSettings: { 'minagent.servers': { pictures } } });
     let wb: Workbench | undefined;
     try {
       wb = await Workbench.open(cs.url);
@@ -173,12 +175,18 @@ describe('the chat panel', () => {
       try {
         await chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' }).waitFor({ state: 'attached' });
         await ask(chat, 'hello');
-        await chat.locator('.msg.assistant', { hasText: 'Fake LM here; I was given 7 tools.' }).waitFor();
+        await chat.locator('.msg.assistant', { hasText: 'Fake LM here; I was given 11 tools.' }).waitFor();
         await ask(chat, 'What is MCP?');
         const card = cards(chat).first();
         await card.locator('.card-status', { hasText: 'done' }).waitFor();
         assert.equal(await card.locator('.card-server').innerText(), '→ research');
         await chat.locator('.msg.assistant', { hasText: 'The LM read: mcp: MCP (Model Context Protocol)' }).waitFor();
+        // An image a tool returns reaches the vscode.lm model as a data part, bytes intact.
+        await ask(chat, 'Show me the chart');
+        const chart = cards(chat).nth(1);
+        await chart.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await chart.locator('.card-server').innerText(), '→ pictures');
+        await chat.locator('.msg.assistant', { hasText: 'and saw an image/png image of 7 bytes starting "PNGD"' }).waitFor();
       } catch (err) {
         throw new Error(`vscode.lm turn failed (screenshot: ${await w.screenshot('chat-vscode-lm')}): ${(err as Error).message}`);
       }

@@ -5,7 +5,8 @@ import type { ToolSchema } from '../../core/tools';
 /**
  * A `vscode.lm` model (Copilot or any extension's provider) as a core ChatModel: tools go as
  * LanguageModelChatTool, calls come back as LanguageModelToolCallPart, results go back as
- * LanguageModelToolResultPart. VS Code asks the user for consent on the first request.
+ * LanguageModelToolResultPart (text, and images as LanguageModelDataPart). VS Code asks the user for
+ * consent on the first request.
  */
 export class LanguageModelAdapter implements ChatModel {
   readonly id: string;
@@ -64,9 +65,12 @@ function toLm(messages: readonly ChatMessage[]): vscode.LanguageModelChatMessage
         out.push(vscode.LanguageModelChatMessage.Assistant(parts));
         break;
       }
-      case 'tool':
-        out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)])]));
+      case 'tool': {
+        // Images a tool returned go beside its text, as data parts the model can look at.
+        const images = (m.images ?? []).map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType));
+        out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content), ...images])]));
         break;
+      }
     }
   }
   return out;

@@ -22,7 +22,7 @@ const GOALS: Goal[] = [
   { bench: 'close', match: /ignores SIGTERM/, text: 'under 1 s', met: (f) => f.minagentMs! < 1000 },
   { bench: 'scale', match: /servers x/, text: 'under 20 ms', met: (f) => f.minagentMs! < 20 },
   { bench: 'tree', match: /first render/, text: 'stays fast at 50 x 100: within 1.2x of one server\'s first render', met: (f) => f.ratio! <= 1.2, limit: 'the layout of every expanded server\'s tool rows' },
-  { bench: 'tree', match: /expanding/, text: 'a server expands as fast among 50 as alone (within 1.2x)', met: (f) => f.ratio! <= 1.2 },
+  { bench: 'tree', match: /expanding/, text: 'a server expands as fast among 50 as alone (within 1.2x)', met: (f) => f.ratio! <= 1.2, limit: 'not broken down yet: the extension host does the same work in both cases (one server\'s 100 items, from cached wire names), so the extra 10-15 ms is in the workbench laying out the longer list; both stay far under the 100 ms a click feels instant within' },
   { bench: 'webview', match: /streaming/, text: 'the DOM is not rebuilt per token (the message is re-rendered at most once per frame)', met: (f) => f.transcriptChildrenReplaced! < 1_000 },
 ];
 

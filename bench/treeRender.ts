@@ -13,7 +13,7 @@ import { SERVERS } from '../test/helpers';
 import { median, record } from './results';
 
 const TOOLS = 100;
-const EXPANDS = 7;
+const EXPANDS = 15;
 
 /** Clicks `selector` and resolves with the ms until an element matching `until` is in the DOM and a frame was painted. */
 const timedClick = (selector: string, until: string) => `new Promise((resolve, reject) => {

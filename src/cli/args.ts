@@ -11,6 +11,7 @@ export interface CliArgs {
   provider?: string;
   baseUrl?: string;
   model?: string;
+  sendImages: boolean;
   help: boolean;
 }
 
@@ -22,9 +23,10 @@ commands:
   call NAME [JSON]        call a tool and print its result
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
-  chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL]
+  chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
                           one agent turn with a real model; the key comes from
-                          OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama)
+                          OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama);
+                          --send-images gives an openai vision model the images tools return
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
@@ -45,6 +47,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       provider: { type: 'string' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
+      'send-images': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -60,6 +63,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.provider !== undefined ? { provider: values.provider } : {}),
     ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
+    sendImages: values['send-images'] ?? false,
     help: values.help ?? false,
   };
 }

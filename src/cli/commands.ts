@@ -91,8 +91,10 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
   } catch {
     throw new UsageError(`--base-url "${baseUrl}" is not a valid URL`);
   }
+  if (args.sendImages && provider !== 'openai') throw new UsageError('--send-images is for --provider openai (anthropic models always get the images)');
   const apiKey = env[KEY_ENV[provider]];
-  return { prompt, model: { provider, baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}) } };
+  const common = { baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}) };
+  return { prompt, model: provider === 'openai' ? { provider, ...common, sendImages: args.sendImages } : { provider, ...common } };
 }
 
 export async function chatCommand(hub: ServerHub, { prompt, model }: { prompt: string; model: ProviderSpec }, io: Output, signal: AbortSignal, log: (line: string) => void): Promise<number> {

@@ -114,6 +114,7 @@ describe('minagent CLI', () => {
       [['chat', 'hi'], /^minagent: chat needs --script FILE .* or --provider openai\|anthropic/],
       [['chat', 'hi', '--provider', 'gemini'], /^minagent: unknown provider "gemini"/],
       [['chat', 'hi', '--provider', 'openai'], /^minagent: --provider openai needs --model NAME/],
+      [['chat', 'hi', '--provider', 'anthropic', '--model', 'm', '--send-images'], /^minagent: --send-images is for --provider openai/],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);

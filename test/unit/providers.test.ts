@@ -94,6 +94,27 @@ for (const [name, make] of providers) {
       });
     }
 
+    if (name === 'OpenAI-compatible') {
+      test('images a tool returned: text only by default; with sendImages, a user message of image_url parts after every tool result of the step', async () => {
+        const m = await mock([{ text: 'no eyes' }, { text: 'I see a chart' }]);
+        const step: ChatMessage[] = [
+          ...history.slice(0, 2),
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'chart', arguments: '{}' }, { id: 'c2', name: 'analytics__echo', arguments: '{"text":"x"}' }] },
+          { role: 'tool', toolCallId: 'c1', name: 'chart', content: '[image image/png, 7 bytes]', images: [{ mimeType: 'image/png', data: 'UE5HREFUQQ==' }] },
+          { role: 'tool', toolCallId: 'c2', name: 'analytics__echo', content: 'x' },
+        ];
+        await make(m.port).chat(step, tools);
+        assert.doesNotMatch(JSON.stringify(m.requests[0]!.body.messages), /image_url/, 'a text-only model is never sent an image');
+        await new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', sendImages: true }).chat(step, tools);
+        const sent = m.requests[1]!.body.messages as Array<{ role: string; content: unknown }>;
+        assert.deepEqual(sent.map((x) => x.role), ['system', 'user', 'assistant', 'tool', 'tool', 'user']);
+        assert.deepEqual(sent.at(-1)!.content, [
+          { type: 'text', text: 'The image returned by chart (the tool results above describe it as text):' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,UE5HREFUQQ==' } },
+        ]);
+      });
+    }
+
     test('401, 500, a malformed and a truncated stream are clear errors', async () => {
       const m = await mock([{ status: 401, body: { error: { message: 'invalid x-api-key' } } }, { status: 500 }, { text: 'partial', malformed: true }, { text: 'cut', truncate: true }]);
       const model = make(m.port);

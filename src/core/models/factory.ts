@@ -3,7 +3,7 @@ import { AnthropicModel } from './anthropic';
 import { OpenAICompatibleModel } from './openai';
 
 export type ProviderSpec =
-  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string }
+  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean }
   | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string }
   | { provider: 'scripted'; script: ScriptedTurn[] };
 
@@ -15,7 +15,7 @@ export const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY
 export function createModel(spec: ProviderSpec): ChatModel {
   switch (spec.provider) {
     case 'openai':
-      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}) });
+      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}) });
     case 'anthropic':
       return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}) });
     case 'scripted':

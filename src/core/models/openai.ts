@@ -9,6 +9,11 @@ export interface OpenAIOptions {
   apiKey?: string;
   /** Extra headers, e.g. for OpenRouter. */
   headers?: Record<string, string>;
+  /**
+   * Tool messages carry only text in this API, so images a tool returned follow the tool results as
+   * a user message with `image_url` parts. Off by default: a model without vision rejects them.
+   */
+  sendImages?: boolean;
 }
 
 const PROVIDER = 'OpenAI-compatible';
@@ -37,7 +42,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
   }
 
   protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
-    const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: messages.map(toWire) };
+    const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: toWireMessages(messages, this.options.sendImages === true) };
     if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     let text = '';
     let finished = false;
@@ -81,6 +86,31 @@ export class OpenAICompatibleModel extends StreamingChatModel {
       .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args }));
     return { text, toolCalls };
   }
+}
+
+function toWireMessages(messages: readonly ChatMessage[], sendImages: boolean): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  let pending: Array<{ name: string; image: NonNullable<Extract<ChatMessage, { role: 'tool' }>['images']>[number] }> = [];
+  const flush = () => {
+    if (!pending.length) return;
+    const names = [...new Set(pending.map((p) => p.name))].join(', ');
+    out.push({
+      role: 'user',
+      content: [
+        { type: 'text', text: `The image${pending.length === 1 ? '' : 's'} returned by ${names} (the tool results above describe ${pending.length === 1 ? 'it' : 'them'} as text):` },
+        ...pending.map((p) => ({ type: 'image_url', image_url: { url: `data:${p.image.mimeType};base64,${p.image.data}` } })),
+      ],
+    });
+    pending = [];
+  };
+  for (const m of messages) {
+    // The user message may only come after every tool result of the step.
+    if (m.role !== 'tool') flush();
+    out.push(toWire(m));
+    if (m.role === 'tool' && sendImages) for (const image of m.images ?? []) pending.push({ name: m.name, image });
+  }
+  flush();
+  return out;
 }
 
 function toWire(m: ChatMessage): Record<string, unknown> {

@@ -89,12 +89,6 @@ export class ToolRegistry {
     this.changed();
   }
 
-  remove(name: string): boolean {
-    const had = this.tools.delete(name);
-    if (had) this.changed();
-    return had;
-  }
-
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }

@@ -6,15 +6,20 @@ import { registerCommands } from './commands';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
 import { InputStore } from './inputs';
 import { channelLogger } from './log';
+import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { ChatRouter } from '../core/chat/router';
+import { TurnRunner } from '../core/chat/turns';
+import { vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
-import { ChatController } from './chat/controller';
 import { ModelChoices } from './chat/models';
-import { ChatSession } from './chat/session';
+import { MementoConversationStore } from './chat/session';
 import { setupModel } from './chat/setup';
+import { ToolSelection } from './chat/toolSelection';
+import { vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
 
 let hub: ServerHub | undefined;
@@ -87,12 +92,21 @@ function start(context: vscode.ExtensionContext): ServerHub {
     return loading;
   };
 
-  const chatSession = new ChatSession(context.workspaceState);
   const models = new ModelChoices(context.secrets, context.workspaceState);
   const approvals = new Approvals(serverHub, context.workspaceState);
-  const chat = new ChatController(serverHub, chatSession, models, approvals, context.workspaceState, channel);
+  const tools = new ToolSelection(serverHub, context.workspaceState);
+  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
+  const store = new MementoConversationStore(context.workspaceState);
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals), taggedLogger(log, 'chat'));
   const panels = new ChatPanels(context.extensionUri, chat);
+  // The model list is cached; VS Code says when it changes.
+  const refreshModels = async () => {
+    await models.refresh();
+    chat.metaChanged();
+  };
+  void refreshModels();
   context.subscriptions.push(
+    runner,
     chat,
     panels,
     vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat), { webviewOptions: { retainContextWhenHidden: true } }),
@@ -105,11 +119,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
     vscode.commands.registerCommand('minagent.setupModel', async () => {
       await setupModel(models);
-      await chat.refresh();
+      chat.metaChanged();
     }),
-    vscode.lm.onDidChangeChatModels(() => void chat.refresh()),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && void chat.refresh()),
-    serverHub.onDidChangeTools(() => void chat.refresh()),
+    vscode.lm.onDidChangeChatModels(() => void refreshModels()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && chat.metaChanged()),
+    serverHub.onDidChangeTools(() => chat.metaChanged()),
   );
 
   context.subscriptions.push(

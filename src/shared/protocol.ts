@@ -27,7 +27,8 @@ export interface ToolCard {
 
 export type TranscriptItem =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; text: string; streaming?: boolean }
+  /** `cut`: the model stopped at its output limit; the view offers Continue. */
+  | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string };
 
@@ -37,9 +38,8 @@ export interface ModelChoice {
   detail?: string;
 }
 
-export interface ChatState {
-  items: TranscriptItem[];
-  busy: boolean;
+/** Everything around the transcript: the model picker and the banner. Sent alone when only it changed. */
+export interface ChatMeta {
   models: ModelChoice[];
   selectedModel?: string;
   /** Shown instead of failing when no model is available: how to get one. */
@@ -48,8 +48,20 @@ export interface ChatState {
   toolWarning?: string;
 }
 
+/** The whole state: sent when a view says `ready` and when the conversation is replaced (New Chat). */
+export interface ChatState extends ChatMeta {
+  items: TranscriptItem[];
+  busy: boolean;
+}
+
+/**
+ * Host to webview. Only `state` carries the whole transcript; a local change is one `append`,
+ * `update` (one item) or `textDelta` (text added to a streaming answer), and `meta` changes the
+ * picker and banner without touching the transcript.
+ */
 export type HostMessage =
   | { type: 'state'; state: ChatState }
+  | { type: 'meta'; meta: ChatMeta }
   | { type: 'append'; item: TranscriptItem }
   | { type: 'update'; item: TranscriptItem }
   | { type: 'textDelta'; id: string; delta: string }
@@ -68,7 +80,9 @@ export type WebviewRequest =
   | { type: 'selectModel'; id: string }
   | { type: 'openResult'; callId: string }
   | { type: 'chooseTools' }
-  | { type: 'setupModel' };
+  | { type: 'setupModel' }
+  /** Asks the model to go on after an answer that was cut at its output limit. */
+  | { type: 'continue' };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

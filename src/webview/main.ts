@@ -1,4 +1,5 @@
-import type { ChatState, HostMessage, TranscriptItem, WebviewRequest } from '../shared/protocol';
+import type { ChatMeta, ChatState, TranscriptItem, WebviewRequest } from '../shared/protocol';
+import { parseHostMessage } from '../shared/validate';
 import { renderCard } from './cards';
 import { addCopyButtons, renderMarkdown } from './markdown';
 
@@ -98,6 +99,12 @@ function applyState(state: ChatState): void {
   items.clear();
   for (const item of state.items) upsert(item);
   setBusy(state.busy);
+  applyMeta(state);
+  transcript.scrollTop = transcript.scrollHeight;
+}
+
+/** The model picker and the banner; the transcript is not touched. */
+function applyMeta(state: ChatMeta): void {
   modelSelect.textContent = '';
   for (const m of state.models) {
     const o = document.createElement('option');
@@ -123,14 +130,28 @@ function applyState(state: ChatState): void {
     p.append(' ', b);
     banner.append(p);
   }
-  transcript.scrollTop = transcript.scrollHeight;
 }
 
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
-  const m = event.data;
+/** A request the host could not carry out: said in the chat, not kept in the conversation. */
+function showError(text: string): void {
+  stickToBottom(() => {
+    const e = document.createElement('div');
+    e.className = 'notice error host-error';
+    e.textContent = text;
+    transcript.append(e);
+  });
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  // Only the host posts here; anything that is not a protocol message is dropped.
+  const m = parseHostMessage(event.data);
+  if (!m) return;
   switch (m.type) {
     case 'state':
       applyState(m.state);
+      break;
+    case 'meta':
+      applyMeta(m.meta);
       break;
     case 'append':
     case 'update':
@@ -143,6 +164,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       setBusy(m.busy);
       break;
     case 'reply':
+      if (m.error) showError(m.error);
       break;
   }
 });

@@ -1,23 +1,24 @@
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage } from '../../shared/protocol';
-import type { ChatController } from './controller';
+import type { ChatRouter } from '../../core/chat/router';
+import type { HostMessage } from '../../shared/protocol';
 import { chatHtml, webviewOptions } from './html';
 
 export const PANEL_TYPE = 'minagent.chatPanel';
 export const VIEW_ID = 'minagent.chat';
 
-/** Connects one webview to the controller; it receives state once it says `ready`. */
-function connect(webview: vscode.Webview, extensionUri: vscode.Uri, controller: ChatController): vscode.Disposable {
+/** Connects one webview to the router; it receives state once it says `ready`. */
+function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
   webview.html = chatHtml(webview, extensionUri);
   let ready = false;
   const post = (m: HostMessage) => {
     if (ready || m.type === 'reply') void webview.postMessage(m);
   };
-  const attached = controller.attach(post);
-  const listener = webview.onDidReceiveMessage((m: WebviewMessage) => {
-    if (m.type === 'ready') ready = true;
-    void controller.handle(m, post);
+  const attached = router.attach(post);
+  const listener = webview.onDidReceiveMessage((m: unknown) => {
+    // Only opens the channel; the router checks the message itself.
+    if ((m as { type?: unknown } | undefined)?.type === 'ready') ready = true;
+    void router.handle(m, post);
   });
   return vscode.Disposable.from(attached, listener);
 }
@@ -26,11 +27,11 @@ function connect(webview: vscode.Webview, extensionUri: vscode.Uri, controller: 
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly controller: ChatController,
+    private readonly router: ChatRouter,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    const connection = connect(view.webview, this.extensionUri, this.controller);
+    const connection = connect(view.webview, this.extensionUri, this.router);
     view.onDidDispose(() => connection.dispose());
   }
 }
@@ -41,7 +42,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly controller: ChatController,
+    private readonly router: ChatRouter,
   ) {}
 
   open(): void {
@@ -59,7 +60,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'minagent.svg');
-    const connection = connect(panel.webview, this.extensionUri, this.controller);
+    const connection = connect(panel.webview, this.extensionUri, this.router);
     panel.onDidDispose(() => {
       connection.dispose();
       if (this.panel === panel) this.panel = undefined;

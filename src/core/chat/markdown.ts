@@ -1,0 +1,27 @@
+import type { Conversation } from './conversation';
+
+/** The conversation as Markdown, tool calls and their full results included. */
+export function conversationMarkdown(conversation: Conversation): string {
+  const out: string[] = ['# MinAgent chat', ''];
+  for (const item of conversation.items) {
+    switch (item.kind) {
+      case 'user':
+        out.push('## You', '', item.text, '');
+        break;
+      case 'assistant':
+        if (item.text) out.push('## MinAgent', '', item.text, '');
+        break;
+      case 'tool': {
+        const c = item.card;
+        out.push(`### Tool \`${c.name}\`${c.server ? ` (server ${c.server})` : ''}: ${c.status}${c.durationMs !== undefined ? `, ${c.durationMs} ms` : ''}`, '');
+        out.push('```json', c.arguments, '```', '');
+        if (c.result !== undefined) out.push('```', conversation.fullResult(item.id) ?? c.result, '```', '');
+        break;
+      }
+      case 'notice':
+        out.push(`> ${item.level}: ${item.text}`, '');
+        break;
+    }
+  }
+  return out.join('\n');
+}

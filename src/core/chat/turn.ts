@@ -1,0 +1,193 @@
+import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
+import type { ChatModel } from '../agent/model';
+import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
+import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
+import type { Conversation } from './conversation';
+
+/** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
+const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+const MAX_IMAGE_CHARS = 2_000_000;
+
+/** What a turn needs from its host; every call is made for this turn only. */
+export interface TurnHost {
+  registry: ToolRegistry;
+  createModel(signal: AbortSignal): Promise<ChatModel>;
+  /** System prompt and step limit, read when the turn starts. */
+  agentOptions(): { system: string; maxSteps: number };
+  /** The tools the model is shown this step. */
+  tools(): ToolSchema[];
+  isPreapproved(req: ApprovalRequest): boolean;
+  /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
+  ask(req: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+}
+
+/** Why a turn ended before its answer; shown in the transcript. */
+export type EndReason = 'stopped' | 'newChat' | 'modelChanged' | 'viewClosed' | 'disposed';
+
+const END_TEXT: Record<EndReason, string> = {
+  stopped: 'Stopped.',
+  newChat: 'Stopped: a new chat was started.',
+  modelChanged: 'Stopped: the model was changed.',
+  viewClosed: 'Stopped: the chat view that started this turn was closed.',
+  disposed: 'Stopped.',
+};
+
+/**
+ * One agent turn in one conversation. It owns its abort signal and its cards, and writes only into
+ * the conversation it was started for: a turn that was abandoned (New Chat) can finish, but the
+ * conversation that replaced it never sees it.
+ */
+export class Turn {
+  private readonly abort = new AbortController();
+  private endReason: EndReason | undefined;
+  /** Transcript item id of each tool call, by the agent's call id. */
+  private readonly cards = new Map<string, string>();
+  private streaming: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
+
+  constructor(
+    readonly conversation: Conversation,
+    private readonly host: TurnHost,
+    readonly text: string,
+    /** Who started it (a view); closing that view ends the turn. */
+    readonly origin: unknown,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get ended(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  end(reason: EndReason): void {
+    if (this.abort.signal.aborted) return;
+    this.endReason = reason;
+    this.abort.abort();
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.conversation.append({ kind: 'notice', id: this.conversation.newId('n'), level, text });
+  }
+
+  private running: Promise<void> | undefined;
+
+  /** Shows the user's message and runs the agent, once. */
+  start(): Promise<void> {
+    this.running ??= this.run();
+    return this.running;
+  }
+
+  /** Settles when the turn has written its last change. */
+  get finished(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private async run(): Promise<void> {
+    const c = this.conversation;
+    c.append({ kind: 'user', id: c.newId('u'), text: this.text });
+    let model: ChatModel;
+    try {
+      model = await this.host.createModel(this.signal);
+    } catch (err) {
+      this.notice(this.ended ? 'info' : 'error', this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err));
+      return;
+    }
+    const agent = new Agent(model, this.host.registry, {
+      ...this.host.agentOptions(),
+      approve: (req, signal) => this.approve(req, signal),
+      tools: () => this.host.tools(),
+    });
+    try {
+      const result = await agent.run(this.text, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      c.messages = result.messages;
+    } catch (err) {
+      this.notice('error', `unexpected error: ${errorMessage(err)}`);
+    } finally {
+      this.endStreaming();
+      for (const id of this.cards.values()) {
+        const item = c.find(id);
+        if (item?.kind === 'tool' && (item.card.status === 'running' || item.card.status === 'waiting')) c.update({ ...item, card: { ...item.card, status: 'cancelled' } });
+      }
+    }
+  }
+
+  private onEvent(e: AgentEvent): void {
+    const c = this.conversation;
+    switch (e.type) {
+      case 'text':
+        if (!this.streaming) {
+          this.streaming = { kind: 'assistant', id: c.newId('a'), text: '', streaming: true };
+          c.append(this.streaming);
+        }
+        c.appendText(this.streaming.id, e.delta);
+        break;
+      case 'notice':
+        this.notice('warning', e.message);
+        break;
+      case 'tool_start':
+        this.endStreaming();
+        this.startCard(e);
+        break;
+      case 'tool_progress':
+        this.updateCard(this.cards.get(e.callId), (card) => ({ ...card, progress: { progress: e.progress, ...(e.total !== undefined ? { total: e.total } : {}), ...(e.message !== undefined ? { message: e.message } : {}) } }));
+        break;
+      case 'step':
+        if (e.step.kind === 'tool_call' && e.step.tool) this.finishCard(e.step.tool);
+        if (e.step.kind === 'error') {
+          const stopped = e.step.detail === 'cancelled';
+          this.notice(stopped ? 'info' : 'error', stopped ? END_TEXT[this.endReason ?? 'stopped'] : e.step.detail);
+        }
+        break;
+    }
+  }
+
+  private async approve(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
+    if (this.host.isPreapproved(req)) return true;
+    const id = this.cards.get(req.callId);
+    this.updateCard(id, (card) => ({ ...card, status: 'waiting' }));
+    // The webview answers with the card's id.
+    const allowed = await this.host.ask({ ...req, callId: id ?? req.callId }, signal ?? this.signal);
+    this.updateCard(id, (card) => ({ ...card, status: allowed ? 'running' : this.ended ? 'cancelled' : 'denied' }));
+    return allowed;
+  }
+
+  private startCard(e: Extract<AgentEvent, { type: 'tool_start' }>): void {
+    const id = this.conversation.newId('t');
+    this.cards.set(e.callId, id);
+    const card: ToolCard = {
+      callId: id,
+      name: e.name,
+      wireName: e.wireName,
+      ...(e.server ? { server: e.server } : {}),
+      arguments: typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}'),
+      status: 'running',
+      startedAt: Date.now(),
+    };
+    this.conversation.append({ kind: 'tool', id, card });
+  }
+
+  private finishCard(tool: NonNullable<Step['tool']>): void {
+    const id = this.cards.get(tool.callId);
+    if (!id) return;
+    this.conversation.setFullResult(id, tool.result);
+    const status: ToolCard['status'] = tool.result === '{"error":"cancelled"}' ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
+    const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
+    this.updateCard(id, (c) => {
+      const { progress: _progress, ...rest } = c;
+      const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
+      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}) };
+    });
+  }
+
+  private updateCard(id: string | undefined, fn: (c: ToolCard) => ToolCard): void {
+    const item = id === undefined ? undefined : this.conversation.find(id);
+    if (item?.kind === 'tool') this.conversation.update({ ...item, card: fn(item.card) });
+  }
+
+  private endStreaming(): void {
+    const item = this.streaming && this.conversation.find(this.streaming.id);
+    this.streaming = undefined;
+    if (item?.kind === 'assistant' && item.streaming) this.conversation.update({ ...item, streaming: false });
+  }
+}

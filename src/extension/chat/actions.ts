@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import type { ChatActions } from '../../core/chat/router';
+import type { ChatMeta } from '../../shared/protocol';
+import type { Approvals } from './approvals';
+import { SETUP_HINT, type ModelChoices } from './models';
+import type { ToolSelection } from './toolSelection';
+
+/** The editor side of the chat's actions: pickers, editors, commands. */
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals): ChatActions {
+  return {
+    meta(): ChatMeta {
+      const list = models.list();
+      const selected = models.selected();
+      const warning = tools.warning();
+      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}) };
+    },
+    selectModel: async (id) => {
+      await models.select(id);
+    },
+    decide: (callId, decision) => approvals.decide(callId, decision),
+    forgetChatApprovals: () => approvals.newChat(),
+    openText: async (content, language) => {
+      const doc = await vscode.workspace.openTextDocument({ content, language });
+      await vscode.window.showTextDocument(doc, { preview: language === 'plaintext' });
+    },
+    chooseTools: () => tools.choose(),
+    setupModel: async () => {
+      await vscode.commands.executeCommand('minagent.setupModel');
+    },
+  };
+}

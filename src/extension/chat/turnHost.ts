@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../core/agent/agent';
+import type { TurnHost } from '../../core/chat/turn';
+import type { ServerHub } from '../../core/mcp/hub';
+import type { Approvals } from './approvals';
+import type { ModelChoices } from './models';
+import type { ToolSelection } from './toolSelection';
+
+const DEFAULT_SYSTEM =
+  'You are MinAgent, an assistant inside VS Code. Use the available tools when they help answer; they come from MCP servers the user configured. Say which tool you used.';
+
+/** What a turn needs, from VS Code: the selected model, the settings, the tool selection and approvals. */
+export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals): TurnHost {
+  return {
+    registry: hub.registry,
+    createModel: () => models.create(),
+    agentOptions: () => {
+      const config = vscode.workspace.getConfiguration('minagent.chat');
+      return { system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM, maxSteps: config.get<number>('maxSteps', 20) };
+    },
+    tools: () => tools.forModel(),
+    isPreapproved: (req: ApprovalRequest) => approvals.isPreapproved(req),
+    ask: (req, signal) => approvals.ask(req, signal),
+  };
+}

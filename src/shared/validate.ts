@@ -1,0 +1,115 @@
+/**
+ * Checks messages that cross the webview boundary, in both directions, against the protocol's
+ * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
+ * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
+ */
+import type { ApprovalDecision, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const opt = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
+const arrayOf = (check: (v: unknown) => boolean) => (v: unknown): boolean => Array.isArray(v) && v.every(check);
+
+/** Longest text a view may send: a message, an id. Longer is not a mistake a user makes. */
+const MAX_TEXT = 1_000_000;
+const MAX_ID = 200;
+const isId = (v: unknown): v is string => isStr(v) && v.length > 0 && v.length <= MAX_ID;
+const DECISIONS: readonly ApprovalDecision[] = ['once', 'chat', 'always', 'deny'];
+
+/** A message from a webview, or undefined when it is not one the host accepts. */
+export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
+  if (!isObj(m) || !isNum(m.requestId) || !Number.isSafeInteger(m.requestId)) return undefined;
+  switch (m.type) {
+    case 'ready':
+    case 'stop':
+    case 'newChat':
+    case 'export':
+    case 'chooseTools':
+    case 'setupModel':
+    case 'continue':
+      return { type: m.type, requestId: m.requestId };
+    case 'send':
+      return isStr(m.text) && m.text.trim() !== '' && m.text.length <= MAX_TEXT ? { type: 'send', text: m.text, requestId: m.requestId } : undefined;
+    case 'approve':
+      return isId(m.callId) && DECISIONS.includes(m.decision as ApprovalDecision) ? { type: 'approve', callId: m.callId, decision: m.decision as ApprovalDecision, requestId: m.requestId } : undefined;
+    case 'selectModel':
+      return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
+    case 'openResult':
+      return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
+const LEVELS = new Set(['info', 'warning', 'error']);
+
+function isCard(c: unknown): c is ToolCard {
+  if (!isObj(c)) return false;
+  const p = c.progress;
+  return (
+    isStr(c.callId) &&
+    isStr(c.name) &&
+    isStr(c.wireName) &&
+    opt(c.server, isStr) &&
+    isStr(c.arguments) &&
+    STATUSES.has(c.status as string) &&
+    isNum(c.startedAt) &&
+    opt(c.result, isStr) &&
+    opt(c.resultChars, isNum) &&
+    opt(c.durationMs, isNum) &&
+    opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
+    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data)))
+  );
+}
+
+export function isTranscriptItem(i: unknown): i is TranscriptItem {
+  if (!isObj(i) || !isStr(i.id)) return false;
+  switch (i.kind) {
+    case 'user':
+      return isStr(i.text);
+    case 'assistant':
+      return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
+    case 'tool':
+      return isCard(i.card);
+    case 'notice':
+      return LEVELS.has(i.level as string) && isStr(i.text);
+    default:
+      return false;
+  }
+}
+
+const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
+
+function isMeta(s: unknown): s is ChatMeta {
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr);
+}
+
+function isState(s: unknown): s is ChatState {
+  return isMeta(s) && isObj(s) && arrayOf(isTranscriptItem)(s.items) && isBool(s.busy);
+}
+
+/** A message from the host, or undefined (the webview drops it). */
+export function parseHostMessage(m: unknown): HostMessage | undefined {
+  if (!isObj(m)) return undefined;
+  switch (m.type) {
+    case 'state':
+      return isState(m.state) ? (m as HostMessage) : undefined;
+    case 'meta':
+      return isMeta(m.meta) ? (m as HostMessage) : undefined;
+    case 'append':
+    case 'update':
+      return isTranscriptItem(m.item) ? (m as HostMessage) : undefined;
+    case 'textDelta':
+      return isStr(m.id) && isStr(m.delta) ? (m as HostMessage) : undefined;
+    case 'busy':
+      return isBool(m.busy) ? (m as HostMessage) : undefined;
+    case 'reply':
+      return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    default:
+      return undefined;
+  }
+}

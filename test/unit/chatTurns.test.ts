@@ -1,0 +1,237 @@
+// The chat host's turns: single-flight per conversation, owned, and never writing into a
+// conversation that replaced theirs. A real OpenAI-compatible provider against the mock model server.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Conversation } from '../../src/core/chat/conversation';
+import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
+import type { ConversationStore } from '../../src/core/chat/store';
+import type { TurnHost } from '../../src/core/chat/turn';
+import { TurnRunner } from '../../src/core/chat/turns';
+import { OpenAICompatibleModel } from '../../src/core/models/openai';
+import { ToolRegistry } from '../../src/core/tools';
+import type { HostMessage } from '../../src/shared/protocol';
+import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
+import { ROOT, waitFor } from '../helpers';
+
+interface Mock {
+  port: number;
+  requests: Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
+  close(): Promise<void>;
+}
+const mocks: Mock[] = [];
+after(() => Promise.all(mocks.map((m) => m.close())));
+async function mock(replies: Array<Record<string, unknown>>): Promise<Mock> {
+  const { startMockModel } = (await import(join(ROOT, 'fixtures', 'models', 'mock-model.mjs'))) as { startMockModel: (o: { replies: unknown[] }) => Promise<Mock> };
+  const m = await startMockModel({ replies });
+  mocks.push(m);
+  return m;
+}
+
+/** Keeps conversations in memory: the store's contract, nothing more. */
+class MemoryStore implements ConversationStore {
+  readonly saved: Conversation[] = [];
+  private now = new Conversation('first');
+  async current(): Promise<Conversation> {
+    return this.now;
+  }
+  create(): Conversation {
+    this.now = new Conversation(`c${this.saved.length}-${Math.random()}`);
+    return this.now;
+  }
+  async save(c: Conversation): Promise<void> {
+    c.takeChanges();
+    this.saved.push(c);
+  }
+}
+
+/** A view: what it was posted, and how to send like the webview does. */
+function view(router: ChatRouter) {
+  const got: HostMessage[] = [];
+  const post: Post = (m) => got.push(m);
+  const attached = router.attach(post);
+  let id = 1;
+  return {
+    got,
+    post,
+    close: () => attached.dispose(),
+    send: (m: Record<string, unknown>) => router.handle({ ...m, requestId: id++ }, post),
+    replies: () => got.filter((m): m is Extract<HostMessage, { type: 'reply' }> => m.type === 'reply'),
+  };
+}
+
+function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry()) {
+  const asked: string[] = [];
+  const selected: string[] = [];
+  return mock(replies).then((m) => {
+    const host: TurnHost = {
+      registry: tools,
+      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
+      agentOptions: () => ({ system: 'sys', maxSteps: 5 }),
+      tools: () => tools.schemas(),
+      isPreapproved: () => false,
+      // Waits for a decision that never comes; only the turn's signal ends it (as Approvals.ask does).
+      ask: (req, signal) =>
+        new Promise((resolve) => {
+          asked.push(req.name);
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        }),
+    };
+    const actions: ChatActions = {
+      meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock' }),
+      selectModel: async (id) => void selected.push(id),
+      decide: () => undefined,
+      forgetChatApprovals: () => undefined,
+      openText: async () => undefined,
+      chooseTools: async () => false,
+      setupModel: async () => undefined,
+    };
+    const store = new MemoryStore();
+    const runner = new TurnRunner(host);
+    const router = new ChatRouter(store, runner, actions);
+    return { mock: m, store, runner, router, asked, selected };
+  });
+}
+
+const userTexts = (body: { messages: Array<{ role: string; content: unknown }> }) => body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+
+describe('chat turns', { timeout: 20_000 }, () => {
+  test('New Chat during a streaming turn: the new conversation stays empty and the next request has none of the old messages', async () => {
+    const { mock: m, runner, router } = await setup([{ hang: true }, { text: 'fresh answer' }]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    const old = await router.current();
+    await v.send({ type: 'send', text: 'the old question' });
+    await waitFor('the streamed text', () => v.got.some((x) => x.type === 'textDelta'));
+    await v.send({ type: 'newChat' });
+    const fresh = await router.current();
+    assert.notEqual(fresh, old);
+    assert.equal(runner.busy(fresh), false, 'the new conversation is not busy');
+    await runner.idle();
+    assert.deepEqual(fresh.items, [], 'the abandoned turn wrote nothing into the new conversation');
+    assert.deepEqual(fresh.messages, []);
+    assert.match(old.items.map((i) => ('text' in i ? i.text : '')).join('|'), /the old question\|thinking\|Stopped: a new chat was started/);
+    const state = v.got.filter((x) => x.type === 'state').at(-1)!;
+    const after = v.got.slice(v.got.lastIndexOf(state));
+    assert.deepEqual(after.filter((x) => x.type === 'append' || x.type === 'textDelta' || x.type === 'update'), [], 'the view got nothing of the old turn after the reset');
+
+    await v.send({ type: 'send', text: 'a new question' });
+    await runner.idle();
+    assert.equal(m.requests.length, 2);
+    assert.deepEqual(userTexts(m.requests[1]!.body), ['a new question']);
+    assert.ok(!JSON.stringify(m.requests[1]!.body).includes('old question'));
+    assert.deepEqual((await router.current()).items.map((i) => i.kind), ['user', 'assistant']);
+  });
+
+  test('New Chat during a waiting approval: the tool never runs and the next request starts clean', async () => {
+    const tools = new ToolRegistry();
+    let ran = 0;
+    tools.add({ name: 'delete_things', description: 'destructive', parameters: { type: 'object' }, call: async () => String(++ran) });
+    const { mock: m, runner, router, asked } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'hello again' }], tools);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    const old = await router.current();
+    await v.send({ type: 'send', text: 'delete the things' });
+    await waitFor('the approval question', () => asked.length === 1);
+    const card = old.items.find((i) => i.kind === 'tool');
+    assert.equal(card?.kind === 'tool' && card.card.status, 'waiting');
+    await v.send({ type: 'newChat' });
+    await runner.idle();
+    assert.equal(ran, 0, 'the tool did not run');
+    const oldCard = old.items.find((i) => i.kind === 'tool');
+    assert.equal(oldCard?.kind === 'tool' && oldCard.card.status, 'cancelled');
+    const fresh = await router.current();
+    assert.deepEqual(fresh.items, []);
+    await v.send({ type: 'send', text: 'hello' });
+    await runner.idle();
+    assert.deepEqual(userTexts(m.requests.at(-1)!.body), ['hello']);
+    assert.ok(!JSON.stringify(m.requests.at(-1)!.body.messages).includes('delete_things'), 'no old tool call in the history');
+  });
+
+  test('two sends at once from the view and the panel start one turn; the other sender is told why', async () => {
+    const { mock: m, runner, router } = await setup([{ text: 'one answer' }, { text: 'never asked' }]);
+    const sidebar = view(router);
+    const panel = view(router);
+    await Promise.all([sidebar.send({ type: 'ready' }), panel.send({ type: 'ready' })]);
+    await Promise.all([sidebar.send({ type: 'send', text: 'from the sidebar' }), panel.send({ type: 'send', text: 'from the panel' })]);
+    await runner.idle();
+    assert.equal(m.requests.length, 1);
+    assert.deepEqual(userTexts(m.requests[0]!.body), ['from the sidebar']);
+    assert.equal(sidebar.replies().at(-1)!.error, undefined);
+    assert.match(panel.replies().at(-1)!.error ?? '', /a turn is already running/);
+    const c = await router.current();
+    assert.deepEqual(c.items.map((i) => i.kind), ['user', 'assistant'], 'one user message, one answer');
+    // Both views saw the same turn.
+    assert.ok(panel.got.some((x) => x.type === 'textDelta'));
+  });
+
+  test('Stop keeps the chat busy until the turn has ended, so the next turn never interleaves with it', async () => {
+    const { mock: m, runner, router } = await setup([{ hang: true }, { text: 'second' }]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'first' });
+    await waitFor('the streamed text', () => v.got.some((x) => x.type === 'textDelta'));
+    const c = await router.current();
+    await v.send({ type: 'stop' });
+    await runner.idle();
+    assert.deepEqual(v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
+    assert.equal(c.items.at(-1)?.kind === 'notice' && c.items.at(-1)!.kind === 'notice' ? (c.items.at(-1) as { text: string }).text : '', 'Stopped.');
+    await v.send({ type: 'send', text: 'second question' });
+    await runner.idle();
+    assert.deepEqual(userTexts(m.requests[1]!.body), ['first', 'second question']);
+  });
+
+  test('a model switch and closing the view that started a turn each end it', async () => {
+    const { runner, router, selected } = await setup([{ hang: true }, { hang: true }]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    const c = await router.current();
+    await v.send({ type: 'send', text: 'one' });
+    await waitFor('streaming', () => v.got.some((x) => x.type === 'textDelta'));
+    await v.send({ type: 'selectModel', id: 'other' });
+    await runner.idle();
+    assert.deepEqual(selected, ['other']);
+    assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the model was changed/);
+
+    const panel = view(router);
+    await panel.send({ type: 'send', text: 'two' });
+    await waitFor('streaming', () => panel.got.filter((x) => x.type === 'textDelta').length >= 1 && runner.busy(c));
+    v.close(); // another view closing does not end the panel's turn
+    assert.equal(runner.busy(c), true);
+    panel.close();
+    await runner.idle();
+    assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the chat view that started this turn was closed/);
+  });
+});
+
+describe('webview messages are checked on arrival', () => {
+  test('the host drops anything the protocol does not allow, and answers nothing', async () => {
+    const { mock: m, router, runner } = await setup([{ text: 'x' }]);
+    const v = view(router);
+    const bad = [
+      null,
+      'send',
+      { type: 'send', text: 'no request id' },
+      { type: 'send', text: 42, requestId: 1 },
+      { type: 'send', text: '   ', requestId: 2 },
+      { type: 'approve', callId: 't-1', decision: 'always-and-forever', requestId: 3 },
+      { type: 'openResult', callId: { toString: 'x' }, requestId: 4 },
+      { type: 'evalThis', code: 'process.exit()', requestId: 5 },
+      { type: 'selectModel', id: 'x'.repeat(10_000), requestId: 6 },
+    ];
+    for (const b of bad) await router.handle(b, v.post);
+    await runner.idle();
+    assert.deepEqual(v.got, []);
+    assert.equal(m.requests.length, 0);
+    assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hi', requestId: 7, extra: 'dropped' }), { type: 'send', text: 'hi', requestId: 7 }, 'only the known fields pass');
+  });
+
+  test('the webview drops host messages that are not the protocol (a script in a card is still text)', () => {
+    assert.equal(parseHostMessage({ type: 'state', state: { items: [{ kind: 'html', id: 'x', html: '<script>' }], busy: false, models: [] } }), undefined);
+    assert.equal(parseHostMessage({ type: 'update', item: { kind: 'tool', id: 't', card: { callId: 't', name: 'n', wireName: 'n', arguments: '{}', status: 'pwned', startedAt: 1 } } }), undefined);
+    assert.equal(parseHostMessage({ type: 'busy', busy: 'yes' }), undefined);
+    assert.equal(parseHostMessage({ type: 'exec' }), undefined);
+    const ok = { type: 'append', item: { kind: 'assistant', id: 'a', text: '<img onerror=x>' } };
+    assert.deepEqual(parseHostMessage(ok), ok);
+  });
+});

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeProblem } from '../core/mcp/config';
 import { ServerHub } from '../core/mcp/hub';
@@ -11,18 +12,20 @@ import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
 import { vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
 import { ModelChoices } from './chat/models';
-import { MementoConversationStore } from './chat/session';
 import { setupModel } from './chat/setup';
 import { ToolSelection } from './chat/toolSelection';
 import { vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
 
 let hub: ServerHub | undefined;
+/** Where the conversation was kept before it moved into files. */
+const LEGACY_CHAT_KEY = 'minagent.chat.v1';
 
 /**
  * Wires the core to the editor and returns at once: servers connect in the background. Everything
@@ -96,7 +99,12 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const approvals = new Approvals(serverHub, context.workspaceState);
   const tools = new ToolSelection(serverHub, context.workspaceState);
   const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
-  const store = new MementoConversationStore(context.workspaceState);
+  // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const store = new FileConversationStore(join(storage.fsPath, 'conversations'), {
+    logger: taggedLogger(log, 'chat'),
+    legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
+  });
   const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals), taggedLogger(log, 'chat'));
   const panels = new ChatPanels(context.extensionUri, chat);
   // The model list is cached; VS Code says when it changes.

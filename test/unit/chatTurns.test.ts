@@ -1,11 +1,12 @@
 // The chat host's turns: single-flight per conversation, owned, and never writing into a
 // conversation that replaced theirs. A real OpenAI-compatible provider against the mock model server.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Conversation } from '../../src/core/chat/conversation';
+import { FileConversationStore } from '../../src/core/chat/fileStore';
 import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
-import type { ConversationStore } from '../../src/core/chat/store';
 import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
@@ -28,22 +29,8 @@ async function mock(replies: Array<Record<string, unknown>>): Promise<Mock> {
   return m;
 }
 
-/** Keeps conversations in memory: the store's contract, nothing more. */
-class MemoryStore implements ConversationStore {
-  readonly saved: Conversation[] = [];
-  private now = new Conversation('first');
-  async current(): Promise<Conversation> {
-    return this.now;
-  }
-  create(): Conversation {
-    this.now = new Conversation(`c${this.saved.length}-${Math.random()}`);
-    return this.now;
-  }
-  async save(c: Conversation): Promise<void> {
-    c.takeChanges();
-    this.saved.push(c);
-  }
-}
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A view: what it was posted, and how to send like the webview does. */
 function view(router: ChatRouter) {
@@ -86,7 +73,9 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
       chooseTools: async () => false,
       setupModel: async () => undefined,
     };
-    const store = new MemoryStore();
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-turns-'));
+    dirs.push(dir);
+    const store = new FileConversationStore(dir);
     const runner = new TurnRunner(host);
     const router = new ChatRouter(store, runner, actions);
     return { mock: m, store, runner, router, asked, selected };

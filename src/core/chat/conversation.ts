@@ -26,6 +26,7 @@ export class Conversation {
   private readonly dirtyResults = new Set<string>();
   /** Messages from this index on are new since the store last took them. */
   private messagesWrittenUpTo = 0;
+  private messagesDirty = false;
   private messageList: ChatMessage[] = [];
   private readonly onDidChangeEmitter = new Emitter<ConversationChange>();
   readonly onDidChange = this.onDidChangeEmitter.event;
@@ -54,6 +55,7 @@ export class Conversation {
     while (same < Math.min(next.length, this.messageList.length, this.messagesWrittenUpTo) && next[same] === this.messageList[same]) same++;
     this.messageList = [...next];
     this.messagesWrittenUpTo = Math.min(this.messagesWrittenUpTo, same);
+    this.messagesDirty = true;
   }
 
   newId(prefix: string): string {
@@ -114,12 +116,13 @@ export class Conversation {
     }
     this.messageList = [...messages];
     this.messagesWrittenUpTo = messages.length;
+    this.messagesDirty = false;
     for (const [id, text] of results) this.results.set(id, text);
     this.nextId = this.order.length + 1;
   }
 
   /** Takes what changed since the last call, for the store to append. */
-  takeChanges(): { items: TranscriptItem[]; messagesFrom: number; messages: ChatMessage[]; results: Array<[string, string]> } {
+  takeChanges(): { items: TranscriptItem[]; messages?: { from: number; list: ChatMessage[] }; results: Array<[string, string]> } {
     const items = [...this.dirtyItems].flatMap((id) => {
       const item = this.byId.get(id);
       return item ? [item] : [];
@@ -128,12 +131,13 @@ export class Conversation {
       const text = this.results.get(id);
       return text === undefined ? [] : [[id, text]];
     });
-    const messagesFrom = this.messagesWrittenUpTo;
-    const messages = this.messageList.slice(messagesFrom);
+    const from = this.messagesWrittenUpTo;
+    const messages = this.messagesDirty ? { from, list: this.messageList.slice(from) } : undefined;
     this.dirtyItems.clear();
     this.dirtyResults.clear();
     this.messagesWrittenUpTo = this.messageList.length;
-    return { items, messagesFrom, messages, results };
+    this.messagesDirty = false;
+    return { items, ...(messages ? { messages } : {}), results };
   }
 
   /** Every full result, oldest first (the store compacts from the front). */

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ChatMessage } from '../agent/model';
+import { silentLogger, type Logger } from '../logger';
+import { errorMessage } from '../tools';
+import type { TranscriptItem } from '../../shared/protocol';
+import { isTranscriptItem } from '../../shared/validate';
+import { Conversation } from './conversation';
+import type { ConversationStore } from './store';
+
+/** A conversation as the old extension kept it in workspace state (one per workspace). */
+export interface LegacyConversation {
+  items: TranscriptItem[];
+  messages: ChatMessage[];
+  fullResults?: Record<string, string>;
+}
+
+export interface FileStoreOptions {
+  /** A conversation file is compacted when it grows past this (default 16 MB). */
+  maxFileBytes?: number;
+  /** Conversations kept; the oldest beyond this are deleted (default 100). */
+  maxConversations?: number;
+  /** Today's conversation from workspace state, moved into a file once. */
+  legacy?: { read(): LegacyConversation | undefined; clear(): Promise<void> | Thenable<void> };
+  logger?: Logger;
+}
+
+interface IndexEntry {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  title: string;
+}
+
+interface Index {
+  version: 1;
+  current?: string;
+  conversations: IndexEntry[];
+}
+
+/** One line of a conversation file. */
+type Line =
+  | { h: { id: string; createdAt: number } }
+  | { i: TranscriptItem }
+  | { m: number; l: ChatMessage[] }
+  | { r: string; t: string };
+
+export const RESULTS_REMOVED = 'Older tool results were removed to keep this conversation small: their cards keep the first part, and the model sees a note in their place.';
+
+/**
+ * Conversations as append-only JSON-lines files under the extension's storage folder, with an
+ * index of them. A save appends what changed; a file that grows past its bound is rewritten from
+ * the conversation's state, dropping the oldest full tool results first (the transcript says so).
+ */
+export class FileConversationStore implements ConversationStore {
+  private index: Index | undefined;
+  private loaded: Promise<Conversation> | undefined;
+  private now: Conversation | undefined;
+  /** Bytes in each conversation's file, as far as this store wrote or read them. */
+  private readonly sizes = new Map<string, number>();
+  /** Writes to one file never overlap. */
+  private readonly queues = new Map<string, Promise<void>>();
+  private indexWrites: Promise<void> = Promise.resolve();
+  private readonly log: Logger;
+
+  constructor(
+    private readonly dir: string,
+    private readonly options: FileStoreOptions = {},
+  ) {
+    this.log = options.logger ?? silentLogger;
+  }
+
+  private file(id: string): string {
+    return join(this.dir, `${id}.jsonl`);
+  }
+
+  current(): Promise<Conversation> {
+    this.loaded ??= this.open();
+    return this.loaded;
+  }
+
+  private async open(): Promise<Conversation> {
+    await mkdir(this.dir, { recursive: true });
+    this.index = await this.readIndex();
+    const id = this.index.current;
+    let c: Conversation | undefined;
+    if (id) {
+      c = await this.load(id).catch((err: unknown) => {
+        // A new chat that never got a message has no file yet.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Conversation(id);
+        this.log.error(`chat: the conversation ${id} could not be read (${errorMessage(err)}); starting a new one`);
+        return undefined;
+      });
+    } else c = await this.migrate();
+    this.now = c ?? this.create();
+    return this.now;
+  }
+
+  private async readIndex(): Promise<Index> {
+    try {
+      const v = JSON.parse(await readFile(join(this.dir, 'index.json'), 'utf8')) as Index;
+      if (v && v.version === 1 && Array.isArray(v.conversations)) return { version: 1, ...(typeof v.current === 'string' ? { current: v.current } : {}), conversations: v.conversations.filter((e) => typeof e?.id === 'string' && /^[\w-]{1,80}$/.test(e.id)) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`chat: the conversation index is unreadable (${errorMessage(err)}); starting a new one`);
+    }
+    return { version: 1, conversations: [] };
+  }
+
+  /** Writes the index atomically; writes never overlap. */
+  private writeIndex(): Promise<void> {
+    const write = async () => {
+      await mkdir(this.dir, { recursive: true });
+      const tmp = join(this.dir, `index.json.${randomBytes(4).toString('hex')}`);
+      await writeFile(tmp, JSON.stringify(this.index));
+      await rename(tmp, join(this.dir, 'index.json'));
+    };
+    const next = this.indexWrites.then(write);
+    this.indexWrites = next.catch((err: unknown) => this.log.error(`chat: writing the conversation index failed: ${errorMessage(err)}`));
+    return next;
+  }
+
+  /** Reads one conversation file: later lines for an item replace earlier ones. */
+  async load(id: string): Promise<Conversation> {
+    const text = await readFile(this.file(id), 'utf8');
+    this.sizes.set(id, Buffer.byteLength(text));
+    const items = new Map<string, TranscriptItem>();
+    let messages: ChatMessage[] = [];
+    const results = new Map<string, string>();
+    let createdAt = Date.now();
+    let bad = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let r: Line;
+      try {
+        r = JSON.parse(line) as Line;
+      } catch {
+        bad++; // a line cut by a crash mid-write
+        continue;
+      }
+      if ('i' in r) {
+        if (isTranscriptItem(r.i)) items.set(r.i.id, r.i);
+        else bad++;
+      } else if ('m' in r && Array.isArray(r.l)) messages = [...messages.slice(0, r.m), ...r.l];
+      else if ('r' in r && typeof r.t === 'string') results.set(r.r, r.t);
+      else if ('h' in r) createdAt = r.h.createdAt;
+    }
+    if (bad) this.log.warn(`chat: ${bad} unreadable line(s) in conversation ${id} were skipped`);
+    const c = new Conversation(id, createdAt);
+    c.restore([...items.values()], messages, results);
+    return c;
+  }
+
+  private async migrate(): Promise<Conversation | undefined> {
+    const legacy = this.options.legacy?.read();
+    if (!legacy || !Array.isArray(legacy.items)) return undefined;
+    const c = this.create();
+    c.restore(legacy.items.filter(isTranscriptItem), Array.isArray(legacy.messages) ? legacy.messages : [], new Map(Object.entries(legacy.fullResults ?? {})));
+    await this.rewrite(c);
+    await this.touch(c);
+    await this.options.legacy?.clear();
+    this.log.info(`chat: moved the stored conversation (${c.size} items) into ${this.file(c.id)}`);
+    return c;
+  }
+
+  create(): Conversation {
+    const c = new Conversation(`c-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`);
+    this.now = c;
+    this.loaded = Promise.resolve(c);
+    // Its file is written when it has something in it; a reload opens it (empty) meanwhile.
+    if (this.index) {
+      this.index.current = c.id;
+      void this.writeIndex().catch(() => undefined);
+    }
+    return c;
+  }
+
+  save(c: Conversation): Promise<void> {
+    const previous = this.queues.get(c.id) ?? Promise.resolve();
+    const next = previous.then(() => this.write(c));
+    this.queues.set(c.id, next.catch(() => undefined));
+    return next;
+  }
+
+  private async write(c: Conversation): Promise<void> {
+    const changes = c.takeChanges();
+    if (!changes.items.length && !changes.results.length && !changes.messages) return;
+    if (!this.sizes.has(c.id)) {
+      await this.rewrite(c);
+    } else {
+      const lines: Line[] = [...changes.items.map((i) => ({ i })), ...changes.results.map(([r, t]) => ({ r, t }))];
+      if (changes.messages) lines.push({ m: changes.messages.from, l: changes.messages.list });
+      const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+      await appendFile(this.file(c.id), text);
+      this.sizes.set(c.id, (this.sizes.get(c.id) ?? 0) + Buffer.byteLength(text));
+      if (this.sizes.get(c.id)! > (this.options.maxFileBytes ?? 16_000_000)) await this.compact(c);
+    }
+    await this.touch(c);
+  }
+
+  /**
+   * Rewrites a conversation's file from its state. Past the bound: the oldest full results go until
+   * the rest fit in a quarter of it, then the oldest tool results in the model's history are
+   * replaced by a note until the whole fits in half (so the next turns append again for a while).
+   */
+  private async compact(c: Conversation): Promise<void> {
+    const bound = this.options.maxFileBytes ?? 16_000_000;
+    const results = c.allResults();
+    let resultBytes = results.reduce((n, [, t]) => n + Buffer.byteLength(t), 0);
+    const dropped: string[] = [];
+    for (const [id, text] of results) {
+      if (resultBytes <= bound / 4) break;
+      dropped.push(id);
+      resultBytes -= Buffer.byteLength(text);
+    }
+    c.forgetResults(dropped);
+    const over = this.stateBytes(c) - bound / 2;
+    const shortened = over > 0 ? shortenOldMessages(c, over) : 0;
+    if (dropped.length || shortened) {
+      c.append({ kind: 'notice', id: c.newId('n'), level: 'info', text: RESULTS_REMOVED });
+      this.log.info(`chat: compacted conversation ${c.id}: ${dropped.length} older full result(s) removed, ${shortened} older result(s) in the model's history replaced by a note`);
+    }
+    await this.rewrite(c);
+  }
+
+  private stateBytes(c: Conversation): number {
+    let n = 0;
+    for (const item of c.items) n += JSON.stringify(item).length;
+    for (const m of c.messages) n += JSON.stringify(m).length;
+    for (const [, t] of c.allResults()) n += t.length;
+    return n;
+  }
+
+  private async rewrite(c: Conversation): Promise<void> {
+    c.takeChanges();
+    const lines: Line[] = [{ h: { id: c.id, createdAt: c.createdAt } }, ...c.items.map((i) => ({ i })), ...c.allResults().map(([r, t]) => ({ r, t })), { m: 0, l: [...c.messages] }];
+    const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const tmp = `${this.file(c.id)}.${randomBytes(4).toString('hex')}`;
+    await writeFile(tmp, text);
+    await rename(tmp, this.file(c.id));
+    this.sizes.set(c.id, Buffer.byteLength(text));
+  }
+
+  /** Records the conversation in the index (current, most recent first) and drops the oldest beyond the limit. */
+  private async touch(c: Conversation): Promise<void> {
+    const index = (this.index ??= await this.readIndex());
+    const first = c.items.find((i) => i.kind === 'user');
+    const entry: IndexEntry = { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: first?.kind === 'user' ? first.text.slice(0, 80) : '' };
+    index.conversations = [entry, ...index.conversations.filter((e) => e.id !== c.id)];
+    if (this.now === c) index.current = c.id;
+    const dropped = index.conversations.splice(this.options.maxConversations ?? 100);
+    await this.writeIndex();
+    for (const e of dropped) await rm(this.file(e.id), { force: true });
+  }
+
+  /** Size in bytes of a conversation's file (for tests and the bench). */
+  async fileBytes(id: string): Promise<number> {
+    return (await stat(this.file(id))).size;
+  }
+
+  /** The conversations kept, most recent first. */
+  async list(): Promise<readonly IndexEntry[]> {
+    return (this.index ??= await this.readIndex()).conversations;
+  }
+}
+
+/** Replaces the content of the oldest tool messages with a note until `over` bytes are saved; returns how many. */
+function shortenOldMessages(c: Conversation, over: number): number {
+  const messages = [...c.messages];
+  // The last turn stays whole.
+  let lastUser = messages.length;
+  while (lastUser > 0 && messages[lastUser - 1]!.role !== 'user') lastUser--;
+  lastUser--;
+  let count = 0;
+  for (let i = 0; i < lastUser && over > 0; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'tool' || m.content.startsWith('[older result removed')) continue;
+    const before = JSON.stringify(m).length;
+    messages[i] = { role: 'tool', toolCallId: m.toolCallId, name: m.name, content: `[older result removed: ${m.content.length} characters]`, ...(m.isError ? { isError: true } : {}) };
+    over -= before - JSON.stringify(messages[i]).length;
+    count++;
+  }
+  if (count) c.messages = messages;
+  return count;
+}

@@ -23,7 +23,10 @@ const GOALS: Goal[] = [
   { bench: 'scale', match: /servers x/, text: 'under 20 ms', met: (f) => f.minagentMs! < 20 },
   { bench: 'tree', match: /first render/, text: 'stays fast at 50 x 100: within 1.2x of one server\'s first render', met: (f) => f.ratio! <= 1.2, limit: 'the layout of every expanded server\'s tool rows' },
   { bench: 'tree', match: /expanding/, text: 'a server expands as fast among 50 as alone (within 1.2x)', met: (f) => f.ratio! <= 1.2, limit: 'not broken down yet: the extension host does the same work in both cases (one server\'s 100 items, from cached wire names), so the extra 10-15 ms is in the workbench laying out the longer list; both stay far under the 100 ms a click feels instant within' },
-  { bench: 'webview', match: /streaming/, text: 'the DOM is not rebuilt per token (the message is re-rendered at most once per frame)', met: (f) => f.transcriptChildrenReplaced! < 1_000 },
+  { bench: 'webview', match: /streaming/, text: 'linear in the answer: within 1.5x of the append-only floor, and the DOM is not rebuilt per token (only the last block renders, at most once per frame)', met: (f) => f.ratio! <= 1.5 && f.transcriptChildrenReplaced! < 1_000 },
+  { bench: 'webview', match: /card update/, text: 'a card update at 1,000 items within 1.2x of one at 10', met: (f) => f.ratio! <= 1.2 },
+  { bench: 'chat open', match: /read into the state/, text: 'the host reads a 500-turn conversation in well under a second', met: (f) => f.minagentMsMax! < 1000 },
+  { bench: 'chat open', match: /webview shows/, text: 'a 500-turn conversation opens (host read + first frame) in under a second', met: (f) => f.hostPlusRenderMsMax! < 1000, limit: 'the webview renders the last 100 items at once and older ones as they scroll near' },
 ];
 
 export function writePerformanceDoc(results: Results, file = join(__dirname, '..', 'docs', 'PERFORMANCE.md')): void {

@@ -2,6 +2,7 @@
 // same run. Writes bench/results.json and docs/PERFORMANCE.md.
 import { benchAgent } from './agent';
 import { benchCallOverhead } from './callOverhead';
+import { benchChatOpen } from './chatOpen';
 import { benchClose } from './close';
 import { benchConnect } from './connect';
 import { benchMemory } from './memory';
@@ -11,6 +12,7 @@ import { benchScale } from './scale';
 import { benchSize } from './size';
 import { benchTreeRender } from './treeRender';
 import { benchWebviewStream } from './webviewStream';
+import { benchWebviewUpdate } from './webviewUpdate';
 
 async function main(): Promise<void> {
   await benchCallOverhead();
@@ -20,6 +22,8 @@ async function main(): Promise<void> {
   await benchTreeRender();
   await benchAgent();
   await benchWebviewStream();
+  await benchWebviewUpdate();
+  await benchChatOpen();
   await benchSize();
   await benchMemory();
   const results = save();

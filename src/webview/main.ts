@@ -1,7 +1,6 @@
-import type { ChatMeta, ChatState, TranscriptItem, WebviewRequest } from '../shared/protocol';
+import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
-import { renderCard } from './cards';
-import { addCopyButtons, renderMarkdown } from './markdown';
+import { Transcript } from './transcript';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -11,80 +10,16 @@ function send(request: WebviewRequest): void {
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const transcript = $<HTMLDivElement>('transcript');
 const input = $<HTMLTextAreaElement>('input');
 const sendButton = $<HTMLButtonElement>('send');
 const modelSelect = $<HTMLSelectElement>('model');
 const banner = $<HTMLDivElement>('banner');
-
-const items = new Map<string, { item: TranscriptItem; el: HTMLElement }>();
+const transcript = new Transcript($<HTMLDivElement>('transcript'), {
+  approve: (callId, decision) => send({ type: 'approve', callId, decision }),
+  openResult: (callId) => send({ type: 'openResult', callId }),
+  continueAnswer: () => send({ type: 'continue' }),
+});
 let busy = false;
-const pendingRender = new Set<string>();
-let frame = 0;
-
-function renderItem(item: TranscriptItem): HTMLElement {
-  switch (item.kind) {
-    case 'user': {
-      const e = document.createElement('div');
-      e.className = 'msg user';
-      e.textContent = item.text;
-      return e;
-    }
-    case 'assistant': {
-      const e = document.createElement('div');
-      e.className = `msg assistant${item.streaming ? ' streaming' : ''}`;
-      e.innerHTML = renderMarkdown(item.text);
-      addCopyButtons(e);
-      return e;
-    }
-    case 'tool':
-      return renderCard(item.card, {
-        approve: (callId, decision) => send({ type: 'approve', callId, decision }),
-        openResult: (callId) => send({ type: 'openResult', callId }),
-      });
-    case 'notice': {
-      const e = document.createElement('div');
-      e.className = `notice ${item.level}`;
-      e.textContent = item.text;
-      return e;
-    }
-  }
-}
-
-function stickToBottom(fn: () => void): void {
-  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
-  fn();
-  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
-}
-
-function upsert(item: TranscriptItem): void {
-  stickToBottom(() => {
-    const existing = items.get(item.id);
-    const el = renderItem(item);
-    el.dataset.id = item.id;
-    if (existing) existing.el.replaceWith(el);
-    else transcript.append(el);
-    items.set(item.id, { item, el });
-  });
-}
-
-/** Streamed text re-renders only its own message, at most once per frame: the list is never rebuilt. */
-function appendText(id: string, delta: string): void {
-  const entry = items.get(id);
-  if (!entry || entry.item.kind !== 'assistant') return;
-  entry.item = { ...entry.item, text: entry.item.text + delta };
-  pendingRender.add(id);
-  if (!frame) {
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      for (const pid of pendingRender) {
-        const e = items.get(pid);
-        if (e) upsert(e.item);
-      }
-      pendingRender.clear();
-    });
-  }
-}
 
 function setBusy(value: boolean): void {
   busy = value;
@@ -95,12 +30,9 @@ function setBusy(value: boolean): void {
 }
 
 function applyState(state: ChatState): void {
-  transcript.textContent = '';
-  items.clear();
-  for (const item of state.items) upsert(item);
+  transcript.reset(state.items);
   setBusy(state.busy);
   applyMeta(state);
-  transcript.scrollTop = transcript.scrollHeight;
 }
 
 /** The model picker and the banner; the transcript is not touched. */
@@ -134,12 +66,10 @@ function applyMeta(state: ChatMeta): void {
 
 /** A request the host could not carry out: said in the chat, not kept in the conversation. */
 function showError(text: string): void {
-  stickToBottom(() => {
-    const e = document.createElement('div');
-    e.className = 'notice error host-error';
-    e.textContent = text;
-    transcript.append(e);
-  });
+  const e = document.createElement('div');
+  e.className = 'notice error host-error';
+  e.textContent = text;
+  transcript.appendNote(e);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -155,10 +85,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'append':
     case 'update':
-      upsert(m.item);
+      transcript.upsert(m.item);
       break;
     case 'textDelta':
-      appendText(m.id, m.delta);
+      transcript.appendText(m.id, m.delta);
       break;
     case 'busy':
       setBusy(m.busy);

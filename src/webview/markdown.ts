@@ -7,9 +7,10 @@ marked.setOptions({ gfm: true, breaks: true });
  * Model text as sanitized HTML: marked renders, DOMPurify removes anything that could run
  * (scripts, event handlers, javascript: URLs, forms, frames). Nothing a model says runs here.
  */
+const PURIFY = { FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'svg', 'math'], FORBID_ATTR: ['style'] };
+
 export function renderMarkdown(text: string): string {
-  const html = marked.parse(text, { async: false });
-  return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'svg', 'math'], FORBID_ATTR: ['style'] });
+  return DOMPurify.sanitize(marked.parse(text, { async: false }), PURIFY);
 }
 
 /** Adds a copy button to every code block inside `root`. */
@@ -28,4 +29,9 @@ export function addCopyButtons(root: HTMLElement): void {
     pre.classList.add('has-copy');
     pre.appendChild(button);
   }
+}
+
+/** Inline Markdown (no blocks) as sanitized HTML, for a part of a paragraph that is still streaming. */
+export function renderInline(text: string): string {
+  return DOMPurify.sanitize(marked.parseInline(text, { async: false }), PURIFY);
 }

@@ -1,0 +1,196 @@
+import type { TranscriptItem } from '../shared/protocol';
+import { renderCard, type CardActions } from './cards';
+import { addCopyButtons, renderMarkdown } from './markdown';
+import { StreamingMarkdown } from './streaming';
+
+export interface TranscriptActions extends CardActions {
+  /** Asks the model to go on after an answer that was cut. */
+  continueAnswer(): void;
+}
+
+/** Items per chunk: a change lays out its chunk and the list of chunks, never every item. */
+const CHUNK_ITEMS = 50;
+/** Chunks rendered at once when a whole conversation arrives; the older ones render as they scroll near. */
+const EAGER_CHUNKS = 2;
+
+interface Chunk {
+  el: HTMLElement;
+  ids: string[];
+  rendered: boolean;
+}
+
+interface Entry {
+  item: TranscriptItem;
+  chunk: Chunk;
+  /** Absent until its chunk is rendered. */
+  el?: HTMLElement;
+  stream?: StreamingMarkdown;
+}
+
+/**
+ * The transcript's elements, one per item, in chunks of CHUNK_ITEMS. A change touches only its own
+ * item's element: an update replaces one element, streamed text renders only the answer's last
+ * block, at most once a frame. A whole conversation (a `state`) renders its last chunks at once
+ * and the older ones when they scroll near, so a long conversation opens as fast as a short one.
+ */
+export class Transcript {
+  private readonly entries = new Map<string, Entry>();
+  private chunks: Chunk[] = [];
+  private readonly pending = new Set<string>();
+  private frame = 0;
+  /** Kept from scroll events, so a change never has to measure the list first. */
+  private atBottom = true;
+  private readonly near: IntersectionObserver;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly actions: TranscriptActions,
+  ) {
+    root.addEventListener('scroll', () => (this.atBottom = root.scrollHeight - root.scrollTop - root.clientHeight < 40), { passive: true });
+    this.near = new IntersectionObserver((seen) => seen.forEach((e) => e.isIntersecting && this.renderChunk(this.chunks.find((c) => c.el === e.target))), { root, rootMargin: '2000px 0px' });
+  }
+
+  reset(items: readonly TranscriptItem[]): void {
+    this.near.disconnect();
+    this.entries.clear();
+    this.pending.clear();
+    this.chunks = [];
+    items.forEach((item, i) => {
+      if (i % CHUNK_ITEMS === 0) this.chunks.push(newChunk());
+      const chunk = this.chunks[this.chunks.length - 1]!;
+      chunk.ids.push(item.id);
+      this.entries.set(item.id, { item, chunk });
+    });
+    this.chunks.forEach((chunk, i) => {
+      if (i >= this.chunks.length - EAGER_CHUNKS) this.renderChunk(chunk);
+      else {
+        chunk.el.classList.add('lazy');
+        this.near.observe(chunk.el);
+      }
+    });
+    this.root.replaceChildren(...this.chunks.map((c) => c.el));
+    this.atBottom = true;
+    this.schedule();
+  }
+
+  private renderChunk(chunk: Chunk | undefined): void {
+    if (!chunk || chunk.rendered) return;
+    chunk.rendered = true;
+    this.near.unobserve(chunk.el);
+    chunk.el.classList.remove('lazy');
+    chunk.el.replaceChildren(...chunk.ids.map((id) => this.create(this.entries.get(id)!)));
+  }
+
+  upsert(item: TranscriptItem): void {
+    const existing = this.entries.get(item.id);
+    if (existing) {
+      if (existing.stream && item.kind === 'assistant' && item.streaming) return; // deltas carry the text
+      existing.item = item;
+      existing.stream = undefined;
+      const old = existing.el;
+      if (!old) return; // rendered with its chunk
+      old.replaceWith(this.create(existing));
+    } else {
+      const chunk = this.lastChunk();
+      const entry: Entry = { item, chunk };
+      chunk.ids.push(item.id);
+      this.entries.set(item.id, entry);
+      chunk.el.append(this.create(entry));
+    }
+    this.pending.delete(item.id);
+    this.schedule();
+  }
+
+  private lastChunk(): Chunk {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last && last.ids.length < CHUNK_ITEMS) return last;
+    const chunk = newChunk();
+    chunk.rendered = true;
+    this.chunks.push(chunk);
+    this.root.append(chunk.el);
+    return chunk;
+  }
+
+  /** Text added to a streaming answer: rendered with the next frame. */
+  appendText(id: string, delta: string): void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.item.kind !== 'assistant') return;
+    if (!entry.stream) {
+      entry.item = { ...entry.item, text: entry.item.text + delta }; // its chunk is not rendered
+      return;
+    }
+    entry.stream.append(delta);
+    entry.item = { ...entry.item, text: entry.stream.value };
+    this.pending.add(id);
+    this.schedule();
+  }
+
+  /** Something that is not an item (a host error): shown below the transcript's end. */
+  appendNote(el: HTMLElement): void {
+    this.lastChunk().el.append(el);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      for (const id of this.pending) this.entries.get(id)?.stream?.render();
+      this.pending.clear();
+      if (this.atBottom) this.root.scrollTop = this.root.scrollHeight;
+    });
+  }
+
+  /** The element of an entry (its chunk is rendered); a streaming answer gets its streaming renderer. */
+  private create(entry: Entry): HTMLElement {
+    const item = entry.item;
+    const el = this.render(item);
+    el.dataset.id = item.id;
+    entry.el = el;
+    if (item.kind === 'assistant' && item.streaming) {
+      entry.stream = new StreamingMarkdown(el);
+      entry.stream.append(item.text);
+      entry.stream.render();
+    }
+    return el;
+  }
+
+  private render(item: TranscriptItem): HTMLElement {
+    switch (item.kind) {
+      case 'user':
+        return text('div', 'msg user', item.text);
+      case 'assistant': {
+        const e = document.createElement('div');
+        e.className = `msg assistant${item.streaming ? ' streaming' : ''}`;
+        if (item.streaming) return e;
+        e.innerHTML = renderMarkdown(item.text);
+        addCopyButtons(e);
+        if (item.cut) {
+          const row = text('div', 'cut', 'The answer was cut: the model reached its output limit. ');
+          const button = text('button', 'secondary', 'Continue');
+          button.addEventListener('click', () => this.actions.continueAnswer());
+          row.append(button);
+          e.append(row);
+        }
+        return e;
+      }
+      case 'tool':
+        return renderCard(item.card, this.actions);
+      case 'notice':
+        return text('div', `notice ${item.level}`, item.text);
+    }
+  }
+}
+
+function newChunk(): Chunk {
+  const el = document.createElement('div');
+  el.className = 'chunk';
+  return { el, ids: [], rendered: false };
+}
+
+function text<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, content: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  e.className = className;
+  e.textContent = content;
+  return e;
+}

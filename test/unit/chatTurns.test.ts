@@ -13,21 +13,10 @@ import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/tools';
 import type { HostMessage } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
-import { ROOT, waitFor } from '../helpers';
+import { waitFor } from '../helpers';
+import { startMockModel } from '../mockModel';
 
-interface Mock {
-  port: number;
-  requests: Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
-  close(): Promise<void>;
-}
-const mocks: Mock[] = [];
-after(() => Promise.all(mocks.map((m) => m.close())));
-async function mock(replies: Array<Record<string, unknown>>): Promise<Mock> {
-  const { startMockModel } = (await import(join(ROOT, 'fixtures', 'models', 'mock-model.mjs'))) as { startMockModel: (o: { replies: unknown[] }) => Promise<Mock> };
-  const m = await startMockModel({ replies });
-  mocks.push(m);
-  return m;
-}
+const mock = startMockModel;
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -47,14 +36,14 @@ function view(router: ChatRouter) {
   };
 }
 
-function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry()) {
+function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry(), idleTimeoutMs?: number) {
   const asked: string[] = [];
   const selected: string[] = [];
   return mock(replies).then((m) => {
     const host: TurnHost = {
       registry: tools,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
-      agentOptions: () => ({ system: 'sys', maxSteps: 5 }),
+      agentOptions: () => ({ system: 'sys', maxSteps: 5, ...(idleTimeoutMs ? { idleTimeoutMs } : {}) }),
       tools: () => tools.schemas(),
       isPreapproved: () => false,
       // Waits for a decision that never comes; only the turn's signal ends it (as Approvals.ask does).
@@ -190,6 +179,44 @@ describe('chat turns', { timeout: 20_000 }, () => {
     panel.close();
     await runner.idle();
     assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the chat view that started this turn was closed/);
+  });
+});
+
+describe('no silent stalls in the chat', { timeout: 20_000 }, () => {
+  test('a model that stops sending ends the turn with a message; the chat is free again', async () => {
+    const { runner, router } = await setup([{ hang: true }, { text: 'back' }], new ToolRegistry(), 1_000);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'hello?' });
+    await runner.idle();
+    const c = await router.current();
+    const last = c.items.at(-1);
+    assert.equal(last?.kind, 'notice');
+    assert.match(last?.kind === 'notice' ? `${last.level}: ${last.text}` : '', /^error: model error: OpenAI-compatible: the model sent nothing for 1 s, so the turn was ended/);
+    assert.deepEqual(v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
+    await v.send({ type: 'send', text: 'again' });
+    await runner.idle();
+    assert.equal(c.items.at(-1)?.kind === 'assistant' && (c.items.at(-1) as { text: string }).text, 'back');
+  });
+
+  test('an answer cut at the output limit says so, and Continue asks the model to go on from it', async () => {
+    const { mock: m, runner, router } = await setup([{ text: 'Step one, step tw', cut: true }, { text: 'o, step three.' }]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'count the steps' });
+    await runner.idle();
+    const c = await router.current();
+    const answer = c.items.find((i) => i.kind === 'assistant');
+    assert.deepEqual(answer && { ...answer, id: '' }, { kind: 'assistant', id: '', text: 'Step one, step tw', streaming: false, cut: true });
+    assert.ok(v.got.some((x) => x.type === 'update' && x.item.kind === 'assistant' && x.item.cut === true), 'the view was told');
+    await v.send({ type: 'continue' });
+    await runner.idle();
+    const sent = m.requests[1]!.body.messages.slice(1);
+    assert.deepEqual(sent.map((x) => [x.role, x.content]), [
+      ['user', 'count the steps'],
+      ['assistant', 'Step one, step tw'],
+      ['user', 'Continue exactly where your previous answer was cut off.'],
+    ]);
   });
 });
 

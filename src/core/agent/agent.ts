@@ -18,6 +18,8 @@ export type AgentEvent =
   | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'notice'; message: string }
+  /** The answer was cut at the model's output limit; the turn ends with what arrived. */
+  | { type: 'cut' }
   | { type: 'step'; step: Step };
 
 export interface ApprovalRequest {
@@ -37,6 +39,8 @@ export interface AgentOptions {
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
   /** The tools the model is shown (default: all of the registry's). */
   tools?: () => ToolSchema[];
+  /** Ends a model request that sends nothing for this long. */
+  idleTimeoutMs?: number;
 }
 
 export interface RunOptions {
@@ -52,6 +56,8 @@ export interface RunResult {
   /** The conversation after this run, for the next one. */
   messages: ChatMessage[];
   stopped?: 'cancelled' | 'maxSteps' | 'error';
+  /** The final answer was cut at the model's output limit. */
+  cut?: boolean;
 }
 
 /** The loop: ask the model, run the tool calls it asks for (concurrently), repeat until it answers. */
@@ -85,10 +91,18 @@ export class Agent {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
           onNotice: (message) => onEvent?.({ type: 'notice', message }),
+          ...(this.options.idleTimeoutMs ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}),
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');
         return end('error', `model error: ${errorMessage(err)}`);
+      }
+      if (reply.cut) {
+        // Tool calls in a cut answer are cut too: none of them runs; the user can ask to continue.
+        conversation.push({ role: 'assistant', content: reply.text });
+        onEvent?.({ type: 'cut' });
+        emit({ index: steps.length, kind: 'final', detail: reply.text });
+        return { steps, final: reply.text, messages: conversation, cut: true };
       }
       conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
       if (!reply.toolCalls.length) {

@@ -19,6 +19,8 @@ export type ChatMessage =
 export interface ModelTurn {
   text: string;
   toolCalls: ToolCall[];
+  /** The model stopped at its output limit (OpenAI `finish_reason: "length"`, Anthropic `stop_reason: "max_tokens"`). */
+  cut?: boolean;
 }
 
 export interface ChatRequestOptions {
@@ -27,6 +29,8 @@ export interface ChatRequestOptions {
   onText?: (delta: string) => void;
   /** Something the user should see that is not an answer, e.g. "rate limited, retrying in 3 s". */
   onNotice?: (message: string) => void;
+  /** Ends the request when the model sends nothing for this long (0 or absent: never). */
+  idleTimeoutMs?: number;
 }
 
 /** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */

@@ -12,8 +12,8 @@ const MAX_IMAGE_CHARS = 2_000_000;
 export interface TurnHost {
   registry: ToolRegistry;
   createModel(signal: AbortSignal): Promise<ChatModel>;
-  /** System prompt and step limit, read when the turn starts. */
-  agentOptions(): { system: string; maxSteps: number };
+  /** System prompt, step limit and stream idle timeout, read when the turn starts. */
+  agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
   isPreapproved(req: ApprovalRequest): boolean;
@@ -125,6 +125,14 @@ export class Turn {
       case 'notice':
         this.notice('warning', e.message);
         break;
+      case 'cut': {
+        // The answer (or an empty one, when only a cut tool call came) offers Continue.
+        const item = this.streaming ? c.find(this.streaming.id) : undefined;
+        this.streaming = undefined;
+        if (item?.kind === 'assistant') c.update({ ...item, streaming: false, cut: true });
+        else c.append({ kind: 'assistant', id: c.newId('a'), text: '', cut: true });
+        break;
+      }
       case 'tool_start':
         this.endStreaming();
         this.startCard(e);

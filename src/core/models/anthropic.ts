@@ -34,7 +34,7 @@ export class AnthropicModel extends StreamingChatModel {
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const body: Record<string, unknown> = {
       model: this.options.model,
-      max_tokens: this.options.maxTokens ?? 4096,
+      max_tokens: this.options.maxTokens ?? maxOutputTokens(this.options.model),
       stream: true,
       messages: toWire(messages),
       ...(system ? { system } : {}),
@@ -42,6 +42,7 @@ export class AnthropicModel extends StreamingChatModel {
     };
     let text = '';
     let stopped = false;
+    let cut = false;
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     await streamSse(
       {
@@ -50,6 +51,7 @@ export class AnthropicModel extends StreamingChatModel {
         body,
         provider: PROVIDER,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       },
       (event) => {
         const e = parseData(event.data, PROVIDER) as StreamEvent;
@@ -71,20 +73,37 @@ export class AnthropicModel extends StreamingChatModel {
               block.json += e.delta.partial_json ?? '';
             }
             break;
+          case 'message_delta':
+            if (e.delta?.stop_reason === 'max_tokens') cut = true;
+            break;
           case 'message_stop':
             stopped = true;
             break;
           case 'error':
             throw new ProviderError(`${PROVIDER}: ${e.error?.type ?? 'error'}: ${e.error?.message ?? 'error in stream'}`, e.error?.type === 'overloaded_error' ? 529 : undefined);
           default:
-            break; // message_start, content_block_stop, message_delta, ping
+            break; // message_start, content_block_stop, ping
         }
       },
     );
     if (!stopped) throw new ProviderError(`${PROVIDER}: malformed stream: it ended without message_stop`);
     const toolCalls: ToolCall[] = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => ({ id: b.id, name: b.name, arguments: b.json }));
-    return { text, toolCalls };
+    return { text, toolCalls, ...(cut ? { cut } : {}) };
   }
+}
+
+/**
+ * The most output tokens a Claude model accepts (Anthropic's model table), so an answer is not cut
+ * at a fixed small limit; unknown models get a limit every current model accepts. A setting
+ * (`minagent.chat.maxOutputTokens`) overrides it.
+ */
+export function maxOutputTokens(model: string): number {
+  const m = model.toLowerCase();
+  if (/claude-3-haiku|claude-3-opus|claude-3-sonnet|claude-instant|claude-2/.test(m)) return 4_096;
+  if (/claude-3-5/.test(m)) return 8_192;
+  if (/opus-4(?:-0|-1|-2025|$)|opus-4-1/.test(m)) return 32_000;
+  if (/claude-3-7|sonnet-4|haiku-4|opus-4/.test(m)) return 64_000;
+  return 8_192;
 }
 
 /** Anthropic wants alternating turns; consecutive tool results go back as one user message. */

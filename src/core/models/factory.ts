@@ -4,7 +4,7 @@ import { OpenAICompatibleModel } from './openai';
 
 export type ProviderSpec =
   | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean }
-  | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string }
+  | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string; maxTokens?: number }
   | { provider: 'scripted'; script: ScriptedTurn[] };
 
 export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
@@ -17,7 +17,7 @@ export function createModel(spec: ProviderSpec): ChatModel {
     case 'openai':
       return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}) });
     case 'anthropic':
-      return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}) });
+      return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}) });
     case 'scripted':
       return new FakeModel(spec.script);
   }

@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
 import type { ToolSchema } from '../tools';
+import { IdleWatch } from './idle';
 
 /** A provider failure the chat shows as it is: status, what the server said, when to retry. */
 export class ProviderError extends Error {
@@ -21,20 +22,36 @@ export interface StreamRequest {
   signal?: AbortSignal;
   /** Provider name for messages, e.g. "OpenAI-compatible". */
   provider: string;
+  /** Ends the request when nothing arrives for this long, the wait for the answer's start included. */
+  idleTimeoutMs?: number;
 }
 
 /** POSTs a JSON body and streams the SSE answer, one event at a time. Errors become ProviderError. */
 export async function streamSse(req: StreamRequest, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+  const idle = new IdleWatch(req.signal, req.idleTimeoutMs);
+  try {
+    await stream(req, idle, onEvent);
+  } catch (err) {
+    if (idle.timedOut && !req.signal?.aborted) throw new ProviderError(idle.message(req.provider));
+    throw err;
+  } finally {
+    idle.dispose();
+  }
+}
+
+async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+  if (req.signal?.aborted) throw abortError();
   let response: Response;
   try {
     response = await fetch(req.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...req.headers },
       body: JSON.stringify(req.body),
-      ...(req.signal ? { signal: req.signal } : {}),
+      signal: idle.signal,
     });
   } catch (err) {
     if (req.signal?.aborted) throw abortError();
+    if (idle.timedOut) throw new ProviderError(idle.message(req.provider));
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new ProviderError(`${req.provider}: cannot reach ${new URL(req.url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
@@ -55,11 +72,13 @@ export async function streamSse(req: StreamRequest, onEvent: (event: EventSource
   const decoder = new TextDecoder();
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      idle.touch();
       parser.feed(decoder.decode(chunk, { stream: true }));
       if (failure) throw failure;
     }
   } catch (err) {
     if (req.signal?.aborted) throw abortError();
+    if (idle.timedOut) throw new ProviderError(idle.message(req.provider));
     if (err instanceof ProviderError) throw err;
     throw new ProviderError(`${req.provider}: the stream broke off: ${(err as Error).message}`);
   }
@@ -116,16 +135,27 @@ export async function withRateLimitRetry<T>(fn: () => Promise<T>, options: { sig
     } catch (err) {
       const wait = err instanceof ProviderError && err.status === 429 ? err.retryAfterMs : undefined;
       if (wait === undefined || wait > (options.maxWaitMs ?? 20_000) || i >= attempts) throw err;
+      if (options.signal?.aborted) throw abortError();
       options.onRetry?.(wait);
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, wait);
-        options.signal?.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(abortError());
-        }, { once: true });
-      });
+      await abortableDelay(wait, options.signal);
     }
   }
+}
+
+/** Waits `ms`, or rejects with an AbortError as soon as `signal` aborts (also when it already has). */
+export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError());
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** A provider that streams one request per turn; a short rate-limit wait is retried and shown. */

@@ -46,6 +46,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
     if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     let text = '';
     let finished = false;
+    let cut = false;
     const calls = new Map<number, { id: string; name: string; args: string }>();
     await streamSse(
       {
@@ -54,6 +55,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
         body,
         provider: PROVIDER,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       },
       (event) => {
         if (event.data === '[DONE]') {
@@ -77,6 +79,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
             calls.set(index, call);
           }
           if (choice.finish_reason) finished = true;
+          if (choice.finish_reason === 'length') cut = true;
         }
       },
     );
@@ -84,7 +87,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
     const toolCalls: ToolCall[] = [...calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args }));
-    return { text, toolCalls };
+    return { text, toolCalls, ...(cut ? { cut } : {}) };
   }
 }
 

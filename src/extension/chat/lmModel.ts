@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn, type ToolCall } from '../../core/agent/model';
+import { IdleWatch } from '../../core/models/idle';
 import type { ToolSchema } from '../../core/tools';
 
 /**
@@ -17,8 +18,10 @@ export class LanguageModelAdapter implements ChatModel {
 
   async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
     const cts = new vscode.CancellationTokenSource();
+    const idle = new IdleWatch(options.signal, options.idleTimeoutMs);
     const onAbort = () => cts.cancel();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (idle.signal.aborted) cts.cancel();
+    else idle.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await this.model.sendRequest(
         toLm(messages),
@@ -31,6 +34,7 @@ export class LanguageModelAdapter implements ChatModel {
       let text = '';
       const toolCalls: ToolCall[] = [];
       for await (const part of response.stream) {
+        idle.touch();
         if (part instanceof vscode.LanguageModelTextPart) {
           text += part.value;
           options.onText?.(part.value);
@@ -38,13 +42,16 @@ export class LanguageModelAdapter implements ChatModel {
           toolCalls.push({ id: part.callId, name: part.name, arguments: part.input as Record<string, unknown> });
         }
       }
+      if (idle.timedOut) throw new Error(idle.message(this.model.name));
       return { text, toolCalls };
     } catch (err) {
       if (options.signal?.aborted) throw abortError();
+      if (idle.timedOut) throw new Error(idle.message(this.model.name));
       if (err instanceof vscode.LanguageModelError) throw new Error(`${this.model.name}: ${err.message} (${err.code})`);
       throw err;
     } finally {
-      options.signal?.removeEventListener('abort', onAbort);
+      idle.signal.removeEventListener('abort', onAbort);
+      idle.dispose();
       cts.dispose();
     }
   }

@@ -70,7 +70,8 @@ export class ModelChoices {
     const provider = id as 'openai' | 'anthropic';
     const apiKey = await this.secrets.get(keyName(provider));
     const common = { baseUrl: c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider], model: c.get<string>('model', ''), ...(apiKey ? { apiKey } : {}) };
-    return provider === 'openai' ? createModel({ provider, ...common, sendImages: c.get<boolean>('sendImages', false) }) : createModel({ provider, ...common });
+    const maxTokens = c.get<number>('maxOutputTokens', 0);
+    return provider === 'openai' ? createModel({ provider, ...common, sendImages: c.get<boolean>('sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
   }
 
   /** Asks for a provider's key and keeps it in SecretStorage (never in settings or logs). */

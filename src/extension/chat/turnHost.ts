@@ -16,7 +16,8 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     createModel: () => models.create(),
     agentOptions: () => {
       const config = vscode.workspace.getConfiguration('minagent.chat');
-      return { system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM, maxSteps: config.get<number>('maxSteps', 20) };
+      const idle = config.get<number>('idleTimeout', 120);
+      return { system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM, maxSteps: config.get<number>('maxSteps', 20), ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}) };
     },
     tools: () => tools.forModel(),
     isPreapproved: (req: ApprovalRequest) => approvals.isPreapproved(req),

@@ -3,7 +3,7 @@ import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { assignNames, type NamingProblem } from './naming';
-import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
@@ -335,11 +335,14 @@ export class ServerHub {
       })),
       this.settings.conflictPolicy,
     );
-    const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
+    const listedBy = new Map(listed.map((l) => [l.entry.config.name, l]));
     const tools: Tool[] = [];
     for (const a of assignments) {
-      const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
-      const tool = adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, args, o));
+      const { entry, tools: remotes } = listedBy.get(a.server)!;
+      const remote = remotes.find((t) => t.name === a.remoteName)!;
+      // The source's own adaptation (the one `register` uses), routed through the hub so a
+      // restarted server needs no re-registration.
+      const tool = entry.source!.toTool(remote, a.name, (args, o) => this.callRemote(a.server, a.remoteName, args, o));
       tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);

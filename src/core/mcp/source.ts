@@ -213,9 +213,12 @@ export class McpToolSource {
     return this.remoteTools;
   }
 
-  /** Adapts one remote tool to a registry tool named `name` that calls this source. */
-  toTool(remote: RemoteTool, name = remote.name): Tool {
-    return adaptTool(remote, name, this.name, (args, options) => this.call(remote.name, args, options));
+  /**
+   * Adapts one remote tool to a registry tool named `name`. It calls this source, or `call` when the
+   * owner routes calls itself (the hub sends them to whichever source serves the server now).
+   */
+  toTool(remote: RemoteTool, name = remote.name, call: Tool['call'] = (args, options) => this.call(remote.name, args, options)): Tool {
+    return adaptTool(remote, name, this.name, call);
   }
 
   /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture, waitFor } from '../helpers';
+import { waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
+import { startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
@@ -19,13 +20,7 @@ const cards = (chat: Frame) => chat.locator('.card');
 
 describe('the chat panel', () => {
   e2eTest('turns over MCP tools with cards, approvals (once, chat, always and forgotten), Stop, XSS-safe output, and restore after reload', async () => {
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-    // The demo workspace itself, as `npm run demo` opens it.
-    const cs = await startCodeServer({
-      workspace: 'demo',
-      inPlace: true,
-      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
-    });
+    const { mock, cs } = await startDemoWithMockModel();
     let wb: Workbench | undefined;
     const stage = async (name: string, fn: () => Promise<void>) => {
       try {

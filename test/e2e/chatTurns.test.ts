@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { waitFor } from '../helpers';
+import { startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
@@ -21,12 +21,7 @@ const transcriptText = (chat: Frame) => chat.locator('#transcript').innerText();
 
 describe('chat turns in VS Code', () => {
   e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message', async () => {
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-    const cs = await startCodeServer({
-      workspace: 'demo',
-      inPlace: true,
-      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
-    });
+    const { mock, cs } = await startDemoWithMockModel();
     let wb: Workbench | undefined;
     try {
       wb = await Workbench.open(cs.url);

@@ -277,7 +277,8 @@ export class ServerHub {
     }
     entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
     this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
-    entry.restartTimer = setTimeout(() => {
+    entry.restartTimer = setTimeout(async () => {
+      await this.options.restart?.beforeRestart?.();
       entry.restartTimer = undefined;
       if (this.closed || this.entries.get(name) !== entry) return;
       const dead = entry.source;

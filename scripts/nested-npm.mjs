@@ -30,15 +30,16 @@ export function nestedNpmEnv({ nodeBin, nodedir, base = process.env } = {}) {
 }
 
 /**
- * `npm install --no-save SPECS` in `cwd`, on the Node in `nodeBin`. Resolves to npm's exit status;
- * npm's own output goes to this process's stderr.
+ * `npm install [SPECS]` in `cwd` (the project there, plus SPECS without saving them), on the Node in
+ * `nodeBin`. Resolves to npm's exit status; npm's own output goes to this process's stderr.
  */
-export function nestedNpmInstall({ cwd, specs, nodeBin, nodedir, extraArgs = [] }) {
+export function nestedNpmInstall({ cwd, specs = [], nodeBin, nodedir }) {
   // `npm` is a Node script (`#!/usr/bin/env node`): with nodeBin first on PATH it, the install
   // scripts and node-gyp all run on that Node.
   const env = nestedNpmEnv({ nodeBin, nodedir });
+  const args = ['install', ...(specs.length ? ['--no-save', ...specs] : [])];
   return new Promise((resolve) => {
-    const child = spawn('npm', ['install', '--no-save', '--no-package-lock', ...extraArgs, ...specs], { cwd, env, stdio: ['ignore', 2, 2] });
+    const child = spawn('npm', args, { cwd, env, stdio: ['ignore', 2, 2] });
     child.on('error', (e) => {
       process.stderr.write(`npm could not start: ${e.message}\n`);
       resolve(127);

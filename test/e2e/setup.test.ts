@@ -20,13 +20,16 @@ interface Report {
 }
 
 /** A project folder with the probe packed as a tarball and its install script allowed. */
-function project(): { dir: string; tarball: string } {
+function project(): { dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-nested-'));
   cpSync(join(ROOT, 'fixtures', 'npm-probe'), join(dir, 'probe'), { recursive: true });
   const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: join(dir, 'probe'), encoding: 'utf8' });
   assert.equal(packed.status, 0, packed.stderr);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'nested-install-test', private: true, allowScripts: { 'minagent-npm-probe': true } }));
-  return { dir, tarball: join(dir, packed.stdout.trim().split('\n').at(-1)!) };
+  const tarball = packed.stdout.trim().split('\n').at(-1)!;
+  // Shaped like the e2e cache: a project whose dependency's install script is decided in allowScripts
+  // (npm keys a local tarball by its file: path, a registry package by its name).
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'nested-install-test', private: true, dependencies: { 'minagent-npm-probe': `file:./${tarball}` }, allowScripts: { [`file:${join(dir, tarball)}`]: true } }));
+  return { dir };
 }
 
 /** Runs `code` (an ES module body) as `npm exec -c` does: under npm, with npm's environment, on Node 20. */
@@ -40,11 +43,11 @@ function underNpm(code: string, env: Record<string, string> = {}): void {
 const report = (dir: string) => JSON.parse(readFileSync(join(dir, 'node_modules', 'minagent-npm-probe', 'report.json'), 'utf8')) as Report;
 
 test('a nested install started under npm on Node 20 runs on the Node it was given, with its own npm environment', { timeout: 180_000 }, () => {
-  const { dir, tarball } = project();
+  const { dir } = project();
   try {
     underNpm(`
       import { nestedNpmInstall } from ${JSON.stringify(join(ROOT, 'scripts', 'nested-npm.mjs'))};
-      process.exit(await nestedNpmInstall({ cwd: ${JSON.stringify(dir)}, specs: [${JSON.stringify(tarball)}], nodeBin: ${JSON.stringify(paths.node24Bin)}, nodedir: ${JSON.stringify(paths.node24)} }));
+      process.exit(await nestedNpmInstall({ cwd: ${JSON.stringify(dir)}, nodeBin: ${JSON.stringify(paths.node24Bin)}, nodedir: ${JSON.stringify(paths.node24)} }));
     `);
     const seen = report(dir);
     assert.equal(seen.version, `v${NODE24_VERSION}`, 'the install script ran on Node 24');
@@ -58,12 +61,12 @@ test('a nested install started under npm on Node 20 runs on the Node it was give
 });
 
 test('with npm_config_strict_allow_scripts=true the decided install script still runs', { timeout: 180_000 }, () => {
-  const { dir, tarball } = project();
+  const { dir } = project();
   try {
     underNpm(
       `
       import { nestedNpmInstall } from ${JSON.stringify(join(ROOT, 'scripts', 'nested-npm.mjs'))};
-      process.exit(await nestedNpmInstall({ cwd: ${JSON.stringify(dir)}, specs: [${JSON.stringify(tarball)}], nodeBin: ${JSON.stringify(paths.node24Bin)}, nodedir: ${JSON.stringify(paths.node24)} }));
+      process.exit(await nestedNpmInstall({ cwd: ${JSON.stringify(dir)}, nodeBin: ${JSON.stringify(paths.node24Bin)}, nodedir: ${JSON.stringify(paths.node24)} }));
     `,
       { npm_config_strict_allow_scripts: 'true' },
     );
@@ -74,12 +77,12 @@ test('with npm_config_strict_allow_scripts=true the decided install script still
 });
 
 test('control: the same install with the inherited npm environment reports the outer Node 20 (what the first test guards against)', { timeout: 180_000 }, () => {
-  const { dir, tarball } = project();
+  const { dir } = project();
   try {
     underNpm(`
       import { spawnSync } from 'node:child_process';
       const env = { ...process.env, PATH: ${JSON.stringify(paths.node24Bin)} + ':' + process.env.PATH };
-      const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', ${JSON.stringify(tarball)}], { cwd: ${JSON.stringify(dir)}, env, stdio: 'inherit' });
+      const r = spawnSync('npm', ['install'], { cwd: ${JSON.stringify(dir)}, env, stdio: 'inherit' });
       process.exit(r.status ?? 1);
     `);
     const seen = report(dir);

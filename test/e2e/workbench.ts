@@ -48,11 +48,9 @@ export class Workbench {
   async openMinAgent(): Promise<void> {
     // With one view the container shows "MINAGENT: ..." as its title instead of a pane header.
     const title = this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first();
-    // Clicking the icon of the container already shown would hide it (after a reload it may be).
-    const shown = await title.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (!shown) {
-      await this.page.locator('.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]').first().click();
-    }
+    // The palette's "MinAgent: Focus on Tools View" shows it whether or not it is shown already
+    // (clicking its icon would hide a shown container, and the icon can be busy with a progress badge).
+    await this.command('MinAgent: Focus on Tools View');
     await title.waitFor();
   }
 

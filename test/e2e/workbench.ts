@@ -48,10 +48,13 @@ export class Workbench {
   async openMinAgent(): Promise<void> {
     // With one view the container shows "MINAGENT: ..." as its title instead of a pane header.
     const title = this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first();
-    // The palette's "MinAgent: Focus on Tools View" shows it whether or not it is shown already
-    // (clicking its icon would hide a shown container, and the icon can be busy with a progress badge).
-    await this.command('MinAgent: Focus on Tools View');
-    await title.waitFor();
+    // Clicking the icon of the container already shown would hide it: VS Code marks the shown one's
+    // item "checked". The icon may be busy with a progress badge, which playwright does not count as
+    // stable, so the click is forced once the item is there.
+    const item = this.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first();
+    await item.waitFor({ timeout: 60_000 });
+    if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
+    await title.waitFor({ timeout: 60_000 });
   }
 
   /** The Tools tree's rows as text (label and description), top to bottom. */

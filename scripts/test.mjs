@@ -34,8 +34,9 @@ function leftovers() {
 
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'e2e'];
-// A per-test timeout (a case may set its own): one hung child fails one test, never the whole run.
-const nodeTest = (files, concurrency) => run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=600000', ...files]);
+// test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
+// test, never the whole run.
+const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 ensureNodeModules();

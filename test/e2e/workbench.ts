@@ -102,7 +102,7 @@ export class Workbench {
   /** A webview's document, two frames down: the sidebar view's, or with `panel` the editor panel's. */
   async webview({ panel = false } = {}): Promise<Frame> {
     const which = panel ? ':not([src*="purpose=webviewView"])' : '[src*="purpose=webviewView"]';
-    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 30_000 });
+    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 120_000 });
     const outerFrame = await outer.contentFrame();
     const inner = await outerFrame!.waitForSelector('#active-frame');
     return (await inner.contentFrame())!;

@@ -23,8 +23,12 @@ export class Workbench {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // Bounds, not expectations: on a loaded 2-core machine code-server can take a minute to serve
+    // the workbench. Every wait below this is for an event, bounded by these.
+    page.setDefaultTimeout(60_000);
+    page.setDefaultNavigationTimeout(120_000);
     await page.goto(url);
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     return new Workbench(context, page);
   }
 

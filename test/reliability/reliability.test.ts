@@ -40,13 +40,18 @@ interface Run {
 async function withHub(servers: ServerConfig[], fn: (run: Run) => Promise<void>, settings: Partial<HubSettings> = {}, restart?: RestartPolicy): Promise<void> {
   const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, ...settings }, ...(restart ? { restart } : {}) });
   const pids = new Set<string>();
+  const notes: Array<Promise<void>> = [];
   const note = () => {
     for (const s of hub.servers()) {
       if (s.state.kind !== 'running' || !s.state.pid) continue;
-      for (const p of processTree(s.state.pid)) {
-        const stamp = stampOf(p);
-        if (stamp) pids.add(stamp);
-      }
+      notes.push(
+        processTree(s.state.pid).then((tree) => {
+          for (const p of tree) {
+            const stamp = stampOf(p);
+            if (stamp) pids.add(stamp);
+          }
+        }),
+      );
     }
   };
   hub.onDidChangeServers(note);
@@ -54,8 +59,10 @@ async function withHub(servers: ServerConfig[], fn: (run: Run) => Promise<void>,
     hub.reconcile(servers);
     await hub.whenIdle();
     note();
+    await Promise.all(notes);
     await fn({ hub, pids });
   } finally {
+    await Promise.all(notes);
     await hub.closeAll();
   }
   await waitFor(() => `every server process to end (still running: ${[...pids].filter(isStampAlive).join(', ')})`, () => [...pids].every((p) => !isStampAlive(p)), 5_000);

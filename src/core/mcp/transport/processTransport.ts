@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { deliver } from './inbox';
 import { LineReader } from './lineReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
 import { alivePids, processTree, signalTree } from './processTree';
@@ -53,7 +54,7 @@ export class ProcessTransport implements Transport {
   private exitInfo: ExitInfo | undefined;
   private exited: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
-  private closeFired = false;
+  private closeFired: Promise<void> | undefined;
   private started = false;
 
   constructor(
@@ -114,10 +115,7 @@ export class ProcessTransport implements Transport {
           this.exitInfo = { code, signal };
           // Let the last stdout bytes arrive, unless a grandchild holds the pipe open.
           const settle = stdoutEnded ? Promise.resolve() : Promise.race([stdoutEnd, delay(50)]);
-          void settle.then(() => {
-            r();
-            this.fireClose();
-          });
+          void settle.then(() => this.fireClose()).then(r);
         });
       });
       child.once('error', (err: NodeJS.ErrnoException) => {
@@ -126,7 +124,7 @@ export class ProcessTransport implements Transport {
           this.exited = Promise.resolve();
           void spawnError(err, this.params).then((e) => {
             reject(e);
-            this.fireClose();
+            void this.fireClose();
           });
         } else {
           this.onerror?.(err);
@@ -158,7 +156,7 @@ export class ProcessTransport implements Transport {
     const child = this.child;
     const leader = child?.pid;
     if (!child || leader === undefined) {
-      this.fireClose();
+      await this.fireClose();
       return;
     }
     // One scan of the process table per close, while the server still runs: its descendants are
@@ -182,7 +180,7 @@ export class ProcessTransport implements Transport {
     child.stderr?.destroy();
     await this.exited;
     releaseProcessGroup(leader);
-    this.fireClose();
+    await this.fireClose();
   }
 
   /** Waits until none of `pids` runs, or `ms` passed; resolves with those still running. */
@@ -207,25 +205,36 @@ export class ProcessTransport implements Transport {
     const idText = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
     if (idText === undefined || !/"result"|"error"/.test(head + tail)) return;
     const id = JSON.parse(idText) as string | number;
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage);
+    deliver(() => this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage));
   }
 
   private handleLine(line: string): void {
     if (!line.trim()) return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
-      this.params.onGarbage?.(line);
-      return;
-    }
-    this.onmessage?.(message);
+    // Parsing and validating is part of the handling that the inbox spreads over iterations.
+    deliver(() => {
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line);
+      } catch {
+        this.params.onGarbage?.(line);
+        return;
+      }
+      this.onmessage?.(message);
+    });
   }
 
-  private fireClose(): void {
-    if (this.closeFired) return;
-    this.closeFired = true;
-    this.onclose?.();
+  /** Fires onclose once, after the messages that came before it; resolves when it has run. */
+  private fireClose(): Promise<void> {
+    this.closeFired ??= new Promise<void>((resolve) =>
+      deliver(() => {
+        try {
+          this.onclose?.();
+        } finally {
+          resolve();
+        }
+      }),
+    );
+    return this.closeFired;
   }
 }
 

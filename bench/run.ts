@@ -5,6 +5,7 @@ import { benchAgent } from './agent';
 import { benchCallOverhead } from './callOverhead';
 import { benchClose } from './close';
 import { benchConnect } from './connect';
+import { benchLoopDelay } from './loopDelay';
 import { benchMemory } from './memory';
 import { save } from './results';
 import { benchScale } from './scale';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   await benchCallOverhead();
   await benchConnect();
   await benchClose();
+  await benchLoopDelay();
   benchScale();
   await benchTreeRender();
   await benchAgent();

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
+import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
 import type { InputStore } from './inputs';
 import { parseSettingsText, settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
@@ -41,7 +41,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const untrusted = trusted ? [] : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
-  const parsed = parseServers(fromSettings, ctx, 'settings');
+  // Env files are read ahead, asynchronously: parsing then never blocks the extension host on the disk.
+  const parsed = parseServers(fromSettings, { ...ctx, envFiles: await readEnvFiles(fromSettings, ctx) }, 'settings');
   problems.push(...parsed.problems);
   const servers = [...parsed.servers];
   const disabled = [...parsed.disabled];
@@ -71,7 +72,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       own[name] = entry;
     }
     const values = await inputs.resolve(inputReferences(own), found.inputs);
-    const fileParsed = parseServers(own, { ...ctx, input: (id) => values.get(id) }, file.label);
+    const fileCtx = { ...ctx, input: (id: string) => values.get(id) };
+    const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
     servers.push(...fileParsed.servers);
     disabled.push(...fileParsed.disabled);

@@ -45,13 +45,18 @@ async function withHub(record: RecordRow, servers: ServerConfig[], fn: (run: Run
   const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, ...settings }, ...(restart ? { restart } : {}) });
   const pids = new Set<string>();
   const pending: RowInput[] = [];
+  const notes: Array<Promise<void>> = [];
   const note = () => {
     for (const s of hub.servers()) {
       if (s.state.kind !== 'running' || !s.state.pid) continue;
-      for (const p of processTree(s.state.pid)) {
-        const stamp = stampOf(p);
-        if (stamp) pids.add(stamp);
-      }
+      notes.push(
+        processTree(s.state.pid).then((tree) => {
+          for (const p of tree) {
+            const stamp = stampOf(p);
+            if (stamp) pids.add(stamp);
+          }
+        }),
+      );
     }
   };
   hub.onDidChangeServers(note);
@@ -59,8 +64,10 @@ async function withHub(record: RecordRow, servers: ServerConfig[], fn: (run: Run
     hub.reconcile(servers);
     await hub.whenIdle();
     note();
+    await Promise.all(notes);
     await fn({ hub, pids, record: (row) => pending.push(row) });
   } finally {
+    await Promise.all(notes);
     await hub.closeAll();
   }
   await waitFor(() => `every server process to end (still running: ${[...pids].filter(isStampAlive).join(', ')})`, () => [...pids].every((p) => !isStampAlive(p)), 5_000);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -55,6 +56,11 @@ export interface VariableContext {
   env?: NodeJS.ProcessEnv;
   /** Resolves `${input:ID}`; absent means inputs are not supported in this source. */
   input?: (id: string) => string | undefined;
+  /**
+   * Env files read ahead by `readEnvFiles` (resolved path -> text, or why it could not be read), so
+   * parsing never blocks the extension host on the disk. Absent: files are read while parsing.
+   */
+  envFiles?: ReadonlyMap<string, string | Error>;
 }
 
 const stringMap = z.record(z.string(), z.string());
@@ -130,7 +136,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
       try {
-        Object.assign(env, parseEnv(readFileSync(resolvePath(file, ctx), 'utf8')));
+        Object.assign(env, parseEnv(envFileText(resolvePath(file, ctx), ctx)));
       } catch (err) {
         errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
       }
@@ -159,6 +165,25 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     return undefined;
   }
   return config;
+}
+
+function envFileText(path: string, ctx: VariableContext): string {
+  if (!ctx.envFiles) return readFileSync(path, 'utf8');
+  const text = ctx.envFiles.get(path) ?? new Error('it was not read ahead');
+  if (text instanceof Error) throw text;
+  return text;
+}
+
+/** Reads the env files that the entries of a `minagent.servers` object name, without blocking; pass the result as `ctx.envFiles`. */
+export async function readEnvFiles(raw: unknown, ctx: VariableContext): Promise<Map<string, string | Error>> {
+  const files = new Map<string, string | Error>();
+  if (!raw || typeof raw !== 'object') return files;
+  const paths = Object.values(raw as Record<string, unknown>).flatMap((entry) => {
+    const envFile = entry && typeof entry === 'object' ? (entry as { envFile?: unknown }).envFile : undefined;
+    return typeof envFile === 'string' ? [resolvePath(expandVariables(envFile, ctx, () => {}), ctx)] : [];
+  });
+  await Promise.all(paths.map(async (path) => files.set(path, await readFile(path, 'utf8').catch((err: Error) => err))));
+  return files;
 }
 
 function resolvePath(p: string, ctx: VariableContext): string {

@@ -17,7 +17,7 @@ const servers: Server[] = [];
 after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
 /** A real HTTP server on 127.0.0.1 that records every request and answers with `handle`. */
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>): Promise<{ base: string; seen: Seen[] }> {
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<{ base: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer(async (req, res) => {
     for await (const _ of req) void _;

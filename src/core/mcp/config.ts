@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
@@ -55,6 +55,12 @@ export interface VariableContext {
   env?: NodeJS.ProcessEnv;
   /** Resolves `${input:ID}`; absent means inputs are not supported in this source. */
   input?: (id: string) => string | undefined;
+  /**
+   * The workspace is not trusted: a server never runs inside its folder (the default cwd is the
+   * user's home) and no env file inside it is read, since a repository could plant `node_modules`,
+   * `.npmrc`, Python modules or variables there.
+   */
+  untrusted?: boolean;
 }
 
 const stringMap = z.record(z.string(), z.string());
@@ -129,16 +135,24 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     const env: Record<string, string> = {};
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
-      try {
-        Object.assign(env, parseEnv(readFileSync(resolvePath(file, ctx), 'utf8')));
-      } catch (err) {
-        errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+      if (insideUntrusted(resolvePath(file, ctx), ctx)) {
+        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace; it is not read`, severity: 'warning' });
+      } else {
+        try {
+          Object.assign(env, parseEnv(readFileSync(resolvePath(file, ctx), 'utf8')));
+        } catch (err) {
+          errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+        }
       }
     }
     for (const [k, v] of Object.entries(e.env ?? {})) {
       if (v !== null) env[k] = expand(String(v), `env.${k}`);
     }
-    const cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : ctx.workspaceFolder ?? process.cwd();
+    let cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : baseDir(ctx);
+    if (insideUntrusted(cwd, ctx)) {
+      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace; the server starts in ${baseDir(ctx)}`, severity: 'warning' });
+      cwd = baseDir(ctx);
+    }
     config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
@@ -162,7 +176,27 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
 }
 
 function resolvePath(p: string, ctx: VariableContext): string {
-  return isAbsolute(p) ? p : resolve(ctx.workspaceFolder ?? process.cwd(), p);
+  return isAbsolute(p) ? p : resolve(baseDir(ctx), p);
+}
+
+/** Where relative paths start and servers run by default: the workspace, or home when it is untrusted. */
+function baseDir(ctx: VariableContext): string {
+  if (ctx.untrusted) return ctx.userHome ?? homedir();
+  return ctx.workspaceFolder ?? process.cwd();
+}
+
+/** Whether `path` (followed through links) lies in a workspace folder that is not trusted. */
+function insideUntrusted(path: string, ctx: VariableContext): boolean {
+  if (!ctx.untrusted || ctx.workspaceFolder === undefined) return false;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(ctx.workspaceFolder), real(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved is reported. */

@@ -21,8 +21,8 @@ describe('manifest', () => {
     assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), Object.keys(properties).sort());
   });
 
-  test('approvals and the scripted model file can be set only in user settings (machine scope); every setting has a scope', () => {
-    assert.equal(properties['minagent.chat.approval']?.scope, 'machine');
+  test('approvals and the scripted model file can be set only in user settings (application and machine scope); every setting has a scope', () => {
+    assert.equal(properties['minagent.chat.approval']?.scope, 'application');
     assert.equal(properties['minagent.chat.scriptFile']?.scope, 'machine');
     for (const [key, p] of Object.entries(properties)) assert.ok(p.scope, `${key} has a scope`);
   });

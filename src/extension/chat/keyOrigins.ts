@@ -7,17 +7,16 @@ const LABEL: Record<Provider, string> = { openai: 'OpenAI-compatible', anthropic
 const keyName = (p: Provider) => `minagent.apiKey.${p}`;
 const originKey = (p: Provider) => `minagent.apiKeyOrigin.${p}`;
 const confirmedKey = (p: Provider) => `minagent.confirmedOrigins.${p}`;
+const keylessKey = (p: Provider) => `minagent.keylessOrigins.${p}`;
 
 /**
  * Provider keys and the origins they may go to. A key is bound to the origin it was stored for
  * (the user-scope base URL, or the vendor's default; never a workspace value); any other origin,
  * and plain http beyond this machine, needs the user's confirmation in a modal naming the host,
- * remembered per origin. The policy itself is `checkOrigin` in the core.
+ * remembered per origin (both "send the key" and "go without it"; storing a key again forgets
+ * them). The policy itself is `checkOrigin` in the core.
  */
 export class KeyOrigins {
-  /** Origins the user chose to reach without the key, for this window's life. */
-  private readonly withoutKey = new Set<string>();
-
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
@@ -34,13 +33,18 @@ export class KeyOrigins {
   async store(provider: Provider, key: string, origin: string): Promise<void> {
     await this.secrets.store(keyName(provider), key);
     await this.state.update(originKey(provider), origin);
-    await this.state.update(confirmedKey(provider), undefined);
+    await this.forgetAnswers(provider);
   }
 
   async delete(provider: Provider): Promise<void> {
     await this.secrets.delete(keyName(provider));
     await this.state.update(originKey(provider), undefined);
+    await this.forgetAnswers(provider);
+  }
+
+  private async forgetAnswers(provider: Provider): Promise<void> {
     await this.state.update(confirmedKey(provider), undefined);
+    await this.state.update(keylessKey(provider), undefined);
   }
 
   /**
@@ -58,14 +62,15 @@ export class KeyOrigins {
       case 'ok':
         return key;
       case 'confirm': {
-        if (this.withoutKey.has(check.origin)) return undefined;
+        const keyless = this.state.get<string[]>(keylessKey(provider), []);
+        if (keyless.includes(check.origin)) return undefined;
         const choice = await this.ask(provider, check, keyOrigin);
         if (choice === 'confirm') {
           await this.state.update(confirmedKey(provider), [...confirmed, check.origin]);
           return key;
         }
         if (choice === 'withoutKey') {
-          this.withoutKey.add(check.origin);
+          await this.state.update(keylessKey(provider), [...keyless, check.origin]);
           return undefined;
         }
         throw new Error(`Not sent: you did not confirm ${check.host}. Point "minagent.chat.baseUrl" at an address you trust, or send again to be asked again.`);

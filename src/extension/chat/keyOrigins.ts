@@ -99,8 +99,9 @@ export class KeyOrigins {
       const answer = await vscode.window.showWarningMessage(
         `Send your ${LABEL[provider]} API key to ${check.host}?`,
         { modal: true, detail: `The key was stored for ${keyOrigin}. The chat's base URL, from ${where}, points at ${check.origin}. Send the key only if you trust ${check.host}; MinAgent remembers this for ${check.origin}.${plain}` },
-        send,
+        // The safe answer first: it is the default button, so a stray Enter sends no key.
         without,
+        send,
       );
       return answer === send ? 'confirm' : answer === without ? 'withoutKey' : undefined;
     }

@@ -36,7 +36,12 @@ async function ask(chat: Frame, text: string): Promise<void> {
 /** MinAgent: Set API Key, as a user does it: the provider from the list, then the key. */
 async function setApiKey(w: Workbench): Promise<void> {
   await w.command('MinAgent: Set API Key');
-  await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'OpenAI-compatible' }).first().click();
+  // Typed and picked with Enter, as Workbench.command does: a click can miss while the list animates.
+  const filter = w.page.locator('.quick-input-widget input');
+  await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).waitFor();
+  await filter.fill('OpenAI-compatible');
+  await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).waitFor({ state: 'detached' });
+  await w.page.keyboard.press('Enter');
   const input = w.page.locator('.quick-input-widget input[type="password"]');
   await input.waitFor();
   await input.fill(KEY);

@@ -92,6 +92,7 @@ export class ChatController implements vscode.Disposable {
     const models = this.models.list();
     const selected = this.models.selected();
     const warning = this.toolWarning();
+    const trustNotice = this.models.trustNotice();
     return {
       items: this.session.items,
       busy: this.busy,
@@ -99,7 +100,7 @@ export class ChatController implements vscode.Disposable {
       ...(selected ? { selectedModel: selected } : {}),
       ...(models.length ? {} : { setupHint: SETUP_HINT }),
       ...(warning ? { toolWarning: warning } : {}),
-      ...(this.models.trustNotice() ? { trustNotice: this.models.trustNotice()! } : {}),
+      ...(trustNotice ? { trustNotice } : {}),
     };
   }
 

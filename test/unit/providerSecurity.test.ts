@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { AnthropicModel } from '../../src/core/models/anthropic';
 import { streamSse } from '../../src/core/models/http';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { checkOrigin, isLoopback, redirectAllowed } from '../../src/core/models/origins';
+import { checkOrigin, isLoopback, keyOriginFor, redirectAllowed } from '../../src/core/models/origins';
 
 interface Seen {
   url: string;
@@ -108,6 +108,15 @@ describe('origin policy', () => {
     assert.match((checkOrigin({ baseUrl: 'file:///etc/passwd', confirmed: [] }) as { message: string }).message, /must use https or http, not file/);
     assert.match((checkOrigin({ baseUrl: 'https://u:p@api.example.com', confirmed: [] }) as { message: string }).message, /must not carry a user name or password/);
     assert.equal(checkOrigin({ baseUrl: 'not a url', confirmed: [] }).kind, 'invalid');
+  });
+
+  test('a key is bound to the user base URL for its own provider, else the vendor default', () => {
+    const vendor = 'https://api.openai.com/v1';
+    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai', baseUrl: 'http://127.0.0.1:4000/v1' }), 'http://127.0.0.1:4000');
+    assert.equal(keyOriginFor('openai', vendor, { provider: 'anthropic', baseUrl: 'https://proxy.example/v1' }), 'https://api.openai.com');
+    assert.equal(keyOriginFor('openai', vendor, { baseUrl: 'https://proxy.example/v1' }), 'https://api.openai.com');
+    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai' }), 'https://api.openai.com');
+    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai', baseUrl: 'not a url' }), 'https://api.openai.com');
   });
 
   test('isLoopback: localhost names and 127/8 and ::1 only', () => {

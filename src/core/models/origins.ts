@@ -66,3 +66,14 @@ export function redirectAllowed(from: string, location: string): boolean {
     return false;
   }
 }
+
+/**
+ * The origin a key is bound to when it is stored (or, for a key stored before binding existed,
+ * when it is first used): the user's own base URL when their own provider setting is this
+ * provider, else the vendor's default. Only user-scope values are passed in: a workspace never
+ * decides where a key belongs.
+ */
+export function keyOriginFor(provider: 'openai' | 'anthropic', vendorDefault: string, user: { provider?: string; baseUrl?: string }): string {
+  const url = user.baseUrl && user.provider === provider ? user.baseUrl : vendorDefault;
+  return originOf(url) ?? originOf(vendorDefault)!;
+}

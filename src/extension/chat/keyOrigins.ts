@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URLS } from '../../core/models/factory';
-import { checkOrigin, originOf, type OriginCheck } from '../../core/models/origins';
+import { checkOrigin, keyOriginFor, type OriginCheck } from '../../core/models/origins';
 
 type Provider = 'openai' | 'anthropic';
 const LABEL: Record<Provider, string> = { openai: 'OpenAI-compatible', anthropic: 'Anthropic' };
@@ -25,9 +25,8 @@ export class KeyOrigins {
   /** Where a key entered now belongs: the user's own base URL for this provider, else the vendor's. */
   userOrigin(provider: Provider): string {
     const c = vscode.workspace.getConfiguration('minagent.chat');
-    const userBase = c.inspect<string>('baseUrl')?.globalValue;
-    const url = userBase && c.inspect<string>('provider')?.globalValue === provider ? userBase : DEFAULT_BASE_URLS[provider];
-    return originOf(url) ?? originOf(DEFAULT_BASE_URLS[provider])!;
+    const user = { provider: c.inspect<string>('provider')?.globalValue, baseUrl: c.inspect<string>('baseUrl')?.globalValue };
+    return keyOriginFor(provider, DEFAULT_BASE_URLS[provider], { ...(user.provider ? { provider: user.provider } : {}), ...(user.baseUrl ? { baseUrl: user.baseUrl } : {}) });
   }
 
   async store(provider: Provider, key: string, origin: string): Promise<void> {

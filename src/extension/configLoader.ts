@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
 import type { InputStore } from './inputs';
-import { parseSettingsText, settingsValue } from '../core/settingsFile';
+import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
+import { readJsonc, setting } from './trustedSettings';
 
 export interface WorkspaceConfig {
   servers: ServerConfig[];
@@ -16,13 +17,8 @@ export interface WorkspaceConfig {
 
 async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promise<Record<string, unknown>> {
   if (!folder) return {};
-  try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'));
-    const value = settingsValue(parseSettingsText(new TextDecoder().decode(bytes), '.vscode/settings.json'), 'servers');
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const value = settingsValue(await readJsonc(vscode.Uri.joinPath(folder, '.vscode', 'settings.json')), 'servers');
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
 /** Reads `minagent.*` settings and, where enabled, the workspace's MCP files, honouring workspace trust. */
@@ -30,7 +26,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const config = vscode.workspace.getConfiguration('minagent');
   const trusted = vscode.workspace.isTrusted;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir() };
+  // Untrusted: the user's own servers start in their home folder and read no env file from the workspace.
+  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir(), ...(trusted ? {} : { untrusted: true }) };
 
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const userServers = inspected?.globalValue ?? {};
@@ -79,6 +76,6 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
     disabled.push(...fileParsed.disabled);
   }
 
-  const settings = parseHubSettings((key) => config.get(key), problems);
+  const settings = parseHubSettings((key) => setting(key, undefined), problems);
   return { servers, disabled, problems, settings, untrusted };
 }

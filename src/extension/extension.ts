@@ -88,7 +88,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   };
 
   const chatSession = new ChatSession(context.workspaceState);
-  const models = new ModelChoices(context.secrets, context.workspaceState);
+  const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
   const chat = new ChatController(serverHub, chatSession, models, approvals, context.workspaceState, channel);
   const panels = new ChatPanels(context.extensionUri, chat);
@@ -110,6 +110,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.lm.onDidChangeChatModels(() => void chat.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && void chat.refresh()),
     serverHub.onDidChangeTools(() => void chat.refresh()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.refresh()),
   );
 
   context.subscriptions.push(

@@ -46,6 +46,8 @@ export interface ChatState {
   setupHint?: string;
   /** Shown when more tools exist than the provider accepts. */
   toolWarning?: string;
+  /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
+  trustNotice?: string;
 }
 
 export type HostMessage =

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
@@ -61,6 +61,12 @@ export interface VariableContext {
    * parsing never blocks the extension host on the disk. Absent: files are read while parsing.
    */
   envFiles?: ReadonlyMap<string, string | Error>;
+  /**
+   * The workspace is not trusted: a server never runs inside its folder (the default cwd is the
+   * user's home) and no env file inside it is read, since a repository could plant `node_modules`,
+   * `.npmrc`, Python modules or variables there.
+   */
+  untrusted?: boolean;
 }
 
 const stringMap = z.record(z.string(), z.string());
@@ -135,16 +141,24 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     const env: Record<string, string> = {};
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
-      try {
-        Object.assign(env, parseEnv(envFileText(resolvePath(file, ctx), ctx)));
-      } catch (err) {
-        errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+      if (insideUntrusted(resolvePath(file, ctx), ctx)) {
+        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace; it is not read`, severity: 'warning' });
+      } else {
+        try {
+          Object.assign(env, parseEnv(envFileText(resolvePath(file, ctx), ctx)));
+        } catch (err) {
+          errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+        }
       }
     }
     for (const [k, v] of Object.entries(e.env ?? {})) {
       if (v !== null) env[k] = expand(String(v), `env.${k}`);
     }
-    const cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : ctx.workspaceFolder ?? process.cwd();
+    let cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : baseDir(ctx);
+    if (insideUntrusted(cwd, ctx)) {
+      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace; the server starts in ${baseDir(ctx)}`, severity: 'warning' });
+      cwd = baseDir(ctx);
+    }
     config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
@@ -187,7 +201,27 @@ export async function readEnvFiles(raw: unknown, ctx: VariableContext): Promise<
 }
 
 function resolvePath(p: string, ctx: VariableContext): string {
-  return isAbsolute(p) ? p : resolve(ctx.workspaceFolder ?? process.cwd(), p);
+  return isAbsolute(p) ? p : resolve(baseDir(ctx), p);
+}
+
+/** Where relative paths start and servers run by default: the workspace, or home when it is untrusted. */
+function baseDir(ctx: VariableContext): string {
+  if (ctx.untrusted) return ctx.userHome ?? homedir();
+  return ctx.workspaceFolder ?? process.cwd();
+}
+
+/** Whether `path` (followed through links) lies in a workspace folder that is not trusted. */
+function insideUntrusted(path: string, ctx: VariableContext): boolean {
+  if (!ctx.untrusted || ctx.workspaceFolder === undefined) return false;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(ctx.workspaceFolder), real(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved is reported. */

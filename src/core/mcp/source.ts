@@ -17,6 +17,7 @@ import { formatCallResult } from './result';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { listAllTools, type ToolProblem } from './toolList';
+import { cappedFetch } from '../net/limits';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -29,6 +30,8 @@ export interface SourceOptions {
   closeTimings?: CloseTimings;
   /** Largest single stdio message kept (default 64 MB); larger ones are dropped and their call fails. */
   maxMessageBytes?: number;
+  /** Caps on HTTP replies: a whole JSON reply, one SSE event (defaults in DEFAULT_LIMITS). */
+  httpLimits?: { bodyBytes?: number; eventBytes?: number };
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -180,8 +183,10 @@ export class McpToolSource {
     }
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
+    // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
+    const fetch = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
     this.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-    return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
   }
 
   private async fetchTools(): Promise<RemoteTool[]> {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ApprovalDecision } from '../../shared/protocol';
+import { setting } from '../trustedSettings';
 
 const ALWAYS_KEY = 'minagent.approvals.always';
 
@@ -21,7 +22,7 @@ export class Approvals {
 
   /** True when the call may run without asking. */
   isPreapproved(req: ApprovalRequest): boolean {
-    const mode = vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly');
+    const mode = setting<string>('chat.approval', 'readOnly');
     if (mode === 'never') return true;
     const key = this.key(req);
     if (this.forChat.has(key) || this.always().includes(key)) return true;

@@ -5,6 +5,7 @@ import type { ToolSchema } from '../../core/tools';
 import { VIEW_RESULT_CHARS, type ChatState, type HostMessage, type ToolCard, type TranscriptItem, type WebviewMessage } from '../../shared/protocol';
 import type { Approvals } from './approvals';
 import { SETUP_HINT, type ModelChoices } from './models';
+import { setting } from '../trustedSettings';
 import type { ChatSession } from './session';
 
 const TOOLS_KEY = 'minagent.chat.tools';
@@ -91,6 +92,7 @@ export class ChatController implements vscode.Disposable {
     const models = this.models.list();
     const selected = this.models.selected();
     const warning = this.toolWarning();
+    const trustNotice = this.models.trustNotice();
     return {
       items: this.session.items,
       busy: this.busy,
@@ -98,6 +100,7 @@ export class ChatController implements vscode.Disposable {
       ...(selected ? { selectedModel: selected } : {}),
       ...(models.length ? {} : { setupHint: SETUP_HINT }),
       ...(warning ? { toolWarning: warning } : {}),
+      ...(trustNotice ? { trustNotice } : {}),
     };
   }
 
@@ -141,10 +144,9 @@ export class ChatController implements vscode.Disposable {
     this.cards.clear();
     this.broadcast({ type: 'busy', busy: true });
     let streaming: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
-    const config = vscode.workspace.getConfiguration('minagent.chat');
     const agent = new Agent(model, this.hub.registry, {
-      system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM,
-      maxSteps: config.get<number>('maxSteps', 20),
+      system: setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM,
+      maxSteps: setting<number>('chat.maxSteps', 20),
       approve: (req, signal) => this.approve(req, signal),
       tools: () => this.toolsForModel(),
     });
@@ -262,7 +264,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private maxTools(): number {
-    return vscode.workspace.getConfiguration('minagent.chat').get<number>('maxTools', 128);
+    return setting<number>('chat.maxTools', 128);
   }
 
   /** The tools the model is sent: all of them, or the user's choice when there are more than the provider accepts. */

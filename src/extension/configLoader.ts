@@ -41,9 +41,10 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const untrusted = trusted ? [] : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
-  const parsed = parseServers(fromSettings, ctx, 'settings');
+  const parsed = parseServers(fromSettings, ctx);
   problems.push(...parsed.problems);
-  const servers = [...parsed.servers];
+  // Where each entry came from decides what it may do (e.g. `autoApprove: ["*"]` only from the user).
+  const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : 'user settings' }));
   const disabled = [...parsed.disabled];
   const taken = new Set(Object.keys(fromSettings));
 
@@ -70,8 +71,9 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       taken.add(name);
       own[name] = entry;
     }
-    const values = await inputs.resolve(inputReferences(own), found.inputs);
-    const fileParsed = parseServers(own, { ...ctx, input: (id) => values.get(id) }, file.label);
+    const values = new Map<string, Map<string, string>>();
+    for (const [name, entry] of Object.entries(own)) values.set(name, await inputs.resolve(name, inputReferences(entry), found.inputs));
+    const fileParsed = parseServers(own, { ...ctx, input: (id, server) => values.get(server)?.get(id) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
     servers.push(...fileParsed.servers);
     disabled.push(...fileParsed.disabled);

@@ -1,52 +1,76 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
+import { AlwaysAllow } from '../../core/approvals/alwaysAllow';
+import { serverIdentity } from '../../core/mcp/identity';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ApprovalDecision } from '../../shared/protocol';
 
-const ALWAYS_KEY = 'minagent.approvals.always';
+/** The only replies that allow a call; anything else a webview sends denies it. */
+const ALLOWING: ReadonlySet<unknown> = new Set<ApprovalDecision>(['once', 'chat', 'always']);
+/** Where an entry's `autoApprove` is the user's own word; any other origin is a workspace file. */
+const USER_ORIGIN = 'user settings';
 
 /**
  * Who decides whether a tool call runs. By default tools marked `readOnlyHint` run without asking;
  * others ask in their card. A server's `autoApprove` list and the global setting can allow more;
- * "Always allow" is remembered per workspace, "Allow for this chat" until New Chat.
+ * "Always allow" is remembered per workspace for the server's identity (origin, command and
+ * arguments, or URL) and the server's own tool name, "Allow for this chat" until New Chat.
+ * Fails closed: a reply that is not an explicit allow denies.
  */
 export class Approvals {
   private readonly forChat = new Set<string>();
-  private readonly pending = new Map<string, (decision: ApprovalDecision) => void>();
+  private readonly pending = new Map<string, (allowed: boolean, decision?: ApprovalDecision) => void>();
+  private readonly always: AlwaysAllow;
+  private migrated = false;
 
   constructor(
     private readonly hub: ServerHub,
-    private readonly memento: vscode.Memento,
-  ) {}
+    memento: vscode.Memento,
+  ) {
+    this.always = new AlwaysAllow(memento);
+  }
 
   /** True when the call may run without asking. */
   isPreapproved(req: ApprovalRequest): boolean {
-    const mode = vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly');
-    if (mode === 'never') return true;
-    const key = this.key(req);
-    if (this.forChat.has(key) || this.always().includes(key)) return true;
-    const tool = this.hub.registry.get(req.name);
-    const server = tool?.server ? this.hub.server(tool.server) : undefined;
-    if (server && tool?.remoteName && (server.config.autoApprove.includes(tool.remoteName) || server.config.autoApprove.includes('*'))) return true;
-    return mode === 'readOnly' && req.annotations?.readOnlyHint === true;
+    return this.preapproval(req) !== undefined;
   }
 
-  /** Waits for the user's decision in the card; resolves false on Stop. */
+  /** Why the call may run without asking (shown in its card), or undefined when the user is asked. */
+  preapproval(req: ApprovalRequest): string | undefined {
+    this.migrate();
+    const mode = vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly');
+    if (mode === 'never') return 'Ran without asking: "minagent.chat.approval" is "never".';
+    if (this.forChat.has(keyOf(req))) return 'Allowed for this chat.';
+    if (this.always.has(req.serverIdentity, req.remoteName)) return `Always allowed for this server's ${this.what(req)}.`;
+    const auto = this.autoApproved(req);
+    if (auto) return auto;
+    if (mode === 'readOnly' && req.annotations?.readOnlyHint === true) return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
+    return undefined;
+  }
+
+  /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */
   ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
-      const finish = (decision: ApprovalDecision) => {
+      const finish = (allowed: boolean, decision?: ApprovalDecision) => {
+        if (!this.pending.has(req.callId)) return;
         this.pending.delete(req.callId);
-        if (decision === 'chat') this.forChat.add(this.key(req));
-        if (decision === 'always') void this.memento.update(ALWAYS_KEY, [...new Set([...this.always(), this.key(req)])]);
-        resolve(decision !== 'deny');
+        if (allowed && decision === 'chat') this.forChat.add(keyOf(req));
+        if (allowed && decision === 'always' && req.serverIdentity !== undefined && req.remoteName !== undefined && req.server !== undefined) {
+          void this.always.add({ identity: req.serverIdentity, tool: req.remoteName, server: req.server });
+        }
+        resolve(allowed);
       };
       this.pending.set(req.callId, finish);
-      signal?.addEventListener('abort', () => finish('deny'), { once: true });
+      if (signal?.aborted) finish(false);
+      signal?.addEventListener('abort', () => finish(false), { once: true });
     });
   }
 
-  decide(callId: string, decision: ApprovalDecision): void {
-    this.pending.get(callId)?.(decision);
+  /** A reply from the webview: only "once", "chat" and "always" allow; anything else denies. */
+  decide(callId: unknown, decision: unknown): void {
+    if (typeof callId !== 'string') return;
+    const allowed = ALLOWING.has(decision);
+    this.pending.get(callId)?.(allowed, allowed ? (decision as ApprovalDecision) : undefined);
   }
 
   newChat(): void {
@@ -55,38 +79,58 @@ export class Approvals {
 
   /** Lets the user take back "Always allow" for some or all tools; every remembered tool starts picked. */
   async manageAlways(): Promise<void> {
-    const always = this.always();
-    if (!always.length) {
+    const grants = this.always.list();
+    if (!grants.length) {
       void vscode.window.showInformationMessage('MinAgent: no tool is always allowed in this workspace.');
       return;
     }
-    const items = always.map((key) => {
-      const [server, tool] = splitKey(key);
-      return { label: tool, description: server ? `on ${server}` : undefined, picked: true, key };
-    });
+    const items = grants.map((grant) => ({ label: grant.tool, description: `on ${grant.server}`, picked: true, grant }));
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: 'Forget "Always allow" for these tools (they will ask again)',
       placeHolder: 'Unpick a tool to keep it always allowed',
     });
     if (!picked?.length) return;
-    const forget = new Set(picked.map((p) => p.key));
-    await this.memento.update(ALWAYS_KEY, always.filter((k) => !forget.has(k)));
+    await this.always.remove(picked.map((p) => p.grant));
     void vscode.window.showInformationMessage(`MinAgent: ${picked.length} tool(s) will ask before running again.`);
   }
 
-  private always(): string[] {
-    return this.memento.get<string[]>(ALWAYS_KEY, []);
+  /**
+   * The server's `autoApprove`, when it names this tool and the entry is still the one the call was
+   * pinned to. From a workspace file it counts only in a trusted workspace, and never as "*".
+   */
+  private autoApproved(req: ApprovalRequest): string | undefined {
+    const server = req.server !== undefined ? this.hub.server(req.server) : undefined;
+    if (!server || req.remoteName === undefined || serverIdentity(server.config) !== req.serverIdentity) return undefined;
+    const origin = server.config.origin;
+    const fromUser = origin === USER_ORIGIN;
+    if (!fromUser && !vscode.workspace.isTrusted) return undefined;
+    const list = server.config.autoApprove;
+    if (list.includes(req.remoteName)) return `Ran without asking: listed in "autoApprove" of server "${req.server}" (${origin ?? 'settings'}).`;
+    if (fromUser && list.includes('*')) return `Ran without asking: "autoApprove": ["*"] of server "${req.server}" (${origin}).`;
+    return undefined;
   }
 
-  private key(req: ApprovalRequest): string {
-    const tool = this.hub.registry.get(req.name);
-    return `${tool?.server ?? ''}/${tool?.remoteName ?? req.name}`;
+  private what(req: ApprovalRequest): string {
+    const config = req.server !== undefined ? this.hub.server(req.server)?.config : undefined;
+    return config?.type === 'stdio' ? 'command and arguments' : 'URL';
+  }
+
+  /** Grants of earlier versions were keyed by server name alone: they ask once more, with a notice. */
+  private migrate(): void {
+    if (this.migrated) return;
+    this.migrated = true;
+    void this.always.takeLegacy().then((legacy) => {
+      if (!legacy.length) return;
+      const tools = legacy.map((k) => k.slice(k.indexOf('/') + 1)).join(', ');
+      void vscode.window.showInformationMessage(
+        `MinAgent: "Always allow" is now tied to each server's command and arguments or URL, so a changed server asks again. The ${legacy.length} earlier grant(s) (${tools}) will ask once more.`,
+      );
+    });
   }
 }
 
-/** "server/tool" back into its parts; the tool name may itself contain "/". */
-function splitKey(key: string): [string, string] {
-  const at = key.indexOf('/');
-  return [key.slice(0, at), key.slice(at + 1)];
+/** "Allow for this chat" key: the pinned tool, never the registry name. */
+function keyOf(req: ApprovalRequest): string {
+  return req.serverIdentity !== undefined ? `${req.serverIdentity}/${req.remoteName ?? ''}` : `/${req.name}`;
 }

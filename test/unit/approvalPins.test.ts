@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
+import type { StdioServerConfig } from '../../src/core/mcp/config';
+import { serverIdentity } from '../../src/core/mcp/identity';
+import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
+
+function storage(initial: Record<string, unknown> = {}): GrantStorage & { data: Map<string, unknown> } {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    get: <T>(key: string, d: T) => (data.has(key) ? (data.get(key) as T) : d),
+    update: async (key, value) => void (value === undefined ? data.delete(key) : data.set(key, value)),
+  };
+}
+
+const entry = (extra: Partial<StdioServerConfig> = {}): StdioServerConfig => ({ name: 'files', type: 'stdio', command: 'npx', args: ['-y', 'server-files'], env: {}, cwd: '/ws', autoApprove: [], origin: 'user settings', ...extra });
+
+test('a server identity changes with origin, command and arguments, not with cwd, env or name', () => {
+  const id = serverIdentity(entry());
+  assert.notEqual(serverIdentity(entry({ command: 'npx-evil' })), id);
+  assert.notEqual(serverIdentity(entry({ args: ['-y', 'server-files', '--write'] })), id);
+  assert.notEqual(serverIdentity(entry({ origin: '.vscode/mcp.json' })), id);
+  assert.equal(serverIdentity(entry({ cwd: '/home/u', env: { A: '1' } })), id);
+  assert.equal(serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }), serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: { X: 'y' }, autoApprove: [] }));
+  assert.notEqual(serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }), serverIdentity({ name: 'h', type: 'http', url: 'https://b.test/mcp', headers: {}, autoApprove: [] }));
+});
+
+test('Always allow holds for one (server identity, tool) and lapses for another identity', async () => {
+  const grants = new AlwaysAllow(storage());
+  const id = serverIdentity(entry());
+  await grants.add({ identity: id, tool: 'write_file', server: 'files' });
+  assert.equal(grants.has(id, 'write_file'), true);
+  assert.equal(grants.has(id, 'delete_file'), false);
+  assert.equal(grants.has(serverIdentity(entry({ command: 'npx-renamed' })), 'write_file'), false);
+  await grants.remove([{ identity: id, tool: 'write_file', server: 'files' }]);
+  assert.equal(grants.has(id, 'write_file'), false);
+});
+
+test('grants of earlier versions (by server name) are taken out once, never honoured', async () => {
+  const s = storage({ 'minagent.approvals.always': ['files/write_file', 'x/y/z'] });
+  const grants = new AlwaysAllow(s);
+  assert.deepEqual(await grants.takeLegacy(), ['files/write_file', 'x/y/z']);
+  assert.equal(s.data.has('minagent.approvals.always'), false);
+  assert.deepEqual(await grants.takeLegacy(), [], 'the notice is given once');
+  assert.equal(grants.has(serverIdentity(entry()), 'write_file'), false);
+});
+
+test('stored grants of the wrong shape are ignored, not trusted', () => {
+  const grants = new AlwaysAllow(storage({ 'minagent.approvals.grants': [{ identity: 1, tool: 'x' }, 'files/x', null] }));
+  assert.deepEqual(grants.list(), []);
+});
+
+const mcpTool = (name: string, server: string, remoteName: string, serverIdentity: string, result: string): Tool => ({
+  name,
+  description: remoteName,
+  parameters: { type: 'object' },
+  server,
+  remoteName,
+  serverIdentity,
+  call: async () => result,
+});
+
+test('a pinned call goes to the pinned tool after its registry name moved to another server', async () => {
+  const r = new ToolRegistry();
+  const b = mcpTool('echo', 'b', 'echo', 'id-b', 'from b');
+  r.replaceAll([b]);
+  const pin = pinOf(r.get('echo')!);
+  r.replaceAll([mcpTool('echo', 'a', 'echo', 'id-a', 'from a'), { ...b, name: 'b.echo' }]);
+  assert.equal(await r.call('echo', {}), 'from a', 'the name now means server a');
+  assert.equal(await r.callPinned(pin, {}), 'from b', 'the approved call still goes to b');
+});
+
+test('a pinned call fails clearly when its server changed identity or dropped the tool', async () => {
+  const r = new ToolRegistry();
+  r.replaceAll([mcpTool('write', 's', 'write', 'id-1', 'wrote')]);
+  const pin = pinOf(r.get('write')!);
+  r.replaceAll([mcpTool('write', 's', 'write', 'id-2', 'wrote elsewhere')]);
+  assert.match(await r.callPinned(pin, {}), /"the tool \\"write\\" of server \\"s\\" that was approved is no longer available.*nothing was run"/);
+  r.replaceAll([]);
+  assert.match(await r.callPinned(pin, {}), /no longer available/);
+});
+
+test('the registry says whose tool list changed; a rename alone is not a change', () => {
+  const r = new ToolRegistry();
+  const seen: string[][] = [];
+  r.onDidChangeServerTools((s) => seen.push([...s].sort()));
+  const a = mcpTool('echo', 'a', 'echo', 'id-a', '');
+  const b = mcpTool('echo', 'b', 'echo', 'id-b', '');
+  r.replaceAll([b]);
+  r.replaceAll([a, { ...b, name: 'b.echo' }]);
+  r.replaceAll([a, { ...b, name: 'b.echo', parameters: { type: 'object', properties: {} } }]);
+  assert.deepEqual(seen, [['b'], ['a'], ['b']]);
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
+import { WaitingApprovals } from '../../src/core/approvals/waiting';
 import type { StdioServerConfig } from '../../src/core/mcp/config';
 import { serverIdentity } from '../../src/core/mcp/identity';
 import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
@@ -91,4 +92,33 @@ test('the registry says whose tool list changed; a rename alone is not a change'
   r.replaceAll([a, { ...b, name: 'b.echo' }]);
   r.replaceAll([a, { ...b, name: 'b.echo', parameters: { type: 'object', properties: {} } }]);
   assert.deepEqual(seen, [['b'], ['a'], ['b']]);
+});
+
+test('approvals fail closed: any reply but an explicit allow denies', async () => {
+  const waiting = new WaitingApprovals();
+  const replies: unknown[] = ['deny', 'allow', 'ALWAYS', 'once ', '', null, undefined, 1, true, { decision: 'once' }, ['once'], 'toString', '__proto__'];
+  for (const reply of replies) {
+    const decided = waiting.wait('c1');
+    waiting.answer('c1', reply);
+    assert.equal(await decided, undefined, `${JSON.stringify(reply)} must deny`);
+  }
+  for (const reply of ['once', 'chat', 'always'] as const) {
+    const decided = waiting.wait('c1');
+    waiting.answer('c1', reply);
+    assert.equal(await decided, reply);
+  }
+  assert.equal(waiting.size, 0);
+});
+
+test('a reply for another call, or with a call id that is not a string, decides nothing; Stop denies', async () => {
+  const waiting = new WaitingApprovals();
+  const stop = new AbortController();
+  const decided = waiting.wait('c1', stop.signal);
+  waiting.answer('c2', 'once');
+  waiting.answer({ toString: () => 'c1' }, 'once');
+  assert.equal(waiting.size, 1, 'still waiting');
+  stop.abort();
+  assert.equal(await decided, undefined);
+  waiting.answer('c1', 'once'); // too late: nothing is waiting
+  assert.equal(waiting.size, 0);
 });

@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import { AlwaysAllow } from '../../core/approvals/alwaysAllow';
+import { WaitingApprovals } from '../../core/approvals/waiting';
 import { serverIdentity } from '../../core/mcp/identity';
 import type { ServerHub } from '../../core/mcp/hub';
-import type { ApprovalDecision } from '../../shared/protocol';
 
-/** The only replies that allow a call; anything else a webview sends denies it. */
-const ALLOWING: ReadonlySet<unknown> = new Set<ApprovalDecision>(['once', 'chat', 'always']);
 /** Where an entry's `autoApprove` is the user's own word; any other origin is a workspace file. */
 const USER_ORIGIN = 'user settings';
 
@@ -19,7 +17,7 @@ const USER_ORIGIN = 'user settings';
  */
 export class Approvals {
   private readonly forChat = new Set<string>();
-  private readonly pending = new Map<string, (allowed: boolean, decision?: ApprovalDecision) => void>();
+  private readonly waiting = new WaitingApprovals();
   private readonly always: AlwaysAllow;
   private migrated = false;
 
@@ -49,28 +47,18 @@ export class Approvals {
   }
 
   /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */
-  ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
-    return new Promise((resolve) => {
-      const finish = (allowed: boolean, decision?: ApprovalDecision) => {
-        if (!this.pending.has(req.callId)) return;
-        this.pending.delete(req.callId);
-        if (allowed && decision === 'chat') this.forChat.add(keyOf(req));
-        if (allowed && decision === 'always' && req.serverIdentity !== undefined && req.remoteName !== undefined && req.server !== undefined) {
-          void this.always.add({ identity: req.serverIdentity, tool: req.remoteName, server: req.server });
-        }
-        resolve(allowed);
-      };
-      this.pending.set(req.callId, finish);
-      if (signal?.aborted) finish(false);
-      signal?.addEventListener('abort', () => finish(false), { once: true });
-    });
+  async ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
+    const decision = await this.waiting.wait(req.callId, signal);
+    if (decision === 'chat') this.forChat.add(keyOf(req));
+    if (decision === 'always' && req.serverIdentity !== undefined && req.remoteName !== undefined && req.server !== undefined) {
+      await this.always.add({ identity: req.serverIdentity, tool: req.remoteName, server: req.server });
+    }
+    return decision !== undefined;
   }
 
   /** A reply from the webview: only "once", "chat" and "always" allow; anything else denies. */
   decide(callId: unknown, decision: unknown): void {
-    if (typeof callId !== 'string') return;
-    const allowed = ALLOWING.has(decision);
-    this.pending.get(callId)?.(allowed, allowed ? (decision as ApprovalDecision) : undefined);
+    this.waiting.answer(callId, decision);
   }
 
   newChat(): void {

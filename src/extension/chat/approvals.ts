@@ -28,11 +28,6 @@ export class Approvals {
     this.always = new AlwaysAllow(memento);
   }
 
-  /** True when the call may run without asking. */
-  isPreapproved(req: ApprovalRequest): boolean {
-    return this.preapproval(req) !== undefined;
-  }
-
   /** Why the call may run without asking (shown in its card), or undefined when the user is asked. */
   preapproval(req: ApprovalRequest): string | undefined {
     this.migrate();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
+import { USER_ORIGIN } from '../core/approvals/policy';
 import type { InputStore } from './inputs';
 import { parseSettingsText, settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
@@ -44,7 +45,7 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const parsed = parseServers(fromSettings, ctx);
   problems.push(...parsed.problems);
   // Where each entry came from decides what it may do (e.g. `autoApprove: ["*"]` only from the user).
-  const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : 'user settings' }));
+  const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN }));
   const disabled = [...parsed.disabled];
   const taken = new Set(Object.keys(fromSettings));
 

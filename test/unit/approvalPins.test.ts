@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../src/core/approvals/waiting';
+import { preapproval, type PolicyContext } from '../../src/core/approvals/policy';
+import type { ApprovalRequest } from '../../src/core/agent/agent';
 import type { StdioServerConfig } from '../../src/core/mcp/config';
 import { serverIdentity } from '../../src/core/mcp/identity';
 import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
@@ -121,4 +123,42 @@ test('a reply for another call, or with a call id that is not a string, decides 
   assert.equal(await decided, undefined);
   waiting.answer('c1', 'once'); // too late: nothing is waiting
   assert.equal(waiting.size, 0);
+});
+
+const request = (config: StdioServerConfig, remoteName: string, readOnly = false): ApprovalRequest => ({
+  callId: '0.0',
+  name: remoteName,
+  wireName: remoteName,
+  server: config.name,
+  remoteName,
+  serverIdentity: serverIdentity(config),
+  arguments: {},
+  ...(readOnly ? { annotations: { readOnlyHint: true } } : {}),
+});
+const policy = (server: StdioServerConfig, extra: Partial<PolicyContext> = {}): PolicyContext => ({ mode: 'readOnly', trusted: true, allowedForChat: false, alwaysAllowed: false, server, ...extra });
+
+test('autoApprove from a workspace file counts only in a trusted workspace, and "*" never', () => {
+  const fromFile = entry({ origin: '.vscode/mcp.json', autoApprove: ['write_file'] });
+  assert.match(preapproval(request(fromFile, 'write_file'), policy(fromFile))!, /listed in "autoApprove" of server "files" \(\.vscode\/mcp\.json\)/);
+  assert.equal(preapproval(request(fromFile, 'write_file'), policy(fromFile, { trusted: false })), undefined, 'untrusted: asked');
+  const wildcardFile = entry({ origin: '.vscode/mcp.json', autoApprove: ['*'] });
+  assert.equal(preapproval(request(wildcardFile, 'delete_everything'), policy(wildcardFile)), undefined, 'a wildcard from a file is never accepted');
+  const wildcardWorkspaceSettings = entry({ origin: 'workspace settings', autoApprove: ['*'] });
+  assert.equal(preapproval(request(wildcardWorkspaceSettings, 'delete_everything'), policy(wildcardWorkspaceSettings)), undefined);
+  const wildcardUser = entry({ autoApprove: ['*'] });
+  assert.match(preapproval(request(wildcardUser, 'delete_everything'), policy(wildcardUser, { trusted: false }))!, /"autoApprove": \["\*"\] of server "files" \(user settings\)/);
+});
+
+test('autoApprove holds only for the entry the call was pinned to', () => {
+  const pinned = entry({ autoApprove: ['write_file'] });
+  const changed = entry({ command: 'other', autoApprove: ['write_file'] });
+  assert.equal(preapproval(request(pinned, 'write_file'), policy(changed)), undefined);
+});
+
+test('read-only tools keep running without asking, and the card says the server declared it', () => {
+  const s = entry();
+  assert.equal(preapproval(request(s, 'read_file', true), policy(s)), 'Ran without asking because the server declared this tool read-only (readOnlyHint).');
+  assert.equal(preapproval(request(s, 'read_file', true), policy(s, { mode: 'always' })), undefined, '"always ask" asks for read-only tools too');
+  assert.equal(preapproval(request(s, 'write_file'), policy(s)), undefined, 'a tool with effects asks');
+  assert.match(preapproval(request(s, 'write_file'), policy(s, { alwaysAllowed: true }))!, /Always allowed for this server's command and arguments/);
 });

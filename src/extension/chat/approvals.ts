@@ -2,11 +2,8 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import { AlwaysAllow } from '../../core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../core/approvals/waiting';
-import { serverIdentity } from '../../core/mcp/identity';
+import { preapproval } from '../../core/approvals/policy';
 import type { ServerHub } from '../../core/mcp/hub';
-
-/** Where an entry's `autoApprove` is the user's own word; any other origin is a workspace file. */
-const USER_ORIGIN = 'user settings';
 
 /**
  * Who decides whether a tool call runs. By default tools marked `readOnlyHint` run without asking;
@@ -31,14 +28,14 @@ export class Approvals {
   /** Why the call may run without asking (shown in its card), or undefined when the user is asked. */
   preapproval(req: ApprovalRequest): string | undefined {
     this.migrate();
-    const mode = vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly');
-    if (mode === 'never') return 'Ran without asking: "minagent.chat.approval" is "never".';
-    if (this.forChat.has(keyOf(req))) return 'Allowed for this chat.';
-    if (this.always.has(req.serverIdentity, req.remoteName)) return `Always allowed for this server's ${this.what(req)}.`;
-    const auto = this.autoApproved(req);
-    if (auto) return auto;
-    if (mode === 'readOnly' && req.annotations?.readOnlyHint === true) return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
-    return undefined;
+    const server = req.server !== undefined ? this.hub.server(req.server)?.config : undefined;
+    return preapproval(req, {
+      mode: vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly'),
+      trusted: vscode.workspace.isTrusted,
+      allowedForChat: this.forChat.has(keyOf(req)),
+      alwaysAllowed: this.always.has(req.serverIdentity, req.remoteName),
+      ...(server ? { server } : {}),
+    });
   }
 
   /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */
@@ -76,27 +73,6 @@ export class Approvals {
     if (!picked?.length) return;
     await this.always.remove(picked.map((p) => p.grant));
     void vscode.window.showInformationMessage(`MinAgent: ${picked.length} tool(s) will ask before running again.`);
-  }
-
-  /**
-   * The server's `autoApprove`, when it names this tool and the entry is still the one the call was
-   * pinned to. From a workspace file it counts only in a trusted workspace, and never as "*".
-   */
-  private autoApproved(req: ApprovalRequest): string | undefined {
-    const server = req.server !== undefined ? this.hub.server(req.server) : undefined;
-    if (!server || req.remoteName === undefined || serverIdentity(server.config) !== req.serverIdentity) return undefined;
-    const origin = server.config.origin;
-    const fromUser = origin === USER_ORIGIN;
-    if (!fromUser && !vscode.workspace.isTrusted) return undefined;
-    const list = server.config.autoApprove;
-    if (list.includes(req.remoteName)) return `Ran without asking: listed in "autoApprove" of server "${req.server}" (${origin ?? 'settings'}).`;
-    if (fromUser && list.includes('*')) return `Ran without asking: "autoApprove": ["*"] of server "${req.server}" (${origin}).`;
-    return undefined;
-  }
-
-  private what(req: ApprovalRequest): string {
-    const config = req.server !== undefined ? this.hub.server(req.server)?.config : undefined;
-    return config?.type === 'stdio' ? 'command and arguments' : 'URL';
   }
 
   /** Grants of earlier versions were keyed by server name alone: they ask once more, with a notice. */

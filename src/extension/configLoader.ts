@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
+import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config';
+import { USER_ORIGIN } from '../core/approvals/policy';
 import type { InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
@@ -41,7 +42,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   // Env files are read ahead, asynchronously: parsing then never blocks the extension host on the disk.
   const parsed = parseServers(fromSettings, { ...ctx, envFiles: await readEnvFiles(fromSettings, ctx) }, 'settings');
   problems.push(...parsed.problems);
-  const servers = [...parsed.servers];
+  // Where each entry came from decides what it may do (e.g. `autoApprove: ["*"]` only from the user).
+  const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN }));
   const disabled = [...parsed.disabled];
   const taken = new Set(Object.keys(fromSettings));
 
@@ -68,8 +70,9 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       taken.add(name);
       own[name] = entry;
     }
-    const values = await inputs.resolve(inputReferences(own), found.inputs);
-    const fileCtx = { ...ctx, input: (id: string) => values.get(id) };
+    const values = new Map<string, Map<string, string>>();
+    for (const [name, entry] of Object.entries(own)) values.set(name, await inputs.resolve(name, inputReferences(entry), found.inputs));
+    const fileCtx: VariableContext = { ...ctx, input: (id: string, server: string) => values.get(server)?.get(id) };
     const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
     servers.push(...fileParsed.servers);

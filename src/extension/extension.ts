@@ -53,7 +53,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const log = channelLogger(channel);
   const serverHub = new ServerHub({ logger: log });
   hub = serverHub;
-  const inputs = new InputStore(context.secrets);
+  const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
 
   const tree = new ServerTreeProvider(serverHub, () => config);
@@ -103,6 +103,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
+    vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),
     vscode.commands.registerCommand('minagent.setupModel', async () => {
       await setupModel(models);
       await chat.refresh();

@@ -22,7 +22,7 @@ test('variables expand: workspaceFolder, userHome, env', () => {
 test('cwd defaults to the workspace folder; type is inferred from url', () => {
   const { servers } = parseServers({ a: { command: 'x' }, b: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } } }, ctx);
   assert.equal(servers[0]!.type === 'stdio' && servers[0]!.cwd, '/ws');
-  assert.deepEqual(servers[1], { name: 'b', type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer sekret' }, autoApprove: [] });
+  assert.deepEqual(servers[1], { name: 'b', type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer sekret' }, autoApprove: [], secrets: ['sekret', 'Bearer sekret'] });
 });
 
 test('each bad field is a problem naming server and field, and the others still parse', () => {

@@ -4,6 +4,7 @@ import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions 
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { assignNames, type NamingProblem } from './naming';
 import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
@@ -251,9 +252,15 @@ export class ServerHub {
     entry.connecting = connecting;
   }
 
-  /** Routes a registry tool to the server's current source, so a restart needs no re-registration. */
-  private callRemote(server: string, remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+  /**
+   * Routes a registry tool to the server's current source, so a restart needs no re-registration;
+   * never to a server whose entry changed since the tool was listed (another command, URL or origin).
+   */
+  private callRemote(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
     const entry = this.entries.get(server);
+    if (entry && serverIdentity(entry.config) !== identity) {
+      return Promise.resolve(toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`));
+    }
     if (entry && entry.source?.state.kind !== 'running' && this.isRestarting(entry)) {
       return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
     }
@@ -337,10 +344,12 @@ export class ServerHub {
       this.settings.conflictPolicy,
     );
     const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
+    const identityOf = new Map(listed.map(({ entry }) => [entry.config.name, serverIdentity(entry.config)]));
     const tools: Tool[] = [];
     for (const a of assignments) {
       const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
-      const tool = adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, args, o));
+      const identity = identityOf.get(a.server)!;
+      const tool = { ...adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, identity, args, o)), serverIdentity: identity };
       tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
@@ -365,6 +374,6 @@ function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
   if (a.length !== b.length) return false;
   return a.every((t, i) => {
     const u = b[i]!;
-    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
+    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.serverIdentity === u.serverIdentity && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
   });
 }

@@ -11,7 +11,8 @@ import {
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
-import { describeEndpoint, type ServerConfig } from './config';
+import { redactingLogger, type Redactor } from '../redact';
+import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
 import { formatCallResult } from './result';
 import type { ServerState } from './state';
@@ -53,6 +54,8 @@ export class McpToolSource {
   private currentState: ServerState = { kind: 'stopped' };
   private readonly stderr = new StderrTail();
   private readonly log: Logger;
+  /** This server's secrets; applied to its logs, state, stderr and results. */
+  readonly redactor: Redactor;
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   private readonly onDidChangeToolsEmitter = new Emitter<readonly RemoteTool[]>();
   /** Fires on every state change. */
@@ -64,7 +67,8 @@ export class McpToolSource {
     readonly config: ServerConfig,
     private readonly options: SourceOptions = {},
   ) {
-    this.log = options.logger ?? silentLogger;
+    this.redactor = serverRedactor(config);
+    this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
   }
 
   get name(): string {
@@ -76,7 +80,7 @@ export class McpToolSource {
   }
 
   get stderrTail(): string {
-    return this.stderr.text();
+    return this.redactor.redact(this.stderr.text());
   }
 
   get pid(): number | undefined {
@@ -124,7 +128,7 @@ export class McpToolSource {
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
       if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
-      throw new Error(`server "${this.name}": ${message}`);
+      throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
 
@@ -235,8 +239,12 @@ export class McpToolSource {
     return names;
   }
 
-  /** Calls a tool by the server's own name. Resolves to a string; never rejects. */
+  /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
+    return this.redactor.redact(await this.callRaw(remoteName, args, options));
+  }
+
+  private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
     const client = this.client;
     if (!client && this.ending) return toolError(`${NOT_CONNECTED}: ${await this.ending}`);
     if (!client || this.currentState.kind !== 'running') return toolError(NOT_CONNECTED);
@@ -329,6 +337,7 @@ export class McpToolSource {
   }
 
   private setState(state: ServerState): void {
+    if (state.kind === 'error') state = { ...state, message: this.redactor.redact(state.message), stderrTail: this.redactor.redact(state.stderrTail) };
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }

@@ -202,8 +202,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   private async approve(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
-    if (this.approvals.isPreapproved(req)) return true;
     const id = this.cards.get(req.callId);
+    const preapproved = this.approvals.preapproval(req);
+    if (preapproved !== undefined) {
+      if (id) this.updateCard(id, (c) => ({ ...c, approval: preapproved }));
+      return true;
+    }
     if (id) this.updateCard(id, (c) => ({ ...c, status: 'waiting' }));
     // The webview answers with the card's id.
     const allowed = await this.approvals.ask({ ...req, callId: id ?? req.callId }, signal);

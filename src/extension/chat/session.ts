@@ -87,6 +87,7 @@ export class ChatSession {
         case 'tool': {
           const c = item.card;
           out.push(`### Tool \`${c.name}\`${c.server ? ` (server ${c.server})` : ''}: ${c.status}${c.durationMs !== undefined ? `, ${c.durationMs} ms` : ''}`, '');
+          if (c.approval) out.push(`> ${c.approval}`, '');
           out.push('```json', c.arguments, '```', '');
           if (c.result !== undefined) out.push('```', this.fullResults[c.callId] ?? c.result, '```', '');
           break;

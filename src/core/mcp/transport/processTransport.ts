@@ -6,6 +6,7 @@ import { LineReader } from './lineReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
 import { alivePids, processTree, signalTree } from './processTree';
 import { spawnTurn } from './spawnQueue';
+import { hostPlanContext, planSpawn } from './spawnPlan';
 
 /** What send() rejects with once the process is gone. */
 export const PROCESS_NOT_RUNNING = 'server process is not running';
@@ -86,13 +87,16 @@ export class ProcessTransport implements Transport {
     if (this.closing) throw new Error(PROCESS_NOT_RUNNING);
     const { command, args, env, cwd } = this.params;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, {
+      // Never a shell: on Windows a .cmd shim goes through cmd.exe with every argument escaped.
+      const plan = planSpawn(command, args, hostPlanContext(env, cwd));
+      const child = spawn(plan.file, plan.args, {
         env,
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
-        shell: process.platform === 'win32',
+        shell: false,
+        ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       });
       this.child = child;
       const reader = new LineReader(

@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpToolSource } from '../src/core/mcp/source';
-import { processTree } from '../src/core/mcp/transport/processTree';
+import { alivePids, processTree } from '../src/core/mcp/transport/processTree';
 import { fixture, reference } from '../test/helpers';
 import type { StdioServerConfig } from '../src/core/mcp/config';
 import { median, record } from './results';
@@ -11,22 +11,14 @@ import { median, record } from './results';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 async function gone(pids: Set<number>): Promise<void> {
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return processTree(pid).has(pid);
-    } catch {
-      return false;
-    }
-  };
-  while ([...pids].some(alive)) await new Promise((r) => setTimeout(r, 2));
+  while ((await alivePids(pids)).size) await new Promise((r) => setTimeout(r, 2));
 }
 
 async function ours(config: StdioServerConfig): Promise<number> {
   const s = new McpToolSource(config);
   await s.connect();
   await new Promise((r) => setTimeout(r, 200));
-  const tree = processTree(s.pid!);
+  const tree = await processTree(s.pid!);
   const t0 = performance.now();
   await s.close();
   await gone(tree);
@@ -38,7 +30,7 @@ async function sdk(config: StdioServerConfig): Promise<number> {
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   await new Promise((r) => setTimeout(r, 200));
-  const tree = processTree(transport.pid!);
+  const tree = await processTree(transport.pid!);
   const t0 = performance.now();
   await client.close();
   await gone(tree);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,8 +25,13 @@ export interface Results {
   rows: typeof rows;
 }
 
+/** Where a run's figures go; `npm run docs` copies them to the tracked bench/results.json and docs/PERFORMANCE.md. */
+export const RUN_RESULTS = join(__dirname, '.tmp', 'results.json');
+
 export function save(): Results {
   const out: Results = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), rows };
-  writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
+  mkdirSync(join(__dirname, '.tmp'), { recursive: true });
+  writeFileSync(RUN_RESULTS, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`figures written to ${RUN_RESULTS}; \`npm run docs\` records them in bench/results.json and docs/PERFORMANCE.md`);
   return out;
 }

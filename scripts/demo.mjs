@@ -8,7 +8,7 @@ import { ensureE2e, paths } from './e2e-setup.mjs';
 import { ensureNodeModules } from './setup.mjs';
 
 ensureNodeModules();
-const left = ensureE2e({ browser: false });
+const left = await ensureE2e({ browser: false });
 if (left.length) {
   console.error(`demo: cannot start VS Code, still missing:\n  ${left.join('\n  ')}`);
   process.exit(1);

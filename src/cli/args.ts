@@ -12,6 +12,9 @@ export interface CliArgs {
   baseUrl?: string;
   model?: string;
   sendImages: boolean;
+  /** `--approve all|readonly|none`; `--yes` is `all`. */
+  approve?: string;
+  yes: boolean;
   help: boolean;
 }
 
@@ -27,9 +30,16 @@ commands:
                           one agent turn with a real model; the key comes from
                           OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama);
                           --send-images gives an openai vision model the images tools return
+  chat options:
+    --approve ask|all|readonly|none
+                          tool calls that are not read-only: on a terminal MinAgent asks before
+                          each (ask); without a terminal they are denied (readonly) unless told;
+                          all runs every call, none runs no call
+    --yes                 the same as --approve all
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
+                          (the file read is named on stderr: it decides which programs start)
   --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
   --verbose               log server output and lifecycle to stderr
   -h, --help              this help`;
@@ -48,6 +58,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       'base-url': { type: 'string' },
       model: { type: 'string' },
       'send-images': { type: 'boolean', default: false },
+      approve: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -64,6 +76,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     sendImages: values['send-images'] ?? false,
+    ...(values.approve !== undefined ? { approve: values.approve } : {}),
+    yes: values.yes ?? false,
     help: values.help ?? false,
   };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Agent, isErrorResult } from '../core/agent/agent';
+import { Agent, isErrorResult, type ApprovalRequest } from '../core/agent/agent';
+import { APPROVE_MODES } from './approve';
 import { parseScript } from '../core/agent/model';
 import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../core/models/factory';
 import type { CliArgs } from './args';
@@ -97,8 +98,21 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
   return { prompt, model: provider === 'openai' ? { provider, ...common, sendImages: args.sendImages } : { provider, ...common } };
 }
 
-export async function chatCommand(hub: ServerHub, { prompt, model }: { prompt: string; model: ProviderSpec }, io: Output, signal: AbortSignal, log: (line: string) => void): Promise<number> {
-  const agent = new Agent(createModel(model), hub.registry);
+/** Checks `--approve` before any server starts. */
+export function parseApproveFlag(args: CliArgs): void {
+  if (args.approve !== undefined && !['ask', ...APPROVE_MODES].includes(args.approve)) throw new UsageError(`unknown --approve "${args.approve}"; use ask, all, readonly or none`);
+  if (args.yes && args.approve !== undefined && args.approve !== 'all') throw new UsageError(`--yes and --approve ${args.approve} contradict each other`);
+}
+
+export async function chatCommand(
+  hub: ServerHub,
+  { prompt, model }: { prompt: string; model: ProviderSpec },
+  io: Output,
+  signal: AbortSignal,
+  log: (line: string) => void,
+  approve: (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>,
+): Promise<number> {
+  const agent = new Agent(createModel(model), hub.registry, { approve });
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {

@@ -4,7 +4,8 @@ import { ServerHub } from '../core/mcp/hub';
 import { streamLogger } from '../core/logger';
 import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
-import { callCommand, chatCommand, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
+import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
 
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat']);
 
@@ -25,7 +26,10 @@ async function main(argv: string[]): Promise<number> {
   let chat: ReturnType<typeof parseChatInput> | undefined;
   try {
     if (args.command === 'call') call = parseCallInput(args.positionals);
-    if (args.command === 'chat') chat = parseChatInput(args);
+    if (args.command === 'chat') {
+      chat = parseChatInput(args);
+      parseApproveFlag(args);
+    }
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -37,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return fail((err as Error).message, 1);
   }
+  // The settings file decides which programs start: say which one it is.
+  process.stderr.write(`settings: ${settingsPath}\n`);
   const folder = dirname(settingsPath);
   const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
   const config = loadConfig(settings, { workspaceFolder: workspace });
@@ -62,8 +68,15 @@ async function main(argv: string[]): Promise<number> {
         return toolsCommand(hub, args.json, io);
       case 'call':
         return await callCommand(hub, call!, io);
-      default:
-        return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`));
+      default: {
+        const mode: ApproveMode = approveMode(args.approve, args.yes, Boolean(process.stdin.isTTY && process.stderr.isTTY));
+        const terminal = processTerminal();
+        try {
+          return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(mode, terminal));
+        } finally {
+          terminal.close();
+        }
+      }
     }
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 2);

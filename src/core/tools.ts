@@ -38,6 +38,8 @@ export interface Tool {
   server?: string;
   /** The server's own name for the tool, when it came from MCP. */
   remoteName?: string;
+  /** The identity of the server's entry (see serverIdentity), when it came from MCP. */
+  serverIdentity?: string;
   /** Why the registry name differs from the server's name, when it does. */
   renamed?: string;
 }
@@ -47,6 +49,21 @@ export interface ToolSchema {
   name: string;
   description: string;
   parameters: JsonSchema;
+}
+
+/**
+ * The exact tool a call was approved for: an MCP tool by its server (name and identity) and the
+ * server's own tool name, never by the registry name, which shifts when another server appears.
+ */
+export interface ToolPin {
+  name: string;
+  server?: string;
+  remoteName?: string;
+  serverIdentity?: string;
+}
+
+export function pinOf(tool: Tool): ToolPin {
+  return { name: tool.name, ...(tool.server !== undefined ? { server: tool.server } : {}), ...(tool.remoteName !== undefined ? { remoteName: tool.remoteName } : {}), ...(tool.serverIdentity !== undefined ? { serverIdentity: tool.serverIdentity } : {}) };
 }
 
 /** The JSON error text every failed call resolves to. */
@@ -68,13 +85,20 @@ export class ToolRegistry {
   private wireNames: WireNames | undefined;
   private readonly onDidChangeEmitter = new Emitter<void>();
   readonly onDidChange = this.onDidChangeEmitter.event;
+  private readonly onDidChangeServerToolsEmitter = new Emitter<ReadonlySet<string>>();
+  /**
+   * Fires with the servers whose own tool list changed (a tool added, removed or redefined, or the
+   * server's identity changed); a tool that only got another registry name does not count.
+   */
+  readonly onDidChangeServerTools = this.onDidChangeServerToolsEmitter.event;
 
   add(tool: Tool): void {
     if (this.tools.has(tool.name)) {
       throw new Error(`tool "${tool.name}" is already registered${tool.server ? ` (adding it from server "${tool.server}")` : ''}`);
     }
+    const before = this.list();
     this.tools.set(tool.name, tool);
-    this.changed();
+    this.changed(before);
   }
 
   /** Replaces the whole set at once (one change event), as the hub does after a rebuild. */
@@ -84,9 +108,10 @@ export class ToolRegistry {
       if (next.has(tool.name)) throw new Error(`tool "${tool.name}" appears twice`);
       next.set(tool.name, tool);
     }
+    const before = this.list();
     this.tools.clear();
     for (const [name, tool] of next) this.tools.set(name, tool);
-    this.changed();
+    this.changed(before);
   }
 
   get(name: string): Tool | undefined {
@@ -128,6 +153,26 @@ export class ToolRegistry {
       const known = this.names();
       return toolError(`unknown tool "${nameOrWire}"; available tools: ${known.length ? known.join(', ') : '(none)'}`);
     }
+    return this.invoke(tool, args, options);
+  }
+
+  /** The tool a pin names, if the registry still has it (under whatever registry name it has now). */
+  findPinned(pin: ToolPin): Tool | undefined {
+    if (pin.server === undefined) return this.tools.get(pin.name);
+    return this.list().find((t) => t.server === pin.server && t.remoteName === pin.remoteName && t.serverIdentity === pin.serverIdentity);
+  }
+
+  /** Calls exactly the pinned tool, or fails saying it is gone; never another tool of the same name. */
+  callPinned(pin: ToolPin, args: unknown, options: ToolCallOptions = {}): Promise<string> {
+    const tool = this.findPinned(pin);
+    if (!tool) {
+      const which = pin.server !== undefined ? `tool "${pin.remoteName}" of server "${pin.server}"` : `tool "${pin.name}"`;
+      return Promise.resolve(toolError(`the ${which} that was approved is no longer available (the server removed it, or its entry changed); nothing was run`));
+    }
+    return this.invoke(tool, args, options);
+  }
+
+  private async invoke(tool: Tool, args: unknown, options: ToolCallOptions): Promise<string> {
     if (options.signal?.aborted) return toolError('cancelled');
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
       return toolError(`arguments for tool "${tool.name}" must be a JSON object`);
@@ -145,12 +190,41 @@ export class ToolRegistry {
     return this.wireNames;
   }
 
-  private changed(): void {
+  private changed(before: readonly Tool[]): void {
     this.wireNames = undefined;
     this.onDidChangeEmitter.fire();
+    const servers = changedServers(before, this.list());
+    if (servers.size) this.onDidChangeServerToolsEmitter.fire(servers);
   }
 
   dispose(): void {
     this.onDidChangeEmitter.dispose();
+    this.onDidChangeServerToolsEmitter.dispose();
   }
+}
+
+/** Servers whose own tools differ between two lists, ignoring registry names. */
+function changedServers(before: readonly Tool[], after: readonly Tool[]): Set<string> {
+  const byServer = (tools: readonly Tool[]) => {
+    const map = new Map<string, Map<string, Tool>>();
+    for (const t of tools) {
+      if (t.server === undefined) continue;
+      if (!map.has(t.server)) map.set(t.server, new Map());
+      map.get(t.server)!.set(t.remoteName ?? t.name, t);
+    }
+    return map;
+  };
+  const a = byServer(before);
+  const b = byServer(after);
+  const changed = new Set<string>();
+  for (const server of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(server) ?? new Map<string, Tool>();
+    const y = b.get(server) ?? new Map<string, Tool>();
+    const same = x.size === y.size && [...x].every(([remote, t]) => {
+      const u = y.get(remote);
+      return !!u && u.serverIdentity === t.serverIdentity && u.description === t.description && u.parameters === t.parameters && u.annotations === t.annotations;
+    });
+    if (!same) changed.add(server);
+  }
+  return changed;
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ServerConfig } from '../core/mcp/config';
+import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config';
+import { USER_ORIGIN } from '../core/approvals/policy';
 import type { InputStore } from './inputs';
-import { parseSettingsText, settingsValue } from '../core/settingsFile';
+import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
+import { readJsonc, setting } from './trustedSettings';
 
 export interface WorkspaceConfig {
   servers: ServerConfig[];
@@ -16,13 +18,8 @@ export interface WorkspaceConfig {
 
 async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promise<Record<string, unknown>> {
   if (!folder) return {};
-  try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'));
-    const value = settingsValue(parseSettingsText(new TextDecoder().decode(bytes), '.vscode/settings.json'), 'servers');
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const value = settingsValue(await readJsonc(vscode.Uri.joinPath(folder, '.vscode', 'settings.json')), 'servers');
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
 /** Reads `minagent.*` settings and, where enabled, the workspace's MCP files, honouring workspace trust. */
@@ -30,7 +27,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const config = vscode.workspace.getConfiguration('minagent');
   const trusted = vscode.workspace.isTrusted;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir() };
+  // Untrusted: the user's own servers start in their home folder and read no env file from the workspace.
+  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir(), ...(trusted ? {} : { untrusted: true }) };
 
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const userServers = inspected?.globalValue ?? {};
@@ -41,9 +39,11 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const untrusted = trusted ? [] : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
-  const parsed = parseServers(fromSettings, ctx, 'settings');
+  // Env files are read ahead, asynchronously: parsing then never blocks the extension host on the disk.
+  const parsed = parseServers(fromSettings, { ...ctx, envFiles: await readEnvFiles(fromSettings, ctx) }, 'settings');
   problems.push(...parsed.problems);
-  const servers = [...parsed.servers];
+  // Where each entry came from decides what it may do (e.g. `autoApprove: ["*"]` only from the user).
+  const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN }));
   const disabled = [...parsed.disabled];
   const taken = new Set(Object.keys(fromSettings));
 
@@ -70,13 +70,15 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       taken.add(name);
       own[name] = entry;
     }
-    const values = await inputs.resolve(inputReferences(own), found.inputs);
-    const fileParsed = parseServers(own, { ...ctx, input: (id) => values.get(id) }, file.label);
+    const values = new Map<string, Map<string, string>>();
+    for (const [name, entry] of Object.entries(own)) values.set(name, await inputs.resolve(name, inputReferences(entry), found.inputs));
+    const fileCtx: VariableContext = { ...ctx, input: (id: string, server: string) => values.get(server)?.get(id) };
+    const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
     servers.push(...fileParsed.servers);
     disabled.push(...fileParsed.disabled);
   }
 
-  const settings = parseHubSettings((key) => config.get(key), problems);
+  const settings = parseHubSettings((key) => setting(key, undefined), problems);
   return { servers, disabled, problems, settings, untrusted };
 }

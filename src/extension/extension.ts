@@ -61,7 +61,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const log = channelLogger(channel);
   const serverHub = new ServerHub({ logger: log });
   hub = serverHub;
-  const inputs = new InputStore(context.secrets);
+  const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
 
   const tree = new ServerTreeProvider(serverHub, () => config);
@@ -95,7 +95,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     return loading;
   };
 
-  const models = new ModelChoices(context.secrets, context.workspaceState);
+  const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
   const tools = new ToolSelection(serverHub, context.workspaceState);
   const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
@@ -125,6 +125,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
+    vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),
     vscode.commands.registerCommand('minagent.setupModel', async () => {
       await setupModel(models);
       chat.metaChanged();
@@ -132,6 +133,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.lm.onDidChangeChatModels(() => void refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && chat.metaChanged()),
     serverHub.onDidChangeTools(() => chat.metaChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => chat.metaChanged()),
   );
 
   context.subscriptions.push(

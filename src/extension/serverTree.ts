@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeEndpoint, describeProblem, type ConfigProblem } from '../core/mcp/config';
+import { USER_ORIGIN } from '../core/approvals/policy';
+import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
@@ -154,8 +155,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     item.id = `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
     const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
-    if (info.config.type === 'stdio') lines.push('', `cwd: \`${info.config.cwd}\``);
-    if (info.config.origin && info.config.origin !== 'settings') lines.push('', `from ${info.config.origin}`);
+    if (info.config.type === 'stdio') lines.push('', `cwd: \`${serverRedactor(info.config).redact(info.config.cwd)}\``);
+    if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', `from ${info.config.origin}`);
     switch (state.kind) {
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');

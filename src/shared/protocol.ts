@@ -21,6 +21,8 @@ export interface ToolCard {
   resultChars?: number;
   durationMs?: number;
   startedAt: number;
+  /** Why the call ran without asking (e.g. the server declared it read-only), shown in the card. */
+  approval?: string;
   /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
   images?: Array<{ mimeType: string; data: string }>;
 }
@@ -46,6 +48,8 @@ export interface ChatMeta {
   setupHint?: string;
   /** Shown when more tools exist than the provider accepts. */
   toolWarning?: string;
+  /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
+  trustNotice?: string;
 }
 
 /** The whole state: sent when a view says `ready` and when the conversation is replaced (New Chat). */

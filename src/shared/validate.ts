@@ -61,6 +61,7 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.result, isStr) &&
     opt(c.resultChars, isNum) &&
     opt(c.durationMs, isNum) &&
+    opt(c.approval, isStr) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
     opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data)))
   );
@@ -85,7 +86,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
 const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr);
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr);
 }
 
 function isState(s: unknown): s is ChatState {

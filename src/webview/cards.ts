@@ -32,6 +32,7 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
   head.append(el('span', 'card-status', STATUS_TEXT[card.status]));
   if (card.durationMs !== undefined) head.append(el('span', 'card-duration', formatMs(card.durationMs)));
   root.append(head);
+  if (card.approval) root.append(el('div', 'card-approval-note', card.approval));
 
   const details = el('details', 'card-body');
   details.open = card.status === 'waiting';

@@ -48,7 +48,13 @@ function applyMeta(state: ChatMeta): void {
   }
   modelSelect.disabled = state.models.length === 0;
   banner.textContent = '';
-  banner.hidden = !state.setupHint && !state.toolWarning;
+  banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice;
+  if (state.trustNotice) {
+    const p = document.createElement('p');
+    p.className = 'trust-notice';
+    p.textContent = state.trustNotice;
+    banner.append(p);
+  }
   for (const [text, action, label] of [
     [state.setupHint, 'setupModel', 'Set up a model'],
     [state.toolWarning, 'chooseTools', 'Choose tools'],

@@ -23,8 +23,12 @@ export class Workbench {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // Bounds, not expectations: on a loaded 2-core machine code-server can take a minute to serve
+    // the workbench. Every wait below this is for an event, bounded by these.
+    page.setDefaultTimeout(60_000);
+    page.setDefaultNavigationTimeout(120_000);
     await page.goto(url);
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     return new Workbench(context, page);
   }
 
@@ -48,12 +52,13 @@ export class Workbench {
   async openMinAgent(): Promise<void> {
     // With one view the container shows "MINAGENT: ..." as its title instead of a pane header.
     const title = this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first();
-    // Clicking the icon of the container already shown would hide it (after a reload it may be).
-    const shown = await title.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (!shown) {
-      await this.page.locator('.activitybar .action-item a[aria-label^="MinAgent"], .activitybar [aria-label^="MinAgent"]').first().click();
-    }
-    await title.waitFor();
+    // Clicking the icon of the container already shown would hide it: VS Code marks the shown one's
+    // item "checked". The icon may be busy with a progress badge, which playwright does not count as
+    // stable, so the click is forced once the item is there.
+    const item = this.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first();
+    await item.waitFor({ timeout: 60_000 });
+    if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
+    await title.waitFor({ timeout: 60_000 });
   }
 
   /** The Tools tree's rows as text (label and description), top to bottom. */
@@ -101,7 +106,7 @@ export class Workbench {
   /** A webview's document, two frames down: the sidebar view's, or with `panel` the editor panel's. */
   async webview({ panel = false } = {}): Promise<Frame> {
     const which = panel ? ':not([src*="purpose=webviewView"])' : '[src*="purpose=webviewView"]';
-    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 30_000 });
+    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 120_000 });
     const outerFrame = await outer.contentFrame();
     const inner = await outerFrame!.waitForSelector('#active-frame');
     return (await inner.contentFrame())!;

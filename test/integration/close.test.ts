@@ -59,7 +59,7 @@ describe('close', () => {
 
   test("an npx-style wrapper's child is ended too", async () => {
     const { s, pid } = await connected(fixture('wrapped', 'wrapper.mjs', [`${SERVERS}/faulty.mjs`, 'ignore-eof']));
-    const children = processTree(pid);
+    const children = await processTree(pid);
     assert.equal(children.size, 2, 'the wrapper and its server');
     await s.close();
     for (const p of children) assert.equal(isAlive(p), false, `process ${p} is gone`);

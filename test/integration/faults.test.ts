@@ -91,9 +91,8 @@ describe('servers that misbehave while running', () => {
   test('a message over the size limit fails its call at once, and the connection goes on', async () => {
     const s = source(faulty('huge'), { maxMessageBytes: 100_000, callTimeoutMs: 60_000 });
     await s.connect();
-    const started = Date.now();
+    // The message names the dropped message, not "timeout after 60000 ms": the call failed when it arrived.
     assert.equal(parseError(await s.call('huge', { chars: 200_000 })), 'the server sent a message of 200073 bytes, over the 100000-byte limit; it was dropped');
-    assert.ok(Date.now() - started < 10_000, 'not after the call timeout');
     assert.equal(await s.call('ok', {}), 'ok');
   });
 
@@ -112,8 +111,8 @@ describe('servers that misbehave while running', () => {
     const s = source(faulty('slow', { env: { FIXTURE_CANCEL_LOG: log } }));
     await s.connect();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    assert.equal(parseError(await s.call('slow', { ms: 10_000 }, { signal: controller.signal })), 'cancelled');
+    // Cancel once the server is working on it (its first progress), as Stop would.
+    assert.equal(parseError(await s.call('slow', { ms: 30_000 }, { signal: controller.signal, onProgress: () => controller.abort() })), 'cancelled');
     await waitFor('the server to log the cancellation', () => {
       try {
         return /cancelled request \d+/.test(readFileSync(log, 'utf8'));

@@ -1,5 +1,8 @@
 // The seed chapter's scenario, end to end against the real fixture servers over stdio.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
@@ -16,19 +19,22 @@ describe('the seed scenario', () => {
 
   for (const first of ['research', 'analytics'] as const) {
     test(`research + analytics give the seed's names when ${first} connects first`, async () => {
-      const slow = { env: { FIXTURE_START_DELAY_MS: '600' } };
+      // The other server starts only once the first is running: an ordering by events, not by delay.
+      const gate = join(mkdtempSync(join(tmpdir(), 'minagent-gate-')), 'open');
+      const held = { env: { FIXTURE_START_GATE: gate } };
       const hub = new ServerHub();
       hubs.push(hub);
       const connectedOrder: string[] = [];
       hub.onDidChangeServers(() => {
         for (const s of hub.servers()) if (s.state.kind === 'running' && !connectedOrder.includes(s.name)) connectedOrder.push(s.name);
+        if (connectedOrder.length === 1) writeFileSync(gate, '');
       });
       hub.reconcile([
-        fixture('research', 'research.mjs', [], first === 'analytics' ? slow : {}),
-        fixture('analytics', 'analytics.mjs', [], first === 'research' ? slow : {}),
+        fixture('research', 'research.mjs', [], first === 'analytics' ? held : {}),
+        fixture('analytics', 'analytics.mjs', [], first === 'research' ? held : {}),
       ]);
       await hub.whenIdle();
-      assert.equal(connectedOrder[0], first, 'the start delay decides which server answers first');
+      assert.deepEqual(connectedOrder, first === 'research' ? ['research', 'analytics'] : ['analytics', 'research']);
       assert.deepEqual(hub.registry.names(), SEED_NAMES);
       assert.equal(await hub.registry.call('echo', { text: 'hi' }), 'hi');
       assert.equal(await hub.registry.call('analytics.echo', { text: 'hi' }), '[analytics] hi');

@@ -22,13 +22,17 @@ test('steps carry index, kind and detail; the seed prints name -> result', async
   assert.deepEqual(res.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
 });
 
-test('tool calls of one model turn run concurrently', async () => {
+test('tool calls of one model turn run concurrently', { timeout: 10_000 }, async () => {
+  // Each call returns only once all three have started: run one after another, they never would.
   let running = 0;
   let peak = 0;
+  let allStarted!: () => void;
+  const barrier = new Promise<void>((r) => (allStarted = r));
   const slow: Tool['call'] = async () => {
     running++;
     peak = Math.max(peak, running);
-    await new Promise((r) => setTimeout(r, 50));
+    if (running === 3) allStarted();
+    await barrier;
     running--;
     return 'ok';
   };

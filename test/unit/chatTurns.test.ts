@@ -45,7 +45,7 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 5, ...(idleTimeoutMs ? { idleTimeoutMs } : {}) }),
       tools: () => tools.schemas(),
-      isPreapproved: () => false,
+      preapproval: () => undefined,
       // Waits for a decision that never comes; only the turn's signal ends it (as Approvals.ask does).
       ask: (req, signal) =>
         new Promise((resolve) => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import fs, { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
-import { describeProblem, parseHubSettings, parseServers } from '../../src/core/mcp/config';
+import { mock, test } from 'node:test';
+import { describeProblem, parseHubSettings, parseServers, readEnvFiles } from '../../src/core/mcp/config';
 import { serverEnvironment } from '../../src/core/mcp/env';
 import { parseSettingsText, loadConfig } from '../../src/core/settingsFile';
 
@@ -22,7 +22,7 @@ test('variables expand: workspaceFolder, userHome, env', () => {
 test('cwd defaults to the workspace folder; type is inferred from url', () => {
   const { servers } = parseServers({ a: { command: 'x' }, b: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } } }, ctx);
   assert.equal(servers[0]!.type === 'stdio' && servers[0]!.cwd, '/ws');
-  assert.deepEqual(servers[1], { name: 'b', type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer sekret' }, autoApprove: [] });
+  assert.deepEqual(servers[1], { name: 'b', type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer sekret' }, autoApprove: [], secrets: ['sekret', 'Bearer sekret'] });
 });
 
 test('each bad field is a problem naming server and field, and the others still parse', () => {
@@ -58,6 +58,25 @@ test('unknown fields warn; disabled entries are listed apart; envFile is read', 
   assert.deepEqual(servers[0]!.type === 'stdio' && servers[0]!.env, { FROM_FILE: '1', OVERRIDDEN: 'entry' });
   const missing = parseServers({ a: { command: 'y', envFile: 'nope.env' } }, { workspaceFolder: dir });
   assert.equal(missing.problems[0]!.field, 'envFile');
+});
+
+test('env files read ahead (as the extension does) give the same servers and problems, with no synchronous read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'minagent-cfg-'));
+  writeFileSync(join(dir, '.env'), 'FROM_FILE=1\nOVERRIDDEN=file\n');
+  const raw = { a: { command: 'y', envFile: '${workspaceFolder}/.env', env: { OVERRIDDEN: 'entry' } }, b: { command: 'y', envFile: 'nope.env' } };
+  const ctx = { workspaceFolder: dir };
+  const envFiles = await readEnvFiles(raw, ctx);
+  const sync = mock.method(fs, 'readFileSync');
+  try {
+    const ahead = parseServers(raw, { ...ctx, envFiles });
+    assert.equal(sync.mock.callCount(), 0, 'parsing read no file');
+    assert.deepEqual(ahead.servers[0]!.type === 'stdio' && ahead.servers[0]!.env, { FROM_FILE: '1', OVERRIDDEN: 'entry' });
+    assert.deepEqual(ahead.problems.map((p) => [p.server, p.field]), [['b', 'envFile']]);
+    assert.match(ahead.problems[0]!.message, /cannot read nope\.env: ENOENT/);
+  } finally {
+    sync.mock.restore();
+  }
+  assert.deepEqual(parseServers(raw, { ...ctx, envFiles }), parseServers(raw, ctx));
 });
 
 test('hub settings: bad values warn and fall back to defaults', () => {

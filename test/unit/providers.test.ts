@@ -7,7 +7,7 @@ import type { ChatMessage, ChatModel } from '../../src/core/agent/model';
 import { AnthropicModel } from '../../src/core/models/anthropic';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/tools';
-import { ROOT } from '../helpers';
+import { ROOT, waitFor } from '../helpers';
 
 interface Mock {
   port: number;
@@ -137,8 +137,10 @@ for (const [name, make] of providers) {
     test('Stop aborts a stream that is still open', async () => {
       const m = await mock([{ hang: true }]);
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      await assert.rejects(make(m.port).chat(history, tools, { signal: controller.signal }), { name: 'AbortError' });
+      const turn = make(m.port).chat(history, tools, { signal: controller.signal });
+      await waitFor('the model server to receive the request', () => m.requests.length === 1);
+      controller.abort();
+      await assert.rejects(turn, { name: 'AbortError' });
     });
 
     test('an agent turn over the wire: unknown tools and bad JSON arguments reach the model as tool errors', async () => {

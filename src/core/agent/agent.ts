@@ -1,4 +1,4 @@
-import { errorMessage, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolSchema } from '../tools';
+import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolSchema } from '../tools';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -22,11 +22,16 @@ export type AgentEvent =
   | { type: 'cut' }
   | { type: 'step'; step: Step };
 
+/** What the user is asked to approve: the exact tool (pinned by server identity and the server's own name). */
 export interface ApprovalRequest {
   callId: string;
   name: string;
   wireName: string;
   server?: string;
+  /** The server's own name for the tool. */
+  remoteName?: string;
+  /** The identity of the server's entry (see serverIdentity). */
+  serverIdentity?: string;
   arguments: unknown;
   annotations?: ToolAnnotations;
 }
@@ -35,7 +40,11 @@ export interface AgentOptions {
   system?: string;
   /** Most model turns in one run. */
   maxSteps?: number;
-  /** Asked before each tool call; a denial goes back to the model as a tool error. */
+  /**
+   * Asked before each tool call; a denial goes back to the model as a tool error. The signal aborts
+   * when the run stops or when the tool's server changes its tool list while the user decides; the
+   * call then does not run. An approved call goes to the tool that was shown, or fails.
+   */
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
   /** The tools the model is shown (default: all of the registry's). */
   tools?: () => ToolSchema[];
@@ -125,9 +134,35 @@ export class Agent {
     return end('maxSteps', `stopped after ${maxSteps} model turns without a final answer (maxSteps)`);
   }
 
+  /** Asks for approval; undefined when allowed, else the error result for the model. */
+  private async askApproval(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<string | undefined> {
+    const waiting = new AbortController();
+    let listChanged = false;
+    const onAbort = () => waiting.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const watch = this.registry.onDidChangeServerTools((servers) => {
+      if (request.server === undefined || !servers.has(request.server)) return;
+      listChanged = true;
+      waiting.abort();
+    });
+    try {
+      if (signal?.aborted) return toolError('cancelled');
+      const allowed = await this.options.approve!(request, waiting.signal).catch(() => false);
+      if (listChanged) {
+        return toolError(`server "${request.server}" changed its tool list while the call to "${request.name}" waited for approval; the approval was cancelled and nothing was run`);
+      }
+      if (signal?.aborted) return toolError('cancelled');
+      return allowed === true ? undefined : toolError(`the user denied the call to "${request.name}"`);
+    } finally {
+      watch.dispose();
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private async runTool(call: ToolCall, callId: string, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
-    const server = this.registry.get(name)?.server;
+    const tool = this.registry.get(name);
+    const server = tool?.server;
     const started = Date.now();
     let args: unknown = call.arguments;
     let result: string;
@@ -141,21 +176,22 @@ export class Agent {
       }
     }
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
-    const tool = this.registry.get(name);
-    if (tool && this.options.approve) {
-      const annotations = tool.annotations;
-      const allowed = await this.options.approve({ callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args, ...(annotations ? { annotations } : {}) }, signal).catch(() => false);
-      if (!allowed) {
-        result = toolError(signal?.aborted ? 'cancelled' : `the user denied the call to "${name}"`);
-        return { call, callId, name, server, args, result, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[] };
-      }
-    }
     const images: ToolImage[] = [];
-    result = await this.registry.call(call.name, args, {
+    const callOptions = {
       ...(signal ? { signal } : {}),
-      onImage: (image) => images.push(image),
-      onProgress: (p) => onEvent?.({ type: 'tool_progress', callId, ...p }),
-    });
+      onImage: (image: ToolImage) => images.push(image),
+      onProgress: (p: { progress: number; total?: number; message?: string }) => onEvent?.({ type: 'tool_progress', callId, ...p }),
+    };
+    if (!tool) {
+      result = await this.registry.call(call.name, args, callOptions);
+      return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images };
+    }
+    const pin = pinOf(tool);
+    if (this.options.approve) {
+      const denied = await this.askApproval({ ...pin, callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) }, signal);
+      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[] };
+    }
+    result = await this.registry.callPinned(pin, args, callOptions);
     return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images };
   }
 }

@@ -14,6 +14,7 @@ export function conversationMarkdown(conversation: Conversation): string {
       case 'tool': {
         const c = item.card;
         out.push(`### Tool \`${c.name}\`${c.server ? ` (server ${c.server})` : ''}: ${c.status}${c.durationMs !== undefined ? `, ${c.durationMs} ms` : ''}`, '');
+        if (c.approval) out.push(`> ${c.approval}`, '');
         out.push('```json', c.arguments, '```', '');
         if (c.result !== undefined) out.push('```', conversation.fullResult(item.id) ?? c.result, '```', '');
         break;

@@ -16,7 +16,8 @@ export interface TurnHost {
   agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
-  isPreapproved(req: ApprovalRequest): boolean;
+  /** Why the call may run without asking (shown in its card), or undefined: ask. */
+  preapproval(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
   ask(req: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
 }
@@ -151,8 +152,12 @@ export class Turn {
   }
 
   private async approve(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
-    if (this.host.isPreapproved(req)) return true;
     const id = this.cards.get(req.callId);
+    const preapproved = this.host.preapproval(req);
+    if (preapproved !== undefined) {
+      this.updateCard(id, (card) => ({ ...card, approval: preapproved }));
+      return true;
+    }
     this.updateCard(id, (card) => ({ ...card, status: 'waiting' }));
     // The webview answers with the card's id.
     const allowed = await this.host.ask({ ...req, callId: id ?? req.callId }, signal ?? this.signal);

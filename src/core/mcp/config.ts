@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { Redactor } from '../redact';
 import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
 
 /** One server entry after validation and variable expansion. */
@@ -14,8 +16,13 @@ interface ServerConfigBase {
   /** Per-call timeout in ms for this server's tools. */
   timeoutMs?: number;
   autoApprove: string[];
-  /** Where the entry came from, e.g. `settings` or `.vscode/mcp.json`. */
+  /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
   origin?: string;
+  /**
+   * Values that must never become text: what `${input:}` and `${env:}` put into the entry, env-file
+   * values and header values (see Redactor; short ones are left out there).
+   */
+  secrets?: string[];
 }
 
 export interface StdioServerConfig extends ServerConfigBase {
@@ -53,8 +60,19 @@ export interface VariableContext {
   workspaceFolder?: string;
   userHome?: string;
   env?: NodeJS.ProcessEnv;
-  /** Resolves `${input:ID}`; absent means inputs are not supported in this source. */
-  input?: (id: string) => string | undefined;
+  /** Resolves `${input:ID}` for a server; absent means inputs are not supported in this source. */
+  input?: (id: string, server: string) => string | undefined;
+  /**
+   * Env files read ahead by `readEnvFiles` (resolved path -> text, or why it could not be read), so
+   * parsing never blocks the extension host on the disk. Absent: files are read while parsing.
+   */
+  envFiles?: ReadonlyMap<string, string | Error>;
+  /**
+   * The workspace is not trusted: a server never runs inside its folder (the default cwd is the
+   * user's home) and no env file inside it is read, since a repository could plant `node_modules`,
+   * `.npmrc`, Python modules or variables there.
+   */
+  untrusted?: boolean;
 }
 
 const stringMap = z.record(z.string(), z.string());
@@ -113,7 +131,12 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   if (e.disabled) return 'disabled';
 
   const errors: ConfigProblem[] = [];
-  const expand = (text: string, field: string) => expandVariables(text, ctx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }));
+  const secrets = new Set<string>();
+  // The home and workspace folders are shown anyway (as `${userHome}`, in paths); they are not secrets.
+  const known = new Set([ctx.userHome ?? homedir(), ctx.workspaceFolder]);
+  const serverCtx: VariableContext = { ...ctx, ...(ctx.input ? { input: (id: string) => ctx.input!(id, name) } : {}) };
+  const expand = (text: string, field: string) =>
+    expandVariables(text, serverCtx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }), (value) => known.has(value) || secrets.add(value));
   const base = {
     name,
     autoApprove: e.autoApprove ?? [],
@@ -129,16 +152,26 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     const env: Record<string, string> = {};
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
-      try {
-        Object.assign(env, parseEnv(readFileSync(resolvePath(file, ctx), 'utf8')));
-      } catch (err) {
-        errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+      if (insideUntrusted(resolvePath(file, ctx), ctx)) {
+        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace; it is not read`, severity: 'warning' });
+      } else {
+        try {
+          const values = parseEnv(envFileText(resolvePath(file, ctx), ctx));
+          for (const v of Object.values(values)) if (v !== undefined) secrets.add(v);
+          Object.assign(env, values);
+        } catch (err) {
+          errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+        }
       }
     }
     for (const [k, v] of Object.entries(e.env ?? {})) {
       if (v !== null) env[k] = expand(String(v), `env.${k}`);
     }
-    const cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : ctx.workspaceFolder ?? process.cwd();
+    let cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : baseDir(ctx);
+    if (insideUntrusted(cwd, ctx)) {
+      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace; the server starts in ${baseDir(ctx)}`, severity: 'warning' });
+      cwd = baseDir(ctx);
+    }
     config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
@@ -147,26 +180,72 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       const u = new URL(url);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') errors.push({ server: name, field: 'url', message: `must be an http or https URL, got "${u.protocol}"`, severity: 'error' });
     } catch {
-      errors.push({ server: name, field: 'url', message: `"${url}" is not a valid URL`, severity: 'error' });
+      // The entry as written, never the expanded value: that may hold a substituted secret.
+      errors.push({ server: name, field: 'url', message: `"${e.url}" is not a valid URL`, severity: 'error' });
     }
     if (e.command !== undefined) problems.push({ server: name, field: 'command', message: `"command" is ignored for a ${type} server`, severity: 'warning' });
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(e.headers ?? {})) headers[k] = expand(v, `headers.${k}`);
+    for (const [k, v] of Object.entries(e.headers ?? {})) {
+      headers[k] = expand(v, `headers.${k}`);
+      secrets.add(headers[k]);
+    }
     config = { ...base, type, url, headers };
   }
   if (errors.length) {
     problems.push(...errors);
     return undefined;
   }
-  return config;
+  return secrets.size ? { ...config, secrets: [...secrets] } : config;
+}
+
+function envFileText(path: string, ctx: VariableContext): string {
+  if (!ctx.envFiles) return readFileSync(path, 'utf8');
+  const text = ctx.envFiles.get(path) ?? new Error('it was not read ahead');
+  if (text instanceof Error) throw text;
+  return text;
+}
+
+/** Reads the env files that the entries of a `minagent.servers` object name, without blocking; pass the result as `ctx.envFiles`. */
+export async function readEnvFiles(raw: unknown, ctx: VariableContext): Promise<Map<string, string | Error>> {
+  const files = new Map<string, string | Error>();
+  if (!raw || typeof raw !== 'object') return files;
+  const paths = Object.values(raw as Record<string, unknown>).flatMap((entry) => {
+    const envFile = entry && typeof entry === 'object' ? (entry as { envFile?: unknown }).envFile : undefined;
+    return typeof envFile === 'string' ? [resolvePath(expandVariables(envFile, ctx, () => {}), ctx)] : [];
+  });
+  await Promise.all(paths.map(async (path) => files.set(path, await readFile(path, 'utf8').catch((err: Error) => err))));
+  return files;
 }
 
 function resolvePath(p: string, ctx: VariableContext): string {
-  return isAbsolute(p) ? p : resolve(ctx.workspaceFolder ?? process.cwd(), p);
+  return isAbsolute(p) ? p : resolve(baseDir(ctx), p);
 }
 
-/** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved is reported. */
-export function expandVariables(text: string, ctx: VariableContext, report: (message: string) => void): string {
+/** Where relative paths start and servers run by default: the workspace, or home when it is untrusted. */
+function baseDir(ctx: VariableContext): string {
+  if (ctx.untrusted) return ctx.userHome ?? homedir();
+  return ctx.workspaceFolder ?? process.cwd();
+}
+
+/** Whether `path` (followed through links) lies in a workspace folder that is not trusted. */
+function insideUntrusted(path: string, ctx: VariableContext): boolean {
+  if (!ctx.untrusted || ctx.workspaceFolder === undefined) return false;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(ctx.workspaceFolder), real(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved
+ * is reported. `secret` hears each `${env:}` and `${input:}` value put into the text.
+ */
+export function expandVariables(text: string, ctx: VariableContext, report: (message: string) => void, secret?: (value: string) => void): string {
   return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
     const env = ctx.env ?? process.env;
     if (inner === 'workspaceFolder') {
@@ -177,13 +256,19 @@ export function expandVariables(text: string, ctx: VariableContext, report: (mes
     if (inner === 'userHome') return ctx.userHome ?? homedir();
     if (inner.startsWith('env:')) {
       const value = env[inner.slice(4)];
-      if (value !== undefined) return value;
+      if (value !== undefined) {
+        secret?.(value);
+        return value;
+      }
       report(`environment variable ${inner.slice(4)} is not set (used as ${whole})`);
       return whole;
     }
     if (inner.startsWith('input:') && ctx.input) {
-      const value = ctx.input(inner.slice(6));
-      if (value !== undefined) return value;
+      const value = ctx.input(inner.slice(6), '');
+      if (value !== undefined) {
+        secret?.(value);
+        return value;
+      }
       report(`input "${inner.slice(6)}" has no value`);
       return whole;
     }
@@ -232,8 +317,23 @@ export function describeProblem(p: ConfigProblem): string {
   return where ? `${where}: ${p.message}` : p.message;
 }
 
-/** The command line or URL of a server, for tooltips and logs. Header values are never shown. */
+/**
+ * The command line or URL of a server, for tooltips and logs, with its secrets redacted (URL
+ * credentials and query, substituted values). Header values are never shown.
+ */
 export function describeEndpoint(config: ServerConfig): string {
-  if (config.type !== 'stdio') return `${config.type === 'sse' ? 'SSE' : 'HTTP'} ${config.url}`;
-  return [config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+  const redactor = serverRedactor(config);
+  if (config.type !== 'stdio') return `${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`;
+  return redactor.redact([config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '));
+}
+
+/** The redactor for one server's secrets: its substituted values and its URL's credentials and query. */
+export function serverRedactor(config: ServerConfig): Redactor {
+  const redactor = new Redactor();
+  for (const s of config.secrets ?? []) redactor.addSecret(s);
+  if (config.type !== 'stdio') {
+    redactor.addUrl(config.url);
+    for (const v of Object.values(config.headers)) redactor.addSecret(v);
+  }
+  return redactor;
 }

@@ -3,7 +3,8 @@ import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { assignNames, type NamingProblem } from './naming';
-import { ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
@@ -251,9 +252,15 @@ export class ServerHub {
     entry.connecting = connecting;
   }
 
-  /** Routes a registry tool to the server's current source, so a restart needs no re-registration. */
-  private callRemote(server: string, remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+  /**
+   * Routes a registry tool to the server's current source, so a restart needs no re-registration;
+   * never to a server whose entry changed since the tool was listed (another command, URL or origin).
+   */
+  private callRemote(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
     const entry = this.entries.get(server);
+    if (entry && serverIdentity(entry.config) !== identity) {
+      return Promise.resolve(toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`));
+    }
     if (entry && entry.source?.state.kind !== 'running' && this.isRestarting(entry)) {
       return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
     }
@@ -277,7 +284,8 @@ export class ServerHub {
     }
     entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
     this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
-    entry.restartTimer = setTimeout(() => {
+    entry.restartTimer = setTimeout(async () => {
+      await this.options.restart?.beforeRestart?.();
       entry.restartTimer = undefined;
       if (this.closed || this.entries.get(name) !== entry) return;
       const dead = entry.source;
@@ -335,14 +343,13 @@ export class ServerHub {
       })),
       this.settings.conflictPolicy,
     );
-    const listedBy = new Map(listed.map((l) => [l.entry.config.name, l]));
+    const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
+    const identityOf = new Map(listed.map(({ entry }) => [entry.config.name, serverIdentity(entry.config)]));
     const tools: Tool[] = [];
     for (const a of assignments) {
-      const { entry, tools: remotes } = listedBy.get(a.server)!;
-      const remote = remotes.find((t) => t.name === a.remoteName)!;
-      // The source's own adaptation (the one `register` uses), routed through the hub so a
-      // restarted server needs no re-registration.
-      const tool = entry.source!.toTool(remote, a.name, (args, o) => this.callRemote(a.server, a.remoteName, args, o));
+      const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
+      const identity = identityOf.get(a.server)!;
+      const tool = { ...adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, identity, args, o)), serverIdentity: identity };
       tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
@@ -367,6 +374,6 @@ function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
   if (a.length !== b.length) return false;
   return a.every((t, i) => {
     const u = b[i]!;
-    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
+    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.serverIdentity === u.serverIdentity && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
   });
 }

@@ -4,6 +4,8 @@ export interface RestartPolicy {
   delaysMs: readonly number[];
   /** A server that ran this long before crashing starts again from the first delay. */
   healthyAfterMs: number;
+  /** Awaited after the delay, before the restart (tests use it to hold a server down until they have looked). */
+  beforeRestart?: () => Promise<void>;
 }
 
 export const DEFAULT_RESTART_POLICY: RestartPolicy = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000], healthyAfterMs: 60_000 };

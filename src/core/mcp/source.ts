@@ -11,12 +11,14 @@ import {
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
-import { describeEndpoint, type ServerConfig } from './config';
+import { redactingLogger, type Redactor } from '../redact';
+import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
 import { formatCallResult } from './result';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { listAllTools, type ToolProblem } from './toolList';
+import { cappedFetch } from '../net/limits';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -29,6 +31,8 @@ export interface SourceOptions {
   closeTimings?: CloseTimings;
   /** Largest single stdio message kept (default 64 MB); larger ones are dropped and their call fails. */
   maxMessageBytes?: number;
+  /** Caps on HTTP replies: a whole JSON reply, one SSE event (defaults in DEFAULT_LIMITS). */
+  httpLimits?: { bodyBytes?: number; eventBytes?: number };
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -50,6 +54,8 @@ export class McpToolSource {
   private currentState: ServerState = { kind: 'stopped' };
   private readonly stderr = new StderrTail();
   private readonly log: Logger;
+  /** This server's secrets; applied to its logs, state, stderr and results. */
+  readonly redactor: Redactor;
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   private readonly onDidChangeToolsEmitter = new Emitter<readonly RemoteTool[]>();
   /** Fires on every state change. */
@@ -61,7 +67,8 @@ export class McpToolSource {
     readonly config: ServerConfig,
     private readonly options: SourceOptions = {},
   ) {
-    this.log = options.logger ?? silentLogger;
+    this.redactor = serverRedactor(config);
+    this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
   }
 
   get name(): string {
@@ -73,7 +80,7 @@ export class McpToolSource {
   }
 
   get stderrTail(): string {
-    return this.stderr.text();
+    return this.redactor.redact(this.stderr.text());
   }
 
   get pid(): number | undefined {
@@ -121,7 +128,7 @@ export class McpToolSource {
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
       if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
-      throw new Error(`server "${this.name}": ${message}`);
+      throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
 
@@ -180,8 +187,10 @@ export class McpToolSource {
     }
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
+    // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
+    const fetch = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
     this.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-    return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
   }
 
   private async fetchTools(): Promise<RemoteTool[]> {
@@ -213,12 +222,9 @@ export class McpToolSource {
     return this.remoteTools;
   }
 
-  /**
-   * Adapts one remote tool to a registry tool named `name`. It calls this source, or `call` when the
-   * owner routes calls itself (the hub sends them to whichever source serves the server now).
-   */
-  toTool(remote: RemoteTool, name = remote.name, call: Tool['call'] = (args, options) => this.call(remote.name, args, options)): Tool {
-    return adaptTool(remote, name, this.name, call);
+  /** Adapts one remote tool to a registry tool named `name` that calls this source. */
+  toTool(remote: RemoteTool, name = remote.name): Tool {
+    return adaptTool(remote, name, this.name, (args, options) => this.call(remote.name, args, options));
   }
 
   /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */
@@ -233,8 +239,12 @@ export class McpToolSource {
     return names;
   }
 
-  /** Calls a tool by the server's own name. Resolves to a string; never rejects. */
+  /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
+    return this.redactor.redact(await this.callRaw(remoteName, args, options));
+  }
+
+  private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
     const client = this.client;
     if (!client && this.ending) return toolError(`${NOT_CONNECTED}: ${await this.ending}`);
     if (!client || this.currentState.kind !== 'running') return toolError(NOT_CONNECTED);
@@ -327,6 +337,7 @@ export class McpToolSource {
   }
 
   private setState(state: ServerState): void {
+    if (state.kind === 'error') state = { ...state, message: this.redactor.redact(state.message), stderrTail: this.redactor.redact(state.stderrTail) };
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }

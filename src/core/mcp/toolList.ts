@@ -49,6 +49,11 @@ function adaptTool(raw: unknown, server: string, problems: ToolProblem[], positi
     return undefined;
   }
   const schema = t.inputSchema;
+  const oversized = schemaBounds(schema);
+  if (oversized) {
+    problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has an inputSchema ${oversized}; the tool was skipped` });
+    return undefined;
+  }
   let inputSchema = schema as RemoteTool['inputSchema'];
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has ${schema === undefined ? 'no' : 'an invalid'} inputSchema; it takes no arguments` });
@@ -62,4 +67,27 @@ function adaptTool(raw: unknown, server: string, problems: ToolProblem[], positi
     description: typeof t.description === 'string' ? t.description : undefined,
     inputSchema,
   } as RemoteTool;
+}
+
+/** Deepest nesting and most values a tool's schema may have: real schemas stay far below both. */
+export const SCHEMA_LIMITS = { depth: 64, nodes: 20_000 } as const;
+
+/**
+ * Says what is wrong when a schema is nested too deep or has too many values, else undefined.
+ * Walks without recursion: a schema nested thousands deep must not overflow the stack here
+ * (JSON.stringify would, when the schema is sent to a model).
+ */
+export function schemaBounds(schema: unknown): string | undefined {
+  const stack: Array<[unknown, number]> = [[schema, 1]];
+  let nodes = 0;
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > SCHEMA_LIMITS.depth) return `nested deeper than ${SCHEMA_LIMITS.depth} levels`;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (++nodes > SCHEMA_LIMITS.nodes) return `with more than ${SCHEMA_LIMITS.nodes} values`;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
 }

@@ -1,7 +1,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
+import { capStream, DEFAULT_LIMITS, readTextCapped, SizeLimitError } from '../net/limits';
 import type { ToolSchema } from '../tools';
 import { IdleWatch } from './idle';
+import { originOf, redirectAllowed } from './origins';
 
 /** A provider failure the chat shows as it is: status, what the server said, when to retry. */
 export class ProviderError extends Error {
@@ -26,11 +28,18 @@ export interface StreamRequest {
   idleTimeoutMs?: number;
 }
 
-/** POSTs a JSON body and streams the SSE answer, one event at a time. Errors become ProviderError. */
-export async function streamSse(req: StreamRequest, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+/** How many same-origin redirects a provider request follows. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * POSTs a JSON body and streams the SSE answer, one event at a time. Errors become ProviderError.
+ * Redirects are followed only within the same origin (so the key is never re-sent elsewhere, and
+ * https never falls back to http); the stream, each event and an error body are size-capped.
+ */
+export async function streamSse(req: StreamRequest, onEvent: (event: EventSourceMessage) => void, limits: Partial<typeof DEFAULT_LIMITS> = {}): Promise<void> {
   const idle = new IdleWatch(req.signal, req.idleTimeoutMs);
   try {
-    await stream(req, idle, onEvent);
+    await stream(req, idle, onEvent, limits);
   } catch (err) {
     if (idle.timedOut && !req.signal?.aborted) throw new ProviderError(idle.message(req.provider));
     throw err;
@@ -39,23 +48,27 @@ export async function streamSse(req: StreamRequest, onEvent: (event: EventSource
   }
 }
 
-async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: EventSourceMessage) => void, limits: Partial<typeof DEFAULT_LIMITS>): Promise<void> {
   if (req.signal?.aborted) throw abortError();
-  let response: Response;
+  const caps = { ...DEFAULT_LIMITS, ...limits };
+  let body: string;
   try {
-    response = await fetch(req.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...req.headers },
-      body: JSON.stringify(req.body),
-      signal: idle.signal,
-    });
+    body = JSON.stringify(req.body);
   } catch (err) {
-    if (req.signal?.aborted) throw abortError();
-    if (idle.timedOut) throw new ProviderError(idle.message(req.provider));
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new ProviderError(`${req.provider}: cannot reach ${new URL(req.url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    throw new ProviderError(`${req.provider}: the request could not be built: ${(err as Error).message}`);
   }
-  if (!response.ok) throw await httpError(response, req.provider);
+  let response = await post(req, req.url, body, idle.signal);
+  for (let hops = 0; isRedirect(response.status); hops++) {
+    const location = response.headers.get('location') ?? '';
+    const from = response.url || req.url;
+    void response.body?.cancel().catch(() => undefined);
+    if (!redirectAllowed(from, location)) {
+      throw new ProviderError(`${req.provider}: ${originOf(from)} redirected the request to ${originOf(new URL(location, from).href) ?? 'an invalid address'}; a redirect to another origin is not followed, so the key is not sent there (set the base URL to the final address if you trust it)`, response.status);
+    }
+    if (hops >= MAX_REDIRECTS) throw new ProviderError(`${req.provider}: more than ${MAX_REDIRECTS} redirects`, response.status);
+    response = await post(req, new URL(location, from).href, body, idle.signal);
+  }
+  if (!response.ok) throw await httpError(response, req.provider, caps.errorBytes);
   if (!response.body) throw new ProviderError(`${req.provider}: the response has no body`);
 
   let failure: Error | undefined;
@@ -70,8 +83,9 @@ async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: Even
     },
   });
   const decoder = new TextDecoder();
+  const chunks = capStream(response.body, { totalBytes: caps.streamBytes, eventBytes: caps.eventBytes, what: `the answer of ${originOf(req.url) ?? 'the model'}` });
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of chunks as unknown as AsyncIterable<Uint8Array>) {
       idle.touch();
       parser.feed(decoder.decode(chunk, { stream: true }));
       if (failure) throw failure;
@@ -80,19 +94,43 @@ async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: Even
     if (req.signal?.aborted) throw abortError();
     if (idle.timedOut) throw new ProviderError(idle.message(req.provider));
     if (err instanceof ProviderError) throw err;
+    if (err instanceof SizeLimitError) throw new ProviderError(`${req.provider}: ${err.message}`);
     throw new ProviderError(`${req.provider}: the stream broke off: ${(err as Error).message}`);
   }
   if (failure) throw failure;
 }
 
-async function httpError(response: Response, provider: string): Promise<ProviderError> {
-  const text = await response.text().catch(() => '');
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** `signal` is the request's own, which also ends it when the model sends nothing for too long. */
+async function post(req: StreamRequest, url: string, body: string, signal: AbortSignal): Promise<Response> {
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...req.headers },
+      body,
+      redirect: 'manual',
+      signal,
+    });
+  } catch (err) {
+    if (req.signal?.aborted) throw abortError();
+    if (signal.aborted) throw err; // the idle timeout: streamSse says so
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new ProviderError(`${req.provider}: cannot reach ${originOf(url) ?? url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+  }
+}
+
+async function httpError(response: Response, provider: string, maxBytes: number): Promise<ProviderError> {
+  const text = await readTextCapped(response, maxBytes).catch(() => '');
   let detail = text.slice(0, 300);
   try {
     const json = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    detail = (typeof json.error === 'string' ? json.error : json.error?.message) ?? json.message ?? detail;
+    const message = typeof json.error === 'string' ? json.error : json.error?.message ?? json.message;
+    if (typeof message === 'string') detail = message.slice(0, 1000);
   } catch {
-    // not JSON: keep the text
+    // not JSON (or cut off): keep the start of the text
   }
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
   const what =

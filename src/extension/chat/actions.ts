@@ -12,7 +12,8 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const list = models.list();
       const selected = models.selected();
       const warning = tools.warning();
-      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}) };
+      const trustNotice = models.trustNotice();
+      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}) };
     },
     selectModel: async (id) => {
       await models.select(id);

@@ -1,52 +1,57 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
+import { AlwaysAllow } from '../../core/approvals/alwaysAllow';
+import { WaitingApprovals } from '../../core/approvals/waiting';
+import { preapproval } from '../../core/approvals/policy';
 import type { ServerHub } from '../../core/mcp/hub';
-import type { ApprovalDecision } from '../../shared/protocol';
-
-const ALWAYS_KEY = 'minagent.approvals.always';
+import { setting } from '../trustedSettings';
 
 /**
  * Who decides whether a tool call runs. By default tools marked `readOnlyHint` run without asking;
  * others ask in their card. A server's `autoApprove` list and the global setting can allow more;
- * "Always allow" is remembered per workspace, "Allow for this chat" until New Chat.
+ * "Always allow" is remembered per workspace for the server's identity (origin, command and
+ * arguments, or URL) and the server's own tool name, "Allow for this chat" until New Chat.
+ * Fails closed: a reply that is not an explicit allow denies.
  */
 export class Approvals {
   private readonly forChat = new Set<string>();
-  private readonly pending = new Map<string, (decision: ApprovalDecision) => void>();
+  private readonly waiting = new WaitingApprovals();
+  private readonly always: AlwaysAllow;
+  private migrated = false;
 
   constructor(
     private readonly hub: ServerHub,
-    private readonly memento: vscode.Memento,
-  ) {}
-
-  /** True when the call may run without asking. */
-  isPreapproved(req: ApprovalRequest): boolean {
-    const mode = vscode.workspace.getConfiguration('minagent').get<string>('chat.approval', 'readOnly');
-    if (mode === 'never') return true;
-    const key = this.key(req);
-    if (this.forChat.has(key) || this.always().includes(key)) return true;
-    const tool = this.hub.registry.get(req.name);
-    const server = tool?.server ? this.hub.server(tool.server) : undefined;
-    if (server && tool?.remoteName && (server.config.autoApprove.includes(tool.remoteName) || server.config.autoApprove.includes('*'))) return true;
-    return mode === 'readOnly' && req.annotations?.readOnlyHint === true;
+    memento: vscode.Memento,
+  ) {
+    this.always = new AlwaysAllow(memento);
   }
 
-  /** Waits for the user's decision in the card; resolves false on Stop. */
-  ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
-    return new Promise((resolve) => {
-      const finish = (decision: ApprovalDecision) => {
-        this.pending.delete(req.callId);
-        if (decision === 'chat') this.forChat.add(this.key(req));
-        if (decision === 'always') void this.memento.update(ALWAYS_KEY, [...new Set([...this.always(), this.key(req)])]);
-        resolve(decision !== 'deny');
-      };
-      this.pending.set(req.callId, finish);
-      signal?.addEventListener('abort', () => finish('deny'), { once: true });
+  /** Why the call may run without asking (shown in its card), or undefined when the user is asked. */
+  preapproval(req: ApprovalRequest): string | undefined {
+    this.migrate();
+    const server = req.server !== undefined ? this.hub.server(req.server)?.config : undefined;
+    return preapproval(req, {
+      mode: setting<string>('chat.approval', 'readOnly'),
+      trusted: vscode.workspace.isTrusted,
+      allowedForChat: this.forChat.has(keyOf(req)),
+      alwaysAllowed: this.always.has(req.serverIdentity, req.remoteName),
+      ...(server ? { server } : {}),
     });
   }
 
-  decide(callId: string, decision: ApprovalDecision): void {
-    this.pending.get(callId)?.(decision);
+  /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */
+  async ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
+    const decision = await this.waiting.wait(req.callId, signal);
+    if (decision === 'chat') this.forChat.add(keyOf(req));
+    if (decision === 'always' && req.serverIdentity !== undefined && req.remoteName !== undefined && req.server !== undefined) {
+      await this.always.add({ identity: req.serverIdentity, tool: req.remoteName, server: req.server });
+    }
+    return decision !== undefined;
+  }
+
+  /** A reply from the webview: only "once", "chat" and "always" allow; anything else denies. */
+  decide(callId: unknown, decision: unknown): void {
+    this.waiting.answer(callId, decision);
   }
 
   newChat(): void {
@@ -55,38 +60,37 @@ export class Approvals {
 
   /** Lets the user take back "Always allow" for some or all tools; every remembered tool starts picked. */
   async manageAlways(): Promise<void> {
-    const always = this.always();
-    if (!always.length) {
+    const grants = this.always.list();
+    if (!grants.length) {
       void vscode.window.showInformationMessage('MinAgent: no tool is always allowed in this workspace.');
       return;
     }
-    const items = always.map((key) => {
-      const [server, tool] = splitKey(key);
-      return { label: tool, description: server ? `on ${server}` : undefined, picked: true, key };
-    });
+    const items = grants.map((grant) => ({ label: grant.tool, description: `on ${grant.server}`, picked: true, grant }));
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: 'Forget "Always allow" for these tools (they will ask again)',
       placeHolder: 'Unpick a tool to keep it always allowed',
     });
     if (!picked?.length) return;
-    const forget = new Set(picked.map((p) => p.key));
-    await this.memento.update(ALWAYS_KEY, always.filter((k) => !forget.has(k)));
+    await this.always.remove(picked.map((p) => p.grant));
     void vscode.window.showInformationMessage(`MinAgent: ${picked.length} tool(s) will ask before running again.`);
   }
 
-  private always(): string[] {
-    return this.memento.get<string[]>(ALWAYS_KEY, []);
-  }
-
-  private key(req: ApprovalRequest): string {
-    const tool = this.hub.registry.get(req.name);
-    return `${tool?.server ?? ''}/${tool?.remoteName ?? req.name}`;
+  /** Grants of earlier versions were keyed by server name alone: they ask once more, with a notice. */
+  private migrate(): void {
+    if (this.migrated) return;
+    this.migrated = true;
+    void this.always.takeLegacy().then((legacy) => {
+      if (!legacy.length) return;
+      const tools = legacy.map((k) => k.slice(k.indexOf('/') + 1)).join(', ');
+      void vscode.window.showInformationMessage(
+        `MinAgent: "Always allow" is now tied to each server's command and arguments or URL, so a changed server asks again. The ${legacy.length} earlier grant(s) (${tools}) will ask once more.`,
+      );
+    });
   }
 }
 
-/** "server/tool" back into its parts; the tool name may itself contain "/". */
-function splitKey(key: string): [string, string] {
-  const at = key.indexOf('/');
-  return [key.slice(0, at), key.slice(at + 1)];
+/** "Allow for this chat" key: the pinned tool, never the registry name. */
+function keyOf(req: ApprovalRequest): string {
+  return req.serverIdentity !== undefined ? `${req.serverIdentity}/${req.remoteName ?? ''}` : `/${req.name}`;
 }

@@ -4,10 +4,11 @@ import * as vscode from 'vscode';
 import { parseScript, type ChatModel } from '../../core/agent/model';
 import { createModel, DEFAULT_BASE_URLS } from '../../core/models/factory';
 import type { ModelChoice } from '../../shared/protocol';
+import { ignoredNotice, setting, workspaceMinagentKeys } from '../trustedSettings';
+import { KeyOrigins } from './keyOrigins';
 import { LanguageModelAdapter } from './lmModel';
 
 const SELECTED_KEY = 'minagent.chat.selectedModel';
-const keyName = (provider: 'openai' | 'anthropic') => `minagent.apiKey.${provider}`;
 
 export const SETUP_HINT =
   'No model is available. Use Copilot (or any extension that provides a VS Code language model); or set "minagent.chat.provider" to "openai" with "minagent.chat.baseUrl" (for Ollama: http://localhost:11434/v1) and "minagent.chat.model"; or to "anthropic" with a model and an API key (MinAgent: Set API Key).';
@@ -15,11 +16,16 @@ export const SETUP_HINT =
 /** The models the picker offers: vscode.lm models, plus the provider configured in settings. */
 export class ModelChoices {
   private lmModels: vscode.LanguageModelChat[] = [];
+  private ignored: string[] = [];
+  private readonly keys: KeyOrigins;
 
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    secrets: vscode.SecretStorage,
     private readonly memento: vscode.Memento,
-  ) {}
+    globalState: vscode.Memento,
+  ) {
+    this.keys = new KeyOrigins(secrets, globalState);
+  }
 
   async refresh(): Promise<void> {
     try {
@@ -27,25 +33,31 @@ export class ModelChoices {
     } catch {
       this.lmModels = [];
     }
+    this.ignored = vscode.workspace.isTrusted ? [] : await workspaceMinagentKeys().catch(() => []);
+  }
+
+  /** Says which workspace settings an untrusted window ignores, or undefined. */
+  trustNotice(): string | undefined {
+    return ignoredNotice(this.ignored);
   }
 
   list(): ModelChoice[] {
     const out: ModelChoice[] = this.lmModels.map((m) => ({ id: `lm:${m.id}`, label: `${m.name} (${m.vendor})`, detail: `vscode.lm: ${m.family}` }));
-    const c = vscode.workspace.getConfiguration('minagent.chat');
-    const provider = c.get<string>('provider', 'vscode');
-    const model = c.get<string>('model', '');
+    const provider = setting<string>('chat.provider', 'vscode');
+    const model = setting<string>('chat.model', '');
     if ((provider === 'openai' || provider === 'anthropic') && model) {
-      const baseUrl = c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider];
+      const baseUrl = setting<string>('chat.baseUrl', '') || DEFAULT_BASE_URLS[provider];
       out.push({ id: provider, label: `${model} · ${hostOf(baseUrl)}`, detail: `${provider === 'openai' ? 'OpenAI-compatible' : 'Anthropic'} at ${baseUrl}` });
     }
-    if (provider === 'scripted' && c.get<string>('scriptFile')) out.push({ id: 'scripted', label: 'Scripted replies', detail: c.get<string>('scriptFile') ?? '' });
+    const scriptFile = setting<string>('chat.scriptFile', '');
+    if (provider === 'scripted' && scriptFile) out.push({ id: 'scripted', label: 'Scripted replies', detail: scriptFile });
     return out;
   }
 
   selected(): string | undefined {
     const choices = this.list();
     const stored = this.memento.get<string>(SELECTED_KEY);
-    const configured = vscode.workspace.getConfiguration('minagent.chat').get<string>('provider', 'vscode');
+    const configured = setting<string>('chat.provider', 'vscode');
     return choices.find((m) => m.id === stored)?.id ?? choices.find((m) => m.id === configured)?.id ?? choices[0]?.id;
   }
 
@@ -62,19 +74,20 @@ export class ModelChoices {
       if (!lm) throw new Error(`the model ${id.slice(3)} is no longer available`);
       return new LanguageModelAdapter(lm);
     }
-    const c = vscode.workspace.getConfiguration('minagent.chat');
     if (id === 'scripted') {
-      const file = resolvePath(c.get<string>('scriptFile', ''));
+      const file = resolvePath(setting<string>('chat.scriptFile', ''));
       return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file) });
     }
     const provider = id as 'openai' | 'anthropic';
-    const apiKey = await this.secrets.get(keyName(provider));
-    const common = { baseUrl: c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider], model: c.get<string>('model', ''), ...(apiKey ? { apiKey } : {}) };
-    const maxTokens = c.get<number>('maxOutputTokens', 0);
-    return provider === 'openai' ? createModel({ provider, ...common, sendImages: c.get<boolean>('sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
+    const baseUrl = setting<string>('chat.baseUrl', '') || DEFAULT_BASE_URLS[provider];
+    // The key goes only to the origin it was stored for, or one the user confirms now.
+    const apiKey = await this.keys.keyFor(provider, baseUrl);
+    const common = { baseUrl, model: setting<string>('chat.model', ''), ...(apiKey ? { apiKey } : {}) };
+    const maxTokens = setting<number>('chat.maxOutputTokens', 0);
+    return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
   }
 
-  /** Asks for a provider's key and keeps it in SecretStorage (never in settings or logs). */
+  /** Asks for a provider's key and keeps it in SecretStorage (never in settings or logs), bound to one origin. */
   async setApiKey(): Promise<void> {
     const pick = await vscode.window.showQuickPick(
       [
@@ -84,10 +97,11 @@ export class ModelChoices {
       { title: 'MinAgent: Set API Key', placeHolder: 'Which provider is the key for?' },
     );
     if (!pick) return;
-    const key = await vscode.window.showInputBox({ title: `API key for ${pick.label}`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage. Leave empty to remove the key.' });
+    const origin = this.keys.userOrigin(pick.provider);
+    const key = await vscode.window.showInputBox({ title: `API key for ${pick.label}`, password: true, ignoreFocusOut: true, prompt: `Kept in VS Code's secret storage and sent only to ${origin} (your user settings' base URL); another address asks first. Leave empty to remove the key.` });
     if (key === undefined) return;
-    if (key) await this.secrets.store(keyName(pick.provider), key);
-    else await this.secrets.delete(keyName(pick.provider));
+    if (key) await this.keys.store(pick.provider, key, origin);
+    else await this.keys.delete(pick.provider);
     vscode.window.setStatusBarMessage(key ? `MinAgent: key for ${pick.label} saved` : `MinAgent: key for ${pick.label} removed`, 3_000);
   }
 }

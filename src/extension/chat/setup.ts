@@ -21,7 +21,8 @@ export async function setupModel(models: ModelChoices): Promise<void> {
   }
   const baseUrl = await vscode.window.showInputBox({
     title: 'Base URL',
-    value: config.get<string>('baseUrl') || (pick.id === 'openai' ? 'http://localhost:11434/v1' : 'https://api.anthropic.com'),
+    // Prefilled from the user's own settings only: a workspace must not suggest where a key goes.
+    value: config.inspect<string>('baseUrl')?.globalValue || (pick.id === 'openai' ? 'http://localhost:11434/v1' : 'https://api.anthropic.com'),
     prompt: pick.id === 'openai' ? 'Ollama: http://localhost:11434/v1 · OpenAI: https://api.openai.com/v1' : 'Anthropic Messages API',
     ignoreFocusOut: true,
     validateInput: (v) => {
@@ -34,7 +35,7 @@ export async function setupModel(models: ModelChoices): Promise<void> {
     },
   });
   if (baseUrl === undefined) return;
-  const model = await vscode.window.showInputBox({ title: 'Model name', value: config.get<string>('model') ?? '', prompt: 'e.g. llama3.1, gpt-4o-mini, claude-sonnet-4-5', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model name is required') });
+  const model = await vscode.window.showInputBox({ title: 'Model name', value: config.inspect<string>('model')?.globalValue ?? '', prompt: 'e.g. llama3.1, gpt-4o-mini, claude-sonnet-4-5', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model name is required') });
   if (model === undefined) return;
   await config.update('provider', pick.id, target);
   await config.update('baseUrl', baseUrl, target);

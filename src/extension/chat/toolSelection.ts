@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ToolSchema } from '../../core/tools';
+import { setting } from '../trustedSettings';
 
 const TOOLS_KEY = 'minagent.chat.tools';
 
@@ -15,7 +16,7 @@ export class ToolSelection {
   ) {}
 
   private max(): number {
-    return vscode.workspace.getConfiguration('minagent.chat').get<number>('maxTools', 128);
+    return setting<number>('chat.maxTools', 128);
   }
 
   /** The schemas sent with the next request, under wire names. */

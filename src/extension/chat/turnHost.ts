@@ -1,10 +1,10 @@
-import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import type { TurnHost } from '../../core/chat/turn';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { Approvals } from './approvals';
 import type { ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
+import { setting } from '../trustedSettings';
 
 const DEFAULT_SYSTEM =
   'You are MinAgent, an assistant inside VS Code. Use the available tools when they help answer; they come from MCP servers the user configured. Say which tool you used.';
@@ -15,12 +15,11 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     registry: hub.registry,
     createModel: () => models.create(),
     agentOptions: () => {
-      const config = vscode.workspace.getConfiguration('minagent.chat');
-      const idle = config.get<number>('idleTimeout', 120);
-      return { system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM, maxSteps: config.get<number>('maxSteps', 20), ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}) };
+      const idle = setting<number>('chat.idleTimeout', 120);
+      return { system: setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM, maxSteps: setting<number>('chat.maxSteps', 20), ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}) };
     },
     tools: () => tools.forModel(),
-    isPreapproved: (req: ApprovalRequest) => approvals.isPreapproved(req),
+    preapproval: (req: ApprovalRequest) => approvals.preapproval(req),
     ask: (req, signal) => approvals.ask(req, signal),
   };
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnTurn } from './spawnQueue';
 
 /**
  * The guard is a tiny watcher process that outlives its host only long enough to clean up: it
@@ -29,6 +30,8 @@ process.on('SIGHUP', () => {});
 `;
 
 let guard: ChildProcess | undefined;
+/** Set while the guard waits for its spawn turn; lines written meanwhile wait with it. */
+let pending: string[] | undefined;
 let enabled = false;
 
 /** Turns the guard on for this host process (the extension does; the CLI closes its servers itself). */
@@ -36,9 +39,26 @@ export function enableOrphanGuard(): void {
   enabled = process.platform !== 'win32';
 }
 
-function ensureGuard(): ChildProcess | undefined {
-  if (!enabled) return undefined;
-  if (guard && guard.exitCode === null && guard.stdin?.writable) return guard;
+function running(): ChildProcess | undefined {
+  return guard && guard.exitCode === null && guard.stdin?.writable ? guard : undefined;
+}
+
+/**
+ * Starts the guard, if it is on and not running, on a spawn turn of its own (see spawnTurn). A
+ * server calls this before it queues its own spawn, so the guard is up before the first server.
+ */
+export function prepareOrphanGuard(): void {
+  if (!enabled || pending || running()) return;
+  const lines: string[] = [];
+  pending = lines;
+  void spawnTurn().then(() => {
+    pending = undefined;
+    const started = spawnGuard();
+    for (const line of lines) started?.stdin?.write(line);
+  });
+}
+
+function spawnGuard(): ChildProcess | undefined {
   guard = spawn(process.execPath, ['-e', GUARD_SCRIPT], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
@@ -54,12 +74,19 @@ function ensureGuard(): ChildProcess | undefined {
   return guard;
 }
 
+function tell(line: string): void {
+  if (!enabled) return;
+  if (!pending && !running()) prepareOrphanGuard();
+  if (pending) pending.push(line);
+  else running()?.stdin?.write(line);
+}
+
 export function guardProcessGroup(pid: number): void {
-  ensureGuard()?.stdin?.write(`+${pid}\n`);
+  tell(`+${pid}\n`);
 }
 
 export function releaseProcessGroup(pid: number): void {
-  if (guard?.stdin?.writable) guard.stdin.write(`-${pid}\n`);
+  if (pending || running()) tell(`-${pid}\n`);
 }
 
 /** The guard's pid, for tests. */

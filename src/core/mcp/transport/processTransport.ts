@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { deliver } from './inbox';
 import { LineReader } from './lineReader';
-import { guardProcessGroup, releaseProcessGroup } from './orphanGuard';
-import { processTree, signalTree } from './processTree';
+import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
+import { alivePids, processTree, signalTree } from './processTree';
+import { spawnTurn } from './spawnQueue';
+import { hostPlanContext, planSpawn } from './spawnPlan';
 
 /** What send() rejects with once the process is gone. */
 export const PROCESS_NOT_RUNNING = 'server process is not running';
@@ -52,9 +55,8 @@ export class ProcessTransport implements Transport {
   private exitInfo: ExitInfo | undefined;
   private exited: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
-  private closeFired = false;
-  /** Descendants seen while the leader lived, so they are found after they are reparented. */
-  private knownTree = new Set<number>();
+  private closeFired: Promise<void> | undefined;
+  private started = false;
 
   constructor(
     private readonly params: ProcessParams,
@@ -75,17 +77,26 @@ export class ProcessTransport implements Transport {
     return this.exitInfo;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('transport already started');
+  /** Spawns the server on its own turn of the event loop (see spawnTurn) and resolves once it runs. */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('transport already started');
+    this.started = true;
+    prepareOrphanGuard();
+    await spawnTurn();
+    // Closed while it waited for its turn: nothing to start, nothing to end.
+    if (this.closing) throw new Error(PROCESS_NOT_RUNNING);
     const { command, args, env, cwd } = this.params;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, {
+      // Never a shell: on Windows a .cmd shim goes through cmd.exe with every argument escaped.
+      const plan = planSpawn(command, args, hostPlanContext(env, cwd));
+      const child = spawn(plan.file, plan.args, {
         env,
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
-        shell: process.platform === 'win32',
+        shell: false,
+        ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       });
       this.child = child;
       const reader = new LineReader(
@@ -108,18 +119,17 @@ export class ProcessTransport implements Transport {
           this.exitInfo = { code, signal };
           // Let the last stdout bytes arrive, unless a grandchild holds the pipe open.
           const settle = stdoutEnded ? Promise.resolve() : Promise.race([stdoutEnd, delay(50)]);
-          void settle.then(() => {
-            r();
-            this.fireClose();
-          });
+          void settle.then(() => this.fireClose()).then(r);
         });
       });
       child.once('error', (err: NodeJS.ErrnoException) => {
         if (child.pid === undefined) {
           this.exitInfo = { code: null, signal: null };
           this.exited = Promise.resolve();
-          reject(spawnError(err, this.params));
-          this.fireClose();
+          void spawnError(err, this.params).then((e) => {
+            reject(e);
+            void this.fireClose();
+          });
         } else {
           this.onerror?.(err);
         }
@@ -150,49 +160,40 @@ export class ProcessTransport implements Transport {
     const child = this.child;
     const leader = child?.pid;
     if (!child || leader === undefined) {
-      this.fireClose();
+      await this.fireClose();
       return;
     }
+    // One scan of the process table per close, while the server still runs: its descendants are
+    // found before its exit reparents them (a child that left the group would be lost then).
+    const alreadyGone = !!this.exitInfo && !groupExists(leader);
+    const found = alreadyGone ? new Set<number>() : await processTree(leader);
     child.stdin?.end();
-    // Let the EOF reach the server first; the scan for descendants then overlaps with its shutdown.
-    await new Promise((r) => setImmediate(r));
-    if (!this.exitInfo) this.remember(leader);
     if (!this.exitInfo) await Promise.race([this.exited, delay(this.timings.eofGraceMs)]);
 
-    const onlyLeaderSeen = [...this.knownTree].every((pid) => pid === leader);
-    let tree = this.exitInfo && onlyLeaderSeen && !groupExists(leader) ? new Set<number>() : this.treeOf(leader);
+    // From here on only the pids found are watched; the group as a whole is signalled too.
+    let tree = await alivePids(found);
     if (tree.size) {
       signalTree(leader, tree, 'SIGTERM');
-      tree = await this.waitGone(leader, this.timings.termGraceMs);
+      tree = await this.waitGone(tree, this.timings.termGraceMs);
     }
-    if (tree.size) {
+    if (tree.size || (!alreadyGone && groupExists(leader))) {
       signalTree(leader, tree, 'SIGKILL');
-      await this.waitGone(leader, 2_000);
+      await this.waitGone(tree, 2_000);
     }
     child.stdout?.destroy();
     child.stderr?.destroy();
     await this.exited;
     releaseProcessGroup(leader);
-    this.fireClose();
+    await this.fireClose();
   }
 
-  /** Records the current descendants, so they are found after they are reparented. */
-  private remember(leader: number): void {
-    for (const pid of processTree(leader, this.knownTree)) this.knownTree.add(pid);
-  }
-
-  private treeOf(leader: number): Set<number> {
-    const tree = processTree(leader, this.knownTree);
-    for (const pid of tree) this.knownTree.add(pid);
-    return tree;
-  }
-
-  private async waitGone(leader: number, ms: number): Promise<Set<number>> {
+  /** Waits until none of `pids` runs, or `ms` passed; resolves with those still running. */
+  private async waitGone(pids: Set<number>, ms: number): Promise<Set<number>> {
     const until = Date.now() + ms;
-    let tree = this.treeOf(leader);
+    let tree = await alivePids(pids);
     while (tree.size && Date.now() < until) {
       await delay(POLL_MS);
-      tree = this.treeOf(leader);
+      tree = await alivePids(tree);
     }
     return tree;
   }
@@ -208,25 +209,36 @@ export class ProcessTransport implements Transport {
     const idText = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
     if (idText === undefined || !/"result"|"error"/.test(head + tail)) return;
     const id = JSON.parse(idText) as string | number;
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage);
+    deliver(() => this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage));
   }
 
   private handleLine(line: string): void {
     if (!line.trim()) return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
-      this.params.onGarbage?.(line);
-      return;
-    }
-    this.onmessage?.(message);
+    // Parsing and validating is part of the handling that the inbox spreads over iterations.
+    deliver(() => {
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line);
+      } catch {
+        this.params.onGarbage?.(line);
+        return;
+      }
+      this.onmessage?.(message);
+    });
   }
 
-  private fireClose(): void {
-    if (this.closeFired) return;
-    this.closeFired = true;
-    this.onclose?.();
+  /** Fires onclose once, after the messages that came before it; resolves when it has run. */
+  private fireClose(): Promise<void> {
+    this.closeFired ??= new Promise<void>((resolve) =>
+      deliver(() => {
+        try {
+          this.onclose?.();
+        } finally {
+          resolve();
+        }
+      }),
+    );
+    return this.closeFired;
   }
 }
 
@@ -245,11 +257,18 @@ function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The server process could not be started at all (missing command, cwd, permission). */
 export class SpawnError extends Error {}
 
-function spawnError(err: NodeJS.ErrnoException, p: ProcessParams): Error {
-  if (err.code === 'ENOENT' && !existsSync(p.cwd)) return new SpawnError(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
+async function spawnError(err: NodeJS.ErrnoException, p: ProcessParams): Promise<Error> {
+  if (err.code === 'ENOENT' && !(await exists(p.cwd))) return new SpawnError(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
   if (err.code === 'ENOENT') {
     return new SpawnError(`command not found: "${p.command}" (spawn ENOENT; cwd ${p.cwd}; PATH=${p.env.PATH ?? p.env.Path ?? '(unset)'})`);
   }

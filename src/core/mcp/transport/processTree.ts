@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { close, open, read, readdir } from 'node:fs';
 
 interface ProcInfo {
   pid: number;
@@ -7,33 +7,73 @@ interface ProcInfo {
   pgrp: number;
 }
 
-/** Every live (non-zombie) process we can see. */
-function snapshot(): ProcInfo[] {
-  const out: ProcInfo[] = [];
+/** Fields after the command name of /proc/PID/stat (the name sits in parentheses and may hold spaces). */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * /proc/PID/stat, read off the event loop. Plain open/read/close callbacks: a scan reads every
+ * process's file, and fs/promises' readFile (a FileHandle, an fstat, chunked reads) takes twice
+ * as long for these one-line files.
+ */
+function readStat(pid: number): Promise<string | undefined> {
+  return new Promise((resolve) =>
+    open(`/proc/${pid}/stat`, 'r', (err, fd) => {
+      if (err) return resolve(undefined); // the process ended while we looked
+      const buf = Buffer.allocUnsafe(1024);
+      read(fd, buf, 0, buf.length, 0, (readErr, n) => {
+        close(fd, () => {});
+        resolve(readErr ? undefined : buf.toString('utf8', 0, n));
+      });
+    }),
+  );
+}
+
+/** A process's pid, parent and group, or undefined when it is gone or a zombie. */
+async function procInfo(pid: number): Promise<ProcInfo | undefined> {
+  const stat = await readStat(pid);
+  if (stat === undefined) return undefined;
+  const f = statFields(stat);
+  if (f[0] === 'Z' || f[0] === 'X') return undefined;
+  return { pid, ppid: Number(f[1]), pgrp: Number(f[2]) };
+}
+
+function listProc(): Promise<string[]> {
+  return new Promise((resolve) => readdir('/proc', (err, entries) => resolve(err ? [] : entries)));
+}
+
+function ps(): Promise<string> {
+  return new Promise((resolve) => execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' }, (err, out) => resolve(err ? '' : out)));
+}
+
+let inFlight: Promise<ProcInfo[]> | undefined;
+
+/**
+ * Every live (non-zombie) process we can see, read without blocking the event loop. Callers that
+ * ask while a scan is under way share it, so closing 30 servers at once reads /proc once, not 30
+ * times. Closing looks for processes that ran before it was asked to close; one that a shared scan
+ * missed by starting milliseconds after it is still in its server's process group, which is
+ * signalled as a whole.
+ */
+function snapshot(): Promise<ProcInfo[]> {
+  inFlight ??= readSnapshot().finally(() => {
+    inFlight = undefined;
+  });
+  return inFlight;
+}
+
+async function readSnapshot(): Promise<ProcInfo[]> {
   if (process.platform === 'linux') {
-    for (const entry of readdirSync('/proc')) {
-      if (entry.charCodeAt(0) > 57) continue; // not a digit: not a process
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        // The command name sits in parentheses and may hold spaces: parse after the last ')'.
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (f[0] === 'Z' || f[0] === 'X') continue;
-        out.push({ pid: Number(entry), ppid: Number(f[1]), pgrp: Number(f[2]) });
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    return out;
+    const pids = (await listProc()).filter((e) => e.charCodeAt(0) <= 57).map(Number);
+    return (await Promise.all(pids.map(procInfo))).filter((p): p is ProcInfo => !!p);
   }
-  if (process.platform === 'win32') return out;
-  try {
-    const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' });
-    for (const line of text.split('\n')) {
-      const [pid, ppid, pgrp, stat] = line.trim().split(/\s+/);
-      if (pid && ppid && pgrp && !stat?.startsWith('Z')) out.push({ pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) });
-    }
-  } catch {
-    // no ps: the process group signal still covers the usual case
+  if (process.platform === 'win32') return [];
+  const out: ProcInfo[] = [];
+  // No ps: the process group signal still covers the usual case.
+  for (const line of (await ps()).split('\n')) {
+    const [pid, ppid, pgrp, stat] = line.trim().split(/\s+/);
+    if (pid && ppid && pgrp && !stat?.startsWith('Z')) out.push({ pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) });
   }
   return out;
 }
@@ -41,10 +81,11 @@ function snapshot(): ProcInfo[] {
 /**
  * The live processes that belong to a server started as the leader of its own process group:
  * the group's members plus every descendant of the leader or of the pids already known (a child
- * that moved to a group of its own is still found while its parent lives).
+ * that moved to a group of its own is still found while its parent lives). One scan of all
+ * processes; callers scan once and then watch the pids found with `alivePids`.
  */
-export function processTree(leader: number, known: Iterable<number> = []): Set<number> {
-  const procs = snapshot();
+export async function processTree(leader: number, known: Iterable<number> = []): Promise<Set<number>> {
+  const procs = await snapshot();
   const tree = new Set<number>();
   const live = new Set(procs.map((p) => p.pid));
   for (const p of procs) if (p.pgrp === leader) tree.add(p.pid);
@@ -63,14 +104,31 @@ export function processTree(leader: number, known: Iterable<number> = []): Set<n
   return tree;
 }
 
+/**
+ * Which of `pids` still run, looking at those pids only (no scan). A zombie counts as gone: where
+ * nothing reaps orphans (a container's init), a killed grandchild stays a zombie for good.
+ */
+export async function alivePids(pids: Iterable<number>): Promise<Set<number>> {
+  const list = [...pids];
+  if (process.platform === 'linux') return new Set((await Promise.all(list.map(procInfo))).flatMap((p) => (p ? [p.pid] : [])));
+  return new Set(
+    list.filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    }),
+  );
+}
+
 /** Sends a signal to the process group and to each listed pid; processes already gone are fine. */
 export function signalTree(leader: number, pids: Iterable<number>, signal: NodeJS.Signals): void {
   if (process.platform === 'win32') {
-    try {
-      execFileSync('taskkill', ['/pid', String(leader), '/T', '/F'], { stdio: 'ignore' });
-    } catch {
-      // already gone
-    }
+    execFile('taskkill', ['/pid', String(leader), '/T', '/F'], { windowsHide: true }, () => {
+      // already gone, or ended
+    });
     return;
   }
   for (const target of [-leader, ...pids]) {

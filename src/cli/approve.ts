@@ -1,0 +1,86 @@
+import { createInterface } from 'node:readline';
+import type { ApprovalRequest } from '../core/agent/agent';
+
+/**
+ * Who decides whether a tool call of `minagent chat` runs. `ask` (the default on a terminal):
+ * read-only tools run, others ask on the terminal. `readonly` (the default without a terminal):
+ * read-only tools run, others are denied. `all` (`--yes`): everything runs. `none`: nothing runs.
+ */
+export type ApproveMode = 'ask' | 'all' | 'readonly' | 'none';
+
+export const APPROVE_MODES = ['all', 'readonly', 'none'] as const;
+
+/** The mode from `--approve` / `--yes`, else by whether stdin and stderr are a terminal. */
+export function approveMode(flag: string | undefined, yes: boolean, isTTY: boolean): ApproveMode {
+  if (yes) return 'all';
+  if (flag !== undefined) return flag as ApproveMode;
+  return isTTY ? 'ask' : 'readonly';
+}
+
+export interface Terminal {
+  /** Asks one question and resolves with the answer line. */
+  question(text: string, signal?: AbortSignal): Promise<string>;
+  note(line: string): void;
+}
+
+/** An approver for the Agent; questions are asked one at a time, in the order the calls came. */
+export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean> {
+  let queue = Promise.resolve();
+  let allowAll = false;
+  return (req, signal) => {
+    const readOnly = req.annotations?.readOnlyHint === true;
+    const where = req.server ? ` on server "${req.server}"` : '';
+    switch (mode) {
+      case 'all':
+        return Promise.resolve(true);
+      case 'none':
+        terminal.note(`denied: ${req.name}${where} (--approve none)`);
+        return Promise.resolve(false);
+      case 'readonly':
+        if (!readOnly) terminal.note(`denied: ${req.name}${where} is not read-only; run on a terminal to be asked, or pass --yes / --approve all`);
+        return Promise.resolve(readOnly);
+      case 'ask': {
+        if (readOnly) return Promise.resolve(true);
+        const answer = queue.then(async () => {
+          if (allowAll) return true;
+          if (signal?.aborted) return false;
+          const line = (await terminal.question(`Run ${req.name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
+          if (line === 'a' || line === 'all') allowAll = true;
+          const ok = allowAll || line === 'y' || line === 'yes';
+          if (!ok) terminal.note(`denied: ${req.name}${where}`);
+          return ok;
+        });
+        queue = answer.then(() => undefined, () => undefined);
+        return answer;
+      }
+    }
+  };
+}
+
+/** The process's terminal: questions on stderr (stdout keeps only the steps), answers from stdin (read only once asked). */
+export function processTerminal(): Terminal & { close(): void } {
+  let rl: ReturnType<typeof createInterface> | undefined;
+  const lines: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  const open = () => {
+    if (rl) return;
+    rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+    rl.on('line', (line) => (waiting.length ? waiting.shift()!(line) : lines.push(line)));
+    rl.on('close', () => waiting.splice(0).forEach((w) => w('')));
+  };
+  return {
+    question(text, signal) {
+      open();
+      process.stderr.write(text);
+      if (lines.length) return Promise.resolve(lines.shift()!);
+      return new Promise((resolve) => {
+        waiting.push(resolve);
+        signal?.addEventListener('abort', () => resolve(''), { once: true });
+      });
+    },
+    note: (line) => process.stderr.write(`${line}\n`),
+    close: () => {
+      rl?.close();
+    },
+  };
+}

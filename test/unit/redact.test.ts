@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEndpoint, parseServers, serverRedactor } from '../../src/core/mcp/config';
+import { serverEnvironment } from '../../src/core/mcp/env';
+import { REDACTED, Redactor, redactingLogger, redactUrl } from '../../src/core/redact';
+
+const TOKEN = 'tok-3f9a1c77e2';
+
+test('a secret is replaced wherever it appears, also inside JSON strings; short values are left alone', () => {
+  const r = new Redactor();
+  r.addSecret(TOKEN);
+  r.addSecret('C:\\keys\\a"b.pem');
+  r.addSecret('root');
+  assert.equal(r.redact(`token ${TOKEN} and again ${TOKEN}`), `token ${REDACTED} and again ${REDACTED}`);
+  assert.equal(r.redact(JSON.stringify({ error: 'bad key C:\\keys\\a"b.pem' })), JSON.stringify({ error: `bad key ${REDACTED}` }));
+  assert.equal(r.redact('root of the tree'), 'root of the tree');
+});
+
+test('URL credentials and query strings are redacted, the host and path stay readable', () => {
+  const url = 'https://alice:pa55word-xyz@api.example.test:8443/mcp?api_key=qs-secret-777&x=1';
+  assert.equal(redactUrl(url), `https://${REDACTED}@api.example.test:8443/mcp?${REDACTED}`);
+  assert.equal(redactUrl('http://127.0.0.1:3000/mcp'), 'http://127.0.0.1:3000/mcp');
+  const r = new Redactor();
+  r.addUrl(url);
+  const error = `cannot reach ${url}: ECONNREFUSED; retried with key qs-secret-777 and password pa55word-xyz`;
+  const shown = r.redact(error);
+  for (const secret of ['alice:pa55word-xyz', 'pa55word-xyz', 'qs-secret-777']) assert.ok(!shown.includes(secret), `${secret} leaked: ${shown}`);
+  assert.match(shown, /api\.example\.test:8443\/mcp/);
+});
+
+test('a server entry knows its secrets: ${env:} and ${input:} values, env-file values, header values', () => {
+  const { servers, problems } = parseServers(
+    {
+      local: { command: 'node', args: ['server.js', '--token', '${env:MY_TOKEN}', '${input:db}', '${userHome}/x'], env: { PORT: '${env:PORT}' } },
+      remote: { url: 'https://u:longpassword1@h.test/mcp?k=querysecret1', headers: { Authorization: 'Bearer header-secret-1', 'X-Short': 'abc' } },
+    },
+    { env: { MY_TOKEN: TOKEN, PORT: '8080' }, input: (id, server) => (id === 'db' && server === 'local' ? 'postgres://u:dbpass-99@db/x' : undefined), userHome: '/home/u' },
+  );
+  assert.deepEqual(problems, []);
+  const [local, remote] = servers;
+  const shown = describeEndpoint(local!);
+  assert.equal(shown, `node server.js --token ${REDACTED} ${REDACTED} /home/u/x`, 'the tooltip and start log line');
+  assert.ok(!describeEndpoint(remote!).includes('longpassword1') && !describeEndpoint(remote!).includes('querysecret1'));
+  const r = serverRedactor(remote!);
+  assert.equal(r.redact('sent Bearer header-secret-1 with X-Short abc'), `sent ${REDACTED} with X-Short abc`);
+  // 8080 is shorter than 8 characters: not redacted (it would corrupt unrelated numbers).
+  assert.equal(serverRedactor(local!).redact('port 8080'), 'port 8080');
+});
+
+test('a redacting logger never passes a secret on', () => {
+  const lines: string[] = [];
+  const sink = { trace: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+  const r = new Redactor();
+  r.addSecret(TOKEN);
+  const log = redactingLogger(sink, r);
+  log.info(`stderr: using ${TOKEN}`);
+  log.error(`failed with ${TOKEN}`);
+  assert.deepEqual(lines, [`stderr: using ${REDACTED}`, `failed with ${REDACTED}`]);
+});
+
+test('provider keys MinAgent reads are not inherited by servers unless the entry names them', () => {
+  const base = { PATH: '/bin', OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant', OTHER: '1' };
+  const env = serverEnvironment({}, base);
+  assert.equal(env.OPENAI_API_KEY, undefined);
+  assert.equal(env.ANTHROPIC_API_KEY, undefined);
+  assert.equal(env.PATH, '/bin');
+  assert.equal(serverEnvironment({ OPENAI_API_KEY: 'sk-openai' }, base).OPENAI_API_KEY, 'sk-openai');
+});

@@ -1,0 +1,168 @@
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { Emitter } from '../event';
+
+export interface TraceEntry {
+  seq: number;
+  /** When it was sent or received (ms since the epoch). */
+  at: number;
+  direction: 'out' | 'in';
+  kind: 'request' | 'response' | 'error' | 'notification';
+  method?: string;
+  id?: string | number;
+  /** The whole message's size in bytes (UTF-8 JSON). */
+  size: number;
+  /** For a response or error: the time since its request. */
+  durationMs?: number;
+  /** The message's JSON, redacted, cut to its head past the per-message cap. */
+  text: string;
+  /** Characters of the JSON left out of `text`. */
+  cut?: number;
+}
+
+export interface TraceOptions {
+  /** Most bytes all kept entries may take (their text plus a small overhead each). Default 2 MB. */
+  maxBytes?: number;
+  /** Most characters kept of one message (its head). Default 64 KB. */
+  maxMessageChars?: number;
+  /** The server's own redaction (its substituted secrets); applied to every kept text. */
+  redact?: (text: string) => string;
+}
+
+const ENTRY_OVERHEAD = 128;
+const MAX_PENDING = 10_000;
+/** Fields whose string values never reach the trace, whatever the server or client put there. */
+const SECRET_FIELD = /("(?:[A-Za-z0-9_-]*(?:authorization|token|secret|password|passwd|api[_-]?key|apikey|cookie|credential)[A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi;
+
+/**
+ * The JSON-RPC traffic of one server, like the Inspector's history: a ring buffer bounded in bytes
+ * (a 64 MB message keeps only its head), redacted before it is kept. Off by default; while off,
+ * recording is one boolean check.
+ */
+export class McpTrace {
+  private enabled = false;
+  private readonly kept: TraceEntry[] = [];
+  private bytes = 0;
+  private seq = 0;
+  private readonly pending = new Map<string | number, { method: string; at: number }>();
+  private readonly maxBytes: number;
+  private readonly maxMessageChars: number;
+  private readonly onDidRecordEmitter = new Emitter<TraceEntry>();
+  /** Fires for each kept entry, for a live view. */
+  readonly onDidRecord = this.onDidRecordEmitter.event;
+
+  constructor(private readonly options: TraceOptions = {}) {
+    this.maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
+    this.maxMessageChars = options.maxMessageChars ?? 64 * 1024;
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  setEnabled(on: boolean): void {
+    this.enabled = on;
+    if (!on) this.pending.clear();
+  }
+
+  /** The kept entries, oldest first. */
+  entries(): TraceEntry[] {
+    return [...this.kept];
+  }
+
+  /** The bytes the kept entries take, as counted against maxBytes. */
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
+  clear(): void {
+    this.kept.length = 0;
+    this.bytes = 0;
+    this.pending.clear();
+  }
+
+  record(direction: 'out' | 'in', message: JSONRPCMessage): void {
+    if (!this.enabled) return;
+    const at = Date.now();
+    const json = safeStringify(message);
+    const m = message as { id?: string | number; method?: string; error?: unknown };
+    const entry: TraceEntry = { seq: ++this.seq, at, direction, kind: 'notification', size: Buffer.byteLength(json), text: '' };
+    if (m.method !== undefined) {
+      entry.method = m.method;
+      if (m.id !== undefined) {
+        entry.kind = 'request';
+        entry.id = m.id;
+        if (this.pending.size >= MAX_PENDING) this.pending.clear();
+        this.pending.set(`${direction}:${m.id}`, { method: m.method, at });
+      }
+    } else if (m.id !== undefined) {
+      entry.kind = m.error !== undefined ? 'error' : 'response';
+      entry.id = m.id;
+      const key = `${direction === 'in' ? 'out' : 'in'}:${m.id}`;
+      const request = this.pending.get(key);
+      if (request) {
+        this.pending.delete(key);
+        entry.method = request.method;
+        entry.durationMs = at - request.at;
+      }
+    }
+    const head = json.length > this.maxMessageChars ? json.slice(0, this.maxMessageChars) : json;
+    if (head.length < json.length) entry.cut = json.length - head.length;
+    entry.text = redactFields(this.options.redact ? this.options.redact(head) : head);
+    this.keep(entry);
+  }
+
+  private keep(entry: TraceEntry): void {
+    const cost = entry.text.length + ENTRY_OVERHEAD;
+    this.kept.push(entry);
+    this.bytes += cost;
+    while (this.bytes > this.maxBytes && this.kept.length > 1) this.bytes -= this.kept.shift()!.text.length + ENTRY_OVERHEAD;
+    this.onDidRecordEmitter.fire(entry);
+  }
+
+  dispose(): void {
+    this.onDidRecordEmitter.dispose();
+  }
+}
+
+/** Replaces the string value of every secret-looking field (`authorization`, `token`, `apiKey`, ...). */
+export function redactFields(json: string): string {
+  return json.replace(SECRET_FIELD, (_all, key: string, end: string) => `${key}"[redacted]${end}`);
+}
+
+function safeStringify(message: unknown): string {
+  try {
+    return JSON.stringify(message) ?? '';
+  } catch {
+    return '"[message that cannot be shown as JSON]"';
+  }
+}
+
+/**
+ * The transport with every message it sends and receives recorded in `trace`. Everything else is
+ * the transport's own (so `instanceof`-free callers and optional methods keep working).
+ */
+export function tracedTransport(inner: Transport, trace: McpTrace): Transport {
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'send') {
+        return (message: JSONRPCMessage, options?: unknown) => {
+          trace.record('out', message);
+          return (target.send as (m: JSONRPCMessage, o?: unknown) => Promise<void>)(message, options);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' && prop !== 'onmessage' && prop !== 'onclose' && prop !== 'onerror' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+    set(target, prop, value) {
+      if (prop === 'onmessage' && typeof value === 'function') {
+        const handler = value as NonNullable<Transport['onmessage']>;
+        target.onmessage = (message, extra) => {
+          trace.record('in', message);
+          handler(message, extra);
+        };
+        return true;
+      }
+      return Reflect.set(target, prop, value, target);
+    },
+  });
+}

@@ -98,7 +98,7 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
 }
 
 export async function chatCommand(hub: ServerHub, { prompt, model }: { prompt: string; model: ProviderSpec }, io: Output, signal: AbortSignal, log: (line: string) => void): Promise<number> {
-  const agent = new Agent(createModel(model), hub.registry);
+  const agent = new Agent(createModel(model), hub.registry, { instructions: () => hub.catalog.instructions() });
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {

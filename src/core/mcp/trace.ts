@@ -29,6 +29,8 @@ export interface TraceOptions {
 }
 
 const ENTRY_OVERHEAD = 128;
+/** Characters past the cut that are redacted with the head (longer than any secret we know of). */
+const REDACT_MARGIN = 4096;
 const MAX_PENDING = 10_000;
 /** Fields whose string values never reach the trace, whatever the server or client put there. */
 const SECRET_FIELD = /("(?:[A-Za-z0-9_-]*(?:authorization|token|secret|password|passwd|api[_-]?key|apikey|cookie|credential)[A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi;
@@ -105,9 +107,11 @@ export class McpTrace {
         entry.durationMs = at - request.at;
       }
     }
-    const head = json.length > this.maxMessageChars ? json.slice(0, this.maxMessageChars) : json;
-    if (head.length < json.length) entry.cut = json.length - head.length;
-    entry.text = redactFields(this.options.redact ? this.options.redact(head) : head);
+    // Redact a little past the cut, then cut: a secret that straddles the cut is still whole when redacted.
+    const wide = json.length > this.maxMessageChars + REDACT_MARGIN ? json.slice(0, this.maxMessageChars + REDACT_MARGIN) : json;
+    const redacted = redactFields(this.options.redact ? this.options.redact(wide) : wide);
+    entry.text = redacted.length > this.maxMessageChars ? redacted.slice(0, this.maxMessageChars) : redacted;
+    if (json.length > this.maxMessageChars) entry.cut = json.length - this.maxMessageChars;
     this.keep(entry);
   }
 

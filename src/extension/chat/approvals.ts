@@ -81,7 +81,8 @@ export class Approvals {
 
   private key(req: ApprovalRequest): string {
     const tool = this.hub.registry.get(req.name);
-    return `${tool?.server ?? ''}/${tool?.remoteName ?? req.name}`;
+    // req.server: a tool that routes by its arguments (read_resource) is kept per the server it reads from.
+    return `${req.server ?? tool?.server ?? ''}/${tool?.remoteName ?? req.name}`;
   }
 }
 

@@ -172,6 +172,10 @@ describe('library fixtures: conflicts by URI and name, list changes, updates, ic
     assert.ok(refused.some((m) => /data: URL of type "text\/html" is not an allowed image type/.test(m)));
     assert.ok(refused.some((m) => /evil\.example.*must come from the server's own origin/.test(m)));
     assert.ok(hub.catalog.resources().every((r) => r.icons.length === 0), 'the resources\' javascript: icons were refused');
+    const cite = hub.registry.get('cite')!;
+    assert.equal(cite.title, 'Cite a note');
+    assert.deepEqual(cite.icons?.map((i) => i.mimeType), ['image/png']);
+    assert.ok(hub.problems().tools.some((p) => p.server === 'alpha' && /tool "cite".*evil\.example.*own origin/.test(p.message)));
   });
 });
 

@@ -68,6 +68,9 @@ describe('McpTrace', () => {
     assert.ok(entries[1]!.cut! > 0 && entries[2]!.cut! > 0, 'both were cut');
     for (const leak of ['sk-live', 'hunter2', 'hunter', 'a-very-long', 'a-very']) assert.ok(!texts.join('\n').includes(leak), `"${leak}" leaked: ${texts.join('\n')}`);
     assert.match(texts[2]!, /"token":"\[redacted\]"/);
+    // A cut text that ends inside a secret, even right after a backslash, and keys of any spelling.
+    assert.equal(redactFields('{"params":{"token":"abc\\'), '{"params":{"token":"[redacted]');
+    assert.equal(redactFields('{"X-Api-Key":"k1","my.password":"p1"}'), '{"X-Api-Key":"[redacted]","my.password":"[redacted]"}');
     assert.equal(redactFields('{"Authorization":"Bearer x","headers":{"x-api-key":"k"},"tokens":3}'), '{"Authorization":"[redacted]","headers":{"x-api-key":"[redacted]"},"tokens":3}');
   });
 });

@@ -32,8 +32,10 @@ const ENTRY_OVERHEAD = 128;
 /** Characters past the cut that are redacted with the head (longer than any secret we know of). */
 const REDACT_MARGIN = 4096;
 const MAX_PENDING = 10_000;
-/** Fields whose string values never reach the trace, whatever the server or client put there. */
-const SECRET_FIELD = /("(?:[A-Za-z0-9_-]*(?:authorization|token|secret|password|passwd|api[_-]?key|apikey|cookie|credential)[A-Za-z0-9_-]*)"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi;
+/** Field names whose string values never reach the trace, whatever the server or client put there. */
+const SECRET_KEY = /authorization|token|secret|password|passwd|api[_-]?key|apikey|cookie|credential/i;
+/** A JSON string member: a short key, and its value up to the closing quote (or the end of a cut text). Keys are bounded so a long value cannot make the scan backtrack far. */
+const STRING_MEMBER = /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)("|\\?$)/g;
 
 /**
  * The JSON-RPC traffic of one server, like the Inspector's history: a ring buffer bounded in bytes
@@ -130,7 +132,7 @@ export class McpTrace {
 
 /** Replaces the string value of every secret-looking field (`authorization`, `token`, `apiKey`, ...). */
 export function redactFields(json: string): string {
-  return json.replace(SECRET_FIELD, (_all, key: string, end: string) => `${key}"[redacted]${end}`);
+  return json.replace(STRING_MEMBER, (all, key: string, colon: string, _value: string, end: string) => (SECRET_KEY.test(key) ? `"${key}"${colon}"[redacted]${end === '"' ? '"' : ''}` : all));
 }
 
 function safeStringify(message: unknown): string {

@@ -71,7 +71,7 @@ export class McpToolSource {
   ) {
     this.log = options.logger ?? silentLogger;
     this.features = new ServerFeatures(config.name, iconContext(config.name, config), {
-      client: () => (this.currentState.kind === 'running' || this.connecting ? this.client : undefined),
+      client: () => this.client,
       timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,
       describe: (err) => (err === undefined ? Promise.resolve(this.ending ?? NOT_CONNECTED) : this.requestFailure(err)),
       log: this.log,

@@ -196,3 +196,26 @@ describe('a 50 MB resource', { timeout: 60_000 }, () => {
     assert.match(forModel, /…\[truncated: \d+ of \d+ characters cut\]$/);
   });
 });
+
+describe('a server whose lists are broken', { timeout: 60_000 }, () => {
+  const hub = new ServerHub();
+  after(() => hub.closeAll());
+
+  test('still runs with its tools; each bad list or item is a problem naming the server and what is wrong', async () => {
+    hub.reconcile([fixture('broken', 'lowlevel.mjs', ['bad-lists'])]);
+    await hub.whenIdle();
+    assert.equal(hub.server('broken')?.state.kind, 'running');
+    assert.match(await hub.registry.call('still_works', {}), /called still_works/);
+    assert.deepEqual(hub.catalog.resources(), []);
+    assert.deepEqual(hub.catalog.prompts().map((p) => [p.name, p.arguments.map((a) => a.name)]), [['fine', ['a']]]);
+    const problems = hub.catalog.problems().map((p) => p.message);
+    for (const expected of [
+      /server "broken" failed to list its resources: .*the resource index is corrupt/,
+      /server "broken" listed prompt #1 without a valid "name"; it was skipped/,
+      /server "broken" listed prompt #2 that is not an object; it was skipped/,
+      /prompt "fine" of server "broken" has an argument without a name; it was skipped/,
+    ]) {
+      assert.ok(problems.some((m) => expected.test(m)), `${expected} in:\n${problems.join('\n')}`);
+    }
+  });
+});

@@ -64,7 +64,7 @@ export class ServerFeatures implements Disposable {
   }
 
   /** Reads what the connection told us and lists everything the server offers; never throws. */
-  async load(client: Client): Promise<void> {
+  async load(client: Client, timeoutMs = this.host.timeoutMs()): Promise<void> {
     client.setNotificationHandler('notifications/resources/updated', (n) => this.onDidUpdateResourceEmitter.fire(n.params.uri));
     this.instructions = boundInstructions(client.getInstructions());
     const version = client.getServerVersion();
@@ -79,14 +79,13 @@ export class ServerFeatures implements Disposable {
         }
       : { icons: [] };
     this.problems = problems;
-    await Promise.all([this.refresh('resources', client, false), this.refresh('prompts', client, false)]);
+    await Promise.all([this.refresh('resources', client, false, timeoutMs), this.refresh('prompts', client, false, timeoutMs)]);
   }
 
-  private async refresh(kind: FeatureKind, client = this.host.client(), fire = true): Promise<void> {
+  private async refresh(kind: FeatureKind, client = this.host.client(), fire = true, timeout = this.host.timeoutMs()): Promise<void> {
     if (!client) return;
     const caps = client.getServerCapabilities();
     const problems: ListProblem[] = [];
-    const timeout = this.host.timeoutMs();
     try {
       if (kind === 'resources') {
         if (!caps?.resources) return;

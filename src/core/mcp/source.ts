@@ -122,7 +122,7 @@ export class McpToolSource {
           throw err;
         }
       }
-      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client)]);
+      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
       this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });

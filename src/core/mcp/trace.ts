@@ -54,13 +54,21 @@ export class McpTrace {
   /** Fires for each kept entry, for a live view. */
   readonly onDidRecord = this.onDidRecordEmitter.event;
 
-  constructor(private readonly options: TraceOptions = {}) {
+  private redact: ((text: string) => string) | undefined;
+
+  constructor(options: TraceOptions = {}) {
+    this.redact = options.redact;
     this.maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
     this.maxMessageChars = options.maxMessageChars ?? 64 * 1024;
   }
 
   get isEnabled(): boolean {
     return this.enabled;
+  }
+
+  /** The server's own redaction (its substituted secrets), set by whoever knows them; applied before anything is kept. */
+  setRedactor(redact: ((text: string) => string) | undefined): void {
+    this.redact = redact;
   }
 
   setEnabled(on: boolean): void {
@@ -111,7 +119,7 @@ export class McpTrace {
     }
     // Redact a little past the cut, then cut: a secret that straddles the cut is still whole when redacted.
     const wide = json.length > this.maxMessageChars + REDACT_MARGIN ? json.slice(0, this.maxMessageChars + REDACT_MARGIN) : json;
-    const redacted = redactFields(this.options.redact ? this.options.redact(wide) : wide);
+    const redacted = redactFields(this.redact ? this.redact(wide) : wide);
     entry.text = redacted.length > this.maxMessageChars ? redacted.slice(0, this.maxMessageChars) : redacted;
     if (json.length > this.maxMessageChars) entry.cut = json.length - this.maxMessageChars;
     this.keep(entry);

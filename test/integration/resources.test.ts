@@ -219,3 +219,17 @@ describe('a server whose lists are broken', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('lists that come in pages', { timeout: 60_000 }, () => {
+  const hub = new ServerHub();
+  after(() => hub.closeAll());
+
+  test('every page is followed; a cursor that repeats stops the listing with a problem', async () => {
+    hub.reconcile([fixture('paged', 'lowlevel.mjs', ['paged-lists'])]);
+    await hub.whenIdle();
+    assert.deepEqual(hub.catalog.resources().map((r) => r.name), ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+    assert.deepEqual(hub.catalog.prompts().map((p) => p.name), ['p1', 'p2', 'p3', 'p4', 'p5']);
+    assert.deepEqual(hub.catalog.templates().map((t) => t.uriTemplate), ['paged://t/{id}'], 'the first page is kept');
+    assert.ok(hub.catalog.problems().some((p) => /server "paged" repeated the page cursor "again" of resources\/templates\/list; listing stopped at 2 items/.test(p.message)));
+  });
+});

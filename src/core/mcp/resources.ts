@@ -36,9 +36,15 @@ export function parseResources(items: unknown[], icons: IconContext, problems: L
 
 export function parseTemplates(items: unknown[], icons: IconContext, problems: ListProblem[]): McpResourceTemplate[] {
   const out: McpResourceTemplate[] = [];
+  const seen = new Set<string>();
   items.forEach((raw, i) => {
     const t = checkItem(raw, ['uriTemplate', 'name'], 'resource template', icons.server, i, problems);
     if (!t) return;
+    if (seen.has(t.uriTemplate as string)) {
+      problems.push({ server: icons.server, item: t.uriTemplate as string, message: `server "${icons.server}" listed resource template <${t.uriTemplate as string}> more than once; the later one was ignored` });
+      return;
+    }
+    seen.add(t.uriTemplate as string);
     let variables: string[];
     try {
       variables = new UriTemplate(t.uriTemplate as string).variableNames;

@@ -44,7 +44,9 @@ const STRING_MEMBER = /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)("|\\?
  */
 export class McpTrace {
   private enabled = false;
+  /** Entries from `head` on are kept; the ones before it are dropped and compacted away now and then. */
   private readonly kept: TraceEntry[] = [];
+  private head = 0;
   private bytes = 0;
   private seq = 0;
   private readonly pending = new Map<string | number, { method: string; at: number }>();
@@ -78,7 +80,7 @@ export class McpTrace {
 
   /** The kept entries, oldest first. */
   entries(): TraceEntry[] {
-    return [...this.kept];
+    return this.kept.slice(this.head);
   }
 
   /** The bytes the kept entries take, as counted against maxBytes. */
@@ -88,6 +90,7 @@ export class McpTrace {
 
   clear(): void {
     this.kept.length = 0;
+    this.head = 0;
     this.bytes = 0;
     this.pending.clear();
   }
@@ -129,7 +132,11 @@ export class McpTrace {
     const cost = entry.text.length + ENTRY_OVERHEAD;
     this.kept.push(entry);
     this.bytes += cost;
-    while (this.bytes > this.maxBytes && this.kept.length > 1) this.bytes -= this.kept.shift()!.text.length + ENTRY_OVERHEAD;
+    while (this.bytes > this.maxBytes && this.kept.length - this.head > 1) this.bytes -= this.kept[this.head++]!.text.length + ENTRY_OVERHEAD;
+    if (this.head > 1024 && this.head * 2 > this.kept.length) {
+      this.kept.splice(0, this.head);
+      this.head = 0;
+    }
     this.onDidRecordEmitter.fire(entry);
   }
 
@@ -140,6 +147,7 @@ export class McpTrace {
 
 /** Replaces the string value of every secret-looking field (`authorization`, `token`, `apiKey`, ...). */
 export function redactFields(json: string): string {
+  if (!SECRET_KEY.test(json)) return json; // most messages name no secret at all: one scan
   return json.replace(STRING_MEMBER, (all, key: string, colon: string, _value: string, end: string) => (SECRET_KEY.test(key) ? `"${key}"${colon}"[redacted]${end === '"' ? '"' : ''}` : all));
 }
 

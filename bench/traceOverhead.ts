@@ -51,12 +51,12 @@ export async function benchTraceOverhead(): Promise<void> {
 
 /** The wrapper alone, without a process or a pipe: nanoseconds a message costs with the trace off and on. */
 function benchWrapper(): void {
-  const sink: Transport = { start: async () => {}, close: async () => {}, send: () => Promise.resolve() };
+  const sink = (): Transport => ({ start: async () => {}, close: async () => {}, send: () => Promise.resolve() });
   const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } } as JSONRPCMessage;
   const off = new McpTrace();
   const on = new McpTrace();
   on.setEnabled(true);
-  const cases = { none: sink, off: tracedTransport(sink, off), on: tracedTransport(sink, on) };
+  const cases = { none: sink(), off: tracedTransport(sink(), off), on: tracedTransport(sink(), on) };
   const ns = { none: [] as number[], off: [] as number[], on: [] as number[] };
   for (let round = 0; round < ROUNDS + 1; round++) {
     for (const which of ['none', 'off', 'on'] as const) {

@@ -160,31 +160,28 @@ function safeStringify(message: unknown): string {
 }
 
 /**
- * The transport with every message it sends and receives recorded in `trace`. Everything else is
- * the transport's own (so `instanceof`-free callers and optional methods keep working).
+ * Records every message the transport sends and receives in `trace`, on the transport itself (its
+ * `send` and `onmessage` are wrapped; nothing else changes, so `instanceof` and optional methods
+ * keep working). While the trace is off, a message costs one call and one boolean check.
  */
-export function tracedTransport(inner: Transport, trace: McpTrace): Transport {
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'send') {
-        return (message: JSONRPCMessage, options?: unknown) => {
-          trace.record('out', message);
-          return (target.send as (m: JSONRPCMessage, o?: unknown) => Promise<void>)(message, options);
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' && prop !== 'onmessage' && prop !== 'onclose' && prop !== 'onerror' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-    set(target, prop, value) {
-      if (prop === 'onmessage' && typeof value === 'function') {
-        const handler = value as NonNullable<Transport['onmessage']>;
-        target.onmessage = (message, extra) => {
-          trace.record('in', message);
-          handler(message, extra);
-        };
-        return true;
-      }
-      return Reflect.set(target, prop, value, target);
+export function tracedTransport(transport: Transport, trace: McpTrace): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    trace.record('out', message);
+    return send(message, options);
+  };
+  let handler: Transport['onmessage'];
+  const receive: NonNullable<Transport['onmessage']> = (message, extra) => {
+    trace.record('in', message);
+    handler?.(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (handler ? receive : undefined),
+    set: (h: Transport['onmessage']) => {
+      handler = h;
     },
   });
+  return transport;
 }

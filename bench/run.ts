@@ -11,12 +11,14 @@ import { benchMemory } from './memory';
 import { save } from './results';
 import { benchScale } from './scale';
 import { benchSize } from './size';
+import { benchTraceOverhead } from './traceOverhead';
 import { benchTreeRender } from './treeRender';
 import { benchWebviewStream } from './webviewStream';
 import { benchWebviewUpdate } from './webviewUpdate';
 
 async function main(): Promise<void> {
   await benchCallOverhead();
+  await benchTraceOverhead();
   await benchConnect();
   await benchClose();
   await benchLoopDelay();

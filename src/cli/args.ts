@@ -5,6 +5,7 @@ export interface CliArgs {
   positionals: string[];
   settings: string;
   workspace?: string;
+  server?: string;
   json: boolean;
   verbose: boolean;
   script?: string;
@@ -24,6 +25,10 @@ commands:
   servers                 one line per server: name, state, tool count, error
   tools [--json]          the merged tool registry
   call NAME [JSON]        call a tool and print its result
+  resources [--json]      every server's resources and resource templates
+  read URI [--server S]   print a resource (--server when more than one server has it)
+  prompts [--json]        every server's prompts, named like tools (server.name after a clash)
+  prompt NAME [JSON]      print a prompt's messages; arguments as a JSON object of strings
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
@@ -51,6 +56,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     options: {
       settings: { type: 'string' },
       workspace: { type: 'string' },
+      server: { type: 'string' },
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       script: { type: 'string' },
@@ -69,6 +75,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     positionals: rest,
     settings: values.settings ?? '.vscode/settings.json',
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
+    ...(values.server !== undefined ? { server: values.server } : {}),
     json: values.json ?? false,
     verbose: values.verbose ?? false,
     ...(values.script !== undefined ? { script: values.script } : {}),

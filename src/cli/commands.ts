@@ -112,7 +112,7 @@ export async function chatCommand(
   log: (line: string) => void,
   approve: (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>,
 ): Promise<number> {
-  const agent = new Agent(createModel(model), hub.registry, { approve });
+  const agent = new Agent(createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions() });
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {

@@ -6,8 +6,9 @@ import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
 
-const COMMANDS = new Set(['servers', 'tools', 'call', 'chat']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt']);
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -24,7 +25,11 @@ async function main(argv: string[]): Promise<number> {
 
   let call: ReturnType<typeof parseCallInput> | undefined;
   let chat: ReturnType<typeof parseChatInput> | undefined;
+  let read: ReturnType<typeof parseReadInput> | undefined;
+  let prompt: ReturnType<typeof parsePromptInput> | undefined;
   try {
+    if (args.command === 'read') read = parseReadInput(args.positionals, args.server);
+    if (args.command === 'prompt') prompt = parsePromptInput(args.positionals);
     if (args.command === 'call') call = parseCallInput(args.positionals);
     if (args.command === 'chat') {
       chat = parseChatInput(args);
@@ -68,6 +73,14 @@ async function main(argv: string[]): Promise<number> {
         return toolsCommand(hub, args.json, io);
       case 'call':
         return await callCommand(hub, call!, io);
+      case 'resources':
+        return resourcesCommand(hub, args.json, io);
+      case 'read':
+        return await readCommand(hub, read!, args.json, io);
+      case 'prompts':
+        return promptsCommand(hub, args.json, io);
+      case 'prompt':
+        return await promptCommand(hub, prompt!, args.json, io);
       default: {
         const mode: ApproveMode = approveMode(args.approve, args.yes, Boolean(process.stdin.isTTY && process.stderr.isTTY));
         const terminal = processTerminal();

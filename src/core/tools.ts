@@ -1,4 +1,5 @@
 import { Emitter } from './event';
+import type { SafeIcon } from './mcp/icons';
 import { WireNames } from './mcp/naming';
 
 export type JsonSchema = Record<string, unknown>;
@@ -19,10 +20,30 @@ export interface ToolImage {
   data: string;
 }
 
+/**
+ * A resource a tool result links to or embeds, for a UI that shows it as a link or card (its
+ * text form stays in the result the model gets). Open a link with the hub's readResource(server, uri).
+ */
+export interface ToolResource {
+  kind: 'link' | 'embedded';
+  server: string;
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** An embedded text resource's text (capped); absent for binary ones and for links. */
+  text?: string;
+  /** Bytes: an embedded resource's actual size, or what a link states. */
+  size?: number;
+}
+
 export interface ToolCallOptions {
   signal?: AbortSignal;
   /** Images in the result, beside the string the registry returns. */
   onImage?: (image: ToolImage) => void;
+  /** Resource links and embedded resources in the result, beside the string the registry returns. */
+  onResource?: (resource: ToolResource) => void;
   /** Progress reported by the tool while it runs (MCP `notifications/progress`). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -34,6 +55,15 @@ export interface Tool {
   parameters: JsonSchema;
   call(args: Record<string, unknown>, options?: ToolCallOptions): Promise<string>;
   annotations?: ToolAnnotations;
+  /** A human-readable title the server gave the tool. */
+  title?: string;
+  /** The tool's icons, already checked (allowed types and origins only). */
+  icons?: SafeIcon[];
+  /**
+   * For a tool that routes by its arguments (the built-in read_resource): the server a call with
+   * these arguments goes to, so an approval (and "always allow") is per that server.
+   */
+  targetServer?: (args: Record<string, unknown>) => string | undefined;
   /** The server the tool came from, for MCP tools. */
   server?: string;
   /** The server's own name for the tool, when it came from MCP. */

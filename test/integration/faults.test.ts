@@ -129,7 +129,7 @@ describe('servers that misbehave while running', () => {
     const images: unknown[] = [];
     assert.equal(
       await s.call('mixed', {}, { onImage: (i) => images.push(i) }),
-      ['a chart:', '[image image/png, 7 bytes]', '[audio audio/wav, 4 bytes]', '[resource link: report.csv <file:///data/report.csv> (text/csv)]', '[resource <memo://1> (text/plain)]\nembedded memo'].join('\n'),
+      ['a chart:', '[image image/png, 7 bytes]', '[audio audio/wav, 4 bytes]', '[resource link from server "SERVER": report.csv <file:///data/report.csv> (text/csv)]', '[embedded resource <memo://1> (text/plain) from server "SERVER"]\nembedded memo\n[end of resource <memo://1>]'].join('\n').replaceAll('SERVER', s.name),
     );
     assert.deepEqual(images, [{ mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }], 'images also reach the caller as data');
     assert.equal(await s.call('structured', {}), '{"rows":3}');

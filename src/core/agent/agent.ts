@@ -1,4 +1,4 @@
-import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolSchema } from '../tools';
+import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -9,7 +9,7 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { callId: string; images: ToolImage[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
+  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -38,6 +38,8 @@ export interface ApprovalRequest {
 
 export interface AgentOptions {
   system?: string;
+  /** The servers' instructions, asked for at each run and added to the system prompt (e.g. `hub.catalog.instructions()`). */
+  instructions?: () => string;
   /** Most model turns in one run. */
   maxSteps?: number;
   /**
@@ -80,7 +82,8 @@ export class Agent {
   async run(input: string, options: RunOptions = {}): Promise<RunResult> {
     const { signal, onEvent } = options;
     const maxSteps = this.options.maxSteps ?? 10;
-    const system: ChatMessage[] = this.options.system ? [{ role: 'system', content: this.options.system }] : [];
+    const systemText = [this.options.system, this.options.instructions?.()].filter((t) => !!t).join('\n\n');
+    const system: ChatMessage[] = systemText ? [{ role: 'system', content: systemText }] : [];
     const conversation: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: input }];
     const steps: Step[] = [];
     const emit = (step: Step) => {
@@ -126,7 +129,7 @@ export class Agent {
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { callId: r.callId, images: r.images, name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
+          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -162,7 +165,7 @@ export class Agent {
   private async runTool(call: ToolCall, callId: string, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
-    const server = tool?.server;
+    let server = tool?.server;
     const started = Date.now();
     let args: unknown = call.arguments;
     let result: string;
@@ -175,24 +178,29 @@ export class Agent {
         return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
       }
     }
+    // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
+    if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args)) server = tool.targetServer(args as Record<string, unknown>);
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
     const images: ToolImage[] = [];
+    const resources: ToolResource[] = [];
     const callOptions = {
       ...(signal ? { signal } : {}),
       onImage: (image: ToolImage) => images.push(image),
+      onResource: (resource: ToolResource) => resources.push(resource),
       onProgress: (p: { progress: number; total?: number; message?: string }) => onEvent?.({ type: 'tool_progress', callId, ...p }),
     };
     if (!tool) {
       result = await this.registry.call(call.name, args, callOptions);
-      return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images };
+      return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images, resources };
     }
     const pin = pinOf(tool);
     if (this.options.approve) {
-      const denied = await this.askApproval({ ...pin, callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) }, signal);
-      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[] };
+      const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
+      const denied = await this.askApproval(request, signal);
+      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[], resources: [] as ToolResource[] };
     }
     result = await this.registry.callPinned(pin, args, callOptions);
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images };
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images, resources };
   }
 }
 

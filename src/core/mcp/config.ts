@@ -16,6 +16,8 @@ interface ServerConfigBase {
   /** Per-call timeout in ms for this server's tools. */
   timeoutMs?: number;
   autoApprove: string[];
+  /** `false` keeps the server's instructions out of the model's system prompt (default: they reach it, bounded). */
+  instructions?: false;
   /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
   origin?: string;
   /**
@@ -89,6 +91,7 @@ const entrySchema = z.object({
   disabled: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
   autoApprove: z.array(z.string()).optional(),
+  instructions: z.boolean().optional(),
 });
 const KNOWN_FIELDS = new Set(Object.keys(entrySchema.shape));
 
@@ -142,6 +145,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     autoApprove: e.autoApprove ?? [],
     ...(e.namespace !== undefined ? { namespace: e.namespace } : {}),
     ...(e.timeout !== undefined ? { timeoutMs: e.timeout } : {}),
+    ...(e.instructions === false ? { instructions: false as const } : {}),
   };
   const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
 

@@ -2,12 +2,14 @@ import { DisposableStore, Emitter } from '../event';
 import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
+import { HubCatalog } from './catalog';
 import { assignNames, type NamingProblem } from './naming';
 import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
 import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
+import { McpTrace } from './trace';
 
 export interface HubOptions {
   logger?: Logger;
@@ -64,6 +66,13 @@ export class ServerHub {
   readonly onDidChangeServers = this.onDidChangeServersEmitter.event;
   /** Fires when the merged registry changes. */
   readonly onDidChangeTools = this.registry.onDidChange;
+  /** Resources, templates and prompts of every server, merged; reads, gets, completions, instructions. */
+  readonly catalog = new HubCatalog({
+    servers: () => this.order.flatMap((name) => (this.entries.has(name) ? [this.entries.get(name)!] : [])),
+    settings: () => this.settings,
+  });
+  /** Each server's JSON-RPC trace, kept across its restarts; off until enabled. */
+  private readonly traces = new Map<string, McpTrace>();
 
   constructor(private readonly options: HubOptions = {}) {
     this.log = options.logger ?? silentLogger;
@@ -87,6 +96,7 @@ export class ServerHub {
       }
     }
     this.order = servers.map((s) => s.name);
+    for (const [name, trace] of this.traces) if (!next.has(name)) (trace.dispose(), this.traces.delete(name));
     for (const config of servers) {
       if (this.entries.has(config.name)) {
         this.entries.get(config.name)!.config = config; // same key: only metadata such as origin may differ
@@ -158,6 +168,13 @@ export class ServerHub {
     return { config: this.configProblems, naming: this.namingProblems, tools };
   }
 
+  /** A server's trace (created off on first ask); turn it on with `trace(name).setEnabled(true)`. */
+  trace(name: string): McpTrace {
+    let trace = this.traces.get(name);
+    if (!trace) this.traces.set(name, (trace = new McpTrace()));
+    return trace;
+  }
+
   /** The live source of a server, for callers that need the adapter itself. */
   source(name: string): McpToolSource | undefined {
     return this.entries.get(name)?.source;
@@ -203,6 +220,8 @@ export class ServerHub {
     await Promise.allSettled([...this.closingSources]);
     this.onDidChangeServersEmitter.dispose();
     this.registry.dispose();
+    this.catalog.dispose();
+    for (const trace of this.traces.values()) trace.dispose();
   }
 
   private startEntry(entry: Entry): void {
@@ -219,6 +238,7 @@ export class ServerHub {
       get maxOutputChars() {
         return hub.settings.maxOutputChars;
       },
+      trace: this.trace(name),
     };
     const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
     entry.source = source;
@@ -234,11 +254,14 @@ export class ServerHub {
         }
         // A crash while running, or a failed automatic restart, schedules the next attempt.
         if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0);
+        if (state.kind !== 'starting') this.catalog.changed();
         this.rebuild();
         this.onDidChangeServersEmitter.fire();
       }),
     );
     entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.rebuild()));
+    entry.listeners.add(source.features.onDidChange((kind) => entry.source === source && (this.catalog.changed(kind), this.rebuild())));
+    entry.listeners.add(source.features.onDidUpdateResource((uri) => entry.source === source && this.catalog.updated(name, uri)));
     // Connect on a later turn of the event loop: spawning is synchronous, and reconcile (so
     // activation) must return at once however many servers there are.
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
@@ -355,6 +378,7 @@ export class ServerHub {
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;
     for (const p of problems) if (changedProblems) this.log.warn(`[${p.server}] ${p.message}`);
+    tools.push(...this.catalog.builtinTools(new Set(tools.map((t) => t.name))));
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();
   }

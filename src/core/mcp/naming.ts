@@ -38,13 +38,15 @@ export interface NamingProblem {
 export function assignNames(
   servers: readonly ServerToolNames[],
   policy: ConflictPolicy,
+  /** What is named, for the problems' wording: prompts follow the same policy as tools. */
+  kind: 'tool' | 'prompt' = 'tool',
 ): { assignments: NameAssignment[]; problems: NamingProblem[] } {
   const taken = new Set<string>();
   const assignments: NameAssignment[] = [];
   const problems: NamingProblem[] = [];
 
   for (const entry of servers) {
-    const tools = dedupeWithinServer(entry, problems);
+    const tools = dedupeWithinServer(entry, problems, kind);
     const prefix = entry.namespace ?? entry.server;
     const clashes = tools.filter((t) => taken.has(t));
     const prefixAll =
@@ -64,7 +66,7 @@ export function assignNames(
         problems.push({
           server: entry.server,
           tool: remoteName,
-          message: `tool "${remoteName}" of server "${entry.server}" clashes with an earlier server's tool and was refused (conflictPolicy "error")`,
+          message: `${kind} "${remoteName}" of server "${entry.server}" clashes with an earlier server's ${kind} and was refused (conflictPolicy "error")`,
         });
         continue;
       }
@@ -74,7 +76,7 @@ export function assignNames(
         const base = name;
         for (let i = 2; taken.has(name); i++) name = `${base}~${i}`;
         renamed = `${renamed ?? 'renamed'}; "${base}" was taken too, so it became "${name}"`;
-        problems.push({ server: entry.server, tool: remoteName, message: `tool "${remoteName}" of server "${entry.server}" was registered as "${name}" because "${base}" was taken` });
+        problems.push({ server: entry.server, tool: remoteName, message: `${kind} "${remoteName}" of server "${entry.server}" was registered as "${name}" because "${base}" was taken` });
       }
       taken.add(name);
       assignments.push(renamed ? { server: entry.server, remoteName, name, renamed } : { server: entry.server, remoteName, name });
@@ -83,12 +85,12 @@ export function assignNames(
   return { assignments, problems };
 }
 
-function dedupeWithinServer(entry: ServerToolNames, problems: NamingProblem[]): string[] {
+function dedupeWithinServer(entry: ServerToolNames, problems: NamingProblem[], kind: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const t of entry.tools) {
     if (seen.has(t)) {
-      problems.push({ server: entry.server, tool: t, message: `server "${entry.server}" listed tool "${t}" more than once; the later one was ignored` });
+      problems.push({ server: entry.server, tool: t, message: `server "${entry.server}" listed ${kind} "${t}" more than once; the later one was ignored` });
       continue;
     }
     seen.add(t);

@@ -1,13 +1,13 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import { toolError } from '../tools';
+import { toolError, type ToolResource } from '../tools';
 
 /**
  * Turns a `tools/call` result into the string the registry returns. Text blocks are joined;
  * other blocks get a faithful textual form; `isError` becomes `{"error": ...}`; output over
  * `maxChars` keeps its head and says how much was cut.
  */
-export function formatCallResult(result: CallToolResult, maxChars: number): string {
-  const parts = (result.content ?? []).map(describeBlock);
+export function formatCallResult(result: CallToolResult, maxChars: number, server?: string): string {
+  const parts = (result.content ?? []).map((block) => describeBlock(block, server));
   const structured = result.structuredContent;
   if (structured !== undefined) {
     const json = JSON.stringify(structured);
@@ -19,7 +19,8 @@ export function formatCallResult(result: CallToolResult, maxChars: number): stri
   return truncate(text, maxChars);
 }
 
-function describeBlock(block: ContentBlock): string {
+function describeBlock(block: ContentBlock, server: string | undefined): string {
+  const from = server ? ` from server "${server}"` : '';
   switch (block.type) {
     case 'text':
       return block.text;
@@ -28,19 +29,19 @@ function describeBlock(block: ContentBlock): string {
     case 'audio':
       return `[audio ${block.mimeType}, ${base64Bytes(block.data)} bytes]`;
     case 'resource_link':
-      return `[resource link: ${block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.description ? ` - ${block.description}` : ''}]`;
+      return `[resource link${from}: ${block.title ?? block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.size !== undefined ? `, ${block.size} bytes` : ''}${block.description ? ` - ${block.description}` : ''}]`;
     case 'resource': {
       const r = block.resource;
-      if ('text' in r && typeof r.text === 'string') return `[resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}]\n${r.text}`;
+      if ('text' in r && typeof r.text === 'string') return `[embedded resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}${from}]\n${r.text}\n[end of resource <${r.uri}>]`;
       const blob = 'blob' in r && typeof r.blob === 'string' ? r.blob : '';
-      return `[resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}, ${base64Bytes(blob)} bytes of binary data]`;
+      return `[embedded resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}${from}, ${base64Bytes(blob)} bytes of binary data]`;
     }
     default:
       return `[${(block as { type: string }).type} content]`;
   }
 }
 
-function base64Bytes(data: string): number {
+export function base64Bytes(data: string): number {
   const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
 }
@@ -59,4 +60,35 @@ export function truncate(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const cut = text.length - maxChars;
   return `${text.slice(0, maxChars)}\n…[truncated: ${cut} of ${text.length} characters cut]`;
+}
+
+/** Most characters of an embedded resource's text handed to a UI beside the result. */
+const MAX_EMBEDDED_TEXT = 100_000;
+
+/** Reports a resource link or embedded resource of a result as structured data for a UI. */
+export function reportResource(block: ContentBlock, server: string, report: (resource: ToolResource) => void): void {
+  if (block.type === 'resource_link') {
+    report({
+      kind: 'link',
+      server,
+      uri: block.uri,
+      name: block.name,
+      ...(block.title !== undefined ? { title: block.title } : {}),
+      ...(block.description !== undefined ? { description: block.description } : {}),
+      ...(block.mimeType !== undefined ? { mimeType: block.mimeType } : {}),
+      ...(block.size !== undefined ? { size: block.size } : {}),
+    });
+  } else if (block.type === 'resource') {
+    const r = block.resource;
+    const text = 'text' in r && typeof r.text === 'string' ? r.text : undefined;
+    const blob = 'blob' in r && typeof r.blob === 'string' ? r.blob : '';
+    report({
+      kind: 'embedded',
+      server,
+      uri: r.uri,
+      ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+      ...(text !== undefined ? { text: text.slice(0, MAX_EMBEDDED_TEXT) } : {}),
+      size: text !== undefined ? Buffer.byteLength(text) : base64Bytes(blob),
+    });
+  }
 }

@@ -14,7 +14,11 @@ import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptio
 import { redactingLogger, type Redactor } from '../redact';
 import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
-import { formatCallResult } from './result';
+import { ServerFeatures } from './features';
+import { checkIcons, iconContext, type SafeIcon } from './icons';
+import type { ListProblem } from './paging';
+import { formatCallResult, reportResource } from './result';
+import { tracedTransport, type McpTrace } from './trace';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { listAllTools, type ToolProblem } from './toolList';
@@ -33,6 +37,8 @@ export interface SourceOptions {
   maxMessageBytes?: number;
   /** Caps on HTTP replies: a whole JSON reply, one SSE event (defaults in DEFAULT_LIMITS). */
   httpLimits?: { bodyBytes?: number; eventBytes?: number };
+  /** Records this server's JSON-RPC traffic while enabled; kept across restarts by the owner. */
+  trace?: McpTrace;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -62,6 +68,8 @@ export class McpToolSource {
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
   /** Fires when the server's tool list changed (`notifications/tools/list_changed`). */
   readonly onDidChangeTools = this.onDidChangeToolsEmitter.event;
+  /** Resources, templates, prompts, completions, subscriptions, instructions and icons. */
+  readonly features: ServerFeatures;
 
   constructor(
     readonly config: ServerConfig,
@@ -69,6 +77,12 @@ export class McpToolSource {
   ) {
     this.redactor = serverRedactor(config);
     this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
+    this.features = new ServerFeatures(config.name, iconContext(config.name, config), {
+      client: () => this.client,
+      timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,
+      describe: (err) => (err === undefined ? Promise.resolve(this.ending ?? NOT_CONNECTED) : this.requestFailure(err)),
+      log: this.log,
+    });
   }
 
   get name(): string {
@@ -115,7 +129,8 @@ export class McpToolSource {
           throw err;
         }
       }
-      this.remoteTools = await this.fetchTools();
+      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
+      this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
       this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
       this.log.info(`connected: ${this.remoteTools.length} tools`);
@@ -143,6 +158,7 @@ export class McpToolSource {
             autoRefresh: false,
             onChanged: () => void this.refreshTools(),
           },
+          ...this.features.listChangedOptions(),
         },
       },
     );
@@ -155,7 +171,8 @@ export class McpToolSource {
       timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
     });
     try {
-      await Promise.race([client.connect(transport, { timeout: timeoutMs }), timeout]);
+      const wire = this.options.trace ? tracedTransport(transport, this.options.trace) : transport;
+      await Promise.race([client.connect(wire, { timeout: timeoutMs }), timeout]);
     } catch (err) {
       await this.disposeConnection();
       throw err;
@@ -197,6 +214,10 @@ export class McpToolSource {
     const client = this.client;
     if (!client?.getServerCapabilities()?.tools) return [];
     const { tools, problems } = await listAllTools(client, this.name, this.options.connectTimeoutMs ?? 30_000);
+    const icons = iconContext(this.name, this.config);
+    const iconProblems: ListProblem[] = [];
+    for (const t of tools) if ('icons' in t) t.icons = checkIcons(t.icons, icons, `tool "${t.name}"`, iconProblems);
+    problems.push(...iconProblems.map((p) => ({ server: p.server, tool: p.item, message: p.message })));
     this.problems = problems;
     for (const p of problems) this.log.warn(p.message);
     return tools;
@@ -264,13 +285,19 @@ export class McpToolSource {
       if (options.onImage && !typed.isError) {
         for (const block of typed.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
       }
-      return formatCallResult(typed, this.options.maxOutputChars ?? 50_000);
+      if (options.onResource && !typed.isError) for (const block of typed.content ?? []) reportResource(block, this.name, options.onResource);
+      return formatCallResult(typed, this.options.maxOutputChars ?? 50_000, this.name);
     } catch (err) {
       if (options.signal?.aborted) return toolError('cancelled');
-      if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return toolError(`timeout after ${timeout} ms`);
-      if (err instanceof ProtocolError) return toolError(err.message.replace(/^MCP error -?\d+: /, ''));
-      return toolError(await this.failureMessage(err, 'call'));
+      return toolError(await this.requestFailure(err));
     }
+  }
+
+  /** Why a request to the server failed: a timeout, the server's own message, or what became of the server. */
+  private async requestFailure(err: unknown): Promise<string> {
+    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000} ms`;
+    if (err instanceof ProtocolError) return err.message.replace(/^MCP error -?\d+: /, '');
+    return this.failureMessage(err, 'call');
   }
 
   /** Ends the session and the server's whole process tree. Safe to call more than once. */
@@ -280,6 +307,7 @@ export class McpToolSource {
       this.setState({ kind: 'stopped' });
       this.onDidChangeStateEmitter.dispose();
       this.onDidChangeToolsEmitter.dispose();
+      this.features.dispose();
     })();
     return this.closing;
   }
@@ -355,6 +383,8 @@ export function adaptTool(remote: RemoteTool, name: string, server: string, call
     parameters: remote.inputSchema as JsonSchema,
     server,
     remoteName: remote.name,
+    ...(remote.title !== undefined ? { title: remote.title } : {}),
+    ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
     ...(remote.annotations ? { annotations: remote.annotations } : {}),
     call,
   };

@@ -92,5 +92,6 @@ export class Approvals {
 
 /** "Allow for this chat" key: the pinned tool, never the registry name. */
 function keyOf(req: ApprovalRequest): string {
-  return req.serverIdentity !== undefined ? `${req.serverIdentity}/${req.remoteName ?? ''}` : `/${req.name}`;
+  // A tool without an identity of its own (read_resource) is allowed per server it reaches, never for all.
+  return req.serverIdentity !== undefined ? `${req.serverIdentity}/${req.remoteName ?? ''}` : `${req.server ?? ''}//${req.name}`;
 }

@@ -1,0 +1,88 @@
+import { isFeatureError, type FeatureError } from '../core/mcp/featureTypes';
+import type { ServerHub } from '../core/mcp/hub';
+import { formatPromptMessages } from '../core/mcp/prompts';
+import { UsageError, type Output } from './commands';
+
+/** `resources`: every server's resources, then its templates, in settings order. */
+export function resourcesCommand(hub: ServerHub, json: boolean, io: Output): number {
+  const resources = hub.catalog.resources().map((r) => ({ server: r.server, uri: r.uri, name: r.name, ...(r.title ? { title: r.title } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.description ? { description: r.description } : {}) }));
+  const templates = hub.catalog.templates().map((t) => ({ server: t.server, uriTemplate: t.uriTemplate, name: t.name, variables: t.variables, ...(t.mimeType ? { mimeType: t.mimeType } : {}), ...(t.description ? { description: t.description } : {}) }));
+  if (json) {
+    io.out(JSON.stringify({ resources, templates }, null, 2));
+    return 0;
+  }
+  for (const r of resources) io.out(`${r.server}\t${r.uri}\t${r.title ?? r.name}\t${r.mimeType ?? ''}`);
+  for (const t of templates) io.out(`${t.server}\t${t.uriTemplate}\t${t.name}\ttemplate: ${t.variables.join(', ')}`);
+  return 0;
+}
+
+export function parseReadInput(positionals: string[], server: string | undefined): { uri: string; server?: string } {
+  const [uri] = positionals;
+  if (!uri) throw new UsageError('read needs a resource URI: minagent read URI [--server NAME]');
+  return { uri, ...(server !== undefined ? { server } : {}) };
+}
+
+/** `read URI [--server S]`: the resource's text (binary parts as a size note); without --server the one server that lists it. */
+export async function readCommand(hub: ServerHub, input: { uri: string; server?: string }, json: boolean, io: Output): Promise<number> {
+  let server = input.server;
+  if (server === undefined) {
+    const listing = hub.catalog.serversWithResource(input.uri);
+    const offering = [...new Set([...hub.catalog.resources(), ...hub.catalog.templates()].map((r) => r.server))];
+    if (listing.length > 1) throw new UsageError(`<${input.uri}> is listed by more than one server (${listing.join(', ')}); pick one with --server`);
+    server = listing[0] ?? (offering.length === 1 ? offering[0] : undefined);
+    if (server === undefined) throw new UsageError(`no server lists <${input.uri}>; name one with --server (servers with resources: ${offering.join(', ') || '(none)'})`);
+  }
+  const result = await hub.catalog.readResource(server, input.uri);
+  if (isFeatureError(result)) return fail(result, io);
+  if (json) {
+    io.out(JSON.stringify(result, null, 2));
+    return 0;
+  }
+  for (const c of result.contents) {
+    if (c.text !== undefined) io.out(c.truncated ? `${c.text}\n…[cut: ${c.truncated.kept} of ${c.truncated.total} characters kept]` : c.text);
+    else io.out(`[${c.uri}: ${c.mimeType ?? 'binary'}, ${c.size} bytes]`);
+  }
+  return 0;
+}
+
+/** `prompts`: every prompt under its merged name (`name` or `server.name`), with its server and arguments. */
+export function promptsCommand(hub: ServerHub, json: boolean, io: Output): number {
+  const rows = hub.catalog.prompts().map((p) => ({ name: p.name, server: p.server, description: p.description ?? p.title ?? '', arguments: p.arguments }));
+  if (json) {
+    io.out(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  for (const r of rows) io.out(`${r.name}\t${r.server}\t${r.description}\t${r.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')}`);
+  return 0;
+}
+
+/** Checks `prompt` input before any server starts: a name, and arguments as a JSON object of strings. */
+export function parsePromptInput(positionals: string[]): { name: string; args: Record<string, string> } {
+  const [name, json] = positionals;
+  if (!name) throw new UsageError('prompt needs a prompt name: minagent prompt NAME [JSON]');
+  let args: unknown = {};
+  if (json !== undefined) {
+    try {
+      args = JSON.parse(json);
+    } catch (err) {
+      throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args) || !Object.values(args).every((v) => typeof v === 'string')) {
+    throw new UsageError('prompt arguments must be a JSON object of strings, e.g. {"city": "Paris"}');
+  }
+  return { name, args: args as Record<string, string> };
+}
+
+/** `prompt NAME [JSON]`: the prompt's messages, as text or (--json) as the server sent them. */
+export async function promptCommand(hub: ServerHub, input: { name: string; args: Record<string, string> }, json: boolean, io: Output): Promise<number> {
+  const result = await hub.catalog.getPrompt(input.name, input.args);
+  if (isFeatureError(result)) return fail(result, io);
+  io.out(json ? JSON.stringify(result, null, 2) : formatPromptMessages(result));
+  return 0;
+}
+
+function fail(error: FeatureError, io: Output): number {
+  io.out(JSON.stringify({ error: error.error }));
+  return 1;
+}

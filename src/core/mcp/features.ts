@@ -1,0 +1,203 @@
+import type { Client, ClientOptions, McpSubscription } from '@modelcontextprotocol/client';
+import { Emitter, type Disposable } from '../event';
+import type { Logger } from '../logger';
+import { errorMessage } from '../tools';
+import type { Completion, CompletionRef, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
+import { checkIcons, type IconContext } from './icons';
+import { boundInstructions } from './instructions';
+import { listPages, type ListProblem } from './paging';
+import { complete, getPrompt, parsePrompts } from './prompts';
+import { parseResources, parseTemplates, readResource } from './resources';
+
+/** What the features of one server need from its source. */
+export interface FeatureHost {
+  /** The client while the server runs; undefined otherwise. */
+  client(): Client | undefined;
+  timeoutMs(): number;
+  /** Why a request failed, in the same words a tool call would use. */
+  describe(err: unknown): Promise<string>;
+  log: Logger;
+}
+
+export type FeatureKind = 'resources' | 'prompts';
+
+interface Subscription {
+  count: number;
+  opening: Promise<McpSubscription | undefined | FeatureError>;
+}
+
+/**
+ * Everything a server offers besides tools: resources, templates and prompts (listed page by page,
+ * cached, refreshed on `list_changed`), reads, prompt gets, completions, subscriptions, and the
+ * server's instructions and identity. Era-agnostic: it uses only calls the SDK offers in both the
+ * initialize era and the 2026-07-28 one. Nothing here throws; a failure is `{error}`.
+ */
+export class ServerFeatures implements Disposable {
+  resources: readonly McpResource[] = [];
+  templates: readonly McpResourceTemplate[] = [];
+  prompts: readonly McpPrompt[] = [];
+  /** Items that were skipped or changed, and refused icons. */
+  problems: ListProblem[] = [];
+  /** The server's instructions, bounded (see boundInstructions). */
+  instructions: string | undefined;
+  info: ServerIdentityInfo = { icons: [] };
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly onDidChangeEmitter = new Emitter<FeatureKind>();
+  private readonly onDidUpdateResourceEmitter = new Emitter<string>();
+  /** Fires when the server's resources (and templates) or prompts changed. */
+  readonly onDidChange = this.onDidChangeEmitter.event;
+  /** Fires with the URI of a subscribed resource the server says changed. */
+  readonly onDidUpdateResource = this.onDidUpdateResourceEmitter.event;
+
+  constructor(
+    readonly server: string,
+    private readonly icons: IconContext,
+    private readonly host: FeatureHost,
+  ) {}
+
+  /** The `listChanged` options for the client: refresh our own tolerant lists, debounced. */
+  listChangedOptions(): Pick<NonNullable<ClientOptions['listChanged']>, 'prompts' | 'resources'> {
+    return {
+      prompts: { debounceMs: 300, autoRefresh: false, onChanged: () => void this.refresh('prompts') },
+      resources: { debounceMs: 300, autoRefresh: false, onChanged: () => void this.refresh('resources') },
+    };
+  }
+
+  /** Reads what the connection told us and lists everything the server offers; never throws. */
+  async load(client: Client, timeoutMs = this.host.timeoutMs()): Promise<void> {
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.onDidUpdateResourceEmitter.fire(n.params.uri));
+    this.instructions = boundInstructions(client.getInstructions());
+    const version = client.getServerVersion();
+    const problems: ListProblem[] = [];
+    this.info = version
+      ? {
+          name: version.name,
+          version: version.version,
+          ...(version.title !== undefined ? { title: version.title } : {}),
+          ...(version.websiteUrl !== undefined ? { websiteUrl: version.websiteUrl } : {}),
+          icons: checkIcons((version as { icons?: unknown }).icons, this.icons, 'the server', problems),
+        }
+      : { icons: [] };
+    this.problems = problems;
+    await Promise.all([this.refresh('resources', client, false, timeoutMs), this.refresh('prompts', client, false, timeoutMs)]);
+  }
+
+  private async refresh(kind: FeatureKind, client = this.host.client(), fire = true, timeout = this.host.timeoutMs()): Promise<void> {
+    if (!client) return;
+    const caps = client.getServerCapabilities();
+    const problems: ListProblem[] = [];
+    try {
+      if (kind === 'resources') {
+        if (!caps?.resources) return;
+        const [resources, templates] = await Promise.all([
+          listPages(client, 'resources/list', 'resources', this.server, timeout),
+          listPages(client, 'resources/templates/list', 'resourceTemplates', this.server, timeout).catch((err: unknown) => {
+            problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list resource templates: ${errorMessage(err)}` });
+            return { items: [], problems: [] };
+          }),
+        ]);
+        problems.push(...resources.problems, ...templates.problems);
+        this.resources = parseResources(resources.items, this.icons, problems);
+        this.templates = parseTemplates(templates.items, this.icons, problems);
+      } else {
+        if (!caps?.prompts) return;
+        const prompts = await listPages(client, 'prompts/list', 'prompts', this.server, timeout);
+        problems.push(...prompts.problems);
+        this.prompts = parsePrompts(prompts.items, this.icons, problems);
+      }
+    } catch (err) {
+      problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list its ${kind}: ${errorMessage(err)}` });
+    }
+    this.problems = [...this.problems.filter((p) => !isProblemOf(p, kind)), ...problems.map((p) => ({ ...p, kind }))];
+    for (const p of problems) this.host.log.warn(p.message);
+    if (fire) {
+      this.host.log.info(`${kind} list changed`);
+      this.onDidChangeEmitter.fire(kind);
+    }
+  }
+
+  read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult | FeatureError> {
+    return this.guard('resources', (c) => readResource(c, this.server, uri, this.host.timeoutMs(), signal));
+  }
+
+  getPrompt(name: string, args: Record<string, string>): Promise<PromptResult | FeatureError> {
+    return this.guard('prompts', (c) => getPrompt(c, this.server, name, args, this.host.timeoutMs()));
+  }
+
+  complete(ref: CompletionRef, argument: { name: string; value: string }, context?: Record<string, string>): Promise<Completion | FeatureError> {
+    return this.guard('completions', (c) => complete(c, ref, argument, context, this.host.timeoutMs()));
+  }
+
+  /**
+   * Asks the server to say when a resource changes (`resources/subscribe` in the initialize era,
+   * `subscriptions/listen` in the 2026-07-28 one); updates fire onDidUpdateResource. Subscriptions
+   * are counted per URI; the last dispose unsubscribes.
+   */
+  async subscribe(uri: string): Promise<Disposable | FeatureError> {
+    const client = this.host.client();
+    if (!client) return { error: `server "${this.server}" is not connected` };
+    if (!client.getServerCapabilities()?.resources?.subscribe) return { error: `server "${this.server}" does not offer resource subscriptions` };
+    let sub = this.subscriptions.get(uri);
+    if (!sub) {
+      sub = { count: 0, opening: this.open(client, uri) };
+      this.subscriptions.set(uri, sub);
+    }
+    const held = sub;
+    held.count++;
+    const opened = await held.opening;
+    if (opened && 'error' in opened) {
+      if (--held.count === 0 && this.subscriptions.get(uri) === held) this.subscriptions.delete(uri);
+      return opened;
+    }
+    let disposed = false;
+    return {
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        if (--held.count > 0 || this.subscriptions.get(uri) !== held) return;
+        this.subscriptions.delete(uri);
+        void this.close(client, uri, opened);
+      },
+    };
+  }
+
+  private async open(client: Client, uri: string): Promise<McpSubscription | undefined | FeatureError> {
+    try {
+      if (client.getProtocolEra() === 'modern') return await client.listen({ resourceSubscriptions: [uri] }, { timeout: this.host.timeoutMs() });
+      await client.subscribeResource({ uri }, { timeout: this.host.timeoutMs() });
+      return undefined;
+    } catch (err) {
+      return { error: `subscribing to <${uri}> on server "${this.server}" failed: ${await this.host.describe(err)}` };
+    }
+  }
+
+  private async close(client: Client, uri: string, handle: McpSubscription | undefined): Promise<void> {
+    try {
+      if (handle) await handle.close();
+      else if (this.host.client() === client) await client.unsubscribeResource({ uri }, { timeout: this.host.timeoutMs() });
+    } catch (err) {
+      this.host.log.warn(`unsubscribing from <${uri}> failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private async guard<T>(capability: 'resources' | 'prompts' | 'completions', run: (client: Client) => Promise<T>): Promise<T | FeatureError> {
+    const client = this.host.client();
+    if (!client) return { error: await this.host.describe(undefined) };
+    if (!client.getServerCapabilities()?.[capability]) return { error: `server "${this.server}" does not offer ${capability}` };
+    try {
+      return await run(client);
+    } catch (err) {
+      return { error: await this.host.describe(err) };
+    }
+  }
+
+  dispose(): void {
+    this.subscriptions.clear();
+    this.onDidChangeEmitter.dispose();
+    this.onDidUpdateResourceEmitter.dispose();
+  }
+}
+
+function isProblemOf(p: ListProblem & { kind?: FeatureKind }, kind: FeatureKind): boolean {
+  return p.kind === kind;
+}

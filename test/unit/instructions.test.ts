@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseServers } from '../../src/core/mcp/config';
+import { boundInstructions, instructionsSection, MAX_ALL_INSTRUCTIONS_CHARS, MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/instructions';
+
+describe('server instructions', () => {
+  test('bounded per server, with a note of what was cut; empty or non-text instructions are none', () => {
+    assert.equal(boundInstructions('  Use the search tool first.  '), 'Use the search tool first.');
+    const cut = boundInstructions('a'.repeat(1024 * 1024))!;
+    assert.equal(cut, `${'a'.repeat(MAX_INSTRUCTIONS_CHARS)}\n[instructions cut: ${1024 * 1024 - MAX_INSTRUCTIONS_CHARS} of ${1024 * 1024} characters were left out]`);
+    assert.equal(boundInstructions('   '), undefined);
+    assert.equal(boundInstructions({ text: 'x' }), undefined);
+  });
+
+  test('all together are bounded too: a server that does not fit is named, the others kept', () => {
+    const full = 'b'.repeat(MAX_INSTRUCTIONS_CHARS);
+    const servers = Array.from({ length: 6 }, (_, i) => ({ server: `s${i}`, instructions: full }));
+    const section = instructionsSection(servers);
+    assert.ok(section.length < MAX_ALL_INSTRUCTIONS_CHARS + 500);
+    assert.match(section, /<server-instructions server="s0">/);
+    assert.match(section, /\[instructions of "s3", "s4", "s5" were left out: all instructions together are limited to 32000 characters\]/);
+    assert.equal(instructionsSection([]), '');
+  });
+
+  test('"instructions": false in a server entry switches them off; another value is a problem naming the field', () => {
+    const parsed = parseServers({ quiet: { command: 'node', instructions: false }, chatty: { command: 'node' }, odd: { command: 'node', instructions: 'no' } });
+    assert.deepEqual(parsed.servers.map((s) => [s.name, s.instructions]), [['quiet', false], ['chatty', undefined]]);
+    assert.deepEqual(parsed.problems.map((p) => [p.server, p.field]), [['odd', 'instructions']]);
+  });
+});

@@ -77,6 +77,8 @@ export class McpToolSource {
   ) {
     this.redactor = serverRedactor(config);
     this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
+    // The trace keeps message text: the same secrets are redacted in it as everywhere else.
+    options.trace?.setRedactor((text) => this.redactor.redact(text));
     this.features = new ServerFeatures(config.name, iconContext(config.name, config), {
       client: () => this.client,
       timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,

@@ -16,7 +16,13 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     createModel: () => models.create(),
     agentOptions: () => {
       const idle = setting<number>('chat.idleTimeout', 120);
-      return { system: setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM, maxSteps: setting<number>('chat.maxSteps', 20), ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}) };
+      return {
+        system: setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM,
+        // The servers' instructions (bounded, switchable per server with "instructions": false).
+        instructions: () => hub.catalog.instructions(),
+        maxSteps: setting<number>('chat.maxSteps', 20),
+        ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}),
+      };
     },
     tools: () => tools.forModel(),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),

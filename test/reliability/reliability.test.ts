@@ -186,7 +186,7 @@ describe('MCP servers (stdio)', () => {
 
   matrixTest('keeps crashing: stops retrying and says so', ({ record }) => {
     const state = join(mkdtempSync(join(tmpdir(), 'minagent-crash-')), 'starts');
-    return withHub(record, [bystander(), faulty('tool', 'crash-always', { FIXTURE_STATE_FILE: state, FIXTURE_CRASH_AFTER_MS: '150' })], async ({ hub, record }) => {
+    return withHub(record, [bystander(), faulty('tool', 'crash-always', { FIXTURE_STATE_FILE: state, FIXTURE_CRASH_AFTER_MS: '300' })], async ({ hub, record }) => {
       await waitFor('giving up', () => /gave up/.test(stateOf(hub, 'tool')), 15_000);
       const user = seen('the server state', stateOf(hub, 'tool'), /gave up after 3 automatic restarts; restart it when it is fixed/);
       const starts = seen('times the server was started', readFileSync(state, 'utf8').trim().split('\n').length, 4);

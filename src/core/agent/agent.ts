@@ -1,4 +1,6 @@
 import { errorMessage, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolSchema } from '../tools';
+import { BudgetError } from '../budget/fit';
+import { fitForModel } from '../budget/request';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -35,8 +37,10 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Asked before each tool call; a denial goes back to the model as a tool error. */
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
-  /** The tools the model is shown (default: all of the registry's). */
+  /** The tools the model is shown (default: all of the registry's). A call to any other tool is refused. */
   tools?: () => ToolSchema[];
+  /** Why a tool the model was not shown is unavailable (e.g. "switched off in this workspace"), for its refusal. */
+  whyUnavailable?: (name: string) => string | undefined;
 }
 
 export interface RunOptions {
@@ -77,17 +81,23 @@ export class Agent {
       return { steps, final: '', messages: conversation, stopped };
     };
 
+    let lastNotice: string | undefined;
     for (let turn = 0; turn < maxSteps; turn++) {
       if (signal?.aborted) return end('cancelled', 'cancelled');
+      const tools = this.options.tools?.() ?? this.registry.schemas();
       let reply;
       try {
-        reply = await this.model.chat([...system, ...conversation], this.options.tools?.() ?? this.registry.schemas(), {
+        // Before every request, so a long multi-step turn stays within the model's window too.
+        const request = await fitForModel(this.model, [...system, ...conversation], tools, signal);
+        if (request.notice && request.notice !== lastNotice) onEvent?.({ type: 'notice', message: (lastNotice = request.notice) });
+        reply = await this.model.chat(request.messages, tools, {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
           onNotice: (message) => onEvent?.({ type: 'notice', message }),
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');
+        if (err instanceof BudgetError) return end('error', `not sent: ${err.message}`);
         return end('error', `model error: ${errorMessage(err)}`);
       }
       conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
@@ -96,7 +106,8 @@ export class Agent {
         return { steps, final: reply.text, messages: conversation };
       }
       // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
-      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, signal, onEvent)));
+      const offered = new Set(tools.map((t) => t.name));
+      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, signal, onEvent)));
       for (const r of results) {
         conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
         emit({
@@ -111,7 +122,7 @@ export class Agent {
     return end('maxSteps', `stopped after ${maxSteps} model turns without a final answer (maxSteps)`);
   }
 
-  private async runTool(call: ToolCall, callId: string, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
     const server = this.registry.get(name)?.server;
     const started = Date.now();
@@ -128,6 +139,12 @@ export class Agent {
     }
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
     const tool = this.registry.get(name);
+    const wire = this.registry.wireName(name);
+    if (tool && wire !== undefined && !offered.has(wire)) {
+      // The model may call only what it was shown: a tool switched off (or left out) is refused here.
+      result = toolError(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`);
+      return { call, callId, name, server, args, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
+    }
     if (tool && this.options.approve) {
       const annotations = tool.annotations;
       const allowed = await this.options.approve({ callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args, ...(annotations ? { annotations } : {}) }, signal).catch(() => false);

@@ -1,0 +1,20 @@
+import type { ChatMessage, ChatModel } from '../agent/model';
+import type { ToolSchema } from '../tools';
+import { describeTrim, fitRequest } from './fit';
+
+/** A request as it goes to the model, and a note for the user when it was trimmed to fit. */
+export interface FittedRequest {
+  messages: ChatMessage[];
+  notice?: string;
+}
+
+/**
+ * Fits a request into the model's window before it is sent (a model that reports no limits gets it
+ * as it is). Throws BudgetError when even the current turn alone does not fit.
+ */
+export async function fitForModel(model: ChatModel, messages: ChatMessage[], tools: readonly ToolSchema[], signal?: AbortSignal): Promise<FittedRequest> {
+  if (!model.limits) return { messages };
+  const { window, counter } = await model.limits(signal);
+  const fitted = await fitRequest(messages, tools, window, counter);
+  return { messages: fitted.messages, ...(fitted.trimmed ? { notice: describeTrim(fitted.trimmed, window) } : {}) };
+}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { describeProblem } from '../core/mcp/config';
 import { ServerHub } from '../core/mcp/hub';
+import { ToolSwitches, type SwitchState } from '../core/toolSwitches';
 import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';
 import { registerCommands } from './commands';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
@@ -11,6 +12,7 @@ import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { Approvals } from './chat/approvals';
+import { BudgetMeter } from './chat/budgetMeter';
 import { ChatController } from './chat/controller';
 import { ModelChoices } from './chat/models';
 import { ChatSession } from './chat/session';
@@ -18,6 +20,8 @@ import { setupModel } from './chat/setup';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
 
 let hub: ServerHub | undefined;
+/** Servers and tools switched off for this workspace (workspace state, never settings). */
+const SWITCHES_KEY = 'minagent.tools.off';
 
 /**
  * Wires the core to the editor and returns at once: servers connect in the background. Everything
@@ -56,8 +60,16 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const inputs = new InputStore(context.secrets);
   let config: WorkspaceConfig | undefined;
 
-  const tree = new ServerTreeProvider(serverHub, () => config);
-  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true });
+  const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
+  const meter = new BudgetMeter(log);
+  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server));
+  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  context.subscriptions.push(
+    switches,
+    meter,
+    view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
+    meter.onDidChangeCosts(() => tree.refresh()),
+  );
   const status = new StatusBar(serverHub, () => config);
   const report = testReporter(serverHub);
   const changed = () => {
@@ -90,7 +102,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const chatSession = new ChatSession(context.workspaceState);
   const models = new ModelChoices(context.secrets, context.workspaceState);
   const approvals = new Approvals(serverHub, context.workspaceState);
-  const chat = new ChatController(serverHub, chatSession, models, approvals, context.workspaceState, channel);
+  const chat = new ChatController(serverHub, chatSession, models, approvals, channel, switches, meter);
   const panels = new ChatPanels(context.extensionUri, chat);
   context.subscriptions.push(
     chat,
@@ -110,6 +122,10 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.lm.onDidChangeChatModels(() => void chat.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && void chat.refresh()),
     serverHub.onDidChangeTools(() => void chat.refresh()),
+    switches.onDidChange(() => {
+      tree.refresh();
+      void chat.refresh();
+    }),
   );
 
   context.subscriptions.push(

@@ -1,4 +1,5 @@
 import type { ChatState, HostMessage, TranscriptItem, WebviewRequest } from '../shared/protocol';
+import { BudgetMeterView } from './budget';
 import { renderCard } from './cards';
 import { addCopyButtons, renderMarkdown } from './markdown';
 
@@ -15,6 +16,7 @@ const input = $<HTMLTextAreaElement>('input');
 const sendButton = $<HTMLButtonElement>('send');
 const modelSelect = $<HTMLSelectElement>('model');
 const banner = $<HTMLDivElement>('banner');
+const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
 
 const items = new Map<string, { item: TranscriptItem; el: HTMLElement }>();
 let busy = false;
@@ -142,6 +144,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'busy':
       setBusy(m.busy);
       break;
+    case 'budget':
+      meter.show(m.budget);
+      break;
     case 'reply':
       break;
   }
@@ -154,7 +159,16 @@ function submit(): void {
   if (!text) return;
   input.value = '';
   send({ type: 'send', text });
+  sendDraft();
 }
+
+/** The meter shows what sending the typed message would cost; told at most every 200 ms. */
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+function sendDraft(): void {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => send({ type: 'draft', text: input.value }), 200);
+}
+input.addEventListener('input', sendDraft);
 
 sendButton.addEventListener('click', () => (busy ? send({ type: 'stop' }) : submit()));
 input.addEventListener('keydown', (e) => {

@@ -73,11 +73,12 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  * are shortened, then its latest ones. `messages` starts with the system prompt, if any, and ends with
  * the current turn (its user message and the steps so far).
  */
-export async function fitRequest(messages: readonly ChatMessage[], tools: readonly ToolSchema[], window: ContextWindow, counter: TokenCounter): Promise<FitResult> {
+export async function fitRequest(messages: readonly ChatMessage[], tools: readonly ToolSchema[], window: ContextWindow, counter: TokenCounter, imageTokens?: number): Promise<FitResult> {
+  const cost = (m: ChatMessage) => messageTokens(m, counter, imageTokens);
   const limit = window.tokens - answerReserve(window);
   const toolCost = await sum(tools, (t) => toolTokens(t, counter));
   let msgs = pairToolCalls(messages);
-  const costs = await Promise.all(msgs.map((m) => messageTokens(m, counter)));
+  const costs = await Promise.all(msgs.map((m) => cost(m)));
   let total = () => toolCost + costs.reduce((a, b) => a + b, 0);
   if (total() <= limit) return { messages: msgs, tokens: total(), limit };
 
@@ -87,7 +88,7 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
   const report: TrimReport = { shortened: 0, imagesDropped: 0, turnsDropped: 0 };
   const set = async (i: number, m: ChatMessage) => {
     msgs[i] = m;
-    costs[i] = await messageTokens(m, counter);
+    costs[i] = await cost(m);
   };
   const lastUser = lastIndex(msgs, 'user');
   const currentStart = lastUser < 0 ? msgs.length : lastUser;
@@ -106,7 +107,7 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
   const dropImages = async (from: number, to: number) => {
     for (let i = from; i < to && total() > limit; i++) {
       const m = msgs[i]!;
-      if (m.role !== 'tool' || !m.images?.length) continue;
+      if (m.role !== 'tool' || !m.images?.length || imageTokens === 0) continue;
       const { images, ...rest } = m as ToolMessage;
       await set(i, { ...rest, content: `${rest.content}\n[${images!.length} image${images!.length === 1 ? '' : 's'} left out to fit the context window]` });
       report.imagesDropped += images!.length;
@@ -144,7 +145,7 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
     const keptCosts = costs.slice(cut);
     msgs = [...withNote, ...kept];
     costs.length = 0;
-    costs.push(...(await Promise.all(withNote.map((m) => messageTokens(m, counter)))), ...keptCosts);
+    costs.push(...(await Promise.all(withNote.map((m) => cost(m)))), ...keptCosts);
     const shift = withNote.length - cut;
     total = () => toolCost + costs.reduce((a, b) => a + b, 0);
     if (total() > limit) {

@@ -1,11 +1,13 @@
 import { ollamaWindow } from './ollama';
-import { estimateCounter, type TokenCounter } from './tokens';
+import { CachedCounter, estimateCounter, type TokenCounter } from './tokens';
 import { DEFAULT_WINDOW, knownWindow, type ContextWindow } from './window';
 
 /** What a model can take in one request and how its tokens are counted. */
 export interface ModelLimits {
   window: ContextWindow;
   counter: TokenCounter;
+  /** What an image a tool returned costs in a request; 0 where images are not sent (default PER_IMAGE). */
+  imageTokens?: number;
 }
 
 /** OpenAI's own models use o200k_base (cl100k_base models are counted with it too: within a few percent). */
@@ -15,7 +17,7 @@ let o200k: Promise<TokenCounter> | undefined;
 /** The o200k_base tokenizer, loaded on first use; the estimate if it cannot be loaded. */
 export function o200kCounter(): Promise<TokenCounter> {
   o200k ??= import('./o200k.js').then(
-    (m): TokenCounter => ({ label: 'o200k_base tokenizer', exact: true, count: (text) => m.countTokens(text) }),
+    (m): TokenCounter => new CachedCounter({ label: 'o200k_base tokenizer', exact: true, count: (text) => m.countTokens(text) }),
     () => estimateCounter,
   );
   return o200k;
@@ -24,13 +26,14 @@ export function o200kCounter(): Promise<TokenCounter> {
 export const SETTING = 'minagent.chat.contextWindow';
 
 /** The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own, or the default. */
-export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number }, signal?: AbortSignal): Promise<ModelLimits> {
+export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean }, signal?: AbortSignal): Promise<ModelLimits> {
   const counter = OPENAI_MODEL.test(o.model) ? await o200kCounter() : estimateCounter;
-  if (o.contextWindow) return { window: { tokens: o.contextWindow, source: SETTING }, counter };
+  const images = o.sendImages ? {} : { imageTokens: 0 };
+  if (o.contextWindow) return { window: { tokens: o.contextWindow, source: SETTING }, counter, ...images };
   const known = knownWindow(o.model);
-  if (known) return { window: known, counter };
+  if (known) return { window: known, counter, ...images };
   const ollama = await ollamaWindow(o.baseUrl, o.model, signal);
-  return { window: ollama ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` }, counter };
+  return { window: ollama ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` }, counter, ...images };
 }
 
 /** Anthropic: the setting or Claude's published window; counted by the estimate (no local Claude tokenizer is published). */

@@ -14,7 +14,7 @@ export interface FittedRequest {
  */
 export async function fitForModel(model: ChatModel, messages: ChatMessage[], tools: readonly ToolSchema[], signal?: AbortSignal): Promise<FittedRequest> {
   if (!model.limits) return { messages };
-  const { window, counter } = await model.limits(signal);
-  const fitted = await fitRequest(messages, tools, window, counter);
+  const { window, counter, imageTokens } = await model.limits(signal);
+  const fitted = await fitRequest(messages, tools, window, counter, imageTokens);
   return { messages: fitted.messages, ...(fitted.trimmed ? { notice: describeTrim(fitted.trimmed, window) } : {}) };
 }

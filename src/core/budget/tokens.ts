@@ -60,12 +60,12 @@ export class CachedCounter implements TokenCounter {
 }
 
 /** The tokens one message costs: its text, its tool calls, its images, and the per-message overhead. */
-export async function messageTokens(m: ChatMessage, counter: TokenCounter): Promise<number> {
+export async function messageTokens(m: ChatMessage, counter: TokenCounter, perImage = PER_IMAGE): Promise<number> {
   let n = PER_MESSAGE + (await counter.count(m.content));
   if (m.role === 'assistant') {
     for (const c of m.toolCalls ?? []) n += PER_MESSAGE + (await counter.count(c.name)) + (await counter.count(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments)));
   }
-  if (m.role === 'tool') n += (m.images?.length ?? 0) * PER_IMAGE;
+  if (m.role === 'tool') n += (m.images?.length ?? 0) * perImage;
   return n;
 }
 

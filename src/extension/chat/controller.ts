@@ -2,12 +2,13 @@ import * as vscode from 'vscode';
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../../core/agent/agent';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ToolSchema } from '../../core/tools';
+import { offeredTools, type ToolSwitches } from '../../core/toolSwitches';
 import { VIEW_RESULT_CHARS, type ChatState, type HostMessage, type ToolCard, type TranscriptItem, type WebviewMessage } from '../../shared/protocol';
 import type { Approvals } from './approvals';
+import type { BudgetMeter } from './budgetMeter';
 import { SETUP_HINT, type ModelChoices } from './models';
 import type { ChatSession } from './session';
 
-const TOOLS_KEY = 'minagent.chat.tools';
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 const MAX_IMAGE_CHARS = 2_000_000;
@@ -31,9 +32,21 @@ export class ChatController implements vscode.Disposable {
     private readonly session: ChatSession,
     private readonly models: ModelChoices,
     private readonly approvals: Approvals,
-    private readonly memento: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+    private readonly switches: ToolSwitches,
+    private readonly meter: BudgetMeter,
+  ) {
+    // Budget hook: the meter measures the conversation as the next turn would send it.
+    meter.connect((m) => this.broadcast(m), {
+      model: () => this.models.create(),
+      system: () => this.systemPrompt(),
+      history: () => this.session.messages,
+      tools: () => {
+        const offered = new Set(this.toolsForModel().map((t) => t.name));
+        return this.hub.registry.list().map((t, i) => ({ server: t.server ?? '', schema: this.hub.registry.schemas()[i]!, offered: offered.has(this.hub.registry.wireName(t.name) ?? t.name) }));
+      },
+    });
+  }
 
   attach(post: Post): vscode.Disposable {
     this.views.add(post);
@@ -51,6 +64,10 @@ export class ChatController implements vscode.Disposable {
         case 'ready':
           await this.models.refresh();
           post({ type: 'state', state: this.state() });
+          void this.meter.update();
+          break;
+        case 'draft':
+          this.meter.setDraft(message.text);
           break;
         case 'send':
           void this.run(message.text);
@@ -69,6 +86,7 @@ export class ChatController implements vscode.Disposable {
           break;
         case 'selectModel':
           await this.models.select(message.id);
+          void this.meter.update();
           break;
         case 'openResult':
           await this.openResult(message.callId);
@@ -143,10 +161,14 @@ export class ChatController implements vscode.Disposable {
     let streaming: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
     const config = vscode.workspace.getConfiguration('minagent.chat');
     const agent = new Agent(model, this.hub.registry, {
-      system: config.get<string>('systemPrompt') || DEFAULT_SYSTEM,
+      system: this.systemPrompt(),
       maxSteps: config.get<number>('maxSteps', 20),
       approve: (req, signal) => this.approve(req, signal),
       tools: () => this.toolsForModel(),
+      whyUnavailable: (name) => {
+        const tool = this.hub.registry.get(name);
+        return tool && this.switches.whyOff(tool);
+      },
     });
     const onEvent = (e: AgentEvent) => {
       switch (e.type) {
@@ -259,37 +281,38 @@ export class ChatController implements vscode.Disposable {
 
   private broadcast(message: HostMessage): void {
     for (const post of this.views) post(message);
+    // Budget hook: what the next request costs changes with the state and after every turn.
+    if (message.type === 'state' || (message.type === 'busy' && !message.busy)) void this.meter.update();
+  }
+
+  private systemPrompt(): string {
+    return vscode.workspace.getConfiguration('minagent.chat').get<string>('systemPrompt') || DEFAULT_SYSTEM;
   }
 
   private maxTools(): number {
     return vscode.workspace.getConfiguration('minagent.chat').get<number>('maxTools', 128);
   }
 
-  /** The tools the model is sent: all of them, or the user's choice when there are more than the provider accepts. */
+  /** The tools the model is sent: those switched on (Tools tree or the chooser), at most maxTools. */
   toolsForModel(): ToolSchema[] {
-    const all = this.hub.registry.schemas();
-    const max = this.maxTools();
-    if (all.length <= max) return all;
-    const chosen = this.memento.get<string[]>(TOOLS_KEY);
-    const names = new Set((chosen ?? this.hub.registry.names()).map((n) => this.hub.registry.wireName(n)));
-    return all.filter((t) => names.has(t.name)).slice(0, max);
+    return offeredTools(this.hub.registry, this.switches, this.maxTools()).offered.map((t) => t.schema);
   }
 
   private toolWarning(): string | undefined {
-    const total = this.hub.registry.size;
     const max = this.maxTools();
-    if (total <= max) return undefined;
-    const sent = this.toolsForModel().length;
-    const left = total - sent;
-    return `${total} tools are available but models accept at most ${max} ("minagent.chat.maxTools"): ${sent} ${sent === 1 ? 'is' : 'are'} sent, ${left} ${left === 1 ? 'is' : 'are'} left out. Choose which.`;
+    const { on, total } = offeredTools(this.hub.registry, this.switches, max);
+    if (on <= max) return undefined;
+    return `${on} tools are switched on but models accept at most ${max} ("minagent.chat.maxTools"): the first ${max} are sent, ${on - max} ${on - max === 1 ? 'is' : 'are'} left out${total > on ? ` (${total - on} more are switched off)` : ''}. Choose which, or switch servers off in the Tools view.`;
   }
 
+  /** The chooser past maxTools: what is picked is switched on, the rest off (the Tools tree shows the same). */
   private async chooseTools(): Promise<void> {
     const sent = new Set(this.toolsForModel().map((t) => this.hub.registry.resolve(t.name)));
-    const items = this.hub.registry.list().map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
+    const tools = this.hub.registry.list().filter((t) => !t.server || this.switches.serverOn(t.server));
+    const items = tools.map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
     const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `MinAgent: tools sent to the model (at most ${this.maxTools()})`, matchOnDescription: true });
     if (!picked) return;
-    await this.memento.update(TOOLS_KEY, picked.map((p) => p.label));
+    await this.switches.choose(tools, new Set(picked.map((p) => p.label)));
     this.broadcast({ type: 'state', state: this.state() });
   }
 

@@ -63,13 +63,15 @@ export class ModelChoices {
       return new LanguageModelAdapter(lm);
     }
     const c = vscode.workspace.getConfiguration('minagent.chat');
+    const configured = c.get<number>('contextWindow', 0);
+    const window = Number.isInteger(configured) && configured > 0 ? { contextWindow: configured } : {};
     if (id === 'scripted') {
       const file = resolvePath(c.get<string>('scriptFile', ''));
-      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file) });
+      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file), ...window });
     }
     const provider = id as 'openai' | 'anthropic';
     const apiKey = await this.secrets.get(keyName(provider));
-    const common = { baseUrl: c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider], model: c.get<string>('model', ''), ...(apiKey ? { apiKey } : {}) };
+    const common = { baseUrl: c.get<string>('baseUrl') || DEFAULT_BASE_URLS[provider], model: c.get<string>('model', ''), ...(apiKey ? { apiKey } : {}), ...window };
     return provider === 'openai' ? createModel({ provider, ...common, sendImages: c.get<boolean>('sendImages', false) }) : createModel({ provider, ...common });
   }
 

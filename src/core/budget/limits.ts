@@ -1,4 +1,5 @@
 import { ollamaWindow } from './ollama';
+import { startO200kWorker } from './tokenizerWorker';
 import { CachedCounter, estimateCounter, type TokenCounter } from './tokens';
 import { DEFAULT_WINDOW, knownWindow, type ContextWindow } from './window';
 
@@ -14,11 +15,11 @@ export interface ModelLimits {
 const OPENAI_MODEL = /^(openai\/)?(gpt-|chatgpt-|o\d)/i;
 
 let o200k: Promise<TokenCounter> | undefined;
-/** The o200k_base tokenizer, loaded on first use; the estimate if it cannot be loaded. */
+/** The o200k_base tokenizer, started on first use in a worker thread; the estimate if it cannot start. */
 export function o200kCounter(): Promise<TokenCounter> {
-  o200k ??= import('./o200k.js').then(
-    (m): TokenCounter => new CachedCounter({ label: 'o200k_base tokenizer', exact: true, count: (text) => m.countTokens(text) }),
-    () => estimateCounter,
+  o200k ??= startO200kWorker().then(
+    (c): TokenCounter => new CachedCounter(c),
+    (): TokenCounter => estimateCounter,
   );
   return o200k;
 }

@@ -47,6 +47,7 @@ export class BudgetMeterView {
     this.root.classList.toggle('trimmed', !!b.trimmed);
     this.label.textContent = `${about}${formatTokens(b.total)} / ${formatTokens(b.window)}${b.trimmed ? ' · trimmed' : ''}${over ? ' · too long' : ''}`;
     const lines = this.rows(b, tools).map(([k, v]) => `${k}: ${v}`);
+    lines.push(this.summary(b));
     if (b.trimmed) lines.push('', b.trimmed);
     if (b.over) lines.push('', `Not sendable: ${b.over}`);
     this.button.title = lines.join('\n');
@@ -54,39 +55,44 @@ export class BudgetMeterView {
     this.renderDetails(b, tools);
   }
 
-  private rows(b: BudgetView, tools: number): Array<[string, string]> {
-    const pct = (n: number) => `${formatTokens(n)} (${Math.round((n / b.window) * 100)}%)`;
+  /** The parts of the request: [label, tokens, css class]; servers under the tool schemas. */
+  private parts(b: BudgetView, tools: number): Array<[string, string, string]> {
+    const pct = (n: number) => `${formatTokens(n)} · ${Math.round((n / b.window) * 100)}%`;
     return [
-      ['System prompt', pct(b.system)],
-      [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools)`, pct(tools)],
-      ['History', b.history < b.historyFull ? `${pct(b.history)} of ${formatTokens(b.historyFull)}, trimmed` : pct(b.history)],
-      ['New message', pct(b.message)],
-      ['Next request', `${b.exact ? '' : 'about '}${formatTokens(b.total)} of ${formatTokens(b.window - b.reserve)} usable`],
-      ...(b.reserve ? ([['Kept for the answer', formatTokens(b.reserve)]] as Array<[string, string]>) : []),
-      ['Window', `${formatTokens(b.window)} (${b.windowSource})`],
-      ['Counted by', b.counter],
+      ['System prompt', pct(b.system), 'part-system'],
+      [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools)`, pct(tools), 'part-tools'],
+      ...b.tools.map((t): [string, string, string] => [`${t.server || '(no server)'} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
+      ['History', b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history), 'part-history'],
+      ['New message', pct(b.message), 'part-message'],
     ];
+  }
+
+  /** The sentence under the parts: the total against the window, and how it was counted. */
+  private summary(b: BudgetView): string {
+    const reserve = b.reserve ? `, ${formatTokens(b.reserve)} kept for the answer` : '';
+    return `Next request: ${b.exact ? '' : 'about '}${formatTokens(b.total)} of ${formatTokens(b.window - b.reserve)} usable tokens (window ${formatTokens(b.window)}: ${b.windowSource}${reserve}). Counted by ${b.counter}.`;
+  }
+
+  private rows(b: BudgetView, tools: number): Array<[string, string]> {
+    return this.parts(b, tools).map(([k, v, cls]) => [cls === 'server' ? `  ${k}` : k, v]);
   }
 
   private renderDetails(b: BudgetView, tools: number): void {
     this.details.textContent = '';
-    const table = document.createElement('table');
-    const row = (k: string, v: string, cls?: string) => {
-      const tr = document.createElement('tr');
-      if (cls) tr.className = cls;
-      const th = document.createElement('th');
-      th.textContent = k;
-      const td = document.createElement('td');
-      td.textContent = v;
-      tr.append(th, td);
-      table.append(tr);
-    };
-    for (const [k, v] of this.rows(b, tools)) {
-      row(k, v, k.startsWith('Tool schemas') ? 'part-tools' : k === 'System prompt' ? 'part-system' : k === 'History' ? 'part-history' : k === 'New message' ? 'part-message' : undefined);
-      if (k.startsWith('Tool schemas')) for (const t of b.tools) row(`${t.server || '(no server)'} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server');
+    const list = document.createElement('dl');
+    for (const [k, v, cls] of this.parts(b, tools)) {
+      const row = document.createElement('div');
+      row.className = cls;
+      const dt = document.createElement('dt');
+      dt.textContent = k;
+      dt.title = k;
+      const dd = document.createElement('dd');
+      dd.textContent = v;
+      row.append(dt, dd);
+      list.append(row);
     }
-    this.details.append(table);
-    for (const text of [b.trimmed, b.over && `Not sendable: ${b.over}`]) {
+    this.details.append(list);
+    for (const text of [this.summary(b), b.trimmed, b.over && `Not sendable: ${b.over}`]) {
       if (!text) continue;
       const p = document.createElement('p');
       p.textContent = text;

@@ -55,20 +55,27 @@ describe('the context budget', () => {
         const before = await label(chat);
         await chat.locator('#input').fill('What is MCP? '.repeat(40));
         await waitFor('the meter to count the typed message', async () => (await label(chat)) !== before);
+        assert.match((await chat.locator('#budget-meter').getAttribute('title')) ?? '', /^System prompt: \d+ · \d+%\nTool schemas \(7 tools\): \d+ · \d+%\n  research · 3 tools: \d+\n/, 'the breakdown on hover');
+        const theme = async () => ((await w.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(' ').find((c) => c === 'vs' || c === 'vs-dark') === 'vs' ? 'light' : 'dark';
+        const first = await theme();
+        await w.screenshot(`budget-meter-${first}`);
         await chat.locator('#budget-meter').click();
         const details = chat.locator('#budget-details');
         await details.waitFor();
         const text = await details.innerText();
-        for (const part of ['System prompt', 'Tool schemas (7 tools)', 'research · 3 tools', 'analytics · 2 tools', 'worker · 2 tools', 'History', 'New message', 'Kept for the answer', 'Window\t16k (minagent.chat.contextWindow)', 'Counted by\testimate (1 token per 3 characters)']) {
+        for (const part of ['System prompt', 'Tool schemas (7 tools)', 'research · 3 tools', 'analytics · 2 tools', 'worker · 2 tools', 'History', 'New message', 'usable tokens (window 16k: minagent.chat.contextWindow, 4k kept for the answer). Counted by estimate (1 token per 3 characters).']) {
           assert.ok(text.includes(part), `the details show "${part}":\n${text}`);
         }
-        assert.match((await chat.locator('#budget-meter').getAttribute('title')) ?? '', /^System prompt: \d+ \(\d+%\)\nTool schemas \(7 tools\): /, 'the breakdown on hover');
-        await w.screenshot('budget-meter-dark');
+        await w.screenshot(`budget-details-${first}`);
+        // The other theme, at the same (default) sidebar width.
         await w.command('Preferences: Toggle between Light/Dark Themes');
-        await w.page.locator('.monaco-workbench.vs').waitFor();
-        await w.page.waitForTimeout(300); // let the webview repaint with the new theme variables before the picture
-        await w.screenshot('budget-meter-light');
+        await waitFor('the other theme', async () => (await theme()) !== first);
+        const second = await theme();
+        await w.page.waitForTimeout(500); // a picture for a person to look at: let the webview repaint first
+        await w.screenshot(`budget-details-${second}`);
         await chat.locator('#budget-meter').click();
+        await details.waitFor({ state: 'hidden' });
+        await w.screenshot(`budget-meter-${second}`);
         await chat.locator('#input').fill('');
       });
 
@@ -77,11 +84,9 @@ describe('the context budget', () => {
         await row.locator('[role="checkbox"]').click();
         await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo analytics__echo · off$/.test(x)));
         await waitFor('the meter to drop the tool', async () => {
-          await chat.locator('#budget-meter').click();
-          const t = await chat.locator('#budget-details').innerText();
-          await chat.locator('#budget-meter').click();
-          return t.includes('Tool schemas (6 tools)') && t.includes('analytics · 1 tool');
-        });
+          const t = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
+          return t.includes('Tool schemas (6 tools)') && t.includes('  analytics · 1 tool:');
+        }, 30_000);
         const sent = (await requests(mock.port)).length;
         await chat.locator('#input').fill('Now use analytics');
         await chat.locator('#input').press('Enter');

@@ -240,7 +240,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
 }
 
 function formatTokens(n: number): string {
-  return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
 }
 
 function formatUptime(ms: number): string {

@@ -3,7 +3,7 @@ import type { BudgetView } from '../shared/protocol';
 /** Token counts as people read them: 950, 3.2k, 128k. */
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
-  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
 }
 
 const PARTS = ['system', 'tools', 'history', 'message'] as const;

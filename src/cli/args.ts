@@ -12,6 +12,7 @@ export interface CliArgs {
   baseUrl?: string;
   model?: string;
   sendImages: boolean;
+  contextWindow?: string;
   help: boolean;
 }
 
@@ -24,9 +25,12 @@ commands:
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
+       [--context-window TOKENS]
                           one agent turn with a real model; the key comes from
                           OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama);
-                          --send-images gives an openai vision model the images tools return
+                          --send-images gives an openai vision model the images tools return;
+                          --context-window: tokens per request (default: the model's known
+                          window, Ollama's own, or 32768); longer requests are trimmed
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
@@ -48,6 +52,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       'base-url': { type: 'string' },
       model: { type: 'string' },
       'send-images': { type: 'boolean', default: false },
+      'context-window': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -64,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     sendImages: values['send-images'] ?? false,
+    ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
     help: values.help ?? false,
   };
 }

@@ -17,6 +17,7 @@ export interface BudgetSource {
 
 /** Drafts are measured at most this often while the user types. */
 const DRAFT_DEBOUNCE_MS = 250;
+const MAX_DRAFT_CHARS = 1_000_000;
 
 /**
  * The chat's budget meter: measures what sending the current draft would cost (system prompt, tool
@@ -55,7 +56,8 @@ export class BudgetMeter implements vscode.Disposable {
   }
 
   setDraft(text: string): void {
-    this.draft = text;
+    // The webview's word is not trusted: a draft past any sensible size is measured by its first part.
+    this.draft = text.slice(0, MAX_DRAFT_CHARS);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.update(), DRAFT_DEBOUNCE_MS);
   }

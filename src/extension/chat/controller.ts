@@ -43,7 +43,8 @@ export class ChatController implements vscode.Disposable {
       history: () => this.session.messages,
       tools: () => {
         const offered = new Set(this.toolsForModel().map((t) => t.name));
-        return this.hub.registry.list().map((t, i) => ({ server: t.server ?? '', schema: this.hub.registry.schemas()[i]!, offered: offered.has(this.hub.registry.wireName(t.name) ?? t.name) }));
+        const schemas = this.hub.registry.schemas();
+        return this.hub.registry.list().map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name) }));
       },
     });
   }

@@ -16,6 +16,7 @@ export interface CliArgs {
   /** `--approve all|readonly|none`; `--yes` is `all`. */
   approve?: string;
   yes: boolean;
+  contextWindow?: string;
   help: boolean;
 }
 
@@ -32,9 +33,12 @@ commands:
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
+       [--context-window TOKENS]
                           one agent turn with a real model; the key comes from
                           OPENAI_API_KEY or ANTHROPIC_API_KEY (none needed for Ollama);
-                          --send-images gives an openai vision model the images tools return
+                          --send-images gives an openai vision model the images tools return;
+                          --context-window: tokens per request (default: the model's known
+                          window, Ollama's own, or 32768); longer requests are trimmed
   chat options:
     --approve ask|all|readonly|none
                           tool calls that are not read-only: on a terminal MinAgent asks before
@@ -66,6 +70,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       'send-images': { type: 'boolean', default: false },
       approve: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
+      'context-window': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -85,6 +90,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sendImages: values['send-images'] ?? false,
     ...(values.approve !== undefined ? { approve: values.approve } : {}),
     yes: values.yes ?? false,
+    ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
     help: values.help ?? false,
   };
 }

@@ -93,8 +93,10 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
     throw new UsageError(`--base-url "${baseUrl}" is not a valid URL`);
   }
   if (args.sendImages && provider !== 'openai') throw new UsageError('--send-images is for --provider openai (anthropic models always get the images)');
+  const window = Number(args.contextWindow);
+  if (args.contextWindow !== undefined && !(Number.isInteger(window) && window > 0)) throw new UsageError(`--context-window "${args.contextWindow}" must be a whole number of tokens`);
   const apiKey = env[KEY_ENV[provider]];
-  const common = { baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}) };
+  const common = { baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}), ...(args.contextWindow !== undefined ? { contextWindow: window } : {}) };
   return { prompt, model: provider === 'openai' ? { provider, ...common, sendImages: args.sendImages } : { provider, ...common } };
 }
 

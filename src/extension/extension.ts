@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeProblem } from '../core/mcp/config';
 import { ServerHub } from '../core/mcp/hub';
+import { ToolSwitches, type SwitchState } from '../core/toolSwitches';
 import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';
 import { registerCommands } from './commands';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
@@ -17,15 +18,18 @@ import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
 import { vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
+import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
 import { setupModel } from './chat/setup';
 import { ToolSelection } from './chat/toolSelection';
-import { vscodeTurnHost } from './chat/turnHost';
+import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
 
 let hub: ServerHub | undefined;
 /** Where the conversation was kept before it moved into files. */
 const LEGACY_CHAT_KEY = 'minagent.chat.v1';
+/** Servers and tools switched off for this workspace (workspace state, never settings). */
+const SWITCHES_KEY = 'minagent.tools.off';
 
 /**
  * Wires the core to the editor and returns at once: servers connect in the background. Everything
@@ -64,8 +68,16 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
 
-  const tree = new ServerTreeProvider(serverHub, () => config);
-  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true });
+  const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
+  const meter = new BudgetMeter(log);
+  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server));
+  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  context.subscriptions.push(
+    switches,
+    meter,
+    view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
+    meter.onDidChangeCosts(() => tree.refresh()),
+  );
   const status = new StatusBar(serverHub, () => config);
   const report = testReporter(serverHub);
   const changed = () => {
@@ -97,7 +109,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
 
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
-  const tools = new ToolSelection(serverHub, context.workspaceState);
+  const tools = new ToolSelection(serverHub, switches);
   const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
   // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
   const storage = context.storageUri ?? context.globalStorageUri;
@@ -105,7 +117,14 @@ function start(context: vscode.ExtensionContext): ServerHub {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals), taggedLogger(log, 'chat'));
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
+  // The meter measures the conversation as the next turn would send it, and posts to every chat view.
+  meter.connect((m) => chat.publish(m), {
+    model: () => models.create(),
+    system: systemPrompt,
+    history: () => chat.history(),
+    tools: () => tools.budgetTools(),
+  });
   const panels = new ChatPanels(context.extensionUri, chat);
   // The model list is cached; VS Code says when it changes.
   const refreshModels = async () => {
@@ -134,6 +153,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && chat.metaChanged()),
     serverHub.onDidChangeTools(() => chat.metaChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => chat.metaChanged()),
+    // A switch changes what the model is offered: the tree, the banner and the meter show it (metaChanged updates the meter).
+    switches.onDidChange(() => {
+      tree.refresh();
+      chat.metaChanged();
+    }),
   );
 
   context.subscriptions.push(

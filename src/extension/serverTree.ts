@@ -4,6 +4,7 @@ import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem }
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
+import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
 
 /** Up to this many servers, server nodes start expanded. */
@@ -26,7 +27,22 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   constructor(
     private readonly hub: ServerHub,
     private readonly config: () => WorkspaceConfig | undefined,
+    private readonly switches: ToolSwitches,
+    /** Tokens of a server's tool schemas in a request to the selected model, once measured. */
+    private readonly schemaCost: (server: string) => number | undefined,
   ) {}
+
+  /** The checkboxes switch a server or a tool on or off for this workspace. */
+  async applyCheckboxes(items: ReadonlyArray<readonly [Node, vscode.TreeItemCheckboxState]>): Promise<void> {
+    for (const [node, state] of items) {
+      const on = state === vscode.TreeItemCheckboxState.Checked;
+      if (node.kind === 'server') await this.switches.setServer(node.name, on);
+      else if (node.kind === 'tool') {
+        const tool = this.hub.registry.get(node.name);
+        if (tool) await this.switches.setTool(tool, on);
+      }
+    }
+  }
 
   refresh(): void {
     this.emitter.fire(undefined);
@@ -162,12 +178,20 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon('loading~spin');
         item.description = 'starting…';
         break;
-      case 'running':
+      case 'running': {
         item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
-        item.description = `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
+        const cost = this.schemaCost(info.name);
+        const on = this.switches.serverOn(info.name);
+        item.description = `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}`;
+        item.checkboxState = {
+          state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+          tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
+        };
+        if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
         if (state.pid) lines.push('', `pid ${state.pid}`);
         lines.push('', `up ${formatUptime(Date.now() - state.startedAt)}`);
         break;
+      }
       case 'error':
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = 'error';
@@ -191,7 +215,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     item.contextValue = 'tool';
     if (!tool) return item;
     const wire = this.hub.registry.wireName(tool.name);
-    const notes = [wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined].filter(Boolean);
+    const why = this.switches.whyOff(tool);
+    item.checkboxState = {
+      state: this.switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+      tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
+    };
+    const notes = [wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
     item.iconPath = new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
     const md = new vscode.MarkdownString();
@@ -209,6 +238,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   dispose(): void {
     this.emitter.dispose();
   }
+}
+
+function formatTokens(n: number): string {
+  return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
 }
 
 function formatUptime(ms: number): string {

@@ -6,6 +6,13 @@ export const CHAT_BODY = `<header>
 </header>
 <div id="banner" hidden></div>
 <div id="transcript" role="log" aria-live="polite"></div>
+<div id="budget" hidden>
+  <button id="budget-meter" class="link" aria-expanded="false" aria-controls="budget-details">
+    <span class="budget-bar" aria-hidden="true"><span class="seg seg-system"></span><span class="seg seg-tools"></span><span class="seg seg-history"></span><span class="seg seg-message"></span><span class="seg-free"></span><span class="seg seg-reserve"></span></span>
+    <span id="budget-label"></span>
+  </button>
+  <div id="budget-details" hidden></div>
+</div>
 <footer>
   <textarea id="input" rows="2" placeholder="Ask MinAgent… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
   <button id="send" title="Send (Enter)">Send</button>

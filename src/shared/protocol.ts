@@ -63,6 +63,28 @@ export interface ChatState extends ChatMeta {
  * `update` (one item) or `textDelta` (text added to a streaming answer), and `meta` changes the
  * picker and banner without touching the transcript.
  */
+/** What the next request will cost, by part, against the model's window (tokens). */
+export interface BudgetView {
+  window: number;
+  /** Where the window figure came from, e.g. "the model's limit" or "minagent.chat.contextWindow". */
+  windowSource: string;
+  /** Kept free for the answer. */
+  reserve: number;
+  /** How tokens were counted, e.g. "o200k_base tokenizer"; `exact` false for an estimate. */
+  counter: string;
+  exact: boolean;
+  system: number;
+  tools: Array<{ server: string; tokens: number; count: number }>;
+  history: number;
+  historyFull: number;
+  message: number;
+  total: number;
+  /** Set when the history would be trimmed to fit: what would be. */
+  trimmed?: string;
+  /** Set when the request would not be sent at all: why. */
+  over?: string;
+}
+
 export type HostMessage =
   | { type: 'state'; state: ChatState }
   | { type: 'meta'; meta: ChatMeta }
@@ -70,6 +92,7 @@ export type HostMessage =
   | { type: 'update'; item: TranscriptItem }
   | { type: 'textDelta'; id: string; delta: string }
   | { type: 'busy'; busy: boolean }
+  | { type: 'budget'; budget: BudgetView | undefined }
   | { type: 'reply'; requestId: number; error?: string };
 
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
@@ -86,7 +109,9 @@ export type WebviewRequest =
   | { type: 'chooseTools' }
   | { type: 'setupModel' }
   /** Asks the model to go on after an answer that was cut at its output limit. */
-  | { type: 'continue' };
+  | { type: 'continue' }
+  /** The message being typed, so the budget meter can show what sending it would cost. */
+  | { type: 'draft'; text: string };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

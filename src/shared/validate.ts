@@ -3,7 +3,7 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
-import type { ApprovalDecision, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import type { ApprovalDecision, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,6 +35,9 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isStr(m.text) && m.text.trim() !== '' && m.text.length <= MAX_TEXT ? { type: 'send', text: m.text, requestId: m.requestId } : undefined;
     case 'approve':
       return isId(m.callId) && DECISIONS.includes(m.decision as ApprovalDecision) ? { type: 'approve', callId: m.callId, decision: m.decision as ApprovalDecision, requestId: m.requestId } : undefined;
+    case 'draft':
+      // Empty is a draft too (the input was cleared); the meter measures at most MAX_TEXT of it.
+      return isStr(m.text) && m.text.length <= MAX_TEXT ? { type: 'draft', text: m.text, requestId: m.requestId } : undefined;
     case 'selectModel':
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
@@ -93,6 +96,27 @@ function isState(s: unknown): s is ChatState {
   return isMeta(s) && isObj(s) && arrayOf(isTranscriptItem)(s.items) && isBool(s.busy);
 }
 
+const isCount = (v: unknown): v is number => isNum(v) && v >= 0;
+
+function isBudget(b: unknown): b is BudgetView {
+  return (
+    isObj(b) &&
+    isCount(b.window) &&
+    isStr(b.windowSource) &&
+    isCount(b.reserve) &&
+    isStr(b.counter) &&
+    isBool(b.exact) &&
+    isCount(b.system) &&
+    arrayOf((t) => isObj(t) && isStr(t.server) && isCount(t.tokens) && isCount(t.count))(b.tools) &&
+    isCount(b.history) &&
+    isCount(b.historyFull) &&
+    isCount(b.message) &&
+    isCount(b.total) &&
+    opt(b.trimmed, isStr) &&
+    opt(b.over, isStr)
+  );
+}
+
 /** A message from the host, or undefined (the webview drops it). */
 export function parseHostMessage(m: unknown): HostMessage | undefined {
   if (!isObj(m)) return undefined;
@@ -108,6 +132,9 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return isStr(m.id) && isStr(m.delta) ? (m as HostMessage) : undefined;
     case 'busy':
       return isBool(m.busy) ? (m as HostMessage) : undefined;
+    case 'budget':
+      // undefined: nothing to measure against (no model); the meter hides.
+      return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;
     case 'reply':
       return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
     default:

@@ -1,5 +1,6 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
+import { BudgetMeterView } from './budget';
 import { Transcript } from './transcript';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -19,6 +20,7 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   openResult: (callId) => send({ type: 'openResult', callId }),
   continueAnswer: () => send({ type: 'continue' }),
 });
+const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -99,6 +101,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'busy':
       setBusy(m.busy);
       break;
+    case 'budget':
+      meter.show(m.budget);
+      break;
     case 'reply':
       if (m.error) showError(m.error);
       break;
@@ -112,7 +117,16 @@ function submit(): void {
   if (!text) return;
   input.value = '';
   send({ type: 'send', text });
+  sendDraft();
 }
+
+/** The meter shows what sending the typed message would cost; told at most every 200 ms. */
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+function sendDraft(): void {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => send({ type: 'draft', text: input.value }), 200);
+}
+input.addEventListener('input', sendDraft);
 
 sendButton.addEventListener('click', () => (busy ? send({ type: 'stop' }) : submit()));
 input.addEventListener('keydown', (e) => {

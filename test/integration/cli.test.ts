@@ -99,6 +99,24 @@ describe('minagent CLI', () => {
     });
   }
 
+  test('chat --context-window: a request over the window is not sent, and says why', async () => {
+    const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
+    try {
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, 'chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000'], { cwd: work });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      assert.notEqual(r.code, 0);
+      assert.match(r.out, /error: not sent: this request needs about \d+ tokens, but the model's window allows 750 \(1000 less 250 kept for the answer; minagent.chat.contextWindow\)/);
+      const sent = (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as unknown[];
+      assert.equal(sent.length, 0, 'nothing reached the model');
+    } finally {
+      mock.stdin!.end();
+    }
+  });
+
   test('runs from any directory with --settings', () => {
     const { code, out } = cli(['call', 'echo', '{"text":"from /"}', '--settings', settings], '/');
     assert.equal(code, 0);
@@ -113,6 +131,7 @@ describe('minagent CLI', () => {
       [['frobnicate'], /^minagent: unknown command "frobnicate"/],
       [['chat', 'hi'], /^minagent: chat needs --script FILE .* or --provider openai\|anthropic/],
       [['chat', 'hi', '--provider', 'gemini'], /^minagent: unknown provider "gemini"/],
+      [['chat', 'hi', '--provider', 'openai', '--model', 'm', '--context-window', 'big'], /^minagent: --context-window "big" must be a whole number of tokens/],
       [['chat', 'hi', '--provider', 'openai'], /^minagent: --provider openai needs --model NAME/],
       [['chat', 'hi', '--provider', 'anthropic', '--model', 'm', '--send-images'], /^minagent: --send-images is for --provider openai/],
     ];

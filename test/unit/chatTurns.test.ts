@@ -11,6 +11,7 @@ import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/tools';
+import { BudgetMeter } from '../../src/extension/chat/budgetMeter';
 import type { HostMessage } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
 import { waitFor } from '../helpers';
@@ -249,5 +250,61 @@ describe('webview messages are checked on arrival', () => {
     assert.equal(parseHostMessage({ type: 'exec' }), undefined);
     const ok = { type: 'append', item: { kind: 'assistant', id: 'a', text: '<img onerror=x>' } };
     assert.deepEqual(parseHostMessage(ok), ok);
+  });
+});
+
+describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
+  test('a typed draft, a finished turn and New Chat each give the views a new measurement they accept', async () => {
+    const { mock: m, store, runner } = await setup([{ text: 'an answer of some length to be counted in the history' }]);
+    const model = () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', contextWindow: 2000 });
+    const meter = new BudgetMeter({ warn: () => undefined });
+    const actions: ChatActions = {
+      meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock' }),
+      selectModel: async () => undefined,
+      decide: () => undefined,
+      forgetChatApprovals: () => undefined,
+      openText: async () => undefined,
+      chooseTools: async () => false,
+      setupModel: async () => undefined,
+      draft: (text) => meter.setDraft(text),
+      contextChanged: () => void meter.update(),
+    };
+    const router = new ChatRouter(store, runner, actions);
+    meter.connect((msg) => router.publish(msg), { model: async () => model(), system: () => 'sys', history: () => router.history(), tools: () => [] });
+    const v = view(router);
+    const budgets = () => v.got.filter((x): x is Extract<HostMessage, { type: 'budget' }> => x.type === 'budget').map((x) => x.budget!);
+    try {
+      await v.send({ type: 'ready' });
+      await waitFor('the first measurement', () => budgets().length >= 1);
+      assert.equal(budgets()[0]!.window, 2000);
+      assert.equal(budgets()[0]!.message, 0);
+      assert.equal(budgets()[0]!.history, 0);
+
+      await v.send({ type: 'draft', text: 'a draft message with several words in it' });
+      await waitFor('the draft measured', () => budgets().some((b) => b.message > 0));
+
+      await v.send({ type: 'send', text: 'the question' });
+      await runner.idle();
+      await waitFor('the history measured after the turn', () => budgets().some((b) => b.history > 0));
+
+      const before = budgets().length;
+      await v.send({ type: 'newChat' });
+      await waitFor('a measurement of the new chat', () => budgets().length > before && budgets().at(-1)!.history === 0);
+      for (const b of v.got.filter((x) => x.type === 'budget')) assert.deepEqual(parseHostMessage(b), b, 'the webview accepts every measurement');
+    } finally {
+      meter.dispose();
+      router.dispose();
+    }
+  });
+
+  test('a draft is accepted up to the size limit and dropped past it; a malformed measurement is dropped by the webview', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'draft', text: '', requestId: 1 }), { type: 'draft', text: '', requestId: 1 }, 'a cleared input is a draft');
+    assert.equal(parseWebviewMessage({ type: 'draft', text: 'x'.repeat(1_000_001), requestId: 2 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'draft', text: 7, requestId: 3 }), undefined);
+    assert.deepEqual(parseHostMessage({ type: 'budget', budget: undefined }), { type: 'budget', budget: undefined }, 'no model: the meter hides');
+    assert.equal(parseHostMessage({ type: 'budget', budget: { window: 'big' } }), undefined);
+    const good = { window: 100, windowSource: 's', reserve: 10, counter: 'c', exact: true, system: 1, tools: [{ server: 'a', tokens: 2, count: 1 }], history: 0, historyFull: 0, message: 3, total: 6 };
+    assert.deepEqual(parseHostMessage({ type: 'budget', budget: good }), { type: 'budget', budget: good });
+    assert.equal(parseHostMessage({ type: 'budget', budget: { ...good, tools: [{ server: '<b>', tokens: -1, count: 1 }] } }), undefined);
   });
 });

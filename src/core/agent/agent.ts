@@ -1,4 +1,6 @@
 import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
+import { BudgetError } from '../budget/fit';
+import { fitForModel } from '../budget/request';
 import { type ChatMessage, type ChatModel, type ToolCall } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -48,10 +50,12 @@ export interface AgentOptions {
    * call then does not run. An approved call goes to the tool that was shown, or fails.
    */
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
-  /** The tools the model is shown (default: all of the registry's). */
+  /** The tools the model is shown (default: all of the registry's). A call to any other tool is refused. */
   tools?: () => ToolSchema[];
   /** Ends a model request that sends nothing for this long. */
   idleTimeoutMs?: number;
+  /** Why a tool the model was not shown is unavailable (e.g. "switched off in this workspace"), for its refusal. */
+  whyUnavailable?: (name: string) => string | undefined;
 }
 
 export interface RunOptions {
@@ -95,11 +99,16 @@ export class Agent {
       return { steps, final: '', messages: conversation, stopped };
     };
 
+    let lastNotice: string | undefined;
     for (let turn = 0; turn < maxSteps; turn++) {
       if (signal?.aborted) return end('cancelled', 'cancelled');
+      const tools = this.options.tools?.() ?? this.registry.schemas();
       let reply;
       try {
-        reply = await this.model.chat([...system, ...conversation], this.options.tools?.() ?? this.registry.schemas(), {
+        // Before every request, so a long multi-step turn stays within the model's window too.
+        const request = await fitForModel(this.model, [...system, ...conversation], tools, signal);
+        if (request.notice && request.notice !== lastNotice) onEvent?.({ type: 'notice', message: (lastNotice = request.notice) });
+        reply = await this.model.chat(request.messages, tools, {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
           onNotice: (message) => onEvent?.({ type: 'notice', message }),
@@ -107,6 +116,7 @@ export class Agent {
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');
+        if (err instanceof BudgetError) return end('error', `not sent: ${err.message}`);
         return end('error', `model error: ${errorMessage(err)}`);
       }
       if (reply.cut) {
@@ -122,7 +132,8 @@ export class Agent {
         return { steps, final: reply.text, messages: conversation };
       }
       // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
-      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, signal, onEvent)));
+      const offered = new Set(tools.map((t) => t.name));
+      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, signal, onEvent)));
       for (const r of results) {
         conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
         emit({
@@ -162,7 +173,7 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolCall, callId: string, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
     let server = tool?.server;
@@ -181,6 +192,12 @@ export class Agent {
     // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
     if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args)) server = tool.targetServer(args as Record<string, unknown>);
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
+    const wire = this.registry.wireName(name);
+    if (tool && wire !== undefined && !offered.has(wire)) {
+      // The model may call only what it was shown: a tool switched off (or left out) is refused here.
+      result = toolError(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`);
+      return { call, callId, name, server, args, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
+    }
     const images: ToolImage[] = [];
     const resources: ToolResource[] = [];
     const callOptions = {

@@ -1,3 +1,6 @@
+import type { ModelLimits } from '../budget/limits';
+import { DEFAULT_WINDOW } from '../budget/window';
+import { estimateCounter } from '../budget/tokens';
 import type { ToolImage, ToolSchema } from '../tools';
 
 export interface ToolCall {
@@ -37,6 +40,8 @@ export interface ChatRequestOptions {
 export interface ChatModel {
   readonly id: string;
   chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatRequestOptions): Promise<ModelTurn>;
+  /** The model's context window and token counter; without it a request is sent as it is. */
+  limits?(signal?: AbortSignal): Promise<ModelLimits>;
 }
 
 /** One scripted turn: tool calls to make, or a final answer. */
@@ -53,7 +58,14 @@ export class FakeModel implements ChatModel {
   readonly calls: Array<{ messages: ChatMessage[]; tools: ToolSchema[] }> = [];
   private next = 0;
 
-  constructor(private readonly script: readonly ScriptedTurn[]) {}
+  constructor(
+    private readonly script: readonly ScriptedTurn[],
+    private readonly contextWindow?: number,
+  ) {}
+
+  async limits(): Promise<ModelLimits> {
+    return { window: { tokens: this.contextWindow ?? DEFAULT_WINDOW, source: this.contextWindow ? 'minagent.chat.contextWindow' : 'assumed' }, counter: estimateCounter };
+  }
 
   async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
     this.calls.push({ messages: structuredClone([...messages]), tools: structuredClone([...tools]) });

@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../agent/model';
 import type { Disposable } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
@@ -22,6 +23,10 @@ export interface ChatActions {
   /** Resolves true when the tool choice changed. */
   chooseTools(): Promise<boolean>;
   setupModel(): Promise<void>;
+  /** The message being typed (the budget meter measures what sending it would cost). */
+  draft?(text: string): void;
+  /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
+  contextChanged?(): void;
 }
 
 /**
@@ -42,7 +47,11 @@ export class ChatRouter implements Disposable {
     private readonly actions: ChatActions,
     private readonly log: Logger = silentLogger,
   ) {
-    this.busyListener = runner.onDidChangeBusy(({ conversation, busy }) => conversation === this.conversation && this.broadcast({ type: 'busy', busy }));
+    this.busyListener = runner.onDidChangeBusy(({ conversation, busy }) => {
+      if (conversation !== this.conversation) return;
+      this.broadcast({ type: 'busy', busy });
+      if (!busy) this.actions.contextChanged?.();
+    });
   }
 
   /** A view's channel; closing the view ends a turn it started. */
@@ -72,6 +81,11 @@ export class ChatRouter implements Disposable {
     this.listener = c.onDidChange((change) => this.broadcast(change));
   }
 
+  /** The current conversation's model-facing history (empty until it is loaded). */
+  history(): readonly ChatMessage[] {
+    return this.conversation?.messages ?? [];
+  }
+
   async state(): Promise<ChatState> {
     const c = await this.current();
     return { items: c.items, busy: this.runner.busy(c), ...this.actions.meta() };
@@ -98,6 +112,10 @@ export class ChatRouter implements Disposable {
     switch (message.type) {
       case 'ready':
         post({ type: 'state', state: await this.state() });
+        this.actions.contextChanged?.();
+        return;
+      case 'draft':
+        this.actions.draft?.(message.text);
         return;
       case 'send':
         return this.send(message.text, post);
@@ -157,6 +175,7 @@ export class ChatRouter implements Disposable {
     this.loading = Promise.resolve(c);
     this.show(c);
     this.broadcast({ type: 'state', state: { items: [], busy: false, ...this.actions.meta() } });
+    this.actions.contextChanged?.();
     void this.save(c);
   }
 
@@ -167,6 +186,12 @@ export class ChatRouter implements Disposable {
   /** The picker or banner changed (models, settings, tools): only they are sent again. */
   metaChanged(): void {
     this.broadcast({ type: 'meta', meta: this.actions.meta() });
+    this.actions.contextChanged?.();
+  }
+
+  /** Sends a host message (e.g. the budget meter's) to every attached view. */
+  publish(message: HostMessage): void {
+    this.broadcast(message);
   }
 
   private async save(c: Conversation): Promise<void> {

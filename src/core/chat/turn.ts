@@ -16,6 +16,8 @@ export interface TurnHost {
   agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
+  /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
+  whyUnavailable?(name: string): string | undefined;
   /** Why the call may run without asking (shown in its card), or undefined: ask. */
   preapproval(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
@@ -98,6 +100,7 @@ export class Turn {
       ...this.host.agentOptions(),
       approve: (req, signal) => this.approve(req, signal),
       tools: () => this.host.tools(),
+      ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
       const result = await agent.run(this.text, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import { anthropicLimits, type ModelLimits } from '../budget/limits';
 import type { ToolSchema } from '../tools';
 import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';
 
@@ -8,6 +9,7 @@ export interface AnthropicOptions {
   model: string;
   apiKey?: string;
   maxTokens?: number;
+  contextWindow?: number;
 }
 
 const PROVIDER = 'Anthropic';
@@ -28,6 +30,10 @@ export class AnthropicModel extends StreamingChatModel {
   constructor(private readonly options: AnthropicOptions) {
     super();
     this.id = `anthropic:${options.model}`;
+  }
+
+  async limits(): Promise<ModelLimits> {
+    return anthropicLimits(this.options);
   }
 
   protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {

@@ -2,10 +2,11 @@ import { FakeModel, type ChatModel, type ScriptedTurn } from '../agent/model';
 import { AnthropicModel } from './anthropic';
 import { OpenAICompatibleModel } from './openai';
 
+/** `contextWindow`: tokens per request from the user's setting (else the model's known window). */
 export type ProviderSpec =
-  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean }
-  | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string; maxTokens?: number }
-  | { provider: 'scripted'; script: ScriptedTurn[] };
+  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean; contextWindow?: number }
+  | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string; maxTokens?: number; contextWindow?: number }
+  | { provider: 'scripted'; script: ScriptedTurn[]; contextWindow?: number };
 
 export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
 
@@ -13,12 +14,13 @@ export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropi
 export const KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 
 export function createModel(spec: ProviderSpec): ChatModel {
+  const window = spec.contextWindow ? { contextWindow: spec.contextWindow } : {};
   switch (spec.provider) {
     case 'openai':
-      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}) });
+      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}), ...window });
     case 'anthropic':
-      return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}) });
+      return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}), ...window });
     case 'scripted':
-      return new FakeModel(spec.script);
+      return new FakeModel(spec.script, spec.contextWindow);
   }
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import { openAILimits, type ModelLimits } from '../budget/limits';
 import type { ToolSchema } from '../tools';
 import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';
 
@@ -14,6 +15,8 @@ export interface OpenAIOptions {
    * a user message with `image_url` parts. Off by default: a model without vision rejects them.
    */
   sendImages?: boolean;
+  /** Tokens per request, from the user's setting; else a published window, Ollama's own, or a default. */
+  contextWindow?: number;
 }
 
 const PROVIDER = 'OpenAI-compatible';
@@ -39,6 +42,10 @@ export class OpenAICompatibleModel extends StreamingChatModel {
   constructor(private readonly options: OpenAIOptions) {
     super();
     this.id = `openai:${options.model}`;
+  }
+
+  limits(signal?: AbortSignal): Promise<ModelLimits> {
+    return openAILimits(this.options, signal);
   }
 
   protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {

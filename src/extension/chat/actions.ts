@@ -5,8 +5,14 @@ import type { Approvals } from './approvals';
 import { SETUP_HINT, type ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
 
-/** The editor side of the chat's actions: pickers, editors, commands. */
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals): ChatActions {
+/** What the chat tells the budget meter (see BudgetMeter). */
+export interface BudgetHooks {
+  setDraft(text: string): void;
+  update(): Promise<void>;
+}
+
+/** The editor side of the chat's actions: pickers, editors, commands, and the budget meter. */
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks): ChatActions {
   return {
     meta(): ChatMeta {
       const list = models.list();
@@ -28,5 +34,6 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     setupModel: async () => {
       await vscode.commands.executeCommand('minagent.setupModel');
     },
+    ...(budget ? { draft: (text: string) => budget.setDraft(text), contextChanged: () => void budget.update() } : {}),
   };
 }

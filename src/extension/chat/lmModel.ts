@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn, type ToolCall } from '../../core/agent/model';
 import { IdleWatch } from '../../core/models/idle';
+import type { ModelLimits } from '../../core/budget/limits';
+import { CachedCounter, type TokenCounter } from '../../core/budget/tokens';
 import type { ToolSchema } from '../../core/tools';
 
 /**
@@ -12,8 +14,16 @@ import type { ToolSchema } from '../../core/tools';
 export class LanguageModelAdapter implements ChatModel {
   readonly id: string;
 
+  private readonly counter: TokenCounter;
+
   constructor(private readonly model: vscode.LanguageModelChat) {
     this.id = `lm:${model.id}`;
+    this.counter = new CachedCounter({ label: "the model's own count", exact: true, count: async (text) => model.countTokens(text) });
+  }
+
+  /** vscode.lm says how much input a model takes (the answer has its own room) and counts for itself. */
+  async limits(): Promise<ModelLimits> {
+    return { window: { tokens: this.model.maxInputTokens, source: "the model's input limit", inputOnly: true }, counter: this.counter };
   }
 
   async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {

@@ -74,15 +74,17 @@ export class ModelChoices {
       if (!lm) throw new Error(`the model ${id.slice(3)} is no longer available`);
       return new LanguageModelAdapter(lm);
     }
+    const configured = setting<number>('chat.contextWindow', 0);
+    const window = Number.isInteger(configured) && configured > 0 ? { contextWindow: configured } : {};
     if (id === 'scripted') {
       const file = resolvePath(setting<string>('chat.scriptFile', ''));
-      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file) });
+      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file), ...window });
     }
     const provider = id as 'openai' | 'anthropic';
     const baseUrl = setting<string>('chat.baseUrl', '') || DEFAULT_BASE_URLS[provider];
     // The key goes only to the origin it was stored for, or one the user confirms now.
     const apiKey = await this.keys.keyFor(provider, baseUrl);
-    const common = { baseUrl, model: setting<string>('chat.model', ''), ...(apiKey ? { apiKey } : {}) };
+    const common = { baseUrl, model: setting<string>('chat.model', ''), ...(apiKey ? { apiKey } : {}), ...window };
     const maxTokens = setting<number>('chat.maxOutputTokens', 0);
     return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
   }

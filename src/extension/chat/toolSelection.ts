@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ToolSchema } from '../../core/tools';
+import { offeredTools, type ToolSwitches } from '../../core/toolSwitches';
 import { setting } from '../trustedSettings';
 
-const TOOLS_KEY = 'minagent.chat.tools';
-
 /**
- * Which tools the model is sent: all of them, or the user's choice when there are more than the
- * provider accepts (`minagent.chat.maxTools`). The choice is kept per workspace.
+ * Which tools the model is sent: those switched on for this workspace (the Tools tree's checkboxes,
+ * or the chooser past `minagent.chat.maxTools`), at most maxTools of them. One mechanism: the
+ * chooser writes the same switches the tree shows.
  */
 export class ToolSelection {
   constructor(
     private readonly hub: ServerHub,
-    private readonly memento: vscode.Memento,
+    private readonly switches: ToolSwitches,
   ) {}
 
   private max(): number {
@@ -21,33 +21,40 @@ export class ToolSelection {
 
   /** The schemas sent with the next request, under wire names. */
   forModel(): ToolSchema[] {
+    return offeredTools(this.hub.registry, this.switches, this.max()).offered.map((t) => t.schema);
+  }
+
+  /** Every tool the registry has, with its server and whether the next request offers it (for the budget meter). */
+  budgetTools(): Array<{ server: string; schema: ToolSchema; offered: boolean }> {
     const registry = this.hub.registry;
-    const all = registry.schemas();
-    const max = this.max();
-    if (all.length <= max) return all;
-    const chosen = this.memento.get<string[]>(TOOLS_KEY);
-    const names = new Set((chosen ?? registry.names()).map((n) => registry.wireName(n)));
-    return all.filter((t) => names.has(t.name)).slice(0, max);
+    const offered = new Set(this.forModel().map((t) => t.name));
+    const schemas = registry.schemas();
+    return registry.list().map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name) }));
   }
 
-  /** What the banner says when some tools are left out, or undefined. */
+  /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */
+  whyUnavailable(name: string): string | undefined {
+    const tool = this.hub.registry.get(name);
+    return tool && this.switches.whyOff(tool);
+  }
+
+  /** What the banner says when some switched-on tools are left out, or undefined. */
   warning(): string | undefined {
-    const total = this.hub.registry.size;
     const max = this.max();
-    if (total <= max) return undefined;
-    const sent = this.forModel().length;
-    const left = total - sent;
-    return `${total} tools are available but models accept at most ${max} ("minagent.chat.maxTools"): ${sent} ${sent === 1 ? 'is' : 'are'} sent, ${left} ${left === 1 ? 'is' : 'are'} left out. Choose which.`;
+    const { on, total } = offeredTools(this.hub.registry, this.switches, max);
+    if (on <= max) return undefined;
+    return `${on} tools are switched on but models accept at most ${max} ("minagent.chat.maxTools"): the first ${max} are sent, ${on - max} ${on - max === 1 ? 'is' : 'are'} left out${total > on ? ` (${total - on} more are switched off)` : ''}. Choose which, or switch servers off in the Tools view.`;
   }
 
-  /** Lets the user pick the tools; resolves true when the choice changed. */
+  /** The chooser: what is picked is switched on, the rest off (the Tools tree shows the same). Resolves true when the choice changed. */
   async choose(): Promise<boolean> {
     const registry = this.hub.registry;
     const sent = new Set(this.forModel().map((t) => registry.resolve(t.name)));
-    const items = registry.list().map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
+    const tools = registry.list().filter((t) => !t.server || this.switches.serverOn(t.server));
+    const items = tools.map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
     const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `MinAgent: tools sent to the model (at most ${this.max()})`, matchOnDescription: true });
     if (!picked) return false;
-    await this.memento.update(TOOLS_KEY, picked.map((p) => p.label));
+    await this.switches.choose(tools, new Set(picked.map((p) => p.label)));
     return true;
   }
 }

@@ -9,6 +9,11 @@ import { setting } from '../trustedSettings';
 const DEFAULT_SYSTEM =
   'You are MinAgent, an assistant inside VS Code. Use the available tools when they help answer; they come from MCP servers the user configured. Say which tool you used.';
 
+/** The system prompt a turn sends (the budget meter measures the same). */
+export function systemPrompt(): string {
+  return setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM;
+}
+
 /** What a turn needs, from VS Code: the selected model, the settings, the tool selection and approvals. */
 export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals): TurnHost {
   return {
@@ -17,7 +22,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     agentOptions: () => {
       const idle = setting<number>('chat.idleTimeout', 120);
       return {
-        system: setting<string>('chat.systemPrompt', '') || DEFAULT_SYSTEM,
+        system: systemPrompt(),
         // The servers' instructions (bounded, switchable per server with "instructions": false).
         instructions: () => hub.catalog.instructions(),
         maxSteps: setting<number>('chat.maxSteps', 20),
@@ -25,6 +30,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
       };
     },
     tools: () => tools.forModel(),
+    whyUnavailable: (name) => tools.whyUnavailable(name),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),
     ask: (req, signal) => approvals.ask(req, signal),
   };

@@ -1,0 +1,120 @@
+// The context budget in a real VS Code: the meter in the chat, and a tool switched off in the Tools
+// tree is neither shown to the mock model nor counted.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { listeningFixture, waitFor } from '../helpers';
+import { startCodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { Workbench } from './workbench';
+
+interface Recorded {
+  body: { messages: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string } }> };
+}
+
+async function requests(port: string): Promise<Recorded[]> {
+  const r = await fetch(`http://127.0.0.1:${port}/requests`);
+  return (await r.json()) as Recorded[];
+}
+
+const label = (chat: Frame) => chat.locator('#budget-label').innerText();
+
+describe('the context budget', () => {
+  e2eTest('the chat shows what the next request costs; a tool switched off in the tree is not sent', async () => {
+    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
+    const cs = await startCodeServer({
+      workspace: 'demo',
+      inPlace: true,
+      userSettings: {
+        'minagent.chat.provider': 'openai',
+        'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
+        'minagent.chat.model': 'mock-model',
+        'minagent.chat.contextWindow': 16000,
+      },
+    });
+    let wb: Workbench | undefined;
+    const stage = async (name: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        const shot = await wb?.screenshot(`budget-${name}`);
+        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
+      }
+    };
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      const chat = await w.webview();
+
+      await stage('1-meter', async () => {
+        // Each server's schema cost shows in the tree once the meter has measured it.
+        await w.waitForRows('servers with their schema cost', (r) => ['research 3 tools', 'analytics 2 tools', 'worker 2 tools'].every((s) => r.some((x) => new RegExp(`^${s} · ~\\d+ tokens$`).test(x))));
+        await chat.locator('#budget:not([hidden])').waitFor();
+        await waitFor('the meter against the 16k window', async () => /^~\d+(\.\d)?k? \/ 16k$/.test(await label(chat)));
+        const before = await label(chat);
+        await chat.locator('#input').fill('What is MCP? '.repeat(40));
+        await waitFor('the meter to count the typed message', async () => (await label(chat)) !== before);
+        assert.match((await chat.locator('#budget-meter').getAttribute('title')) ?? '', /^System prompt: \d+ · \d+%\nTool schemas \(7 tools\): \d+ · \d+%\n  research · 3 tools: \d+\n/, 'the breakdown on hover');
+        const theme = async () => ((await w.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(' ').find((c) => c === 'vs' || c === 'vs-dark') === 'vs' ? 'light' : 'dark';
+        const first = await theme();
+        await w.screenshot(`budget-meter-${first}`);
+        await chat.locator('#budget-meter').click();
+        const details = chat.locator('#budget-details');
+        await details.waitFor();
+        const text = await details.innerText();
+        for (const part of ['System prompt', 'Tool schemas (7 tools)', 'research · 3 tools', 'analytics · 2 tools', 'worker · 2 tools', 'History', 'New message', 'usable tokens (window 16k: minagent.chat.contextWindow, 4k kept for the answer). Counted by estimate (1 token per 3 characters).']) {
+          assert.ok(text.includes(part), `the details show "${part}":\n${text}`);
+        }
+        await w.screenshot(`budget-details-${first}`);
+        // The other theme, at the same (default) sidebar width.
+        await w.command('Preferences: Toggle between Light/Dark Themes');
+        await waitFor('the other theme', async () => (await theme()) !== first);
+        const second = await theme();
+        await w.page.waitForTimeout(500); // a picture for a person to look at: let the webview repaint first
+        await w.screenshot(`budget-details-${second}`);
+        await chat.locator('#budget-meter').click();
+        await details.waitFor({ state: 'hidden' });
+        await w.screenshot(`budget-meter-${second}`);
+        await chat.locator('#input').fill('');
+      });
+
+      await stage('2-switch-off', async () => {
+        const row = w.row('analytics.echo');
+        await row.locator('[role="checkbox"]').click();
+        await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo analytics__echo · renamed · off$/.test(x)));
+        await waitFor('the meter to drop the tool', async () => {
+          const t = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
+          return t.includes('Tool schemas (6 tools)') && t.includes('  analytics · 1 tool:');
+        }, 30_000);
+        const sent = (await requests(mock.port)).length;
+        await chat.locator('#input').fill('Now use analytics');
+        await chat.locator('#input').press('Enter');
+        // The mock model picks analytics__echo when it is offered; it is not, so it says so.
+        await chat.locator('.msg.assistant', { hasText: 'I would call analytics__echo, but it is not among my tools' }).waitFor();
+        const all = await requests(mock.port);
+        assert.equal(all.length, sent + 1);
+        const tools = all.at(-1)!.body.tools!.map((t) => t.function.name);
+        assert.ok(!tools.includes('analytics__echo'), `analytics__echo is not sent: ${tools.join(', ')}`);
+        assert.ok(tools.includes('analytics__row_count') && tools.includes('search_corpus'), `the others are: ${tools.join(', ')}`);
+        assert.equal(tools.length, 6);
+      });
+
+      await stage('3-switch-off-server', async () => {
+        await w.row('analytics').locator('[role="checkbox"]').first().click();
+        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 2 tools · ~\d+ tokens · off$/.test(x)));
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        await chat.locator('#input').fill('Hello again');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.msg.assistant', { hasText: 'You said: Hello again' }).waitFor();
+        const tools = (await requests(mock.port)).at(-1)!.body.tools!.map((t) => t.function.name);
+        assert.ok(!tools.some((n) => n.startsWith('analytics__')), `no analytics tool is sent: ${tools.join(', ')}`);
+        assert.ok(tools.includes('search_corpus'));
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+      mock.child.stdin!.end();
+    }
+  });
+});

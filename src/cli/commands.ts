@@ -39,19 +39,22 @@ export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number 
   return 0;
 }
 
+/** `NAME [JSON]` positionals: the name (required, `usage` says how) and the parsed JSON, if any. */
+export function parseNameAndJson(positionals: string[], usage: string): { name: string; json: unknown } {
+  const [name, text] = positionals;
+  if (!name) throw new UsageError(usage);
+  if (text === undefined) return { name, json: {} };
+  try {
+    return { name, json: JSON.parse(text) as unknown };
+  } catch (err) {
+    throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 /** Checks `call` input before any server starts. */
 export function parseCallInput(positionals: string[]): { name: string; args: Record<string, unknown> } {
-  const [name, json] = positionals;
-  if (!name) throw new UsageError('call needs a tool name: minagent call NAME [JSON]');
-  let args: unknown = {};
-  if (json !== undefined) {
-    try {
-      args = JSON.parse(json);
-    } catch (err) {
-      throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('arguments must be a JSON object, e.g. {"text": "hi"}');
-  }
+  const { name, json: args } = parseNameAndJson(positionals, 'call needs a tool name: minagent call NAME [JSON]');
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('arguments must be a JSON object, e.g. {"text": "hi"}');
   return { name, args: args as Record<string, unknown> };
 }
 

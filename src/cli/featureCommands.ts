@@ -1,7 +1,7 @@
 import { isFeatureError, type FeatureError } from '../core/mcp/featureTypes';
 import type { ServerHub } from '../core/mcp/hub';
 import { formatPromptMessages } from '../core/mcp/prompts';
-import { UsageError, type Output } from './commands';
+import { parseNameAndJson, UsageError, type Output } from './commands';
 
 /** `resources`: every server's resources, then its templates, in settings order. */
 export function resourcesCommand(hub: ServerHub, json: boolean, io: Output): number {
@@ -58,16 +58,7 @@ export function promptsCommand(hub: ServerHub, json: boolean, io: Output): numbe
 
 /** Checks `prompt` input before any server starts: a name, and arguments as a JSON object of strings. */
 export function parsePromptInput(positionals: string[]): { name: string; args: Record<string, string> } {
-  const [name, json] = positionals;
-  if (!name) throw new UsageError('prompt needs a prompt name: minagent prompt NAME [JSON]');
-  let args: unknown = {};
-  if (json !== undefined) {
-    try {
-      args = JSON.parse(json);
-    } catch (err) {
-      throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
-    }
-  }
+  const { name, json: args } = parseNameAndJson(positionals, 'prompt needs a prompt name: minagent prompt NAME [JSON]');
   if (typeof args !== 'object' || args === null || Array.isArray(args) || !Object.values(args).every((v) => typeof v === 'string')) {
     throw new UsageError('prompt arguments must be a JSON object of strings, e.g. {"city": "Paris"}');
   }

@@ -120,7 +120,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
-    model: () => models.create(),
+    model: () => models.create({ withKey: false }),
     system: systemPrompt,
     history: () => chat.history(),
     tools: () => tools.budgetTools(),

@@ -65,8 +65,12 @@ export class ModelChoices {
     return this.memento.update(SELECTED_KEY, id);
   }
 
-  /** The selected model, ready to call; throws a message saying what is missing. */
-  async create(): Promise<ChatModel> {
+  /**
+   * The selected model, ready to call; throws a message saying what is missing. With `withKey`
+   * false (the budget meter, which only counts and asks the window), no key is looked up, so
+   * measuring never shows the key-origin modal and never carries a key.
+   */
+  async create({ withKey = true }: { withKey?: boolean } = {}): Promise<ChatModel> {
     const id = this.selected();
     if (!id) throw new Error(SETUP_HINT);
     if (id.startsWith('lm:')) {
@@ -83,7 +87,7 @@ export class ModelChoices {
     const provider = id as 'openai' | 'anthropic';
     const baseUrl = setting<string>('chat.baseUrl', '') || DEFAULT_BASE_URLS[provider];
     // The key goes only to the origin it was stored for, or one the user confirms now.
-    const apiKey = await this.keys.keyFor(provider, baseUrl);
+    const apiKey = withKey ? await this.keys.keyFor(provider, baseUrl) : undefined;
     const common = { baseUrl, model: setting<string>('chat.model', ''), ...(apiKey ? { apiKey } : {}), ...window };
     const maxTokens = setting<number>('chat.maxOutputTokens', 0);
     return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });

@@ -140,6 +140,8 @@ describe('the chat panel', () => {
         // Taken back from the palette: every remembered tool starts picked, Enter forgets them.
         await w.command('MinAgent: Forget Always-Allowed Tools');
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'slow' }).waitFor();
+        // Enter accepts the picker only once its input has the focus (under load the list can show first).
+        await w.page.locator('.quick-input-widget input').focus();
         await w.page.keyboard.press('Enter');
         await w.page.locator('.notifications-toasts', { hasText: 'will ask before running again' }).waitFor();
         await chat.locator('#new-chat').click();

@@ -1,3 +1,4 @@
+import type { BudgetBreakdown } from '../core/budget/breakdown';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
  * file; nothing else crosses the boundary. The host waits for `ready` before posting.
@@ -63,27 +64,20 @@ export interface ChatState extends ChatMeta {
  * `update` (one item) or `textDelta` (text added to a streaming answer), and `meta` changes the
  * picker and banner without touching the transcript.
  */
-/** What the next request will cost, by part, against the model's window (tokens). */
-export interface BudgetView {
+/**
+ * What the next request will cost, by part, against the model's window (tokens): the core's
+ * BudgetBreakdown with its window, counter and trim report flattened for the wire.
+ */
+export type BudgetView = Pick<BudgetBreakdown, 'reserve' | 'system' | 'tools' | 'history' | 'historyFull' | 'message' | 'total' | 'over'> & {
   window: number;
   /** Where the window figure came from, e.g. "the model's limit" or "minagent.chat.contextWindow". */
   windowSource: string;
-  /** Kept free for the answer. */
-  reserve: number;
   /** How tokens were counted, e.g. "o200k_base tokenizer"; `exact` false for an estimate. */
   counter: string;
   exact: boolean;
-  system: number;
-  tools: Array<{ server: string; tokens: number; count: number }>;
-  history: number;
-  historyFull: number;
-  message: number;
-  total: number;
   /** Set when the history would be trimmed to fit: what would be. */
   trimmed?: string;
-  /** Set when the request would not be sent at all: why. */
-  over?: string;
-}
+};
 
 export type HostMessage =
   | { type: 'state'; state: ChatState }

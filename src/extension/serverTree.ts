@@ -23,6 +23,9 @@ export type Node =
 export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+  /** Each server's tools, indexed once per registry change: expanding one never walks every server's tools. */
+  private toolsByServer: Map<string, Tool[]> | undefined;
+  private readonly registryListener: { dispose(): void };
 
   constructor(
     private readonly hub: ServerHub,
@@ -30,7 +33,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly switches: ToolSwitches,
     /** Tokens of a server's tool schemas in a request to the selected model, once measured. */
     private readonly schemaCost: (server: string) => number | undefined,
-  ) {}
+  ) {
+    this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
+  }
 
   /** The checkboxes switch a server or a tool on or off for this workspace. */
   async applyCheckboxes(items: ReadonlyArray<readonly [Node, vscode.TreeItemCheckboxState]>): Promise<void> {
@@ -86,7 +91,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const state = info.state;
     switch (state.kind) {
       case 'running':
-        nodes.push(...info.tools.map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
+        nodes.push(...this.toolsOf(name).map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
         break;
       case 'error': {
         nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
@@ -103,6 +108,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         assertNever(state);
     }
     return nodes;
+  }
+
+  private toolsOf(server: string): Tool[] {
+    if (!this.toolsByServer) {
+      this.toolsByServer = new Map();
+      for (const t of this.hub.registry.list()) if (t.server !== undefined) (this.toolsByServer.get(t.server) ?? this.toolsByServer.set(t.server, []).get(t.server)!).push(t);
+    }
+    return this.toolsByServer.get(server) ?? [];
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -236,6 +249,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   }
 
   dispose(): void {
+    this.registryListener.dispose();
     this.emitter.dispose();
   }
 }

@@ -4,7 +4,7 @@ import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions 
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { HubCatalog } from './catalog';
 import { assignNames, type NamingProblem } from './naming';
-import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { ClosedWhileStarting, McpToolSource, type SourceOptions } from './source';
 import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
@@ -43,8 +43,13 @@ interface Entry {
   restartTimer: NodeJS.Timeout | undefined;
   /** True while the current source is an automatic restart. */
   restarting: boolean;
-  /** The tools of the last running source: kept in the registry while a crashed server restarts. */
-  lastTools: readonly RemoteTool[] | undefined;
+  /**
+   * The tools the last running source registered (under the server's own names, calls routed
+   * through the hub), with the identity they were listed under: kept while a crashed server restarts.
+   */
+  lastTools: { tools: readonly Tool[]; identity: string } | undefined;
+  /** Set while the current source registers its tools. */
+  registering: Promise<void> | undefined;
 }
 
 /**
@@ -98,8 +103,13 @@ export class ServerHub {
     this.order = servers.map((s) => s.name);
     for (const [name, trace] of this.traces) if (!next.has(name)) (trace.dispose(), this.traces.delete(name));
     for (const config of servers) {
-      if (this.entries.has(config.name)) {
-        this.entries.get(config.name)!.config = config; // same key: only metadata such as origin may differ
+      const known = this.entries.get(config.name);
+      if (known) {
+        // Same key: only metadata such as origin may differ. Another origin is another identity: the
+        // tools listed under the old one are refused until the source registers them again.
+        const moved = serverIdentity(known.config) !== serverIdentity(config);
+        known.config = config;
+        if (moved && known.source?.state.kind === 'running') this.registerTools(known, known.source);
         continue;
       }
       const entry: Entry = {
@@ -113,6 +123,7 @@ export class ServerHub {
         restartTimer: undefined,
         restarting: false,
         lastTools: undefined,
+        registering: undefined,
       };
       this.entries.set(config.name, entry);
       this.startEntry(entry);
@@ -120,10 +131,10 @@ export class ServerHub {
     this.rebuild();
   }
 
-  /** Resolves once no server is starting. */
+  /** Resolves once no server is starting or registering its tools. */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const pending = [...this.entries.values()].map((e) => e.connecting).filter((p): p is Promise<void> => !!p);
+      const pending = [...this.entries.values()].flatMap((e) => [e.connecting, e.registering]).filter((p): p is Promise<void> => !!p);
       if (!pending.length) return;
       await Promise.allSettled(pending);
     }
@@ -247,10 +258,11 @@ export class ServerHub {
     entry.listeners.add(
       source.onDidChangeState((state) => {
         if (entry.source !== source) return;
-        if (state.kind === 'running') {
+        if (state.kind === 'running' && runningSince !== state.startedAt) {
           runningSince = state.startedAt;
           entry.restarting = false;
           entry.restartNote = undefined;
+          this.registerTools(entry, source);
         }
         // A crash while running, or a failed automatic restart, schedules the next attempt.
         if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0);
@@ -259,7 +271,7 @@ export class ServerHub {
         this.onDidChangeServersEmitter.fire();
       }),
     );
-    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.rebuild()));
+    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.registerTools(entry, source)));
     entry.listeners.add(source.features.onDidChange((kind) => entry.source === source && (this.catalog.changed(kind), this.rebuild())));
     entry.listeners.add(source.features.onDidUpdateResource((uri) => entry.source === source && this.catalog.updated(name, uri)));
     // Connect on a later turn of the event loop: spawning is synchronous, and reconcile (so
@@ -289,6 +301,32 @@ export class ServerHub {
     }
     const source = entry?.source;
     return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+  }
+
+  /**
+   * Has the source register its tools (the adapter's `register` contract), under the server's own
+   * names and with calls routed through the hub; the naming policy renames them in `rebuild`.
+   */
+  private registerTools(entry: Entry, source: McpToolSource): void {
+    const server = entry.config.name;
+    const identity = serverIdentity(entry.config);
+    const tools: Tool[] = [];
+    const registering: Promise<void> = source
+      .register({ add: (tool) => void tools.push(tool) }, { route: (remoteName, args, o) => this.callRemote(server, remoteName, identity, args, o) })
+      .then(
+        () => {
+          if (entry.source !== source || source.state.kind !== 'running') return;
+          entry.lastTools = { tools, identity };
+          this.rebuild();
+        },
+        (err: unknown) => {
+          if (!(err instanceof ClosedWhileStarting)) this.log.warn(`[${server}] registering its tools failed: ${errorMessage(err)}`);
+        },
+      )
+      .finally(() => {
+        if (entry.registering === registering) entry.registering = undefined;
+      });
+    entry.registering = registering;
   }
 
   private isRestarting(entry: Entry): boolean {
@@ -354,26 +392,22 @@ export class ServerHub {
     // vanish mid-conversation; calls say the server is restarting).
     const listed = this.order.flatMap((name) => {
       const entry = this.entries.get(name)!;
-      if (entry.source?.state.kind === 'running') entry.lastTools = entry.source.tools;
-      else if (!this.isRestarting(entry)) return [];
-      return entry.lastTools ? [{ entry, tools: entry.lastTools }] : [];
+      if (entry.source?.state.kind !== 'running' && !this.isRestarting(entry)) return [];
+      return entry.lastTools ? [{ entry, ...entry.lastTools }] : [];
     });
     const { assignments, problems } = assignNames(
       listed.map(({ entry, tools }) => ({
         server: entry.config.name,
         ...(entry.config.namespace !== undefined ? { namespace: entry.config.namespace } : {}),
-        tools: tools.map((t) => t.name),
+        tools: tools.map((t) => t.remoteName!),
       })),
       this.settings.conflictPolicy,
     );
-    const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
-    const identityOf = new Map(listed.map(({ entry }) => [entry.config.name, serverIdentity(entry.config)]));
+    const listedOf = new Map(listed.map(({ entry, tools, identity }) => [entry.config.name, { identity, byRemote: new Map(tools.map((t) => [t.remoteName!, t])) }]));
     const tools: Tool[] = [];
     for (const a of assignments) {
-      const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
-      const identity = identityOf.get(a.server)!;
-      const tool = { ...adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, identity, args, o)), serverIdentity: identity };
-      tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
+      const { byRemote, identity } = listedOf.get(a.server)!;
+      tools.push({ ...byRemote.get(a.remoteName)!, name: a.name, serverIdentity: identity, ...(a.renamed ? { renamed: a.renamed } : {}) });
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;

@@ -43,6 +43,19 @@ export interface SourceOptions {
 
 const NOT_CONNECTED = 'mcp server not connected';
 
+/** Where a registered tool's calls go, by the server's own tool name. */
+export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
+
+/** What `register` adds tools to: a registry, or an owner that collects them. */
+export type ToolSink = Pick<ToolRegistry, 'add'>;
+
+export interface RegisterOptions {
+  /** Registered as `namespace.name`. */
+  namespace?: string;
+  /** Where calls go; default: this source. */
+  route?: ToolRoute;
+}
+
 /**
  * The adapter: one MCP server, connected once per lifetime. Its tools become registry tools whose
  * calls always resolve to a string; every failure becomes `{"error": ...}`.
@@ -101,11 +114,6 @@ export class McpToolSource {
 
   get pid(): number | undefined {
     return this.transport instanceof ProcessTransport ? this.transport.pid : undefined;
-  }
-
-  /** The tools the server listed, as it named them. */
-  get tools(): readonly RemoteTool[] {
-    return this.remoteTools;
   }
 
   /** Starts the server and initializes the session, once; rejects with a message that says why it failed. */
@@ -245,18 +253,33 @@ export class McpToolSource {
     return this.remoteTools;
   }
 
-  /** Adapts one remote tool to a registry tool named `name` that calls this source. */
-  toTool(remote: RemoteTool, name = remote.name): Tool {
-    return adaptTool(remote, name, this.name, (args, options) => this.call(remote.name, args, options));
+  /** Adapts one remote tool to a registry tool named `name` whose calls go to `route` (default: this source). */
+  toTool(remote: RemoteTool, name = remote.name, route: ToolRoute = (remoteName, args, options) => this.call(remoteName, args, options)): Tool {
+    return {
+      name,
+      description: remote.description ?? remote.title ?? '',
+      parameters: remote.inputSchema as JsonSchema,
+      server: this.name,
+      remoteName: remote.name,
+      ...(remote.title !== undefined ? { title: remote.title } : {}),
+      ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
+      ...(remote.annotations ? { annotations: remote.annotations } : {}),
+      call: (args, options) => route(remote.name, args, options),
+    };
   }
 
-  /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */
-  async register(registry: ToolRegistry, namespace?: string): Promise<string[]> {
+  /**
+   * The seed's `register(registry, namespace)`: lists the tools (connecting first), adds each one,
+   * prefixed when a namespace is given, and returns the names it added. An owner that outlives this
+   * source (the hub, across restarts) passes a `route` for the calls.
+   */
+  async register(registry: ToolSink, options?: string | RegisterOptions): Promise<string[]> {
+    const { namespace, route } = typeof options === 'string' ? { namespace: options, route: undefined } : (options ?? {});
     const tools = await this.listTools();
     const names: string[] = [];
     for (const remote of tools) {
       const name = namespace ? `${namespace}.${remote.name}` : remote.name;
-      registry.add(this.toTool(remote, name));
+      registry.add(this.toTool(remote, name, route));
       names.push(name);
     }
     return names;
@@ -375,21 +398,6 @@ export class McpToolSource {
 
 function isPipeFailure(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
-}
-
-/** A remote tool as a registry tool: its `inputSchema` is the parameters (never an empty schema). */
-export function adaptTool(remote: RemoteTool, name: string, server: string, call: Tool['call']): Tool {
-  return {
-    name,
-    description: remote.description ?? remote.title ?? '',
-    parameters: remote.inputSchema as JsonSchema,
-    server,
-    remoteName: remote.name,
-    ...(remote.title !== undefined ? { title: remote.title } : {}),
-    ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
-    ...(remote.annotations ? { annotations: remote.annotations } : {}),
-    call,
-  };
 }
 
 /** connect() of a source that was closed before or while it started; its owner asked for that. */

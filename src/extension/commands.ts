@@ -22,10 +22,26 @@ function toolName(node: unknown): string | undefined {
   return n?.kind === 'tool' && typeof n.name === 'string' ? n.name : undefined;
 }
 
+/** Restarting every server cancels the calls they are running: ask first when there are any. */
+async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
+  const calls = hub.runningCalls();
+  if (!calls) return true;
+  const restart = 'Restart All';
+  const answer = await vscode.window.showWarningMessage(
+    `${calls} tool call${calls === 1 ? ' is' : 's are'} running. Restarting all servers cancels ${calls === 1 ? 'it' : 'them'}.`,
+    { modal: true },
+    restart,
+  );
+  return answer === restart;
+}
+
 export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChannel, reload: () => Promise<void>): vscode.Disposable[] {
   const any = () => true;
   return [
+    // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
+    vscode.commands.registerCommand('minagent.refresh', () => reload()),
     vscode.commands.registerCommand('minagent.restartAll', async () => {
+      if (!(await confirmRestartAll(hub))) return;
       await reload();
       hub.restartAll();
     }),

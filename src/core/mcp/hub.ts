@@ -4,7 +4,7 @@ import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions 
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { HubCatalog } from './catalog';
 import { assignNames, type NamingProblem } from './naming';
-import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { adaptTool, ClosedWhileStarting, McpToolSource, type CloseReason, type RemoteTool, type SourceOptions } from './source';
 import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
@@ -28,6 +28,8 @@ export interface ServerInfo {
   /** This server's tools as registered (registry names). */
   readonly tools: Tool[];
   stderrTail: string;
+  /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
+  willRestart: boolean;
 }
 
 interface Entry {
@@ -60,6 +62,8 @@ export class ServerHub {
   private namingProblems: NamingProblem[] = [];
   private readonly closingSources = new Set<Promise<void>>();
   private closed = false;
+  /** Tool calls on their way to a server now. */
+  private activeCalls = 0;
   private readonly log: Logger;
   private readonly onDidChangeServersEmitter = new Emitter<void>();
   /** Fires when any server's state, the server list or the problems change. */
@@ -92,7 +96,7 @@ export class ServerHub {
       const config = next.get(name);
       if (!config || keyOf(config) !== entry.key) {
         this.log.info(`[${name}] ${config ? 'settings changed: restarting' : 'removed from settings: stopping'}`);
-        this.dropEntry(name, entry);
+        this.dropEntry(name, entry, config ? 'restarted' : 'stopped');
       }
     }
     this.order = servers.map((s) => s.name);
@@ -159,6 +163,7 @@ export class ServerHub {
         return registry.list().filter((t) => t.server === name);
       },
       stderrTail: source?.stderrTail ?? '',
+      willRestart: this.isRestarting(entry),
     };
   }
 
@@ -183,7 +188,8 @@ export class ServerHub {
   start(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
-    this.retire(entry);
+    this.log.info(`[${name}] starting`);
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
   }
@@ -191,7 +197,8 @@ export class ServerHub {
   stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry) return Promise.resolve();
-    const done = this.retire(entry);
+    this.log.info(`[${name}] stopping`);
+    const done = this.retire(entry, 'stopped');
     this.rebuild();
     this.onDidChangeServersEmitter.fire();
     return done;
@@ -201,10 +208,15 @@ export class ServerHub {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return;
     this.log.info(`[${name}] restarting`);
-    this.retire(entry);
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
     this.rebuild();
+  }
+
+  /** How many tool calls are on their way to a server now (a restart would cancel them). */
+  runningCalls(): number {
+    return this.activeCalls;
   }
 
   restartAll(): void {
@@ -214,7 +226,7 @@ export class ServerHub {
   /** Closes every connection and every server process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const [name, entry] of this.entries) this.dropEntry(name, entry);
+    for (const [name, entry] of this.entries) this.dropEntry(name, entry, 'stopped');
     this.order = [];
     this.rebuild();
     await Promise.allSettled([...this.closingSources]);
@@ -288,7 +300,9 @@ export class ServerHub {
       return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
     }
     const source = entry?.source;
-    return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+    if (!source) return Promise.resolve(toolError('mcp server not connected'));
+    this.activeCalls++;
+    return source.call(remoteName, args, options).finally(() => this.activeCalls--);
   }
 
   private isRestarting(entry: Entry): boolean {
@@ -314,7 +328,7 @@ export class ServerHub {
       const dead = entry.source;
       entry.listeners.dispose();
       entry.source = undefined;
-      if (dead) this.trackClose(dead.close());
+      if (dead) this.trackClose(dead.close('restarted'));
       entry.restarting = true;
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
@@ -327,7 +341,7 @@ export class ServerHub {
   }
 
   /** Stops an entry's current source, keeping the entry. */
-  private retire(entry: Entry): Promise<void> {
+  private retire(entry: Entry, reason: CloseReason): Promise<void> {
     clearTimeout(entry.restartTimer);
     entry.restartTimer = undefined;
     entry.restartNote = undefined;
@@ -338,13 +352,13 @@ export class ServerHub {
     entry.source = undefined;
     entry.connecting = undefined;
     if (!source) return Promise.resolve();
-    const closing = source.close();
+    const closing = source.close(reason);
     this.trackClose(closing);
     return closing;
   }
 
-  private dropEntry(name: string, entry: Entry): void {
-    void this.retire(entry);
+  private dropEntry(name: string, entry: Entry, reason: CloseReason): void {
+    void this.retire(entry, reason);
     this.entries.delete(name);
   }
 

@@ -27,6 +27,9 @@ import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnErro
 
 export type { RemoteTool };
 
+/** Why a source's owner closed it. */
+export type CloseReason = 'restarted' | 'stopped';
+
 export interface SourceOptions {
   logger?: Logger;
   connectTimeoutMs?: number;
@@ -52,6 +55,8 @@ export class McpToolSource {
   private transport: Transport | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** Why its owner closed it: what a call that was running then says. */
+  private closedAs: CloseReason = 'stopped';
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
   private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
@@ -291,6 +296,8 @@ export class McpToolSource {
       return formatCallResult(typed, this.options.maxOutputChars ?? 50_000, this.name);
     } catch (err) {
       if (options.signal?.aborted) return toolError('cancelled');
+      // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
+      if (this.closing) return toolError(`cancelled: the server was ${this.closedAs}`);
       return toolError(await this.requestFailure(err));
     }
   }
@@ -302,8 +309,12 @@ export class McpToolSource {
     return this.failureMessage(err, 'call');
   }
 
-  /** Ends the session and the server's whole process tree. Safe to call more than once. */
-  close(): Promise<void> {
+  /**
+   * Ends the session and the server's whole process tree. Safe to call more than once. `reason` is
+   * what calls still running then resolve to: "cancelled: the server was restarted" (or stopped).
+   */
+  close(reason: CloseReason = 'stopped'): Promise<void> {
+    if (!this.closing) this.closedAs = reason;
     this.closing ??= (async () => {
       await this.disposeConnection();
       this.setState({ kind: 'stopped' });

@@ -6,6 +6,7 @@ import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
+import { errorNode } from './errorNode';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -16,7 +17,7 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string }
+  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString }
   | { kind: 'action'; server: string; label: string; command: string; icon: string };
 
 /** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
@@ -89,9 +90,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         nodes.push(...info.tools.map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
         break;
       case 'error': {
-        nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
-        const tail = state.stderrTail.split('\n').filter(Boolean).slice(-5);
-        tail.forEach((line, i) => nodes.push({ kind: 'message', id: `stderr:${name}:${i}`, label: line, detail: 'stderr', icon: 'terminal' }));
+        nodes.push(errorNode(info));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
@@ -144,7 +143,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
         if (node.detail) item.description = node.detail;
-        item.tooltip = node.label;
+        item.tooltip = node.tooltip ?? node.label;
         item.contextValue = 'message';
         return item;
       }
@@ -168,7 +167,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
     const expanded = info.state.kind === 'error' || this.hub.serverNames().length <= EXPANDED_UP_TO;
     const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `server:${info.name}`;
+    // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
+    item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
     const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
     if (info.config.type === 'stdio') lines.push('', `cwd: \`${serverRedactor(info.config).redact(info.config.cwd)}\``);

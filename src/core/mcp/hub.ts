@@ -30,6 +30,8 @@ export interface ServerInfo {
   stderrTail: string;
   /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
   willRestart: boolean;
+  /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."); also in its error message. */
+  restartNote?: string;
 }
 
 interface Entry {
@@ -164,6 +166,7 @@ export class ServerHub {
       },
       stderrTail: source?.stderrTail ?? '',
       willRestart: this.isRestarting(entry),
+      ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
     };
   }
 

@@ -21,6 +21,7 @@ import { formatCallResult, reportResource } from './result';
 import { tracedTransport, type McpTrace } from './trace';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
+import { isErrorLine } from './errorLine';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
@@ -198,7 +199,7 @@ export class McpToolSource {
           args: c.args,
           env: serverEnvironment(c.env),
           cwd: c.cwd,
-          onStderr: (text) => this.stderr.write(text, (line) => line && this.log.info(`stderr: ${line}`)),
+          onStderr: (text) => this.stderr.write(text, (line) => line && this.logStderr(line)),
           ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
           onGarbage: (line) => {
             const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
@@ -375,6 +376,12 @@ export class McpToolSource {
     }
     if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
     return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url, phase) ?? errorMessage(err);
+  }
+
+  /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
+  private logStderr(line: string): void {
+    if (isErrorLine(line)) this.log.warn(`stderr: ${line}`);
+    else this.log.info(`stderr: ${line}`);
   }
 
   private setState(state: ServerState): void {

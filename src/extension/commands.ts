@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { ServerHub } from '../core/mcp/hub';
 import type { Node } from './serverTree';
 import { tryTool } from './tryTool';
+import { addServer } from './addServer';
+import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
 async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
@@ -58,7 +60,12 @@ export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChanne
       if (name) hub.start(name);
     }),
     vscode.commands.registerCommand('minagent.showLogs', () => channel.show(true)),
-    vscode.commands.registerCommand('minagent.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'minagent')),
+    vscode.commands.registerCommand('minagent.openSettings', () => openServersSettings()),
+    vscode.commands.registerCommand('minagent.openServerEntry', async (node?: unknown) => {
+      const ref = entryRef(node) ?? entryRef({ server: await pickServer(hub, node, 'Open Server Settings', any) });
+      if (ref) await openServerEntry(ref);
+    }),
+    vscode.commands.registerCommand('minagent.addServer', () => addServer()),
     vscode.commands.registerCommand('minagent.copyToolName', async (node?: unknown) => {
       const name = toolName(node);
       if (!name) return;

@@ -7,6 +7,8 @@ import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
+import { openEntryCommand, problemRef } from './entryCommand';
+import type { EntryRef } from './settingsLocation';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -17,7 +19,7 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString }
+  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString; open?: EntryRef }
   | { kind: 'action'; server: string; label: string; command: string; icon: string };
 
 /** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
@@ -52,7 +54,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
-    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground' }];
+    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground', open: problemRef(node.problem) }];
     return [];
   }
 
@@ -124,7 +126,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = node.problem.field ? `invalid field "${node.problem.field}"` : 'invalid entry';
         item.tooltip = describeProblem(node.problem);
-        item.command = { command: 'minagent.openSettings', title: 'Open Settings' };
+        item.command = openEntryCommand(problemRef(node.problem));
         item.contextValue = 'broken';
         return item;
       }
@@ -144,6 +146,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
         if (node.detail) item.description = node.detail;
         item.tooltip = node.tooltip ?? node.label;
+        if (node.open) item.command = openEntryCommand(node.open);
         item.contextValue = 'message';
         return item;
       }

@@ -3,6 +3,9 @@ import type { ServerHub } from '../core/mcp/hub';
 import type { Node } from './serverTree';
 import { tryTool } from './tryTool';
 import { addServer } from './addServer';
+import type { ServerLogs } from './serverLogs';
+import type { ResultDocuments } from './resultDocuments';
+import type { Logger } from '../core/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
@@ -37,7 +40,7 @@ async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
   return answer === restart;
 }
 
-export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChannel, reload: () => Promise<void>): vscode.Disposable[] {
+export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger): vscode.Disposable[] {
   const any = () => true;
   return [
     // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
@@ -59,7 +62,8 @@ export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChanne
       const name = await pickServer(hub, node, 'Start Server', (k) => k === 'stopped' || k === 'error');
       if (name) hub.start(name);
     }),
-    vscode.commands.registerCommand('minagent.showLogs', () => channel.show(true)),
+    // On a server (its row, its error, its notification): that server's own log; else the whole log.
+    vscode.commands.registerCommand('minagent.showLogs', (node?: unknown) => logs.show(entryRef(node)?.server)),
     vscode.commands.registerCommand('minagent.openSettings', () => openServersSettings()),
     vscode.commands.registerCommand('minagent.openServerEntry', async (node?: unknown) => {
       const ref = entryRef(node) ?? entryRef({ server: await pickServer(hub, node, 'Open Server Settings', any) });
@@ -72,6 +76,6 @@ export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChanne
       await vscode.env.clipboard.writeText(name);
       vscode.window.setStatusBarMessage(`Copied "${name}"`, 2_000);
     }),
-    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node))),
+    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node), results, log)),
   ];
 }

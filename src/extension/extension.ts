@@ -11,6 +11,9 @@ import { channelLogger } from './log';
 import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
+import { ServerLogs } from './serverLogs';
+import { FailureNotices } from './failureNotices';
+import { ResultDocuments } from './resultDocuments';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
@@ -63,7 +66,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
-  const serverHub = new ServerHub({ logger: log });
+  const serverLogs = new ServerLogs(channel);
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name) });
+  context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
@@ -160,8 +165,10 @@ function start(context: vscode.ExtensionContext): ServerHub {
     }),
   );
 
+  const results = new ResultDocuments();
   context.subscriptions.push(
-    ...registerCommands(serverHub, channel, reload),
+    results,
+    ...registerCommands(serverHub, serverLogs, reload, results, taggedLogger(log, 'Try Tool')),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

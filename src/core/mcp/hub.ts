@@ -16,6 +16,8 @@ export interface HubOptions {
   settings?: HubSettings;
   /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
   createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
+  /** Where one server's lines go (its own log view); defaults to `logger` with a `[name]` tag. */
+  serverLogger?: (name: string) => Logger;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
   restart?: RestartPolicy;
 }
@@ -97,7 +99,7 @@ export class ServerHub {
     for (const [name, entry] of this.entries) {
       const config = next.get(name);
       if (!config || keyOf(config) !== entry.key) {
-        this.log.info(`[${name}] ${config ? 'settings changed: restarting' : 'removed from settings: stopping'}`);
+        this.serverLog(name).info(config ? 'settings changed: restarting' : 'removed from settings: stopping');
         this.dropEntry(name, entry, config ? 'restarted' : 'stopped');
       }
     }
@@ -191,7 +193,7 @@ export class ServerHub {
   start(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
-    this.log.info(`[${name}] starting`);
+    this.serverLog(name).info('starting');
     this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
@@ -200,7 +202,7 @@ export class ServerHub {
   stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry) return Promise.resolve();
-    this.log.info(`[${name}] stopping`);
+    this.serverLog(name).info('stopping');
     const done = this.retire(entry, 'stopped');
     this.rebuild();
     this.onDidChangeServersEmitter.fire();
@@ -210,7 +212,7 @@ export class ServerHub {
   restart(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return;
-    this.log.info(`[${name}] restarting`);
+    this.serverLog(name).info('restarting');
     this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
@@ -243,7 +245,7 @@ export class ServerHub {
     const name = entry.config.name;
     const hub = this;
     const options: SourceOptions = {
-      logger: taggedLogger(this.log, name),
+      logger: this.serverLog(name),
       get connectTimeoutMs() {
         return hub.settings.connectTimeoutMs;
       },
@@ -282,7 +284,7 @@ export class ServerHub {
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => (entry.source === source ? source.connect() : undefined))
       .catch((err: unknown) => {
-        if (!(err instanceof ClosedWhileStarting)) this.log.error(errorMessage(err));
+        if (!(err instanceof ClosedWhileStarting)) this.serverLog(name).error(errorMessage(err));
       })
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;
@@ -308,6 +310,10 @@ export class ServerHub {
     return source.call(remoteName, args, options).finally(() => this.activeCalls--);
   }
 
+  private serverLog(name: string): Logger {
+    return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
+  }
+
   private isRestarting(entry: Entry): boolean {
     return entry.restartTimer !== undefined || entry.restarting;
   }
@@ -319,11 +325,11 @@ export class ServerHub {
       entry.restarting = false;
       entry.lastTools = undefined;
       entry.restartNote = `gave up after ${entry.crashes.limit} automatic restarts; restart it when it is fixed`;
-      this.log.error(`[${name}] ${entry.restartNote}`);
+      this.serverLog(name).error(entry.restartNote);
       return;
     }
     entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
-    this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
+    this.serverLog(name).warn(`crashed; ${entry.restartNote}`);
     entry.restartTimer = setTimeout(async () => {
       await this.options.restart?.beforeRestart?.();
       entry.restartTimer = undefined;
@@ -394,7 +400,7 @@ export class ServerHub {
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;
-    for (const p of problems) if (changedProblems) this.log.warn(`[${p.server}] ${p.message}`);
+    for (const p of problems) if (changedProblems) this.serverLog(p.server).warn(p.message);
     tools.push(...this.catalog.builtinTools(new Set(tools.map((t) => t.name))));
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();

@@ -22,6 +22,7 @@ import { tracedTransport, type McpTrace } from './trace';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { isErrorLine } from './errorLine';
+import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
@@ -173,7 +174,11 @@ export class McpToolSource {
     this.client = client;
     this.transport = transport;
     client.onclose = () => this.handleClosed();
-    client.onerror = (err) => this.log.warn(`protocol: ${errorMessage(err)}`);
+    client.onerror = (err) => {
+      // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
+      if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) this.log.trace(`protocol: ${errorMessage(err)}`);
+      else this.log.warn(`protocol: ${errorMessage(err)}`);
+    };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
@@ -270,7 +275,8 @@ export class McpToolSource {
 
   /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
-    return this.redactor.redact(await this.callRaw(remoteName, args, options));
+    // Logged through this server's redacting logger, like every other line.
+    return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
   }
 
   private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {

@@ -24,6 +24,7 @@ import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
 import { setupModel } from './chat/setup';
+import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
@@ -146,7 +147,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
-    vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
+    registerStopChat(runner, () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
     vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),

@@ -7,6 +7,7 @@ import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
+import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
 import type { EntryRef } from './settingsLocation';
 
@@ -106,6 +107,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     return nodes;
   }
 
+  resolveTreeItem(item: vscode.TreeItem): vscode.TreeItem {
+    const live = liveTooltips.get(item);
+    if (live) item.tooltip = new vscode.MarkdownString(`${live.text}\n\n${uptimeLine(live.startedAt, Date.now())}`);
+    return item;
+  }
+
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.kind) {
       case 'trust': {
@@ -192,7 +199,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         };
         if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
         if (state.pid) lines.push('', `pid ${state.pid}`);
-        lines.push('', `up ${formatUptime(Date.now() - state.startedAt)}`);
         break;
       }
       case 'error':
@@ -208,7 +214,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
-    item.tooltip = new vscode.MarkdownString(lines.join('\n'));
+    // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
+    if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
+    else item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     return item;
   }
 
@@ -223,7 +231,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       state: this.switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
     };
-    const notes = [wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined].filter(Boolean);
+    // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
+    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
     item.iconPath = new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
     const md = new vscode.MarkdownString();
@@ -245,11 +254,4 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
 
 function formatTokens(n: number): string {
   return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-}
-
-function formatUptime(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

@@ -5,7 +5,7 @@ import { tryTool } from './tryTool';
 import { addServer } from './addServer';
 import type { ServerLogs } from './serverLogs';
 import type { ResultDocuments } from './resultDocuments';
-import type { Logger } from '../core/logger';
+import { taggedLogger, type Logger } from '../core/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
@@ -44,7 +44,10 @@ export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () =>
   const any = () => true;
   return [
     // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
-    vscode.commands.registerCommand('minagent.refresh', () => reload()),
+    vscode.commands.registerCommand('minagent.refresh', async () => {
+      await reload();
+      log.info('refreshed: settings re-read; only servers whose entry changed were restarted');
+    }),
     vscode.commands.registerCommand('minagent.restartAll', async () => {
       if (!(await confirmRestartAll(hub))) return;
       await reload();
@@ -76,6 +79,6 @@ export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () =>
       await vscode.env.clipboard.writeText(name);
       vscode.window.setStatusBarMessage(`Copied "${name}"`, 2_000);
     }),
-    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node), results, log)),
+    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node), results, taggedLogger(log, 'Try Tool'))),
   ];
 }

@@ -11,10 +11,11 @@ export function errorNode(info: ServerInfo): Extract<Node, { kind: 'message' }> 
   const state = info.state;
   if (state.kind !== 'error') throw new Error(`server "${info.name}" has no error`);
   const message = info.restartNote && state.message.endsWith(`; ${info.restartNote}`) ? state.message.slice(0, -info.restartNote.length - 2) : state.message;
-  const summary = summarizeError(message, state.stderrTail);
+  const stderr = state.stderrTail || info.stderrTail;
+  const summary = summarizeError(message, stderr);
   const detail = [summary.status, info.restartNote].filter(Boolean).join(' · ');
   const tooltip = new vscode.MarkdownString();
   tooltip.appendText(state.message);
-  if (state.stderrTail) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(state.stderrTail, 'text');
+  if (stderr) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(stderr, 'text');
   return { kind: 'message', id: `err:${info.name}`, label: summary.line, ...(detail ? { detail } : {}), icon: 'error', color: 'errorForeground', tooltip };
 }

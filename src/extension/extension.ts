@@ -169,7 +169,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const results = new ResultDocuments();
   context.subscriptions.push(
     results,
-    ...registerCommands(serverHub, serverLogs, reload, results, taggedLogger(log, 'Try Tool')),
+    ...registerCommands(serverHub, serverLogs, reload, results, log),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

@@ -30,7 +30,7 @@ export class FailureWatch {
       }
       if (info.willRestart || this.reported.has(info.name)) continue;
       this.reported.add(info.name);
-      found.push({ server: info.name, crashed: info.restartNote !== undefined, message: state.message, stderrTail: state.stderrTail });
+      found.push({ server: info.name, crashed: info.restartNote !== undefined, message: state.message, stderrTail: state.stderrTail || info.stderrTail });
     }
     return found;
   }

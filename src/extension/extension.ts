@@ -11,6 +11,9 @@ import { channelLogger } from './log';
 import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
+import { ServerLogs } from './serverLogs';
+import { FailureNotices } from './failureNotices';
+import { ResultDocuments } from './resultDocuments';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
@@ -21,6 +24,7 @@ import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
 import { setupModel } from './chat/setup';
+import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
@@ -63,7 +67,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
-  const serverHub = new ServerHub({ logger: log });
+  const serverLogs = new ServerLogs(channel);
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name) });
+  context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
@@ -141,7 +147,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
-    vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
+    registerStopChat(runner, () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
     vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),
@@ -160,8 +166,10 @@ function start(context: vscode.ExtensionContext): ServerHub {
     }),
   );
 
+  const results = new ResultDocuments();
   context.subscriptions.push(
-    ...registerCommands(serverHub, channel, reload),
+    results,
+    ...registerCommands(serverHub, serverLogs, reload, results, log),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

@@ -6,6 +6,10 @@ import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
+import { errorNode } from './errorNode';
+import { liveTooltips, uptimeLine } from './uptime';
+import { openEntryCommand, problemRef } from './entryCommand';
+import type { EntryRef } from './settingsLocation';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -16,7 +20,7 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string }
+  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString; open?: EntryRef }
   | { kind: 'action'; server: string; label: string; command: string; icon: string };
 
 /** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
@@ -56,7 +60,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
-    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground' }];
+    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground', open: problemRef(node.problem) }];
     return [];
   }
 
@@ -94,9 +98,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         nodes.push(...this.toolsOf(name).map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
         break;
       case 'error': {
-        nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
-        const tail = state.stderrTail.split('\n').filter(Boolean).slice(-5);
-        tail.forEach((line, i) => nodes.push({ kind: 'message', id: `stderr:${name}:${i}`, label: line, detail: 'stderr', icon: 'terminal' }));
+        nodes.push(errorNode(info));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
@@ -116,6 +118,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       for (const t of this.hub.registry.list()) if (t.server !== undefined) (this.toolsByServer.get(t.server) ?? this.toolsByServer.set(t.server, []).get(t.server)!).push(t);
     }
     return this.toolsByServer.get(server) ?? [];
+  }
+
+  resolveTreeItem(item: vscode.TreeItem): vscode.TreeItem {
+    const live = liveTooltips.get(item);
+    if (live) item.tooltip = new vscode.MarkdownString(`${live.text}\n\n${uptimeLine(live.startedAt, Date.now())}`);
+    return item;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -138,7 +146,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = node.problem.field ? `invalid field "${node.problem.field}"` : 'invalid entry';
         item.tooltip = describeProblem(node.problem);
-        item.command = { command: 'minagent.openSettings', title: 'Open Settings' };
+        item.command = openEntryCommand(problemRef(node.problem));
         item.contextValue = 'broken';
         return item;
       }
@@ -157,7 +165,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
         if (node.detail) item.description = node.detail;
-        item.tooltip = node.label;
+        item.tooltip = node.tooltip ?? node.label;
+        if (node.open) item.command = openEntryCommand(node.open);
         item.contextValue = 'message';
         return item;
       }
@@ -181,7 +190,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
     const expanded = info.state.kind === 'error' || this.hub.serverNames().length <= EXPANDED_UP_TO;
     const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `server:${info.name}`;
+    // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
+    item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
     const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
     if (info.config.type === 'stdio') lines.push('', `cwd: \`${serverRedactor(info.config).redact(info.config.cwd)}\``);
@@ -202,7 +212,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         };
         if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
         if (state.pid) lines.push('', `pid ${state.pid}`);
-        lines.push('', `up ${formatUptime(Date.now() - state.startedAt)}`);
         break;
       }
       case 'error':
@@ -218,7 +227,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
-    item.tooltip = new vscode.MarkdownString(lines.join('\n'));
+    // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
+    if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
+    else item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     return item;
   }
 
@@ -233,7 +244,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       state: this.switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
     };
-    const notes = [wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined].filter(Boolean);
+    // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
+    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
     item.iconPath = new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
     const md = new vscode.MarkdownString();
@@ -256,11 +268,4 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
 
 function formatTokens(n: number): string {
   return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-}
-
-function formatUptime(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

@@ -82,7 +82,7 @@ describe('the context budget', () => {
       await stage('2-switch-off', async () => {
         const row = w.row('analytics.echo');
         await row.locator('[role="checkbox"]').click();
-        await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo analytics__echo · renamed · off$/.test(x)));
+        await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo renamed · off · analytics__echo$/.test(x)));
         await waitFor('the meter to drop the tool', async () => {
           const t = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
           return t.includes('Tool schemas (6 tools)') && t.includes('  analytics · 1 tool:');

@@ -187,7 +187,7 @@ export class Turn {
     const id = this.cards.get(tool.callId);
     if (!id) return;
     this.conversation.setFullResult(id, tool.result);
-    const status: ToolCard['status'] = tool.result === '{"error":"cancelled"}' ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
+    const status: ToolCard['status'] = /^\{"error":"cancelled(:|")/.test(tool.result) ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;

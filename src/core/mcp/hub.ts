@@ -4,7 +4,7 @@ import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions 
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { HubCatalog } from './catalog';
 import { assignNames, type NamingProblem } from './naming';
-import { ClosedWhileStarting, McpToolSource, type SourceOptions } from './source';
+import { ClosedWhileStarting, McpToolSource, type CloseReason, type SourceOptions } from './source';
 import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
@@ -16,6 +16,8 @@ export interface HubOptions {
   settings?: HubSettings;
   /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
   createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
+  /** Where one server's lines go (its own log view); defaults to `logger` with a `[name]` tag. */
+  serverLogger?: (name: string) => Logger;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
   restart?: RestartPolicy;
 }
@@ -28,6 +30,10 @@ export interface ServerInfo {
   /** This server's tools as registered (registry names). */
   readonly tools: Tool[];
   stderrTail: string;
+  /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
+  willRestart: boolean;
+  /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."); also in its error message. */
+  restartNote?: string;
 }
 
 interface Entry {
@@ -65,6 +71,8 @@ export class ServerHub {
   private namingProblems: NamingProblem[] = [];
   private readonly closingSources = new Set<Promise<void>>();
   private closed = false;
+  /** Tool calls on their way to a server now. */
+  private activeCalls = 0;
   private readonly log: Logger;
   private readonly onDidChangeServersEmitter = new Emitter<void>();
   /** Fires when any server's state, the server list or the problems change. */
@@ -96,8 +104,8 @@ export class ServerHub {
     for (const [name, entry] of this.entries) {
       const config = next.get(name);
       if (!config || keyOf(config) !== entry.key) {
-        this.log.info(`[${name}] ${config ? 'settings changed: restarting' : 'removed from settings: stopping'}`);
-        this.dropEntry(name, entry);
+        this.serverLog(name).info(config ? 'settings changed: restarting' : 'removed from settings: stopping');
+        this.dropEntry(name, entry, config ? 'restarted' : 'stopped');
       }
     }
     this.order = servers.map((s) => s.name);
@@ -170,6 +178,8 @@ export class ServerHub {
         return registry.list().filter((t) => t.server === name);
       },
       stderrTail: source?.stderrTail ?? '',
+      willRestart: this.isRestarting(entry),
+      ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
     };
   }
 
@@ -194,7 +204,8 @@ export class ServerHub {
   start(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
-    this.retire(entry);
+    this.serverLog(name).info('starting');
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
   }
@@ -202,7 +213,8 @@ export class ServerHub {
   stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry) return Promise.resolve();
-    const done = this.retire(entry);
+    this.serverLog(name).info('stopping');
+    const done = this.retire(entry, 'stopped');
     this.rebuild();
     this.onDidChangeServersEmitter.fire();
     return done;
@@ -211,11 +223,16 @@ export class ServerHub {
   restart(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return;
-    this.log.info(`[${name}] restarting`);
-    this.retire(entry);
+    this.serverLog(name).info('restarting');
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
     this.rebuild();
+  }
+
+  /** How many tool calls are on their way to a server now (a restart would cancel them). */
+  runningCalls(): number {
+    return this.activeCalls;
   }
 
   restartAll(): void {
@@ -225,7 +242,7 @@ export class ServerHub {
   /** Closes every connection and every server process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const [name, entry] of this.entries) this.dropEntry(name, entry);
+    for (const [name, entry] of this.entries) this.dropEntry(name, entry, 'stopped');
     this.order = [];
     this.rebuild();
     await Promise.allSettled([...this.closingSources]);
@@ -239,7 +256,7 @@ export class ServerHub {
     const name = entry.config.name;
     const hub = this;
     const options: SourceOptions = {
-      logger: taggedLogger(this.log, name),
+      logger: this.serverLog(name),
       get connectTimeoutMs() {
         return hub.settings.connectTimeoutMs;
       },
@@ -279,7 +296,7 @@ export class ServerHub {
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => (entry.source === source ? source.connect() : undefined))
       .catch((err: unknown) => {
-        if (!(err instanceof ClosedWhileStarting)) this.log.error(errorMessage(err));
+        if (!(err instanceof ClosedWhileStarting)) this.serverLog(name).error(errorMessage(err));
       })
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;
@@ -300,7 +317,13 @@ export class ServerHub {
       return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
     }
     const source = entry?.source;
-    return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+    if (!source) return Promise.resolve(toolError('mcp server not connected'));
+    this.activeCalls++;
+    return source.call(remoteName, args, options).finally(() => this.activeCalls--);
+  }
+
+  private serverLog(name: string): Logger {
+    return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
   }
 
   /**
@@ -340,11 +363,11 @@ export class ServerHub {
       entry.restarting = false;
       entry.lastTools = undefined;
       entry.restartNote = `gave up after ${entry.crashes.limit} automatic restarts; restart it when it is fixed`;
-      this.log.error(`[${name}] ${entry.restartNote}`);
+      this.serverLog(name).error(entry.restartNote);
       return;
     }
     entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
-    this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
+    this.serverLog(name).warn(`crashed; ${entry.restartNote}`);
     entry.restartTimer = setTimeout(async () => {
       await this.options.restart?.beforeRestart?.();
       entry.restartTimer = undefined;
@@ -352,7 +375,7 @@ export class ServerHub {
       const dead = entry.source;
       entry.listeners.dispose();
       entry.source = undefined;
-      if (dead) this.trackClose(dead.close());
+      if (dead) this.trackClose(dead.close('restarted'));
       entry.restarting = true;
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
@@ -365,7 +388,7 @@ export class ServerHub {
   }
 
   /** Stops an entry's current source, keeping the entry. */
-  private retire(entry: Entry): Promise<void> {
+  private retire(entry: Entry, reason: CloseReason): Promise<void> {
     clearTimeout(entry.restartTimer);
     entry.restartTimer = undefined;
     entry.restartNote = undefined;
@@ -376,13 +399,13 @@ export class ServerHub {
     entry.source = undefined;
     entry.connecting = undefined;
     if (!source) return Promise.resolve();
-    const closing = source.close();
+    const closing = source.close(reason);
     this.trackClose(closing);
     return closing;
   }
 
-  private dropEntry(name: string, entry: Entry): void {
-    void this.retire(entry);
+  private dropEntry(name: string, entry: Entry, reason: CloseReason): void {
+    void this.retire(entry, reason);
     this.entries.delete(name);
   }
 
@@ -411,7 +434,7 @@ export class ServerHub {
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;
-    for (const p of problems) if (changedProblems) this.log.warn(`[${p.server}] ${p.message}`);
+    for (const p of problems) if (changedProblems) this.serverLog(p.server).warn(p.message);
     tools.push(...this.catalog.builtinTools(new Set(tools.map((t) => t.name))));
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();

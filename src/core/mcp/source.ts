@@ -21,11 +21,16 @@ import { formatCallResult, reportResource } from './result';
 import { tracedTransport, type McpTrace } from './trace';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
+import { isErrorLine } from './errorLine';
+import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
+
+/** Why a source's owner closed it. */
+export type CloseReason = 'restarted' | 'stopped';
 
 export interface SourceOptions {
   logger?: Logger;
@@ -65,6 +70,8 @@ export class McpToolSource {
   private transport: Transport | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** Why its owner closed it: what a call that was running then says. */
+  private closedAs: CloseReason = 'stopped';
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
   private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
@@ -175,7 +182,11 @@ export class McpToolSource {
     this.client = client;
     this.transport = transport;
     client.onclose = () => this.handleClosed();
-    client.onerror = (err) => this.log.warn(`protocol: ${errorMessage(err)}`);
+    client.onerror = (err) => {
+      // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
+      if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) this.log.trace(`protocol: ${errorMessage(err)}`);
+      else this.log.warn(`protocol: ${errorMessage(err)}`);
+    };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
@@ -201,7 +212,7 @@ export class McpToolSource {
           args: c.args,
           env: serverEnvironment(c.env),
           cwd: c.cwd,
-          onStderr: (text) => this.stderr.write(text, (line) => line && this.log.info(`stderr: ${line}`)),
+          onStderr: (text) => this.stderr.write(text, (line) => line && this.logStderr(line)),
           ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
           onGarbage: (line) => {
             const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
@@ -287,7 +298,8 @@ export class McpToolSource {
 
   /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
-    return this.redactor.redact(await this.callRaw(remoteName, args, options));
+    // Logged through this server's redacting logger, like every other line.
+    return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
   }
 
   private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
@@ -314,6 +326,8 @@ export class McpToolSource {
       return formatCallResult(typed, this.options.maxOutputChars ?? 50_000, this.name);
     } catch (err) {
       if (options.signal?.aborted) return toolError('cancelled');
+      // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
+      if (this.closing) return toolError(`cancelled: the server was ${this.closedAs}`);
       return toolError(await this.requestFailure(err));
     }
   }
@@ -325,8 +339,12 @@ export class McpToolSource {
     return this.failureMessage(err, 'call');
   }
 
-  /** Ends the session and the server's whole process tree. Safe to call more than once. */
-  close(): Promise<void> {
+  /**
+   * Ends the session and the server's whole process tree. Safe to call more than once. `reason` is
+   * what calls still running then resolve to: "cancelled: the server was restarted" (or stopped).
+   */
+  close(reason: CloseReason = 'stopped'): Promise<void> {
+    if (!this.closing) this.closedAs = reason;
     this.closing ??= (async () => {
       await this.disposeConnection();
       this.setState({ kind: 'stopped' });
@@ -387,6 +405,12 @@ export class McpToolSource {
     }
     if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
     return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url, phase) ?? errorMessage(err);
+  }
+
+  /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
+  private logStderr(line: string): void {
+    if (isErrorLine(line)) this.log.warn(`stderr: ${line}`);
+    else this.log.info(`stderr: ${line}`);
   }
 
   private setState(state: ServerState): void {

@@ -109,16 +109,15 @@ export class ProcessTransport implements Transport {
       child.stdin!.on('error', () => {
         // EPIPE after the server died; the exit handler reports it.
       });
-      let stdoutEnded = false;
-      const stdoutEnd = new Promise<void>((r) => child.stdout!.once('close', () => {
-        stdoutEnded = true;
-        r();
-      }));
+      let pipesEnded = false;
+      const pipesEnd = Promise.all([new Promise((r) => child.stdout!.once('close', r)), new Promise((r) => child.stderr!.once('close', r))]).then(() => {
+        pipesEnded = true;
+      });
       this.exited = new Promise<void>((r) => {
         child.once('exit', (code, signal) => {
           this.exitInfo = { code, signal };
-          // Let the last stdout bytes arrive, unless a grandchild holds the pipe open.
-          const settle = stdoutEnded ? Promise.resolve() : Promise.race([stdoutEnd, delay(50)]);
+          // Let the last stdout and stderr bytes arrive (the stderr says why it died), unless a grandchild holds a pipe open.
+          const settle = pipesEnded ? Promise.resolve() : Promise.race([pipesEnd, delay(50)]);
           void settle.then(() => this.fireClose()).then(r);
         });
       });

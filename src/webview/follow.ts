@@ -12,6 +12,13 @@ export class ScrollFollow {
   private readonly jump: HTMLButtonElement;
   /** Cards waiting for approval, by item id, in arrival order. */
   private readonly waiting = new Map<string, HTMLElement>();
+  private lastTop = 0;
+  /**
+   * A chunk's size settles after it was first laid out (content-visibility gives it a stand-in
+   * height until then): while pinned, the end is followed when any chunk grows.
+   */
+  private readonly sizes = new ResizeObserver(() => this.pinned && this.toEnd());
+  private readonly observed = new WeakSet<Element>();
 
   constructor(private readonly root: HTMLElement) {
     const row = document.createElement('div');
@@ -26,9 +33,22 @@ export class ScrollFollow {
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
   }
 
+  /**
+   * Only the user scrolls up: content that grows or settles never lowers scrollTop, and following
+   * the end raises it. So scrolling up unpins, and reaching the end pins again.
+   */
   private onScroll(): void {
-    this.pinned = this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < NEAR_END;
+    const top = this.root.scrollTop;
+    const atEnd = this.root.scrollHeight - top - this.root.clientHeight < NEAR_END;
+    if (atEnd) this.pinned = true;
+    else if (top < this.lastTop - 1) this.pinned = false;
+    this.lastTop = top;
     this.updateJump();
+  }
+
+  private toEnd(): void {
+    this.root.scrollTop = this.root.scrollHeight;
+    this.lastTop = this.root.scrollTop;
   }
 
   /** The user sent a message (or a whole conversation arrived): follow the end again. */
@@ -48,7 +68,12 @@ export class ScrollFollow {
 
   /** After a frame's changes: to the end when pinned, else the control says what is below. */
   settle(): void {
-    if (this.pinned) this.root.scrollTop = this.root.scrollHeight;
+    for (const chunk of Array.from(this.root.children)) {
+      if (this.observed.has(chunk)) continue;
+      this.observed.add(chunk);
+      this.sizes.observe(chunk);
+    }
+    if (this.pinned) this.toEnd();
     this.updateJump();
   }
 

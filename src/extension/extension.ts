@@ -23,6 +23,7 @@ import { vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
+import { showChatHistory } from './chat/history';
 import { setupModel } from './chat/setup';
 import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
@@ -146,6 +147,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
+    vscode.commands.registerCommand('minagent.chatHistory', () => showChatHistory(chat)),
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
     registerStopChat(runner, () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),

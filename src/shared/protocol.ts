@@ -1,4 +1,5 @@
 import type { BudgetBreakdown } from '../core/budget/breakdown';
+import type { ExamplePrompt } from '../core/chat/examples';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
  * file; nothing else crosses the boundary. The host waits for `ready` before posting.
@@ -51,6 +52,8 @@ export interface ChatMeta {
   toolWarning?: string;
   /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
   trustNotice?: string;
+  /** The empty chat's example prompts, built from the tools offered. */
+  examples?: ExamplePrompt[];
 }
 
 /** The whole state: sent when a view says `ready` and when the conversation is replaced (New Chat). */

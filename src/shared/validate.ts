@@ -88,8 +88,10 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
 
 const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
 
+const isExample = (e: unknown): e is NonNullable<ChatMeta['examples']>[number] => isObj(e) && isStr(e.tool) && isStr(e.prompt) && opt(e.server, isStr);
+
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr);
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample));
 }
 
 function isState(s: unknown): s is ChatState {

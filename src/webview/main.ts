@@ -1,7 +1,9 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
+import { autoGrow } from './autoGrow';
 import { BudgetMeterView } from './budget';
 import { Transcript } from './transcript';
+import { Welcome } from './welcome';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -21,6 +23,15 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+const fitInput = autoGrow(input);
+const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
+  input.value = prompt;
+  input.focus();
+  input.setSelectionRange(prompt.length, prompt.length);
+  input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
+});
+/** The page shows once the first state (or an error) arrived: no empty or unstyled controls flash. */
+const shown = () => document.body.classList.add('ready');
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -33,8 +44,10 @@ function setBusy(value: boolean): void {
 
 function applyState(state: ChatState): void {
   transcript.reset(state.items);
+  welcome.setEmpty(state.items.length === 0);
   setBusy(state.busy);
   applyMeta(state);
+  shown();
 }
 
 /** The model picker and the banner; the transcript is not touched. */
@@ -48,6 +61,10 @@ function applyMeta(state: ChatMeta): void {
     o.selected = m.id === state.selectedModel;
     modelSelect.append(o);
   }
+  // Compact in the header; the full name and where it runs in the tooltip.
+  const selected = state.models.find((m) => m.id === state.selectedModel) ?? state.models[0];
+  modelSelect.title = selected ? `${selected.label}${selected.detail ? `\n${selected.detail}` : ''}` : 'No model';
+  welcome.setExamples(state.examples);
   modelSelect.disabled = state.models.length === 0;
   banner.textContent = '';
   banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice;
@@ -92,6 +109,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       applyMeta(m.meta);
       break;
     case 'append':
+      welcome.setEmpty(false);
+      transcript.upsert(m.item);
+      break;
     case 'update':
       transcript.upsert(m.item);
       break;
@@ -105,7 +125,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       meter.show(m.budget);
       break;
     case 'reply':
-      if (m.error) showError(m.error);
+      if (m.error) {
+        shown();
+        showError(m.error);
+      }
       break;
   }
 });
@@ -116,6 +139,7 @@ function submit(): void {
   const text = input.value.trim();
   if (!text) return;
   input.value = '';
+  fitInput();
   send({ type: 'send', text });
   sendDraft();
 }
@@ -141,9 +165,10 @@ document.addEventListener('keydown', (e) => {
     send({ type: 'stop' });
   }
 });
-$<HTMLButtonElement>('new-chat').addEventListener('click', () => send({ type: 'newChat' }));
-$<HTMLButtonElement>('export').addEventListener('click', () => send({ type: 'export' }));
-modelSelect.addEventListener('change', () => send({ type: 'selectModel', id: modelSelect.value }));
+modelSelect.addEventListener('change', () => {
+  modelSelect.title = modelSelect.selectedOptions[0]?.textContent ?? '';
+  send({ type: 'selectModel', id: modelSelect.value });
+});
 
 send({ type: 'ready' });
 input.focus();

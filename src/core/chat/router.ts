@@ -6,7 +6,7 @@ import type { ApprovalDecision, ChatMeta, ChatState, HostMessage, WebviewMessage
 import { parseWebviewMessage } from '../../shared/validate';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
-import type { ConversationStore } from './store';
+import type { ConversationInfo, ConversationStore } from './store';
 import type { TurnRunner } from './turns';
 
 export type Post = (message: HostMessage) => void;
@@ -170,13 +170,47 @@ export class ChatRouter implements Disposable {
   newChat(): void {
     const old = this.conversation;
     if (old) this.runner.end(old, 'newChat');
-    this.actions.forgetChatApprovals();
     const c = this.store.create();
+    this.replace(c);
+    void this.save(c);
+  }
+
+  /** Shows another conversation in every view; a turn running in the old one ends, as with New. */
+  private replace(c: Conversation): void {
+    this.actions.forgetChatApprovals();
     this.loading = Promise.resolve(c);
     this.show(c);
-    this.broadcast({ type: 'state', state: { items: [], busy: false, ...this.actions.meta() } });
+    this.broadcast({ type: 'state', state: { items: c.items, busy: this.runner.busy(c), ...this.actions.meta() } });
     this.actions.contextChanged?.();
-    void this.save(c);
+  }
+
+  /** The kept conversations, most recent first; `current` marks the one the views show. */
+  async conversations(): Promise<Array<ConversationInfo & { current: boolean }>> {
+    const current = (await this.current()).id;
+    return (await this.store.list()).map((info) => ({ ...info, current: info.id === current }));
+  }
+
+  /** Reopens a kept conversation (the history's pick). */
+  async openConversation(id: string): Promise<void> {
+    const old = await this.current();
+    if (old.id === id) return;
+    const c = await this.store.open(id);
+    this.runner.end(old, 'chatSwitched');
+    this.replace(c);
+  }
+
+  renameConversation(id: string, title: string): Promise<void> {
+    return this.store.rename(id, title);
+  }
+
+  /** Deletes a kept conversation; deleting the one shown opens the most recent other one, or a new chat. */
+  async deleteConversation(id: string): Promise<void> {
+    const shown = (await this.current()).id === id;
+    await this.store.remove(id);
+    if (!shown) return;
+    const next = (await this.store.list())[0];
+    if (next) await this.openConversation(next.id);
+    else this.newChat();
   }
 
   async exportMarkdown(): Promise<void> {

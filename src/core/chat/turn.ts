@@ -25,11 +25,12 @@ export interface TurnHost {
 }
 
 /** Why a turn ended before its answer; shown in the transcript. */
-export type EndReason = 'stopped' | 'newChat' | 'modelChanged' | 'viewClosed' | 'disposed';
+export type EndReason = 'stopped' | 'newChat' | 'chatSwitched' | 'modelChanged' | 'viewClosed' | 'disposed';
 
 const END_TEXT: Record<EndReason, string> = {
   stopped: 'Stopped.',
   newChat: 'Stopped: a new chat was started.',
+  chatSwitched: 'Stopped: another chat was opened.',
   modelChanged: 'Stopped: the model was changed.',
   viewClosed: 'Stopped: the chat view that started this turn was closed.',
   disposed: 'Stopped.',

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { examplePrompts } from '../../core/chat/examples';
 import type { ChatActions } from '../../core/chat/router';
 import type { ChatMeta } from '../../shared/protocol';
 import type { Approvals } from './approvals';
@@ -19,7 +20,8 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const selected = models.selected();
       const warning = tools.warning();
       const trustNotice = models.trustNotice();
-      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}) };
+      const examples = examplePrompts(tools.offered());
+      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), examples };
     },
     selectModel: async (id) => {
       await models.select(id);

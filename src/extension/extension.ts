@@ -11,6 +11,7 @@ import { channelLogger } from './log';
 import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
+import { activateResources } from './resources/activate';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
@@ -89,6 +90,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     report?.();
   };
   context.subscriptions.push(tree, view, status, serverHub.onDidChangeServers(changed), serverHub.onDidChangeTools(changed));
+  activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'));
 
   let loading = Promise.resolve();
   const reload = (): Promise<void> => {

@@ -17,7 +17,7 @@ import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
-import { vscodeChatActions } from './chat/actions';
+import { draftWithAttachments, vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
@@ -90,7 +90,6 @@ function start(context: vscode.ExtensionContext): ServerHub {
     report?.();
   };
   context.subscriptions.push(tree, view, status, serverHub.onDidChangeServers(changed), serverHub.onDidChangeTools(changed));
-  activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'));
 
   let loading = Promise.resolve();
   const reload = (): Promise<void> => {
@@ -119,7 +118,10 @@ function start(context: vscode.ExtensionContext): ServerHub {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
+  const { attachments } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models);
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), attachments), taggedLogger(log, 'chat'));
+  // A chip added or removed: the views show it, the meter counts it.
+  context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),

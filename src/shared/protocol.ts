@@ -29,7 +29,8 @@ export interface ToolCard {
 }
 
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `attachments`: the resources sent with the message, as labels. */
+  | { kind: 'user'; id: string; text: string; attachments?: string[] }
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
@@ -51,6 +52,19 @@ export interface ChatMeta {
   toolWarning?: string;
   /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
   trustNotice?: string;
+  /** Resources attached to the next message, shown as chips in the input. */
+  attachments?: AttachmentChip[];
+}
+
+/** A resource attached to the next message: its label, where it is from, and its size in tokens. */
+export interface AttachmentChip {
+  id: string;
+  server: string;
+  uri: string;
+  label: string;
+  tokens: number;
+  /** False when the tokens are an estimate. */
+  exact: boolean;
 }
 
 /** The whole state: sent when a view says `ready` and when the conversation is replaced (New Chat). */
@@ -105,7 +119,9 @@ export type WebviewRequest =
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
-  | { type: 'draft'; text: string };
+  | { type: 'draft'; text: string }
+  /** Takes an attached resource back (the chip's x). */
+  | { type: 'detach'; id: string };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -3,7 +3,7 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
-import type { ApprovalDecision, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import type { ApprovalDecision, AttachmentChip, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +42,8 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'detach':
+      return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
     default:
       return undefined;
   }
@@ -74,7 +76,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   if (!isObj(i) || !isStr(i.id)) return false;
   switch (i.kind) {
     case 'user':
-      return isStr(i.text);
+      return isStr(i.text) && opt(i.attachments, arrayOf(isStr));
     case 'assistant':
       return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
     case 'tool':
@@ -86,10 +88,11 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   }
 }
 
+const isChip = (c: unknown): c is AttachmentChip => isObj(c) && isId(c.id) && isStr(c.server) && isStr(c.uri) && isStr(c.label) && isNum(c.tokens) && c.tokens >= 0 && isBool(c.exact);
 const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr);
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {

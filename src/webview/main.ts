@@ -1,6 +1,7 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { BudgetMeterView } from './budget';
+import { AttachmentChips } from './chips';
 import { Transcript } from './transcript';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -21,6 +22,7 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send({ type: 'detach', id }));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -39,6 +41,7 @@ function applyState(state: ChatState): void {
 
 /** The model picker and the banner; the transcript is not touched. */
 function applyMeta(state: ChatMeta): void {
+  chips.show(state.attachments);
   modelSelect.textContent = '';
   for (const m of state.models) {
     const o = document.createElement('option');

@@ -2,6 +2,7 @@ import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agen
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
+import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
@@ -53,6 +54,8 @@ export class Turn {
     readonly text: string,
     /** Who started it (a view); closing that view ends the turn. */
     readonly origin: unknown,
+    /** Resources attached to the message: the model gets them before the text. */
+    private readonly attached?: TakenContext,
   ) {}
 
   get signal(): AbortSignal {
@@ -88,7 +91,7 @@ export class Turn {
 
   private async run(): Promise<void> {
     const c = this.conversation;
-    c.append({ kind: 'user', id: c.newId('u'), text: this.text });
+    c.append({ kind: 'user', id: c.newId('u'), text: this.text, ...(this.attached ? { attachments: this.attached.labels } : {}) });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -103,7 +106,7 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(this.text, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(withContext(this.text, this.attached), { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);

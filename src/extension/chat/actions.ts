@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withContext, type Attachments } from '../../core/chat/attachments';
 import type { ChatActions } from '../../core/chat/router';
 import type { ChatMeta } from '../../shared/protocol';
 import type { Approvals } from './approvals';
@@ -12,14 +13,15 @@ export interface BudgetHooks {
 }
 
 /** The editor side of the chat's actions: pickers, editors, commands, and the budget meter. */
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks): ChatActions {
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks, attachments?: Attachments): ChatActions {
   return {
     meta(): ChatMeta {
       const list = models.list();
       const selected = models.selected();
       const warning = tools.warning();
       const trustNotice = models.trustNotice();
-      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}) };
+      const chips = attachments?.chips() ?? [];
+      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}) };
     },
     selectModel: async (id) => {
       await models.select(id);
@@ -35,5 +37,20 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       await vscode.commands.executeCommand('minagent.setupModel');
     },
     ...(budget ? { draft: (text: string) => budget.setDraft(text), contextChanged: () => void budget.update() } : {}),
+    ...(attachments ? { attachments } : {}),
+  };
+}
+
+/** The meter measures the draft with what is attached to it (as the model would get it), again when a chip comes or goes. */
+export function draftWithAttachments(budget: BudgetHooks, attachments: Attachments): BudgetHooks {
+  let draft = '';
+  const measure = () => budget.setDraft(withContext(draft, attachments.peek()));
+  attachments.onDidChange(measure);
+  return {
+    setDraft: (text) => {
+      draft = text;
+      measure();
+    },
+    update: () => budget.update(),
   };
 }

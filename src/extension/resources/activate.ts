@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/logger';
+import type { Attachments } from '../../core/chat/attachments';
 import type { ServerHub } from '../../core/mcp/hub';
+import type { ModelChoices } from '../chat/models';
+import { createAttachments } from './attach';
 import { registerResourceCommands } from './resourceCommands';
 import { ResourceDocuments } from './resourceDocs';
 import { ResourceTreeProvider, type IconSource } from './resourceTree';
@@ -8,10 +11,11 @@ import { ResourceTreeProvider, type IconSource } from './resourceTree';
 export const RESOURCES_VIEW = 'minagent.resources';
 
 /** The Resources view, its commands and the resource documents; everything is owned by `subscriptions`. */
-export function activateResources(subscriptions: vscode.Disposable[], hub: ServerHub, log: Logger, icons?: IconSource): { tree: ResourceTreeProvider; docs: ResourceDocuments } {
+export function activateResources(subscriptions: vscode.Disposable[], hub: ServerHub, log: Logger, models: ModelChoices, icons?: IconSource): { tree: ResourceTreeProvider; docs: ResourceDocuments; attachments: Attachments } {
   const tree = new ResourceTreeProvider(hub, icons);
   const docs = new ResourceDocuments(hub.catalog, log);
   const view = vscode.window.createTreeView(RESOURCES_VIEW, { treeDataProvider: tree, showCollapseAll: true });
-  subscriptions.push(tree, docs, view, ...registerResourceCommands(hub, tree, docs));
-  return { tree, docs };
+  const { attachments, command } = createAttachments(hub, models, tree);
+  subscriptions.push(tree, docs, view, attachments, command, ...registerResourceCommands(hub, tree, docs));
+  return { tree, docs, attachments };
 }

@@ -118,8 +118,8 @@ function start(context: vscode.ExtensionContext): ServerHub {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const { attachments } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models);
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), attachments), taggedLogger(log, 'chat'));
+  const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models);
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'));
   // A chip added or removed: the views show it, the meter counts it.
   context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.

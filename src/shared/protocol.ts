@@ -26,6 +26,21 @@ export interface ToolCard {
   approval?: string;
   /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
   images?: Array<{ mimeType: string; data: string }>;
+  /** Resource links and embedded resources in the result, shown as links the user can open. */
+  resources?: CardResource[];
+}
+
+/** A resource a tool result links to or embeds, as its card shows it (all of it server-written text). */
+export interface CardResource {
+  kind: 'link' | 'embedded';
+  server: string;
+  uri: string;
+  label: string;
+  mimeType?: string;
+  /** Bytes, as the server states it (a link) or as embedded. */
+  size?: number;
+  /** An embedded text resource's text, cut to what the view keeps. */
+  text?: string;
 }
 
 export type TranscriptItem =
@@ -121,7 +136,9 @@ export type WebviewRequest =
   /** The message being typed, so the budget meter can show what sending it would cost. */
   | { type: 'draft'; text: string }
   /** Takes an attached resource back (the chip's x). */
-  | { type: 'detach'; id: string };
+  | { type: 'detach'; id: string }
+  /** Opens the `index`th resource of a tool card (the host looks it up: the view names no URI). */
+  | { type: 'openResource'; callId: string; index: number };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -3,7 +3,7 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
-import type { ApprovalDecision, AttachmentChip, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +42,8 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'openResource':
+      return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
     case 'detach':
       return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
     default:
@@ -51,6 +53,9 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
 
 const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
 const LEVELS = new Set(['info', 'warning', 'error']);
+
+const isCardResource = (r: unknown): r is CardResource =>
+  isObj(r) && (r.kind === 'link' || r.kind === 'embedded') && isStr(r.server) && isStr(r.uri) && isStr(r.label) && opt(r.mimeType, isStr) && opt(r.size, isNum) && opt(r.text, isStr);
 
 function isCard(c: unknown): c is ToolCard {
   if (!isObj(c)) return false;
@@ -68,7 +73,8 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.durationMs, isNum) &&
     opt(c.approval, isStr) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
-    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data)))
+    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
+    opt(c.resources, arrayOf(isCardResource))
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ToolCard } from '../shared/protocol';
+import { renderCardResources } from './cardResources';
 
 const STATUS_TEXT: Record<ToolCard['status'], string> = {
   waiting: 'waiting for approval',
@@ -20,6 +21,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
 export interface CardActions {
   approve(callId: string, decision: ApprovalDecision): void;
   openResult(callId: string): void;
+  /** Opens the card's `index`th resource link or embedded resource. */
+  openResource(callId: string, index: number): void;
 }
 
 /** A tool call as a card. Every value is set as text: nothing a tool returns is parsed as HTML. */
@@ -99,6 +102,8 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     }
     root.append(result);
   }
+  const resources = renderCardResources(card, actions.openResource);
+  if (resources) root.append(resources);
   return root;
 }
 

@@ -19,6 +19,7 @@ const banner = $<HTMLDivElement>('banner');
 const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   approve: (callId, decision) => send({ type: 'approve', callId, decision }),
   openResult: (callId) => send({ type: 'openResult', callId }),
+  openResource: (callId, index) => send({ type: 'openResource', callId, index }),
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));

@@ -2,6 +2,7 @@ import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agen
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
+import { cardResources } from './cardResources';
 import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 
@@ -195,7 +196,8 @@ export class Turn {
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;
       const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
-      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}) };
+      const resources = cardResources(tool.resources);
+      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}) };
     });
   }
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { withContext, type Attachments } from '../../core/chat/attachments';
 import type { ChatActions } from '../../core/chat/router';
-import type { ChatMeta } from '../../shared/protocol';
+import type { CardResource, ChatMeta } from '../../shared/protocol';
+import type { ResourceDocuments } from '../resources/resourceDocs';
 import type { Approvals } from './approvals';
 import { SETUP_HINT, type ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
@@ -13,7 +14,14 @@ export interface BudgetHooks {
 }
 
 /** The editor side of the chat's actions: pickers, editors, commands, and the budget meter. */
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks, attachments?: Attachments): ChatActions {
+/** The resource side of the chat: attachments for the next message, and documents for the cards' resources. */
+export interface ChatResources {
+  attachments: Attachments;
+  docs: ResourceDocuments;
+}
+
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
+  const attachments = resources?.attachments;
   return {
     meta(): ChatMeta {
       const list = models.list();
@@ -37,7 +45,12 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       await vscode.commands.executeCommand('minagent.setupModel');
     },
     ...(budget ? { draft: (text: string) => budget.setDraft(text), contextChanged: () => void budget.update() } : {}),
-    ...(attachments ? { attachments } : {}),
+    ...(resources
+      ? {
+          attachments: resources.attachments,
+          openResource: (r: CardResource) => (r.kind === 'link' ? resources.docs.open({ server: r.server, uri: r.uri }, r.label) : resources.docs.openEmbedded(r)),
+        }
+      : {}),
   };
 }
 

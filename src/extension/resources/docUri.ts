@@ -7,6 +7,8 @@ export const RESOURCE_SCHEME = 'minagent-resource';
 export interface ResourceRef {
   server: string;
   uri: string;
+  /** Set for a resource a tool result embedded: the document shows that copy, not a fresh read. */
+  embedded?: string;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface ResourceRef {
  * server wrote can change the scheme, authority or path; the path is a readable label only.
  */
 export function resourceDocUri(ref: ResourceRef, label?: string): vscode.Uri {
-  const query = new URLSearchParams({ server: ref.server, uri: ref.uri }).toString();
+  const query = new URLSearchParams({ server: ref.server, uri: ref.uri, ...(ref.embedded !== undefined ? { embedded: ref.embedded } : {}) }).toString();
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(ref.server)}/${safeSegment(label ?? lastSegment(ref.uri))}`, query });
 }
 
@@ -24,7 +26,8 @@ export function parseResourceDocUri(uri: vscode.Uri): ResourceRef | undefined {
   const q = new URLSearchParams(uri.query);
   const server = q.get('server');
   const resource = q.get('uri');
-  return server && resource ? { server, uri: resource } : undefined;
+  const embedded = q.get('embedded');
+  return server && resource ? { server, uri: resource, ...(embedded !== null ? { embedded } : {}) } : undefined;
 }
 
 export function refKey(ref: ResourceRef): string {

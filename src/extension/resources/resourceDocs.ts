@@ -3,7 +3,8 @@ import type { Disposable as CoreDisposable } from '../../core/event';
 import type { Logger } from '../../core/logger';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/featureTypes';
 import type { HubCatalog } from '../../core/mcp/catalog';
-import { resourceView } from '../../core/mcp/resourceView';
+import { formatBytes, languageFor, resourceView } from '../../core/mcp/resourceView';
+import type { CardResource } from '../../shared/protocol';
 import { showImagePreview } from './imagePreview';
 import { parseResourceDocUri, refKey, resourceDocUri, RESOURCE_SCHEME, type ResourceRef } from './docUri';
 
@@ -26,6 +27,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
   /** A read made just before opening, used once by the provider (so opening reads once). */
   private readonly fresh = new Map<string, ReadResourceResult | FeatureError>();
   private readonly languages = new Map<string, string>();
+  /** Embedded copies from tool results, by document URI. */
+  private readonly embedded = new Map<string, { text: string; language: string }>();
+  private nextEmbedded = 1;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -38,7 +42,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       { dispose: () => updates.dispose() },
       vscode.workspace.onDidCloseTextDocument((doc) => {
         const ref = parseResourceDocUri(doc.uri);
-        if (ref) this.unwatch(ref, { doc: doc.uri });
+        if (ref?.embedded !== undefined) this.embedded.delete(doc.uri.toString());
+        else if (ref) this.unwatch(ref, { doc: doc.uri });
       }),
     ];
   }
@@ -64,10 +69,26 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
+  /** Shows the copy of a resource a tool result embedded (what the model got), read-only. */
+  async openEmbedded(resource: CardResource): Promise<void> {
+    const uri = resourceDocUri({ server: resource.server, uri: resource.uri, embedded: String(this.nextEmbedded++) }, resource.label);
+    const language = languageFor(resource.mimeType, resource.uri);
+    const text =
+      resource.text !== undefined
+        ? resource.text
+        : `(binary data${resource.mimeType ? ` of type ${resource.mimeType}` : ''}${resource.size !== undefined ? `: ${formatBytes(resource.size)}` : ''}; not shown)`;
+    this.embedded.set(uri.toString(), { text: `${text}`, language: resource.text !== undefined ? language : 'plaintext' });
+    let doc = await vscode.workspace.openTextDocument(uri);
+    const wanted = this.embedded.get(uri.toString())?.language;
+    if (wanted && doc.languageId !== wanted) doc = await vscode.languages.setTextDocumentLanguage(doc, wanted);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const ref = parseResourceDocUri(uri);
     if (!ref) return 'This is not a MinAgent resource.';
     const key = uri.toString();
+    if (ref.embedded !== undefined) return this.embedded.get(key)?.text ?? `(the copy of <${ref.uri}> that a tool result embedded is no longer held; open it from its tool card again)`;
     this.watch(ref, { doc: uri });
     const result = this.fresh.get(key) ?? (await this.catalog.readResource(ref.server, ref.uri));
     this.fresh.delete(key);

@@ -12,6 +12,7 @@ import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { activateResources } from './resources/activate';
+import { IconFiles } from './icons/iconFiles';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
@@ -71,13 +72,16 @@ function start(context: vscode.ExtensionContext): ServerHub {
 
   const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
   const meter = new BudgetMeter(log);
-  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server));
+  const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
+  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server), icons);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   context.subscriptions.push(
     switches,
     meter,
     view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     meter.onDidChangeCosts(() => tree.refresh()),
+    icons,
+    icons.onDidLoad(() => tree.refresh()),
   );
   const status = new StatusBar(serverHub, () => config);
   const report = testReporter(serverHub);
@@ -111,14 +115,14 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
   const tools = new ToolSelection(serverHub, switches);
-  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
+  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals, icons));
   // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
   const storage = context.storageUri ?? context.globalStorageUri;
   const store = new FileConversationStore(join(storage.fsPath, 'conversations'), {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models);
+  const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
   const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'));
   // A chip added or removed: the views show it, the meter counts it.
   context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));

@@ -28,7 +28,15 @@ export interface ToolCard {
   images?: Array<{ mimeType: string; data: string }>;
   /** Resource links and embedded resources in the result, shown as links the user can open. */
   resources?: CardResource[];
+  /** The title the server gave the tool. */
+  title?: string;
+  /** The tool's (else its server's) icon, checked: a `data:` URI of an allowed image type. */
+  icon?: string;
 }
+
+/** What a card's icon may be: a base64 `data:` URI of an allowed image type, and small. */
+export const CARD_ICON = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+export const MAX_CARD_ICON_CHARS = 32 * 1024;
 
 /** A resource a tool result links to or embeds, as its card shows it (all of it server-written text). */
 export interface CardResource {

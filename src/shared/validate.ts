@@ -3,6 +3,7 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
+import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
 import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
@@ -57,6 +58,8 @@ const LEVELS = new Set(['info', 'warning', 'error']);
 const isCardResource = (r: unknown): r is CardResource =>
   isObj(r) && (r.kind === 'link' || r.kind === 'embedded') && isStr(r.server) && isStr(r.uri) && isStr(r.label) && opt(r.mimeType, isStr) && opt(r.size, isNum) && opt(r.text, isStr);
 
+export const isCardIcon = (v: unknown): v is string => isStr(v) && v.length <= MAX_CARD_ICON_CHARS && CARD_ICON.test(v);
+
 function isCard(c: unknown): c is ToolCard {
   if (!isObj(c)) return false;
   const p = c.progress;
@@ -74,7 +77,9 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.approval, isStr) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
     opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
-    opt(c.resources, arrayOf(isCardResource))
+    opt(c.resources, arrayOf(isCardResource)) &&
+    opt(c.title, isStr) &&
+    opt(c.icon, isCardIcon)
   );
 }
 

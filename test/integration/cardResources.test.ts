@@ -15,6 +15,7 @@ import { isTranscriptItem, parseWebviewMessage } from '../../src/shared/validate
 import { fixture } from '../helpers';
 import { startMockModel } from '../mockModel';
 
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -42,6 +43,8 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 3 }),
       tools: () => hub.registry.schemas(),
+      // As the extension's host does: the registry's title and the checked icon (the hostile case hands a bad one).
+      look: (name) => ({ ...(hub.registry.get(name)?.title ? { title: hub.registry.get(name)!.title! } : {}), icon: name === 'cite' ? PNG : 'javascript:alert(1)' }),
       preapproval: () => 'test',
       ask: async () => true,
     });
@@ -63,6 +66,7 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
 
   test('a link and an embedded resource show in the card and open by position; the model got both in text', async () => {
     const { card, mock, opened, send, got } = await turn('cite', { id: 'readme' });
+    assert.deepEqual([card.title, card.icon], ['Cite a note', PNG], 'the tool\'s title and icon');
     assert.deepEqual(card.resources, [
       { kind: 'link', server: 'library', uri: 'library://notes/readme', label: 'note readme', mimeType: 'text/plain' },
       { kind: 'embedded', server: 'library', uri: 'library://notes/readme', label: 'library://notes/readme', mimeType: 'text/plain', size: 23, text: 'Welcome to the library.' },
@@ -80,6 +84,7 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
 
   test('attack: javascript: and command: links and an HTML embedded resource are carried as text, and opening one asks the host for that card entry only', async () => {
     const { card, opened, send } = await turn('hostile_links', {});
+    assert.equal(card.icon, undefined, 'an icon that is not a checked data: image is dropped');
     assert.deepEqual(card.resources!.map((r) => [r.kind, r.uri, r.label]), [
       ['link', 'javascript:document.title="pwned-link"', '<img src=x onerror="document.title=\'pwned-name\'">'],
       ['link', 'command:workbench.action.closeWindow', 'Harmless notes'],

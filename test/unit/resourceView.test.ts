@@ -19,7 +19,7 @@ test('one text part opens as itself in its language; several parts under headers
   assert.deepEqual(resourceView(read({ mimeType: 'application/json', text: '{"a":1}' })), { kind: 'text', text: '{"a":1}', language: 'json' });
   const many = resourceView(read({ uri: 'x://1', mimeType: 'text/plain', text: 'one' }, { uri: 'x://2', mimeType: 'application/octet-stream', blob: b64('\u0000\u0001'), size: 2048 }));
   assert.equal(many.kind, 'text');
-  assert.match((many as { text: string }).text, /--- <x:\/\/1> \(text\/plain\)\none\n\n--- <x:\/\/2> \(application\/octet-stream\)\n\(binary data of type application\/octet-stream: 2\.0 KB; not shown\)/);
+  assert.match((many as { text: string }).text, /--- <x:\/\/1> \(text\/plain\)\none\n\n--- <x:\/\/2> \(application\/octet-stream\)\n\(binary data of type application\/octet-stream: 2 KB; not shown\)/);
   const cut = resourceView(read({ text: 'abc', truncated: { kept: 3, total: 5_000_000 } }));
   assert.match((cut as { text: string }).text, /cut: 3 of 5,000,000 characters shown/);
 });

@@ -3,6 +3,7 @@ import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import { cardResources } from './cardResources';
+import { isCardIcon } from '../../shared/validate';
 import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 
@@ -20,6 +21,8 @@ export interface TurnHost {
   tools(): ToolSchema[];
   /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
   whyUnavailable?(name: string): string | undefined;
+  /** How a tool's card looks: the title the server gave it and its checked icon (a `data:` URI). */
+  look?(name: string, server: string | undefined): { title?: string; icon?: string };
   /** Why the call may run without asking (shown in its card), or undefined: ask. */
   preapproval(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
@@ -175,9 +178,12 @@ export class Turn {
   private startCard(e: Extract<AgentEvent, { type: 'tool_start' }>): void {
     const id = this.conversation.newId('t');
     this.cards.set(e.callId, id);
+    const look = this.host.look?.(e.name, e.server) ?? {};
     const card: ToolCard = {
       callId: id,
       name: e.name,
+      ...(look.title ? { title: look.title.slice(0, 200) } : {}),
+      ...(look.icon && isCardIcon(look.icon) ? { icon: look.icon } : {}),
       wireName: e.wireName,
       ...(e.server ? { server: e.server } : {}),
       arguments: typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}'),

@@ -1,4 +1,7 @@
+import { formatBytes } from '../net/limits';
 import type { ReadResourceResult, ResourceContent } from './featureTypes';
+
+export { formatBytes };
 
 /**
  * How a read resource shows in an editor, decided from what the server sent (attacker-written: the
@@ -123,10 +126,4 @@ export function binaryNote(c: ResourceContent): string {
 
 function cutNote(c: ResourceContent): string {
   return c.truncated ? `\n…[cut: ${c.truncated.kept.toLocaleString('en')} of ${c.truncated.total.toLocaleString('en')} characters shown]` : '';
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }

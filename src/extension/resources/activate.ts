@@ -6,7 +6,8 @@ import type { ModelChoices } from '../chat/models';
 import { createAttachments } from './attach';
 import { registerResourceCommands } from './resourceCommands';
 import { ResourceDocuments } from './resourceDocs';
-import { ResourceTreeProvider, type IconSource } from './resourceTree';
+import type { IconSource } from '../icons/iconSource';
+import { ResourceTreeProvider } from './resourceTree';
 
 export const RESOURCES_VIEW = 'minagent.resources';
 

@@ -3,13 +3,7 @@ import type { HubCatalog } from '../../core/mcp/catalog';
 import type { McpResource, McpResourceTemplate } from '../../core/mcp/featureTypes';
 import { formatBytes } from '../../core/mcp/resourceView';
 import type { ServerHub } from '../../core/mcp/hub';
-import type { SafeIcon } from '../../core/mcp/icons';
-
-/** Where the view gets the icon files of servers and resources (checked and cached elsewhere). */
-export interface IconSource {
-  path(icons: readonly SafeIcon[] | undefined): vscode.Uri | undefined;
-  onDidLoad(listener: () => void): { dispose(): void };
-}
+import type { IconSource } from '../icons/iconSource';
 
 export type ResourceNode =
   | { kind: 'resourceServer'; server: string }

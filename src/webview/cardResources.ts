@@ -19,7 +19,7 @@ function row(r: CardResource, open: () => void): HTMLElement {
   e.className = `card-resource ${r.kind}`;
   const button = document.createElement('button');
   button.className = 'link card-resource-open';
-  button.textContent = `${r.kind === 'link' ? '🔗' : '📄'} ${r.label}`;
+  button.textContent = `${r.kind === 'link' ? '↗' : '▣'} ${r.label}`;
   button.title = `${r.kind === 'link' ? 'Open' : 'Open the embedded copy of'} ${r.uri} (server "${r.server}")`;
   button.addEventListener('click', open);
   const detail = document.createElement('span');

@@ -159,7 +159,7 @@ export class Transcript {
     switch (item.kind) {
       case 'user': {
         const e = text('div', 'msg user', item.text);
-        if (item.attachments?.length) e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `📎 ${a}`)));
+        if (item.attachments?.length) e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `attached: ${a}`)));
         return e;
       }
       case 'assistant': {

@@ -117,7 +117,7 @@ describe('resources and icons in VS Code', () => {
         assert.match((await card.locator('img.card-tool-icon').getAttribute('src')) ?? '', /^data:image\/png;base64,/);
         assert.equal(await card.locator('.card-title').innerText(), 'Cite a note');
         await card.scrollIntoViewIfNeeded();
-        await card.screenshot({ path: await w.screenshot('resources-6-card') });
+        await w.screenshot('resources-6-card');
         await card.locator('.card-resource-open', { hasText: 'note readme' }).click();
         await waitFor('the linked resource in an editor', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
@@ -139,7 +139,8 @@ describe('resources and icons in VS Code', () => {
         assert.doesNotMatch(await chat.evaluate('document.title'), /pwned/);
         assert.doesNotMatch(await w.page.title(), /pwned/);
         await w.page.locator('.monaco-workbench').waitFor(); // the window is still there
-        await card.screenshot({ path: await w.screenshot('resources-7-hostile') });
+        await card.scrollIntoViewIfNeeded();
+        await w.screenshot('resources-7-hostile');
       });
     } finally {
       await wb?.close();

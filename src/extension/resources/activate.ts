@@ -16,7 +16,15 @@ export function activateResources(subscriptions: vscode.Disposable[], hub: Serve
   const tree = new ResourceTreeProvider(hub, icons);
   const docs = new ResourceDocuments(hub.catalog, log);
   const view = vscode.window.createTreeView(RESOURCES_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  // The view shows only while some running server offers resources.
+  let shown: boolean | undefined;
+  const showView = () => {
+    const has = hub.catalog.resources().length > 0 || hub.catalog.templates().length > 0;
+    if (has !== shown) void vscode.commands.executeCommand('setContext', 'minagent.hasResources', (shown = has));
+  };
+  showView();
   const { attachments, command } = createAttachments(hub, models, tree);
-  subscriptions.push(tree, docs, view, attachments, command, ...registerResourceCommands(hub, tree, docs));
+  const resourcesChanged = hub.catalog.onDidChangeResources(showView);
+  subscriptions.push(tree, docs, view, attachments, command, { dispose: () => resourcesChanged.dispose() }, ...registerResourceCommands(hub, tree, docs));
   return { tree, docs, attachments };
 }

@@ -14,12 +14,14 @@ import { ServerTreeProvider } from './serverTree';
 import { ServerLogs } from './serverLogs';
 import { FailureNotices } from './failureNotices';
 import { ResultDocuments } from './resultDocuments';
+import { activateResources } from './resources/activate';
+import { IconFiles } from './icons/iconFiles';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
-import { vscodeChatActions } from './chat/actions';
+import { draftWithAttachments, vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
@@ -77,13 +79,16 @@ function start(context: vscode.ExtensionContext): ServerHub {
 
   const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
   const meter = new BudgetMeter(log);
-  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server));
+  const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
+  const tree = new ServerTreeProvider(serverHub, () => config, switches, (server) => meter.serverCost(server), icons);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   context.subscriptions.push(
     switches,
     meter,
     view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     meter.onDidChangeCosts(() => tree.refresh()),
+    icons,
+    icons.onDidLoad(() => tree.refresh()),
   );
   const status = new StatusBar(serverHub, () => config);
   const report = testReporter(serverHub);
@@ -117,14 +122,17 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
   const tools = new ToolSelection(serverHub, switches);
-  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals));
+  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals, icons));
   // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
   const storage = context.storageUri ?? context.globalStorageUri;
   const store = new FileConversationStore(join(storage.fsPath, 'conversations'), {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
+  const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'));
+  // A chip added or removed: the views show it, the meter counts it.
+  context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),

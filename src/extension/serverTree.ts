@@ -10,6 +10,7 @@ import { errorNode } from './errorNode';
 import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
 import type { EntryRef } from './settingsLocation';
+import type { IconSource } from './icons/iconSource';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -37,6 +38,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly switches: ToolSwitches,
     /** Tokens of a server's tool schemas in a request to the selected model, once measured. */
     private readonly schemaCost: (server: string) => number | undefined,
+    /** The servers' and tools' own icons (checked); the state icon stands in until one is loaded. */
+    private readonly icons?: IconSource,
   ) {
     this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
   }
@@ -202,10 +205,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.description = 'starting…';
         break;
       case 'running': {
-        item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+        const identity = this.hub.catalog.serverInfo(info.name);
+        item.iconPath = this.icons?.path(identity?.icons) ?? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
         const cost = this.schemaCost(info.name);
         const on = this.switches.serverOn(info.name);
-        item.description = `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}`;
+        if (identity?.title) lines.splice(1, 0, '', identity.title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
+        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
@@ -245,11 +250,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
     };
     // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
-    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
+    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
-    item.iconPath = new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
+    item.iconPath = this.icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${tool.name}**`);
+    if (tool.title) md.appendMarkdown(' — ').appendText(tool.title);
     if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(` (server name \`${tool.remoteName}\`)`);
     if (wire && wire !== tool.name) md.appendMarkdown(`\n\nsent to models as \`${wire}\``);
     if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${tool.renamed}`);

@@ -11,6 +11,7 @@ export const CHAT_BODY = `<header>
   </button>
   <div id="budget-details" hidden></div>
 </div>
+<div id="attachments" hidden aria-label="Attached to the next message"></div>
 <footer>
   <textarea id="input" rows="2" placeholder="Ask MinAgent… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></textarea>
   <button id="send" title="Send (Enter)">Send</button>

@@ -27,10 +27,34 @@ export interface ToolCard {
   approval?: string;
   /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
   images?: Array<{ mimeType: string; data: string }>;
+  /** Resource links and embedded resources in the result, shown as links the user can open. */
+  resources?: CardResource[];
+  /** The title the server gave the tool. */
+  title?: string;
+  /** The tool's (else its server's) icon, checked: a `data:` URI of an allowed image type. */
+  icon?: string;
+}
+
+/** What a card's icon may be: a base64 `data:` URI of an allowed image type, and small. */
+export const CARD_ICON = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+export const MAX_CARD_ICON_CHARS = 32 * 1024;
+
+/** A resource a tool result links to or embeds, as its card shows it (all of it server-written text). */
+export interface CardResource {
+  kind: 'link' | 'embedded';
+  server: string;
+  uri: string;
+  label: string;
+  mimeType?: string;
+  /** Bytes, as the server states it (a link) or as embedded. */
+  size?: number;
+  /** An embedded text resource's text, cut to what the view keeps. */
+  text?: string;
 }
 
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `attachments`: the resources sent with the message, as labels. */
+  | { kind: 'user'; id: string; text: string; attachments?: string[] }
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
@@ -54,6 +78,19 @@ export interface ChatMeta {
   trustNotice?: string;
   /** The empty chat's example prompts, built from the tools offered. */
   examples?: ExamplePrompt[];
+  /** Resources attached to the next message, shown as chips in the input. */
+  attachments?: AttachmentChip[];
+}
+
+/** A resource attached to the next message: its label, where it is from, and its size in tokens. */
+export interface AttachmentChip {
+  id: string;
+  server: string;
+  uri: string;
+  label: string;
+  tokens: number;
+  /** False when the tokens are an estimate. */
+  exact: boolean;
 }
 
 /** The whole state: sent when a view says `ready` and when the conversation is replaced (New Chat). */
@@ -108,7 +145,11 @@ export type WebviewRequest =
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
-  | { type: 'draft'; text: string };
+  | { type: 'draft'; text: string }
+  /** Takes an attached resource back (the chip's x). */
+  | { type: 'detach'; id: string }
+  /** Opens the `index`th resource of a tool card (the host looks it up: the view names no URI). */
+  | { type: 'openResource'; callId: string; index: number };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -3,7 +3,8 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
-import type { ApprovalDecision, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
+import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +43,10 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'openResource':
+      return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
+    case 'detach':
+      return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
     default:
       return undefined;
   }
@@ -49,6 +54,11 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
 
 const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
 const LEVELS = new Set(['info', 'warning', 'error']);
+
+const isCardResource = (r: unknown): r is CardResource =>
+  isObj(r) && (r.kind === 'link' || r.kind === 'embedded') && isStr(r.server) && isStr(r.uri) && isStr(r.label) && opt(r.mimeType, isStr) && opt(r.size, isNum) && opt(r.text, isStr);
+
+export const isCardIcon = (v: unknown): v is string => isStr(v) && v.length <= MAX_CARD_ICON_CHARS && CARD_ICON.test(v);
 
 function isCard(c: unknown): c is ToolCard {
   if (!isObj(c)) return false;
@@ -66,7 +76,10 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.durationMs, isNum) &&
     opt(c.approval, isStr) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
-    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data)))
+    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
+    opt(c.resources, arrayOf(isCardResource)) &&
+    opt(c.title, isStr) &&
+    opt(c.icon, isCardIcon)
   );
 }
 
@@ -74,7 +87,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   if (!isObj(i) || !isStr(i.id)) return false;
   switch (i.kind) {
     case 'user':
-      return isStr(i.text);
+      return isStr(i.text) && opt(i.attachments, arrayOf(isStr));
     case 'assistant':
       return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
     case 'tool':
@@ -86,12 +99,13 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   }
 }
 
+const isChip = (c: unknown): c is AttachmentChip => isObj(c) && isId(c.id) && isStr(c.server) && isStr(c.uri) && isStr(c.label) && isNum(c.tokens) && c.tokens >= 0 && isBool(c.exact);
 const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
 
 const isExample = (e: unknown): e is NonNullable<ChatMeta['examples']>[number] => isObj(e) && isStr(e.tool) && isStr(e.prompt) && opt(e.server, isStr);
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample));
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {

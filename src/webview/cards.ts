@@ -1,5 +1,7 @@
 import type { ApprovalDecision, ToolCard } from '../shared/protocol';
 import { resultError } from './resultText';
+import { renderCardResources } from './cardResources';
+import { isCardIcon } from '../shared/validate';
 
 const STATUS_TEXT: Record<ToolCard['status'], string> = {
   waiting: 'waiting for approval',
@@ -21,6 +23,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
 export interface CardActions {
   approve(callId: string, decision: ApprovalDecision): void;
   openResult(callId: string): void;
+  /** Opens the card's `index`th resource link or embedded resource. */
+  openResource(callId: string, index: number): void;
 }
 
 /** A tool call as a card. Every value is set as text: nothing a tool returns is parsed as HTML. */
@@ -28,7 +32,11 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
   const root = el('div', `card status-${card.status}`);
   root.dataset.callId = card.callId;
   const head = el('div', 'card-head');
-  head.append(el('span', 'card-icon'), el('span', 'card-name', card.name));
+  head.append(el('span', 'card-icon'));
+  const icon = toolIcon(card);
+  if (icon) head.append(icon);
+  head.append(el('span', 'card-name', card.name));
+  if (card.title) head.append(el('span', 'card-title', card.title));
   if (card.server) head.append(el('span', 'card-server', `→ ${card.server}`));
   head.append(el('span', 'card-status', STATUS_TEXT[card.status]));
   if (card.durationMs !== undefined) head.append(el('span', 'card-duration', formatMs(card.durationMs)));
@@ -104,7 +112,18 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     }
     root.append(result);
   }
+  const resources = renderCardResources(card, actions.openResource);
+  if (resources) root.append(resources);
   return root;
+}
+
+/** The tool's own icon when it has a checked one (an `<img>`: an SVG's script never runs there). */
+function toolIcon(card: ToolCard): HTMLElement | undefined {
+  if (!card.icon || !isCardIcon(card.icon)) return undefined;
+  const img = el('img', 'card-tool-icon');
+  img.alt = '';
+  img.src = card.icon;
+  return img;
 }
 
 function formatMs(ms: number): string {

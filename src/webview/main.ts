@@ -2,6 +2,7 @@ import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { autoGrow } from './autoGrow';
 import { BudgetMeterView } from './budget';
+import { AttachmentChips } from './chips';
 import { Transcript } from './transcript';
 import { Welcome } from './welcome';
 
@@ -20,6 +21,7 @@ const banner = $<HTMLDivElement>('banner');
 const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   approve: (callId, decision) => send({ type: 'approve', callId, decision }),
   openResult: (callId) => send({ type: 'openResult', callId }),
+  openResource: (callId, index) => send({ type: 'openResource', callId, index }),
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
@@ -32,6 +34,7 @@ const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
 });
 /** The page shows once the first state (or an error) arrived: no empty or unstyled controls flash. */
 const shown = () => document.body.classList.add('ready');
+const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send({ type: 'detach', id }));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -52,6 +55,7 @@ function applyState(state: ChatState): void {
 
 /** The model picker and the banner; the transcript is not touched. */
 function applyMeta(state: ChatMeta): void {
+  chips.show(state.attachments);
   modelSelect.textContent = '';
   for (const m of state.models) {
     const o = document.createElement('option');

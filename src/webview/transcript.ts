@@ -160,8 +160,11 @@ export class Transcript {
 
   private render(item: TranscriptItem): HTMLElement {
     switch (item.kind) {
-      case 'user':
-        return text('div', 'msg user', item.text);
+      case 'user': {
+        const e = text('div', 'msg user', item.text);
+        if (item.attachments?.length) e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `attached: ${a}`)));
+        return e;
+      }
       case 'assistant': {
         const e = document.createElement('div');
         e.className = `msg assistant${item.streaming ? ' streaming' : ''}`;

@@ -12,6 +12,33 @@ export interface Grant {
   tool: string;
   /** The server's name, for showing the grant only; it decides nothing. */
   server: string;
+  /**
+   * A grant for one of MinAgent's own tools that routes to a server (read_resource): `tool` is the
+   * built-in's name and `identity` the server it reaches. Never matches a server's own tool.
+   */
+  builtin?: true;
+}
+
+/** What a grant is looked up by: a server identity, a tool, and whether the tool is MinAgent's own. */
+export interface GrantKey {
+  identity: string;
+  tool: string;
+  server: string;
+  builtin?: true;
+}
+
+/**
+ * The grant an approval request is kept under, or undefined when it cannot be kept. An MCP tool
+ * by its server identity and its own name; a built-in that routes by its arguments (read_resource)
+ * by the identity of the server the call reaches (`identityOf`, from the server's current entry),
+ * so "Always allow" for it holds per server, never for every server at once.
+ */
+export function grantKey(req: { name: string; server?: string; serverIdentity?: string; remoteName?: string }, identityOf: (server: string) => string | undefined): GrantKey | undefined {
+  if (req.server === undefined) return undefined;
+  if (req.serverIdentity !== undefined) return req.remoteName !== undefined ? { identity: req.serverIdentity, tool: req.remoteName, server: req.server } : undefined;
+  if (req.remoteName !== undefined) return undefined;
+  const identity = identityOf(req.server);
+  return identity !== undefined ? { identity, tool: req.name, server: req.server, builtin: true } : undefined;
 }
 
 const KEY = 'minagent.approvals.grants';
@@ -25,9 +52,14 @@ const LEGACY_KEY = 'minagent.approvals.always';
 export class AlwaysAllow {
   constructor(private readonly storage: GrantStorage) {}
 
-  has(identity: string | undefined, tool: string | undefined): boolean {
+  has(identity: string | undefined, tool: string | undefined, builtin = false): boolean {
     if (identity === undefined || tool === undefined) return false;
-    return this.list().some((g) => g.identity === identity && g.tool === tool);
+    return this.list().some((g) => g.identity === identity && g.tool === tool && (g.builtin === true) === builtin);
+  }
+
+  /** Whether a request's grant (see grantKey) is kept. */
+  hasKey(key: GrantKey | undefined): boolean {
+    return key !== undefined && this.has(key.identity, key.tool, key.builtin === true);
   }
 
   list(): Grant[] {
@@ -36,12 +68,12 @@ export class AlwaysAllow {
   }
 
   async add(grant: Grant): Promise<void> {
-    if (this.has(grant.identity, grant.tool)) return;
+    if (this.has(grant.identity, grant.tool, grant.builtin === true)) return;
     await this.storage.update(KEY, [...this.list(), grant]);
   }
 
   async remove(grants: readonly Grant[]): Promise<void> {
-    const gone = (g: Grant) => grants.some((r) => r.identity === g.identity && r.tool === g.tool);
+    const gone = (g: Grant) => grants.some((r) => r.identity === g.identity && r.tool === g.tool && r.builtin === g.builtin);
     await this.storage.update(KEY, this.list().filter((g) => !gone(g)));
   }
 
@@ -60,5 +92,5 @@ export class AlwaysAllow {
 
 function isGrant(v: unknown): v is Grant {
   const g = v as Partial<Grant> | null;
-  return typeof g === 'object' && g !== null && typeof g.identity === 'string' && typeof g.tool === 'string' && typeof g.server === 'string';
+  return typeof g === 'object' && g !== null && typeof g.identity === 'string' && typeof g.tool === 'string' && typeof g.server === 'string' && (g.builtin === undefined || g.builtin === true);
 }

@@ -2,8 +2,9 @@ import type { ChatMessage } from '../agent/model';
 import type { Disposable } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
-import type { ApprovalDecision, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
+import type { ApprovalDecision, CardResource, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/validate';
+import type { TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
 import type { ConversationInfo, ConversationStore } from './store';
@@ -27,6 +28,10 @@ export interface ChatActions {
   draft?(text: string): void;
   /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
   contextChanged?(): void;
+  /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
+  openResource?(resource: CardResource): Promise<void>;
+  /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
+  attachments?: { take(): TakenContext | undefined; remove(id: string): void };
 }
 
 /**
@@ -149,13 +154,25 @@ export class ChatRouter implements Disposable {
         return;
       case 'setupModel':
         return this.actions.setupModel();
+      case 'openResource': {
+        const item = (await this.current()).find(message.callId);
+        const resource = item?.kind === 'tool' ? item.card.resources?.[message.index] : undefined;
+        if (!resource) throw new Error('that resource is no longer in the conversation');
+        await this.actions.openResource?.(resource);
+        return;
+      }
+      case 'detach':
+        this.actions.attachments?.remove(message.id);
+        return;
     }
   }
 
   /** Starts a turn in the current conversation; throws when one runs (the sender sees why). */
   async send(text: string, origin?: unknown): Promise<void> {
     const c = this.conversation ?? (await this.current());
-    const turn = this.runner.start(c, text, origin);
+    // Taken only when the turn starts (start throws at once when one runs): a refused send keeps them.
+    const attached = this.runner.busy(c) ? undefined : this.actions.attachments?.take();
+    const turn = this.runner.start(c, text, origin, attached);
     void turn.then(() => this.save(c));
   }
 

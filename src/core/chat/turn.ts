@@ -2,6 +2,9 @@ import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agen
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
+import { cardResources } from './cardResources';
+import { isCardIcon } from '../../shared/validate';
+import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
@@ -18,6 +21,8 @@ export interface TurnHost {
   tools(): ToolSchema[];
   /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
   whyUnavailable?(name: string): string | undefined;
+  /** How a tool's card looks: the title the server gave it and its checked icon (a `data:` URI). */
+  look?(name: string, server: string | undefined): { title?: string; icon?: string };
   /** Why the call may run without asking (shown in its card), or undefined: ask. */
   preapproval(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
@@ -54,6 +59,8 @@ export class Turn {
     readonly text: string,
     /** Who started it (a view); closing that view ends the turn. */
     readonly origin: unknown,
+    /** Resources attached to the message: the model gets them before the text. */
+    private readonly attached?: TakenContext,
   ) {}
 
   get signal(): AbortSignal {
@@ -89,7 +96,7 @@ export class Turn {
 
   private async run(): Promise<void> {
     const c = this.conversation;
-    c.append({ kind: 'user', id: c.newId('u'), text: this.text });
+    c.append({ kind: 'user', id: c.newId('u'), text: this.text, ...(this.attached ? { attachments: this.attached.labels } : {}) });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -104,7 +111,7 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(this.text, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(withContext(this.text, this.attached), { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);
@@ -172,9 +179,12 @@ export class Turn {
   private startCard(e: Extract<AgentEvent, { type: 'tool_start' }>): void {
     const id = this.conversation.newId('t');
     this.cards.set(e.callId, id);
+    const look = this.host.look?.(e.name, e.server) ?? {};
     const card: ToolCard = {
       callId: id,
       name: e.name,
+      ...(look.title ? { title: look.title.slice(0, 200) } : {}),
+      ...(look.icon && isCardIcon(look.icon) ? { icon: look.icon } : {}),
       wireName: e.wireName,
       ...(e.server ? { server: e.server } : {}),
       arguments: typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}'),
@@ -193,7 +203,8 @@ export class Turn {
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;
       const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
-      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}) };
+      const resources = cardResources(tool.resources);
+      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}) };
     });
   }
 

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { examplePrompts } from '../../core/chat/examples';
+import { withContext, type Attachments } from '../../core/chat/attachments';
 import type { ChatActions } from '../../core/chat/router';
-import type { ChatMeta } from '../../shared/protocol';
+import type { CardResource, ChatMeta } from '../../shared/protocol';
+import type { ResourceDocuments } from '../resources/resourceDocs';
 import type { Approvals } from './approvals';
 import { SETUP_HINT, type ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
@@ -13,7 +15,14 @@ export interface BudgetHooks {
 }
 
 /** The editor side of the chat's actions: pickers, editors, commands, and the budget meter. */
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks): ChatActions {
+/** The resource side of the chat: attachments for the next message, and documents for the cards' resources. */
+export interface ChatResources {
+  attachments: Attachments;
+  docs: ResourceDocuments;
+}
+
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
+  const attachments = resources?.attachments;
   return {
     meta(): ChatMeta {
       const list = models.list();
@@ -21,7 +30,8 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const warning = tools.warning();
       const trustNotice = models.trustNotice();
       const examples = examplePrompts(tools.offered());
-      return { models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), examples };
+      const chips = attachments?.chips() ?? [];
+      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), examples };
     },
     selectModel: async (id) => {
       await models.select(id);
@@ -37,5 +47,25 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       await vscode.commands.executeCommand('minagent.setupModel');
     },
     ...(budget ? { draft: (text: string) => budget.setDraft(text), contextChanged: () => void budget.update() } : {}),
+    ...(resources
+      ? {
+          attachments: resources.attachments,
+          openResource: (r: CardResource) => (r.kind === 'link' ? resources.docs.open({ server: r.server, uri: r.uri }, r.label) : resources.docs.openEmbedded(r)),
+        }
+      : {}),
+  };
+}
+
+/** The meter measures the draft with what is attached to it (as the model would get it), again when a chip comes or goes. */
+export function draftWithAttachments(budget: BudgetHooks, attachments: Attachments): BudgetHooks {
+  let draft = '';
+  const measure = () => budget.setDraft(withContext(draft, attachments.peek()));
+  attachments.onDidChange(measure);
+  return {
+    setDraft: (text) => {
+      draft = text;
+      measure();
+    },
+    update: () => budget.update(),
   };
 }

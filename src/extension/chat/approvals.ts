@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
-import { AlwaysAllow } from '../../core/approvals/alwaysAllow';
+import { AlwaysAllow, grantKey } from '../../core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../core/approvals/waiting';
 import { preapproval } from '../../core/approvals/policy';
 import type { ServerHub } from '../../core/mcp/hub';
+import { serverIdentity } from '../../core/mcp/identity';
 import { setting } from '../trustedSettings';
 
 /**
@@ -34,7 +35,7 @@ export class Approvals {
       mode: setting<string>('chat.approval', 'readOnly'),
       trusted: vscode.workspace.isTrusted,
       allowedForChat: this.forChat.has(keyOf(req)),
-      alwaysAllowed: this.always.has(req.serverIdentity, req.remoteName),
+      alwaysAllowed: this.always.hasKey(this.grantKey(req)),
       ...(server ? { server } : {}),
     });
   }
@@ -43,10 +44,17 @@ export class Approvals {
   async ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
     const decision = await this.waiting.wait(req.callId, signal);
     if (decision === 'chat') this.forChat.add(keyOf(req));
-    if (decision === 'always' && req.serverIdentity !== undefined && req.remoteName !== undefined && req.server !== undefined) {
-      await this.always.add({ identity: req.serverIdentity, tool: req.remoteName, server: req.server });
-    }
+    const key = decision === 'always' ? this.grantKey(req) : undefined;
+    if (key) await this.always.add(key);
     return decision !== undefined;
+  }
+
+  /** Where "Always allow" for this request is kept: per server, for read_resource the server it reads from. */
+  private grantKey(req: ApprovalRequest) {
+    return grantKey(req, (server) => {
+      const config = this.hub.server(server)?.config;
+      return config ? serverIdentity(config) : undefined;
+    });
   }
 
   /** A reply from the webview: only "once", "chat" and "always" allow; anything else denies. */
@@ -65,7 +73,7 @@ export class Approvals {
       void vscode.window.showInformationMessage('MinAgent: no tool is always allowed in this workspace.');
       return;
     }
-    const items = grants.map((grant) => ({ label: grant.tool, description: `on ${grant.server}`, picked: true, grant }));
+    const items = grants.map((grant) => ({ label: grant.tool, description: grant.builtin ? `MinAgent's own tool, for ${grant.server}` : `on ${grant.server}`, picked: true, grant }));
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: 'Forget "Always allow" for these tools (they will ask again)',

@@ -5,6 +5,7 @@ import type { Approvals } from './approvals';
 import type { ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
 import { setting } from '../trustedSettings';
+import type { IconFiles } from '../icons/iconFiles';
 
 const DEFAULT_SYSTEM =
   'You are MinAgent, an assistant inside VS Code. Use the available tools when they help answer; they come from MCP servers the user configured. Say which tool you used.';
@@ -15,8 +16,13 @@ export function systemPrompt(): string {
 }
 
 /** What a turn needs, from VS Code: the selected model, the settings, the tool selection and approvals. */
-export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals): TurnHost {
+export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals, icons?: IconFiles): TurnHost {
   return {
+    look: (name, server) => {
+      const tool = hub.registry.get(name);
+      const icon = icons?.dataUri(tool?.icons) ?? (server !== undefined ? icons?.dataUri(hub.catalog.serverInfo(server)?.icons) : undefined);
+      return { ...(tool?.title ? { title: tool.title } : {}), ...(icon ? { icon } : {}) };
+    },
     registry: hub.registry,
     createModel: () => models.create(),
     agentOptions: () => {

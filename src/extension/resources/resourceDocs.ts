@@ -1,0 +1,146 @@
+import * as vscode from 'vscode';
+import type { Disposable as CoreDisposable } from '../../core/event';
+import type { Logger } from '../../core/logger';
+import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/featureTypes';
+import type { HubCatalog } from '../../core/mcp/catalog';
+import { formatBytes, languageFor, resourceView } from '../../core/mcp/resourceView';
+import type { CardResource } from '../../shared/protocol';
+import { showImagePreview } from './imagePreview';
+import { parseResourceDocUri, refKey, resourceDocUri, RESOURCE_SCHEME, type ResourceRef } from './docUri';
+
+interface Watch {
+  /** Open documents and previews of this resource. */
+  docs: Map<string, vscode.Uri>;
+  previews: Set<vscode.WebviewPanel>;
+  subscription: Promise<CoreDisposable | FeatureError>;
+}
+
+/**
+ * A server's resources as read-only documents (`minagent-resource:`): text in its language, an
+ * image in a preview, binary as a size note. While a document or preview is open the resource is
+ * subscribed to, and a `notifications/resources/updated` reads it again.
+ */
+export class ResourceDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly watches = new Map<string, Watch>();
+  /** A read made just before opening, used once by the provider (so opening reads once). */
+  private readonly fresh = new Map<string, ReadResourceResult | FeatureError>();
+  private readonly languages = new Map<string, string>();
+  /** Embedded copies from tool results, by document URI. */
+  private readonly embedded = new Map<string, { text: string; language: string }>();
+  private nextEmbedded = 1;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly catalog: HubCatalog,
+    private readonly log: Logger,
+  ) {
+    const updates = catalog.onDidUpdateResource((ref) => void this.updated(ref));
+    this.disposables = [
+      vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
+      { dispose: () => updates.dispose() },
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        const ref = parseResourceDocUri(doc.uri);
+        if (ref?.embedded !== undefined) this.embedded.delete(doc.uri.toString());
+        else if (ref) this.unwatch(ref, { doc: doc.uri });
+      }),
+    ];
+  }
+
+  /** Reads a resource and shows it: an image in a preview, anything else as a read-only document. */
+  async open(ref: ResourceRef, label?: string): Promise<void> {
+    const result = await this.catalog.readResource(ref.server, ref.uri);
+    const title = label ?? ref.uri;
+    if (!isFeatureError(result)) {
+      const view = resourceView(result);
+      if (view.kind === 'image') {
+        const panel = showImagePreview(title, view);
+        this.watch(ref, { preview: panel });
+        panel.onDidDispose(() => this.unwatch(ref, { preview: panel }));
+        return;
+      }
+    }
+    const uri = resourceDocUri(ref, label);
+    this.fresh.set(uri.toString(), result);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    const language = this.languages.get(uri.toString());
+    if (language && doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  /** Shows the copy of a resource a tool result embedded (what the model got), read-only. */
+  async openEmbedded(resource: CardResource): Promise<void> {
+    const uri = resourceDocUri({ server: resource.server, uri: resource.uri, embedded: String(this.nextEmbedded++) }, resource.label);
+    const language = languageFor(resource.mimeType, resource.uri);
+    const text =
+      resource.text !== undefined
+        ? resource.text
+        : `(binary data${resource.mimeType ? ` of type ${resource.mimeType}` : ''}${resource.size !== undefined ? `: ${formatBytes(resource.size)}` : ''}; not shown)`;
+    this.embedded.set(uri.toString(), { text: `${text}`, language: resource.text !== undefined ? language : 'plaintext' });
+    let doc = await vscode.workspace.openTextDocument(uri);
+    const wanted = this.embedded.get(uri.toString())?.language;
+    if (wanted && doc.languageId !== wanted) doc = await vscode.languages.setTextDocumentLanguage(doc, wanted);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const ref = parseResourceDocUri(uri);
+    if (!ref) return 'This is not a MinAgent resource.';
+    const key = uri.toString();
+    if (ref.embedded !== undefined) return this.embedded.get(key)?.text ?? `(the copy of <${ref.uri}> that a tool result embedded is no longer held; open it from its tool card again)`;
+    this.watch(ref, { doc: uri });
+    const result = this.fresh.get(key) ?? (await this.catalog.readResource(ref.server, ref.uri));
+    this.fresh.delete(key);
+    if (isFeatureError(result)) return `Could not read <${ref.uri}> from server "${ref.server}": ${result.error}`;
+    const view = resourceView(result);
+    if (view.kind === 'image') return `(an image, ${view.mimeType}: open it from the Resources view to see it)`;
+    this.languages.set(key, view.language);
+    return view.text;
+  }
+
+  private watch(ref: ResourceRef, what: { doc?: vscode.Uri; preview?: vscode.WebviewPanel }): void {
+    const key = refKey(ref);
+    let w = this.watches.get(key);
+    if (!w) {
+      w = { docs: new Map(), previews: new Set(), subscription: this.catalog.subscribe(ref.server, ref.uri) };
+      this.watches.set(key, w);
+      void w.subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
+    }
+    if (what.doc) w.docs.set(what.doc.toString(), what.doc);
+    if (what.preview) w.previews.add(what.preview);
+  }
+
+  private unwatch(ref: ResourceRef, what: { doc?: vscode.Uri; preview?: vscode.WebviewPanel }): void {
+    const key = refKey(ref);
+    const w = this.watches.get(key);
+    if (!w) return;
+    if (what.doc) {
+      w.docs.delete(what.doc.toString());
+      this.languages.delete(what.doc.toString());
+    }
+    if (what.preview) w.previews.delete(what.preview);
+    if (w.docs.size || w.previews.size) return;
+    this.watches.delete(key);
+    void w.subscription.then((s) => !isFeatureError(s) && s.dispose());
+  }
+
+  /** The server says a subscribed resource changed: open documents read it again, previews redraw. */
+  private async updated(ref: ResourceRef): Promise<void> {
+    const w = this.watches.get(refKey(ref));
+    if (!w) return;
+    for (const doc of w.docs.values()) this.changed.fire(doc);
+    if (!w.previews.size) return;
+    const result = await this.catalog.readResource(ref.server, ref.uri);
+    if (isFeatureError(result)) return;
+    const view = resourceView(result);
+    if (view.kind === 'image') for (const panel of w.previews) showImagePreview(panel.title, view, panel);
+  }
+
+  dispose(): void {
+    for (const w of this.watches.values()) void w.subscription.then((s) => !isFeatureError(s) && s.dispose());
+    this.watches.clear();
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

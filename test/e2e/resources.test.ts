@@ -1,0 +1,151 @@
+// Resources and icons in a real VS Code: the Resources view opens a server's resource (and a filled
+// template) read-only and follows the server's changes; "Add to Chat" puts a chip in the chat and
+// the resource reaches the mock model's request; the tool card lists a result's resource links
+// (hostile ones only as text); server and tool icons render in the Tools tree and the card.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { listeningFixture, waitFor } from '../helpers';
+import { startCodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { Workbench } from './workbench';
+
+interface Recorded {
+  body: { messages: Array<{ role: string; content: unknown }> };
+}
+
+async function requests(port: string): Promise<Recorded[]> {
+  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as Recorded[];
+}
+
+async function ask(chat: Frame, text: string): Promise<void> {
+  const input = chat.locator('#input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe('resources and icons in VS Code', () => {
+  e2eTest('a resource opens from the tree and follows changes; Add to Chat reaches the model; cards list resource links; icons render', async () => {
+    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings: { 'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_HOSTILE: '1' } } } },
+      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
+    });
+    let wb: Workbench | undefined;
+    const stage = async (name: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        const shot = await wb?.screenshot(`resources-${name}-failed`);
+        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
+      }
+    };
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      let chat!: Frame;
+      await stage('0-chat', async () => {
+        chat = await w.webview();
+      });
+
+      await stage('1-icons', async () => {
+        await w.waitForRows('the server, its tools and its resources', (r) => r.some((x) => x.startsWith('library The library Library ·')) && r.some((x) => x.startsWith('Note readme')) && r.some((x) => x.startsWith('cite Cite a note')));
+        // The server's and the cite tool's data: PNG icons, kept as files and shown as the rows' icons;
+        // the hostile ones (javascript:, data:text/html, another origin, a missing file) are not.
+        const icon = (label: string) => w.row(label).locator('.custom-view-tree-node-item-icon').first().evaluate((e) => getComputedStyle(e).backgroundImage);
+        await waitFor('the server icon in the Tools tree', async () => /icons(\/|%2F)[0-9a-f]{32}\.png/i.test(await icon('library')), 30_000);
+        await waitFor('the cite tool\'s icon', async () => /icons(\/|%2F)[0-9a-f]{32}\.png/i.test(await icon('cite')), 30_000);
+        assert.doesNotMatch(await icon('add_note'), /icons(\/|%2F)/i, 'a tool without icons keeps the theme icon');
+        await w.screenshot('resources-1-tree-icons');
+      });
+
+      await stage('2-open', async () => {
+        await w.row('Note readme').click();
+        await waitFor('the resource in an editor', async () => (await w.editorText().catch(() => '')).includes('Welcome to the library.'), 30_000);
+        const tab = w.page.locator('.tabs-container .tab.active');
+        assert.match((await tab.getAttribute('aria-label')) ?? '', /readme/i);
+        await w.screenshot('resources-2-opened');
+      });
+
+      await stage('3-update', async () => {
+        // The server changes the open resource (edit_note, approved in its card): the editor follows.
+        await ask(chat, 'Please edit the readme');
+        await chat.locator('.card.status-waiting button', { hasText: 'Allow once' }).click();
+        await waitFor('the open resource to show the change', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        await w.screenshot('resources-3-updated');
+      });
+
+      await stage('4-template', async () => {
+        await w.row('A book').click();
+        const input = w.page.locator('.quick-input-widget input');
+        await input.fill('fi');
+        // The server's completion for {shelf}.
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'fiction' }).filter({ hasText: 'suggested by the server' }).click();
+        await w.page.locator('.quick-input-widget .quick-input-title', { hasText: 'title' }).waitFor();
+        await input.fill('Dune');
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dune' }).first().waitFor();
+        await input.press('Enter');
+        await waitFor('the filled template in an editor', async () => (await w.editorText().catch(() => '')).includes('library: "Dune" from the fiction shelf'), 30_000);
+      });
+
+      await stage('5-attach', async () => {
+        await w.contextMenu('Note guide', 'Add to Chat');
+        const chip = chat.locator('#attachments .chip', { hasText: 'Note guide' });
+        await chip.waitFor();
+        assert.match(await chip.innerText(), /Note guide\s*~?\d+ tokens/);
+        await chat.locator('#attachments').screenshot({ path: await w.screenshot('resources-5-chip') });
+        const before = (await requests(mock.port)).length;
+        await ask(chat, 'What does the attached note say?');
+        await chat.locator('.msg.user .msg-attachment', { hasText: 'Note guide (library)' }).waitFor();
+        await waitFor('the request with the attached note', async () => (await requests(mock.port)).length > before, 30_000);
+        const user = (await requests(mock.port))[before]!.body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+        const last = user.at(-1)!;
+        assert.ok(last.includes('[resource <library://notes/guide> (text/plain) from server "library"]\nHow to use the library: read the notes.'), last);
+        assert.ok(last.endsWith('What does the attached note say?'));
+        assert.equal(await chat.locator('#attachments .chip').count(), 0, 'sending took the chip');
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+      });
+
+      await stage('6-card-links', async () => {
+        await ask(chat, 'cite the readme');
+        const card = chat.locator('.card.status-done', { hasText: 'cite' }).last();
+        await card.locator('.card-resource-open', { hasText: 'note readme' }).waitFor();
+        assert.equal(await card.locator('img.card-tool-icon').count(), 1, 'the tool\'s icon in its card');
+        assert.match((await card.locator('img.card-tool-icon').getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+        assert.equal(await card.locator('.card-title').innerText(), 'Cite a note');
+        await card.scrollIntoViewIfNeeded();
+        await w.screenshot('resources-6-card');
+        await card.locator('.card-resource-open', { hasText: 'note readme' }).click();
+        await waitFor('the linked resource in an editor', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+      });
+
+      await stage('7-hostile-links', async () => {
+        await ask(chat, 'show me hostile links');
+        const card = chat.locator('.card.status-done', { hasText: 'hostile_links' }).last();
+        const links = card.locator('.card-resource-open');
+        await links.first().waitFor();
+        assert.deepEqual(await links.allInnerTexts(), ['↗ <img src=x onerror="document.title=\'pwned-name\'">', '↗ Harmless notes', '▣ library://notes/evil']);
+        assert.equal(await card.locator('a, img:not(.card-tool-icon), script').count(), 0, 'nothing a server wrote became markup');
+        await links.nth(0).click();
+        await waitFor('the javascript: link to open as a failed read', async () => /Could not read <javascript:/.test(await w.editorText().catch(() => '')), 30_000);
+        await links.nth(1).click();
+        await waitFor('the command: link to open as a failed read', async () => /Could not read <command:workbench\.action\.closeWindow>/.test(await w.editorText().catch(() => '')), 30_000);
+        await links.nth(2).click();
+        await waitFor('the embedded HTML shown as text', async () => (await w.editorText().catch(() => '')).includes('<script>document.title="pwned-embedded"</script>evil page'), 30_000);
+        assert.doesNotMatch(await chat.evaluate('document.title'), /pwned/);
+        assert.doesNotMatch(await w.page.title(), /pwned/);
+        await w.page.locator('.monaco-workbench').waitFor(); // the window is still there
+        await card.scrollIntoViewIfNeeded();
+        await w.screenshot('resources-7-hostile');
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+      mock.child.stdin!.end();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
+import { ChatPrompts } from '../core/chat/prompts';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
 import { vscodeChatActions } from './chat/actions';
@@ -117,7 +118,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),

@@ -4,6 +4,7 @@
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
 import type { ApprovalDecision, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +43,9 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'completePrompt':
+    case 'runPrompt':
+      return parsePromptRequest(m, m.requestId);
     default:
       return undefined;
   }
@@ -81,6 +85,8 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
       return isCard(i.card);
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
+    case 'prompt':
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages);
     default:
       return false;
   }
@@ -137,6 +143,10 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;
     case 'reply':
       return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'prompts':
+      return arrayOf(isPromptChoice)(m.prompts) ? (m as HostMessage) : undefined;
+    case 'completions':
+      return isNum(m.requestId) && arrayOf(isStr)(m.values) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -1,13 +1,16 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { BudgetMeterView } from './budget';
+import { PromptUi } from './prompts';
 import { Transcript } from './transcript';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
 let nextRequest = 1;
-function send(request: WebviewRequest): void {
-  vscode.postMessage({ ...request, requestId: nextRequest++ });
+function send(request: WebviewRequest): number {
+  const requestId = nextRequest++;
+  vscode.postMessage({ ...request, requestId });
+  return requestId;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -21,6 +24,9 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+// Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
+const prompts = new PromptUi(input, send);
+document.querySelector('footer')!.before(...prompts.elements);
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -104,8 +110,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'budget':
       meter.show(m.budget);
       break;
+    case 'prompts':
+      prompts.setPrompts(m.prompts);
+      break;
+    case 'completions':
+      prompts.handle(m);
+      break;
     case 'reply':
-      if (m.error) showError(m.error);
+      if (!prompts.handle(m) && m.error) showError(m.error);
       break;
   }
 });

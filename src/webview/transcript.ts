@@ -1,6 +1,7 @@
 import type { TranscriptItem } from '../shared/protocol';
 import { renderCard, type CardActions } from './cards';
 import { addCopyButtons, renderMarkdown } from './markdown';
+import { renderPromptItem } from './promptItem';
 import { StreamingMarkdown } from './streaming';
 
 export interface TranscriptActions extends CardActions {
@@ -178,6 +179,8 @@ export class Transcript {
         return renderCard(item.card, this.actions);
       case 'notice':
         return text('div', `notice ${item.level}`, item.text);
+      case 'prompt':
+        return renderPromptItem(item);
     }
   }
 }

@@ -244,8 +244,9 @@ export class FileConversationStore implements ConversationStore {
   /** Records the conversation in the index (current, most recent first) and drops the oldest beyond the limit. */
   private async touch(c: Conversation): Promise<void> {
     const index = (this.index ??= await this.readIndex());
-    const first = c.items.find((i) => i.kind === 'user');
-    const entry: IndexEntry = { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: first?.kind === 'user' ? first.text.slice(0, 80) : '' };
+    const first = c.items.find((i) => i.kind === 'user' || i.kind === 'prompt');
+    const title = first?.kind === 'user' ? first.text.slice(0, 80) : first?.kind === 'prompt' ? `/${first.name}`.slice(0, 80) : '';
+    const entry: IndexEntry = { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title };
     index.conversations = [entry, ...index.conversations.filter((e) => e.id !== c.id)];
     if (this.now === c) index.current = c.id;
     const dropped = index.conversations.splice(this.options.maxConversations ?? 100);

@@ -3,6 +3,10 @@ import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import type { Conversation } from './conversation';
+import type { PromptInput } from './prompts';
+
+/** What the user sent: a message, or a server's prompt expanded into messages. */
+export type TurnInput = string | PromptInput;
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
@@ -50,7 +54,7 @@ export class Turn {
   constructor(
     readonly conversation: Conversation,
     private readonly host: TurnHost,
-    readonly text: string,
+    readonly input: TurnInput,
     /** Who started it (a view); closing that view ends the turn. */
     readonly origin: unknown,
   ) {}
@@ -88,7 +92,9 @@ export class Turn {
 
   private async run(): Promise<void> {
     const c = this.conversation;
-    c.append({ kind: 'user', id: c.newId('u'), text: this.text });
+    const input = this.input;
+    if (typeof input === 'string') c.append({ kind: 'user', id: c.newId('u'), text: input });
+    else c.append({ kind: 'prompt', id: c.newId('p'), name: input.prompt, server: input.server, messages: input.shown });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -103,7 +109,7 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(this.text, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(typeof input === 'string' ? input : input.messages, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);

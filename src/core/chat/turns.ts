@@ -1,6 +1,6 @@
 import { Emitter } from '../event';
 import type { Conversation } from './conversation';
-import { Turn, type EndReason, type TurnHost } from './turn';
+import { Turn, type EndReason, type TurnHost, type TurnInput } from './turn';
 
 /** Thrown to the view that sent a message while its conversation already runs a turn. */
 export class TurnBusy extends Error {
@@ -31,9 +31,9 @@ export class TurnRunner {
   }
 
   /** Starts a turn, or throws TurnBusy; the returned promise settles when the turn has ended. */
-  start(conversation: Conversation, text: string, origin?: unknown): Promise<void> {
+  start(conversation: Conversation, input: TurnInput, origin?: unknown): Promise<void> {
     if (this.running.has(conversation)) throw new TurnBusy();
-    const turn = new Turn(conversation, this.host, text, origin);
+    const turn = new Turn(conversation, this.host, input, origin);
     this.running.set(conversation, turn);
     this.onDidChangeBusyEmitter.fire({ conversation, busy: true });
     return turn.start().finally(() => this.release(turn));

@@ -4,7 +4,7 @@ import type { Node } from './serverTree';
 import { tryTool } from './tryTool';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
-async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
+export async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
   const n = node as { kind?: string; name?: unknown; server?: unknown } | undefined;
   if (n?.kind === 'server' && typeof n.name === 'string') return n.name;
   if (n?.kind === 'action' && typeof n.server === 'string') return n.server;

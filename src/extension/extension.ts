@@ -13,6 +13,7 @@ import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { registerTraceView } from './traceView';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
 import { ChatPrompts } from '../core/chat/prompts';
 import { ChatRouter } from '../core/chat/router';
@@ -163,6 +164,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
 
   context.subscriptions.push(
     ...registerCommands(serverHub, channel, reload),
+    ...registerTraceView(serverHub),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

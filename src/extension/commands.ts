@@ -9,7 +9,7 @@ import { taggedLogger, type Logger } from '../core/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
-async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
+export async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
   const n = node as { kind?: string; name?: unknown; server?: unknown } | undefined;
   if (n?.kind === 'server' && typeof n.name === 'string') return n.name;
   if (n?.kind === 'action' && typeof n.server === 'string') return n.server;

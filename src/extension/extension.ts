@@ -18,7 +18,9 @@ import { activateResources } from './resources/activate';
 import { IconFiles } from './icons/iconFiles';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { registerTraceView } from './traceView';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
+import { ChatPrompts } from '../core/chat/prompts';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
 import { draftWithAttachments, vscodeChatActions } from './chat/actions';
@@ -130,7 +132,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'));
+  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
   // A chip added or removed: the views show it, the meter counts it.
   context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
@@ -180,6 +182,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   context.subscriptions.push(
     results,
     ...registerCommands(serverHub, serverLogs, reload, results, log),
+    ...registerTraceView(serverHub),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

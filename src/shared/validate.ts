@@ -5,6 +5,7 @@
  */
 import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
 import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,6 +48,9 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
     case 'detach':
       return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
+    case 'completePrompt':
+    case 'runPrompt':
+      return parsePromptRequest(m, m.requestId);
     default:
       return undefined;
   }
@@ -94,6 +98,8 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
       return isCard(i.card);
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
+    case 'prompt':
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages);
     default:
       return false;
   }
@@ -153,6 +159,10 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;
     case 'reply':
       return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'prompts':
+      return arrayOf(isPromptChoice)(m.prompts) ? (m as HostMessage) : undefined;
+    case 'completions':
+      return isNum(m.requestId) && arrayOf(isStr)(m.values) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -3,14 +3,17 @@ import { parseHostMessage } from '../shared/validate';
 import { autoGrow } from './autoGrow';
 import { BudgetMeterView } from './budget';
 import { AttachmentChips } from './chips';
+import { PromptUi } from './prompts';
 import { Transcript } from './transcript';
 import { Welcome } from './welcome';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
 let nextRequest = 1;
-function send(request: WebviewRequest): void {
-  vscode.postMessage({ ...request, requestId: nextRequest++ });
+function send(request: WebviewRequest): number {
+  const requestId = nextRequest++;
+  vscode.postMessage({ ...request, requestId });
+  return requestId;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -35,6 +38,9 @@ const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
 /** The page shows once the first state (or an error) arrived: no empty or unstyled controls flash. */
 const shown = () => document.body.classList.add('ready');
 const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send({ type: 'detach', id }));
+// Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
+const prompts = new PromptUi(input, send);
+document.querySelector('footer')!.before(...prompts.elements);
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -128,7 +134,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'budget':
       meter.show(m.budget);
       break;
+    case 'prompts':
+      prompts.setPrompts(m.prompts);
+      break;
+    case 'completions':
+      prompts.handle(m);
+      break;
     case 'reply':
+      if (prompts.handle(m)) break;
       if (m.error) {
         shown();
         showError(m.error);

@@ -2,6 +2,7 @@ import type { TranscriptItem } from '../shared/protocol';
 import { renderCard, type CardActions } from './cards';
 import { ScrollFollow } from './follow';
 import { addCopyButtons, renderMarkdown } from './markdown';
+import { renderPromptItem } from './promptItem';
 import { StreamingMarkdown } from './streaming';
 
 export interface TranscriptActions extends CardActions {
@@ -184,6 +185,8 @@ export class Transcript {
         return renderCard(item.card, this.actions);
       case 'notice':
         return text('div', `notice ${item.level}`, item.text);
+      case 'prompt':
+        return renderPromptItem(item);
     }
   }
 }

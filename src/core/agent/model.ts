@@ -14,7 +14,8 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `images`: from a prompt a server gave (raster images only, checked where they were taken in). */
+  | { role: 'user'; content: string; images?: ToolImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean; images?: ToolImage[] };
 

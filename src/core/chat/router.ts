@@ -7,8 +7,9 @@ import { parseWebviewMessage } from '../../shared/validate';
 import type { TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
+import type { ChatPrompts } from './prompts';
 import type { ConversationInfo, ConversationStore } from './store';
-import type { TurnRunner } from './turns';
+import { TurnBusy, type TurnRunner } from './turns';
 
 export type Post = (message: HostMessage) => void;
 
@@ -45,13 +46,17 @@ export class ChatRouter implements Disposable {
   private loading: Promise<Conversation> | undefined;
   private listener: Disposable | undefined;
   private readonly busyListener: Disposable;
+  private readonly promptsListener: Disposable | undefined;
 
   constructor(
     private readonly store: ConversationStore,
     private readonly runner: TurnRunner,
     private readonly actions: ChatActions,
     private readonly log: Logger = silentLogger,
+    /** Every server's prompts, for the `/` menu (absent: no menu). */
+    private readonly prompts?: ChatPrompts,
   ) {
+    this.promptsListener = prompts?.onDidChange(() => this.broadcast({ type: 'prompts', prompts: prompts.list() }));
     this.busyListener = runner.onDidChangeBusy(({ conversation, busy }) => {
       if (conversation !== this.conversation) return;
       this.broadcast({ type: 'busy', busy });
@@ -117,8 +122,22 @@ export class ChatRouter implements Disposable {
     switch (message.type) {
       case 'ready':
         post({ type: 'state', state: await this.state() });
+        if (this.prompts) post({ type: 'prompts', prompts: this.prompts.list() });
         this.actions.contextChanged?.();
         return;
+      case 'completePrompt': {
+        const result = await this.need(this.prompts).complete(message.prompt, message.argument, message.value, message.context);
+        post({ type: 'completions', requestId: message.requestId, ...result });
+        return;
+      }
+      case 'runPrompt': {
+        const c = this.conversation ?? (await this.current());
+        // Refused before the server is asked when a turn runs, as a typed message would be.
+        if (this.runner.busy(c)) throw new TurnBusy();
+        const input = await this.need(this.prompts).expand(message.prompt, message.arguments);
+        void this.runner.start(c, input, post).then(() => this.save(c));
+        return;
+      }
       case 'draft':
         this.actions.draft?.(message.text);
         return;
@@ -174,6 +193,11 @@ export class ChatRouter implements Disposable {
     const attached = this.runner.busy(c) ? undefined : this.actions.attachments?.take();
     const turn = this.runner.start(c, text, origin, attached);
     void turn.then(() => this.save(c));
+  }
+
+  private need(prompts: ChatPrompts | undefined): ChatPrompts {
+    if (!prompts) throw new Error('this chat has no server prompts');
+    return prompts;
   }
 
   stop(): void {
@@ -259,6 +283,7 @@ export class ChatRouter implements Disposable {
 
   dispose(): void {
     this.busyListener.dispose();
+    this.promptsListener?.dispose();
     this.listener?.dispose();
     this.runner.endAll('disposed');
     if (this.conversation) void this.save(this.conversation);

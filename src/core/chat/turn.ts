@@ -6,6 +6,10 @@ import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
 import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
+import type { PromptInput } from './prompts';
+
+/** What the user sent: a message, or a server's prompt expanded into messages. */
+export type TurnInput = string | PromptInput;
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
@@ -56,7 +60,7 @@ export class Turn {
   constructor(
     readonly conversation: Conversation,
     private readonly host: TurnHost,
-    readonly text: string,
+    readonly input: TurnInput,
     /** Who started it (a view); closing that view ends the turn. */
     readonly origin: unknown,
     /** Resources attached to the message: the model gets them before the text. */
@@ -96,7 +100,9 @@ export class Turn {
 
   private async run(): Promise<void> {
     const c = this.conversation;
-    c.append({ kind: 'user', id: c.newId('u'), text: this.text, ...(this.attached ? { attachments: this.attached.labels } : {}) });
+    const input = this.input;
+    if (typeof input === 'string') c.append({ kind: 'user', id: c.newId('u'), text: input, ...(this.attached ? { attachments: this.attached.labels } : {}) });
+    else c.append({ kind: 'prompt', id: c.newId('p'), name: input.prompt, server: input.server, messages: input.shown });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -111,7 +117,7 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(withContext(this.text, this.attached), { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);

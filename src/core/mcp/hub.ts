@@ -86,6 +86,7 @@ export class ServerHub {
   });
   /** Each server's JSON-RPC trace, kept across its restarts; off until enabled. */
   private readonly traces = new Map<string, McpTrace>();
+  private tracing = false;
 
   constructor(private readonly options: HubOptions = {}) {
     this.log = options.logger ?? silentLogger;
@@ -189,11 +190,20 @@ export class ServerHub {
     return { config: this.configProblems, naming: this.namingProblems, tools };
   }
 
-  /** A server's trace (created off on first ask); turn it on with `trace(name).setEnabled(true)`. */
+  /** A server's trace (created on first ask, on or off as setTracing says); one server's can be switched with `trace(name).setEnabled`. */
   trace(name: string): McpTrace {
     let trace = this.traces.get(name);
-    if (!trace) this.traces.set(name, (trace = new McpTrace()));
+    if (!trace) {
+      this.traces.set(name, (trace = new McpTrace()));
+      trace.setEnabled(this.tracing);
+    }
     return trace;
+  }
+
+  /** Turns every server's trace on or off, now and for servers added later (off by default). */
+  setTracing(on: boolean): void {
+    this.tracing = on;
+    for (const trace of this.traces.values()) trace.setEnabled(on);
   }
 
   /** The live source of a server, for callers that need the adapter itself. */

@@ -126,6 +126,7 @@ function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>
         break;
       case 'user':
         push('user', { type: 'text', text: m.content });
+        for (const i of m.images ?? []) push('user', { type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } });
         break;
       case 'assistant':
         if (m.content) push('assistant', { type: 'text', text: m.content });

@@ -1,4 +1,4 @@
-import { SdkError, SdkErrorCode, type Client, type ClientOptions, type Implementation, type Transport } from '@modelcontextprotocol/client';
+import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, type Client, type ClientOptions, type Implementation, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { probeStdioEra } from './transport/eraProbe';
 import { ProcessTransport } from './transport/processTransport';
 
@@ -20,6 +20,7 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
  * which also opens its list-change subscription).
  */
 export async function connectInEra(client: Client, transport: Transport, clientInfo: Implementation, timeoutMs: number): Promise<void> {
+  completeResultsWithoutType(transport);
   if (transport instanceof ProcessTransport) {
     const era = await probeStdioEra(transport.sibling(), clientInfo, timeoutMs);
     if (era === 'legacy') return client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
@@ -77,4 +78,50 @@ export function describeProtocol(version: string): string {
   return shown >= MODERN_PROTOCOL_VERSION
     ? `MCP ${shown} (stateless: server/discover, no initialize)`
     : `MCP ${shown} (initialize handshake)`;
+}
+
+/**
+ * A 2026-07-28 result without `resultType` is complete (SEP-2322: "the client MUST assume
+ * `complete` when it is not specified"); the SDK 2.4.0 refuses such a result from a server of that
+ * revision. So the results of requests we sent in that era get the default before the SDK reads
+ * them. The transport's `send` and `onmessage` are wrapped in place (like tracedTransport), so its
+ * class, its other members and an earlier wrapper keep working.
+ */
+export function completeResultsWithoutType(transport: Transport): Transport {
+  const modernIds = new Set<string | number>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: string | number; method?: string; params?: { _meta?: Record<string, unknown> } };
+    const version = m.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    if (m.id !== undefined && m.method !== undefined && typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) modernIds.add(m.id);
+    return send(message, options);
+  };
+  const fix = (message: JSONRPCMessage): JSONRPCMessage => {
+    const m = message as { id?: string | number; method?: string; result?: unknown };
+    if (m.id === undefined || m.method !== undefined || !modernIds.delete(m.id)) return message;
+    const result = m.result;
+    if (typeof result !== 'object' || result === null || 'resultType' in result) return message;
+    return { ...message, result: { ...result, resultType: 'complete' } } as JSONRPCMessage;
+  };
+  const prior = accessorOf(transport, 'onmessage');
+  let wrapped: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (prior ? prior.get!.call(transport) : wrapped) as Transport['onmessage'],
+    set: (handler: Transport['onmessage']) => {
+      wrapped = handler ? (message, extra) => handler(fix(message), extra) : undefined;
+      prior?.set!.call(transport, wrapped);
+    },
+  });
+  return transport;
+}
+
+/** The get/set pair of an accessor property (an earlier wrapper's), if `key` is one. */
+function accessorOf(target: object, key: string): PropertyDescriptor | undefined {
+  for (let o: object | null = target; o; o = Object.getPrototypeOf(o) as object | null) {
+    const d = Object.getOwnPropertyDescriptor(o, key);
+    if (d) return d.get && d.set ? d : undefined;
+  }
+  return undefined;
 }

@@ -22,7 +22,7 @@ describe('conformance scenario lists', () => {
     assert.ok(versions.has('conformance@0.1.16'), [...versions].join(', '));
     assert.ok(versions.has('conformance-next@0.2.0-alpha.12'), [...versions].join(', '));
     const modern = runs.filter((r) => r.package === 'conformance-next').map((r) => r.name);
-    for (const name of ['tools_call', 'request-metadata', 'http-standard-headers', 'json-schema-2020-12-preservation', 'json-schema-ref-no-deref']) assert.ok(modern.includes(name), name);
+    for (const name of ['tools_call', 'request-metadata', 'http-standard-headers', 'sep-2322-client-request-state', 'json-schema-2020-12-preservation', 'json-schema-ref-no-deref']) assert.ok(modern.includes(name), name);
     assert.ok(runs.filter((r) => r.package === 'conformance-next').every((r) => r.specVersion === '2026-07-28'));
   });
 

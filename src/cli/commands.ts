@@ -30,7 +30,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
 }
 
 export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number {
-  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description }));
+  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters }));
   if (json) {
     io.out(JSON.stringify(rows, null, 2));
     return 0;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
+import { describeProtocol } from '../core/mcp/era';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
@@ -210,12 +211,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         const cost = this.schemaCost(info.name);
         const on = this.switches.serverOn(info.name);
         if (identity?.title) lines.splice(1, 0, '', identity.title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
-        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}`;
+        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
         };
         if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
+        if (state.protocolVersion) lines.push('', describeProtocol(state.protocolVersion));
         if (state.pid) lines.push('', `pid ${state.pid}`);
         break;
       }

@@ -14,6 +14,7 @@ import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptio
 import { redactingLogger, type Redactor } from '../redact';
 import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
+import { connectInEra, ERA_NEGOTIATION, eraRefusal } from './era';
 import { ServerFeatures } from './features';
 import { checkIcons, iconContext, type SafeIcon } from './icons';
 import type { ListProblem } from './paging';
@@ -47,6 +48,7 @@ export interface SourceOptions {
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
+const CLIENT_INFO = { name: 'minagent', version: '0.1.0' };
 
 /** Where a registered tool's calls go, by the server's own tool name. */
 export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
@@ -139,6 +141,9 @@ export class McpToolSource {
       } catch (err) {
         // The spec's backwards compatibility: an old server answers the POST with 400, 404 or 405.
         if (this.config.type !== 'http' || this.closing || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
+        // A server that refuses only the era we offered speaks Streamable HTTP: no SSE for it.
+        const refusal = eraRefusal(err);
+        if (refusal) throw new Error(refusal);
         this.log.info(`Streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
         try {
           await this.connectWith(this.createTransport('sse'), timeoutMs);
@@ -149,8 +154,9 @@ export class McpToolSource {
       const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
-      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
-      this.log.info(`connected: ${this.remoteTools.length} tools`);
+      const protocolVersion = this.client?.getNegotiatedProtocolVersion();
+      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
+      this.log.info(`connected (protocol ${protocolVersion ?? 'unknown'}): ${this.remoteTools.length} tools`);
     } catch (err) {
       // Closed by its owner while starting: not a failure of the server, whatever the process said.
       if (this.closing) {
@@ -166,8 +172,9 @@ export class McpToolSource {
 
   private async connectWith(transport: Transport, timeoutMs: number): Promise<void> {
     const client = new Client(
-      { name: 'minagent', version: '0.1.0' },
+      CLIENT_INFO,
       {
+        versionNegotiation: ERA_NEGOTIATION,
         listChanged: {
           tools: {
             // Debounced, so a storm of notifications becomes one refresh; we list tolerantly ourselves.
@@ -193,7 +200,7 @@ export class McpToolSource {
     });
     try {
       const wire = this.options.trace ? tracedTransport(transport, this.options.trace) : transport;
-      await Promise.race([client.connect(wire, { timeout: timeoutMs }), timeout]);
+      await Promise.race([connectInEra(client, wire, CLIENT_INFO, timeoutMs), timeout]);
     } catch (err) {
       await this.disposeConnection();
       throw err;

@@ -2,7 +2,8 @@
 export type ServerState =
   | { kind: 'stopped' }
   | { kind: 'starting' }
-  | { kind: 'running'; startedAt: number; toolCount: number; pid?: number }
+  /** `protocolVersion`: the revision negotiated (2026-07-28 in the stateless era, else from initialize). */
+  | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
   | { kind: 'error'; message: string; stderrTail: string };
 
 export function assertNever(value: never): never {

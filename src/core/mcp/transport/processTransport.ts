@@ -57,18 +57,43 @@ export class ProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private closeFired: Promise<void> | undefined;
   private started = false;
+  /** Probe processes started from the same parameters (see sibling()); closed with this one. */
+  private readonly siblings = new Set<ProcessTransport>();
 
   constructor(
     private readonly params: ProcessParams,
     private readonly timings: CloseTimings = DEFAULT_CLOSE_TIMINGS,
   ) {}
 
+  /** The server's process; before it starts, the process of a sibling probing the server (see sibling()). */
   get pid(): number | undefined {
-    return this.child?.pid;
+    if (this.child) return this.child.pid;
+    for (const s of this.siblings) if (s.pid !== undefined && !s.exit) return s.pid;
+    return undefined;
   }
 
   get exit(): ExitInfo | undefined {
     return this.exitInfo;
+  }
+
+  /**
+   * Always null: stderr is read through `onStderr`. The property is there because the SDK's era
+   * negotiation recognises a stdio transport by its `pid` and `stderr` (silence on a pipe means a
+   * legacy server; on HTTP it means an outage).
+   */
+  get stderr(): null {
+    return null;
+  }
+
+  /**
+   * A new transport for the same command whose output is not reported (for a disposable probe).
+   * It belongs to this one: closing this one closes it too.
+   */
+  sibling(): ProcessTransport {
+    const { onStderr: _stderr, onGarbage: _garbage, ...params } = this.params;
+    const sibling = new ProcessTransport(params, this.timings);
+    this.siblings.add(sibling);
+    return sibling;
   }
 
   /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
@@ -156,6 +181,7 @@ export class ProcessTransport implements Transport {
   }
 
   private async shutdown(): Promise<void> {
+    await Promise.all([...this.siblings].map((s) => s.close()));
     const child = this.child;
     const leader = child?.pid;
     if (!child || leader === undefined) {

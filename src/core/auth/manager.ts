@@ -20,6 +20,8 @@ export interface AuthManagerOptions {
  */
 export class AuthManager {
   private readonly clients = new Map<string, ServerAuth>();
+  /** Sign-ins asked for before the server's client existed (the CLI's `login`). */
+  private readonly requested = new Set<string>();
   readonly store: AuthRecordStore;
 
   constructor(private readonly options: AuthManagerOptions) {
@@ -43,13 +45,15 @@ export class AuthManager {
       log,
     });
     this.clients.set(config.name, client);
+    if (this.requested.delete(config.name)) client.requestSignIn();
     return client;
   }
 
-  /** Marks the server for an interactive sign-in; the caller then restarts its connection. */
+  /** Marks the server for an interactive sign-in; the caller then (re)starts its connection. */
   requestSignIn(server: string): boolean {
     const client = this.clients.get(server);
-    client?.requestSignIn();
+    if (client) client.requestSignIn();
+    else this.requested.add(server);
     return client !== undefined;
   }
 

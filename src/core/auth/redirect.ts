@@ -74,13 +74,22 @@ export class LoopbackReceiver implements RedirectReceiver {
     return receiver;
   }
 
+  private waiting = 0;
+
+  /** Waits for the browser; while anyone waits, the listener keeps the process alive (a CLI has nothing else running). */
   wait(state: string, signal?: AbortSignal): Promise<URLSearchParams> {
-    return this.pending.wait(state, signal);
+    if (this.waiting++ === 0) this.server.ref();
+    const done = () => {
+      if (--this.waiting === 0) this.server.unref();
+    };
+    const result = this.pending.wait(state, signal);
+    result.then(done, done);
+    return result;
   }
 
   dispose(): Promise<void> {
     return new Promise((resolve) => {
-      this.server.closeAllConnections();
+      this.server.closeIdleConnections();
       this.server.close(() => resolve());
     });
   }

@@ -9,6 +9,8 @@ import { ROOT } from '../helpers';
 import { followInBrowser, startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
+/** Each test's own limit (a sign-in is a few HTTP round trips; the machine may be busy). */
+const PER_TEST = { timeout: 45_000 };
 const fixtures: OAuthFixture[] = [];
 after(() => fixtures.forEach((f) => f.stop()));
 
@@ -46,8 +48,9 @@ async function workspace(): Promise<{ work: string; f: OAuthFixture }> {
   return { work, f };
 }
 
-describe('minagent CLI and OAuth', { timeout: 60_000 }, () => {
-  test('without a terminal a server that needs sign-in is named with the command; login prints the address and waits for the browser', async () => {
+describe('minagent CLI and OAuth', () => {
+  // Five runs of the CLI, each a fresh Node process: the longest test here.
+  test('without a terminal a server that needs sign-in is named with the command; login prints the address and waits for the browser', { timeout: 120_000 }, async () => {
     const { work, f } = await workspace();
     const before = await cli(work, ['servers']);
     assert.match(before.out, /^remote\terror\t0 tools\tsign in needed/m);
@@ -80,14 +83,14 @@ describe('minagent CLI and OAuth', { timeout: 60_000 }, () => {
     assert.match((await cli(work, ['servers'])).out, /^remote\terror\t0 tools\tsign in needed/m);
   });
 
-  test('--sign-in fetch completes a sign-in without a browser, as a test suite needs', async () => {
+  test('--sign-in fetch completes a sign-in without a browser, as a test suite needs', PER_TEST, async () => {
     const { work } = await workspace();
     const run = await cli(work, ['call', 'admin_op', '{}', '--sign-in', 'fetch']);
     assert.equal(run.code, 0, run.err);
     assert.match(run.out, /admin done with scopes .*admin/, 'the sign-in and the step-up both ran headless');
   });
 
-  test('a bad --sign-in value is a usage error', async () => {
+  test('a bad --sign-in value is a usage error', PER_TEST, async () => {
     const { work } = await workspace();
     const run = await cli(work, ['servers', '--sign-in', 'maybe']);
     assert.equal(run.code, 2);

@@ -11,6 +11,8 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import type { Logger } from '../../src/core/logger';
 import { followInBrowser, startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
+/** Each test's own limit (a sign-in is a few HTTP round trips; the machine may be busy). */
+const PER_TEST = { timeout: 45_000 };
 const fixtures: OAuthFixture[] = [];
 const receivers: LoopbackReceiver[] = [];
 after(async () => {
@@ -80,8 +82,8 @@ function assertNoTokenLeaked(f: OAuthFixture, texts: string[]): void {
   for (const text of texts) for (const t of tokens) assert.ok(!text.includes(t), `a token leaked into: ${text.slice(0, 120)}`);
 }
 
-describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
-  test('a server that needs sign-in says so; Sign In runs discovery, DCR and PKCE, and its tools appear', async () => {
+describe('OAuth for HTTP servers', () => {
+  test('a server that needs sign-in says so; Sign In runs discovery, DCR and PKCE, and its tools appear', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f);
     const before = state(s);
@@ -104,7 +106,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('an expired access token is refreshed without the browser', async () => {
+  test('an expired access token is refreshed without the browser', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f);
     await signIn(s);
@@ -123,7 +125,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await again.hub.closeAll();
   });
 
-  test('403 insufficient_scope steps up: the user signs in for the wider scope and the call completes', async () => {
+  test('403 insufficient_scope steps up: the user signs in for the wider scope and the call completes', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f);
     await signIn(s);
@@ -137,7 +139,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('a step-up the user declines ends the call with a sign-in error, not a token', async () => {
+  test('a step-up the user declines ends the call with a sign-in error, not a token', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f, { ui: { confirmReauthorization: async () => false } });
     await signIn(s);
@@ -148,7 +150,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('a pre-registered client ID (and secret) from the entry comes first: no registration', async () => {
+  test('a pre-registered client ID (and secret) from the entry comes first: no registration', PER_TEST, async () => {
     const f = await fixture('--no-dcr', '--preregistered', 'my-app:my-app-secret-value');
     const s = await setup(f, { oauth: { clientId: 'my-app', clientSecret: 'my-app-secret-value' } });
     await signIn(s);
@@ -160,7 +162,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('a Client ID Metadata Document URL is used where the server supports it', async () => {
+  test('a Client ID Metadata Document URL is used where the server supports it', PER_TEST, async () => {
     const f = await fixture('--cimd');
     const s = await setup(f, { clientMetadataUrl: 'https://minagent.example/oauth/client.json' });
     await signIn(s);
@@ -170,7 +172,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('with no registration and no metadata document, the user is asked for a client ID', async () => {
+  test('with no registration and no metadata document, the user is asked for a client ID', PER_TEST, async () => {
     const f = await fixture('--no-dcr', '--preregistered', 'typed-by-user');
     const asked: string[] = [];
     const s = await setup(f, { ui: { askClientId: async (server, issuer) => (asked.push(`${server} ${issuer}`), 'typed-by-user') } });
@@ -181,7 +183,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('attack: metadata that points the token endpoint at another origin gets no code', async () => {
+  test('attack: metadata that points the token endpoint at another origin gets no code', PER_TEST, async () => {
     const f = await fixture('--token-endpoint-elsewhere');
     const s = await setup(f);
     await signIn(s);
@@ -192,7 +194,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('attack: protected-resource metadata naming another resource is refused before any authorization', async () => {
+  test('attack: protected-resource metadata naming another resource is refused before any authorization', PER_TEST, async () => {
     const f = await fixture('--resource-elsewhere');
     const s = await setup(f);
     await signIn(s);
@@ -203,7 +205,18 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('attack: a callback whose iss names another issuer is refused (no token issued)', async () => {
+  test('attack: a server without resource metadata whose root metadata names another origin as issuer is refused', PER_TEST, async () => {
+    const f = await fixture('--legacy-foreign-issuer');
+    const s = await setup(f);
+    await signIn(s);
+    const st = state(s);
+    assert.equal(st.kind, 'error');
+    assert.match(st.kind === 'error' ? st.message : '', /Issuer mismatch/);
+    assert.ok(!f.events.some((e) => e.kind === 'authorize' || e.kind === 'register'));
+    await s.hub.closeAll();
+  });
+
+  test('attack: a callback whose iss names another issuer is refused (no token issued)', PER_TEST, async () => {
     const f = await fixture('--iss', 'wrong');
     const s = await setup(f);
     await signIn(s);
@@ -213,7 +226,7 @@ describe('OAuth for HTTP servers', { timeout: 60_000 }, () => {
     await s.hub.closeAll();
   });
 
-  test('Sign Out forgets the tokens: the server needs a sign-in again', async () => {
+  test('Sign Out forgets the tokens: the server needs a sign-in again', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f);
     await signIn(s);

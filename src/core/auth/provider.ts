@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
   auth,
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
   InsufficientScopeError,
+  IssuerMismatchError,
   SdkErrorCode,
   SdkHttpError,
   UnauthorizedError,
@@ -106,11 +109,6 @@ export class ServerAuth implements OAuthClientProvider {
     await this.options.store.delete(this.identity, this.resource);
   }
 
-  /** Whether a sign-in is waiting for the browser to come back. */
-  get hasPendingSignIn(): boolean {
-    return this.pending !== undefined;
-  }
-
   /** This connection's fetch: credentials only to where they belong (see guardedFetch). */
   guard(base: FetchLike): FetchLike {
     return guardedFetch(base, { serverUrl: this.options.config.url, headerNames: Object.keys(this.options.config.headers), issuer: () => this.issuer });
@@ -140,6 +138,36 @@ export class ServerAuth implements OAuthClientProvider {
     if (result !== 'AUTHORIZED') throw new SignInNeeded(this.server, 'the authorization server did not issue a token');
     this.signInRequested = false;
     this.log.info('signed in');
+  }
+
+  /**
+   * After a request stopped on an authorization problem: true when it was put right and the
+   * request should run again (a sign-in the user completed, or a 2025-03-26 server's metadata).
+   */
+  async recover(err: unknown, fetchFn: FetchLike): Promise<boolean> {
+    if (this.pending && isSignInNeeded(err)) {
+      await this.completeSignIn(fetchFn);
+      return true;
+    }
+    if (err instanceof IssuerMismatchError && err.kind === 'metadata') return this.adoptLegacyMetadata(fetchFn);
+    return false;
+  }
+
+  /**
+   * A 2025-03-26 server has no protected-resource metadata and is its own authorization server:
+   * its metadata sits at the root of its origin and may name a path of that origin as its issuer.
+   * That issuer is accepted only then, and only on the server's own origin.
+   */
+  private async adoptLegacyMetadata(fetchFn: FetchLike): Promise<boolean> {
+    const url = this.options.config.url;
+    const prm = await discoverOAuthProtectedResourceMetadata(url, {}, fetchFn).catch(() => undefined);
+    if (prm) return false;
+    const root = new URL('/', url);
+    const metadata = await discoverAuthorizationServerMetadata(root, { fetchFn, skipIssuerValidation: true }).catch(() => undefined);
+    if (!metadata || new URL(metadata.issuer).origin !== root.origin) return false;
+    this.log.info(`a 2025-03-26 server: its authorization server metadata names ${metadata.issuer} (same origin) as issuer`);
+    await this.saveDiscoveryState({ authorizationServerUrl: root.href, authorizationServerMetadata: metadata });
+    return true;
   }
 
   /** Ends a sign-in that is waiting for the browser. */

@@ -135,7 +135,8 @@ export class McpToolSource {
           throw err;
         }
       }
-      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
+      // A server may let the handshake through and ask for a sign-in at its first request.
+      const [tools] = await this.afterSignIn(() => Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]));
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
       this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
@@ -222,15 +223,15 @@ export class McpToolSource {
     return this.options.auth ? this.options.auth.guard(capped) : capped;
   }
 
-  /** Runs `step`; when it stopped for a sign-in that the user is completing, finishes that and runs it once more. */
+  /** Runs `step`; when it stopped on an authorization problem that the server's OAuth client puts right (a sign-in the user completes), runs it again. */
   private async afterSignIn<T>(step: () => Promise<T>): Promise<T> {
-    try {
-      return await step();
-    } catch (err) {
-      const auth = this.options.auth;
-      if (!auth?.hasPendingSignIn || !isSignInNeeded(err) || this.closing) throw err;
-      await auth.completeSignIn(this.httpFetch());
-      return step();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        const auth = this.options.auth;
+        if (!auth || this.closing || attempt >= 2 || !(await auth.recover(err, this.httpFetch()))) throw err;
+      }
     }
   }
 

@@ -17,6 +17,10 @@ export interface CliArgs {
   approve?: string;
   yes: boolean;
   contextWindow?: string;
+  /** `--sign-in print|fetch|none`: how a server's OAuth sign-in reaches the user. */
+  signIn?: string;
+  /** `--client-metadata-url URL`: a Client ID Metadata Document for OAuth. */
+  clientMetadataUrl?: string;
   help: boolean;
 }
 
@@ -30,6 +34,8 @@ commands:
   read URI [--server S]   print a resource (--server when more than one server has it)
   prompts [--json]        every server's prompts, named like tools (server.name after a clash)
   prompt NAME [JSON]      print a prompt's messages; arguments as a JSON object of strings
+  login NAME              sign in to an HTTP server that needs OAuth (prints the address to open)
+  logout NAME             forget the server's OAuth tokens
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
@@ -51,6 +57,15 @@ options:
                           (the file read is named on stderr: it decides which programs start)
   --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
   --verbose               log server output and lifecycle to stderr
+  --sign-in print|fetch|none
+                          OAuth sign-in for HTTP servers: print the address and wait for the
+                          browser (the default on a terminal), follow it without a browser
+                          (servers that approve at once, e.g. test suites), or fail naming
+                          \`minagent login\` (the default without a terminal). Tokens are kept in
+                          $XDG_CONFIG_HOME/minagent/oauth.json (else ~/.config/...), mode 0600
+  --client-metadata-url URL
+                          an https Client ID Metadata Document to use as the OAuth client ID
+                          where the authorization server supports it
   -h, --help              this help`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
@@ -71,6 +86,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       approve: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'context-window': { type: 'string' },
+      'sign-in': { type: 'string' },
+      'client-metadata-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -91,6 +108,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.approve !== undefined ? { approve: values.approve } : {}),
     yes: values.yes ?? false,
     ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
+    ...(values['sign-in'] !== undefined ? { signIn: values['sign-in'] } : {}),
+    ...(values['client-metadata-url'] !== undefined ? { clientMetadataUrl: values['client-metadata-url'] } : {}),
     help: values.help ?? false,
   };
 }

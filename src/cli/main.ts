@@ -7,8 +7,10 @@ import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
+import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
+import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 
-const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout']);
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -35,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
       chat = parseChatInput(args);
       parseApproveFlag(args);
     }
+    if (args.signIn !== undefined && !(SIGN_IN_MODES as readonly string[]).includes(args.signIn)) throw new Error(`--sign-in must be one of ${SIGN_IN_MODES.join(', ')}`);
+    if ((args.command === 'login' || args.command === 'logout') && args.positionals.length !== 1) throw new Error(`usage: minagent ${args.command} NAME`);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -54,7 +58,26 @@ async function main(argv: string[]): Promise<number> {
   const log = streamLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
-  const hub = new ServerHub({ logger: log, settings: config.settings });
+  const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const terminal = processTerminal();
+  // `login` always signs in (printing the address unless told to fetch it); other commands as --sign-in says.
+  const mode = args.command === 'login' && args.signIn === undefined ? 'print' : signInMode(args.signIn, isTTY);
+  let auth: CliAuth | undefined;
+  try {
+    auth = await cliAuth(config.servers, mode, terminal, args.clientMetadataUrl ? { clientMetadataUrl: args.clientMetadataUrl } : {});
+  } catch (err) {
+    terminal.close();
+    return fail((err as Error).message, 1);
+  }
+  if (args.command === 'logout') {
+    try {
+      return await logoutCommand(auth, config.servers, args.positionals[0]!, (line) => process.stdout.write(`${line}\n`));
+    } finally {
+      await auth?.dispose();
+      terminal.close();
+    }
+  }
+  const hub = new ServerHub({ logger: log, settings: config.settings, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();
@@ -64,8 +87,10 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   const io: Output = { out: (line) => process.stdout.write(`${line}\n`) };
   try {
+    if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);
     await hub.whenIdle();
+    signInHints(hub, log);
     switch (args.command) {
       case 'servers':
         return serversCommand(hub, config, io);
@@ -82,13 +107,8 @@ async function main(argv: string[]): Promise<number> {
       case 'prompt':
         return await promptCommand(hub, prompt!, args.json, io);
       default: {
-        const mode: ApproveMode = approveMode(args.approve, args.yes, Boolean(process.stdin.isTTY && process.stderr.isTTY));
-        const terminal = processTerminal();
-        try {
-          return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(mode, terminal));
-        } finally {
-          terminal.close();
-        }
+        const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
+        return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(approve, terminal));
       }
     }
   } catch (err) {
@@ -96,6 +116,8 @@ async function main(argv: string[]): Promise<number> {
     return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
   } finally {
     await hub.closeAll();
+    await auth?.dispose();
+    terminal.close();
   }
 }
 

@@ -10,6 +10,7 @@ import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 import { McpTrace } from './trace';
+import type { ServerAuth } from '../auth/provider';
 
 export interface HubOptions {
   logger?: Logger;
@@ -20,6 +21,8 @@ export interface HubOptions {
   serverLogger?: (name: string) => Logger;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
   restart?: RestartPolicy;
+  /** The OAuth client for an HTTP server (AuthManager.forServer); absent: no OAuth. */
+  auth?: (config: ServerConfig, log: Logger) => ServerAuth | undefined;
 }
 
 /** A server as the UI shows it. */
@@ -278,6 +281,8 @@ export class ServerHub {
       },
       trace: this.trace(name),
     };
+    const auth = this.options.auth?.(entry.config, options.logger!);
+    if (auth) options.auth = auth;
     const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
     entry.source = source;
     entry.listeners = new DisposableStore();

@@ -8,6 +8,7 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { isSignInNeeded, type ServerAuth } from '../auth/provider';
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
@@ -45,6 +46,8 @@ export interface SourceOptions {
   httpLimits?: { bodyBytes?: number; eventBytes?: number };
   /** Records this server's JSON-RPC traffic while enabled; kept across restarts by the owner. */
   trace?: McpTrace;
+  /** OAuth for an HTTP server (see src/core/auth); absent: only the entry's static headers. */
+  auth?: ServerAuth;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -101,6 +104,7 @@ export class McpToolSource {
     this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
     // The trace keeps message text: the same secrets are redacted in it as everywhere else.
     options.trace?.setRedactor((text) => this.redactor.redact(text));
+    options.auth?.onSecret((value) => this.redactor.addSecret(value));
     this.features = new ServerFeatures(config.name, iconContext(config.name, config), {
       client: () => this.client,
       timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,
@@ -137,7 +141,7 @@ export class McpToolSource {
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
     try {
       try {
-        await this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs);
+        await this.afterSignIn(() => this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs));
       } catch (err) {
         // The spec's backwards compatibility: an old server answers the POST with 400, 404 or 405.
         if (this.config.type !== 'http' || this.closing || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
@@ -151,7 +155,8 @@ export class McpToolSource {
           throw err;
         }
       }
-      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
+      // A server may let the handshake through and ask for a sign-in at its first request.
+      const [tools] = await this.afterSignIn(() => Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]));
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
       const protocolVersion = this.client?.getNegotiatedProtocolVersion();
@@ -165,7 +170,7 @@ export class McpToolSource {
       }
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
-      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
+      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text(), ...(isSignInNeeded(err) ? { signIn: true as const } : {}) });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
@@ -233,9 +238,27 @@ export class McpToolSource {
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
     // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
-    const fetch = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
+    const fetch = this.httpFetch();
+    const auth = this.options.auth ? { authProvider: this.options.auth } : {};
     this.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
+    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  }
+
+  private httpFetch() {
+    const capped = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
+    return this.options.auth ? this.options.auth.guard(capped) : capped;
+  }
+
+  /** Runs `step`; when it stopped on an authorization problem that the server's OAuth client puts right (a sign-in the user completes), runs it again. */
+  private async afterSignIn<T>(step: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        const auth = this.options.auth;
+        if (!auth || this.closing || attempt >= 2 || !(await auth.recover(err, this.httpFetch()))) throw err;
+      }
+    }
   }
 
   private async fetchTools(): Promise<RemoteTool[]> {
@@ -316,14 +339,16 @@ export class McpToolSource {
     if (options.signal?.aborted) return toolError('cancelled');
     const timeout = this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
-      const result = await client.callTool(
-        { name: remoteName, arguments: args },
-        {
-          timeout,
-          resetTimeoutOnProgress: true,
-          onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
+      const result = await this.afterSignIn(() =>
+        client.callTool(
+          { name: remoteName, arguments: args },
+          {
+            timeout,
+            resetTimeoutOnProgress: true,
+            onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
+        ),
       );
       const typed = result as Parameters<typeof formatCallResult>[0];
       if (options.onImage && !typed.isError) {
@@ -395,6 +420,7 @@ export class McpToolSource {
   /** Says why a start, call or session failed, with exit status for processes. */
   private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
     if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
+    if (isSignInNeeded(err)) return signInMessage(err);
     const transport = this.transport;
     const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
     // A write that failed on a dead pipe (EPIPE) comes before the exit event; wait for the status.
@@ -425,6 +451,11 @@ export class McpToolSource {
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }
+}
+
+function signInMessage(err: unknown): string {
+  const text = errorMessage(err);
+  return text.startsWith('sign in needed') ? text : `sign in needed: ${/insufficient_scope|InsufficientScope/i.test(`${(err as Error).name} ${text}`) ? 'the server asks for more permissions than this session has' : 'the server requires you to sign in'}`;
 }
 
 function isPipeFailure(err: unknown): boolean {

@@ -4,7 +4,7 @@ export type ServerState =
   | { kind: 'starting' }
   /** `protocolVersion`: the revision negotiated (2026-07-28 in the stateless era, else from initialize). */
   | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
-  | { kind: 'error'; message: string; stderrTail: string };
+  | { kind: 'error'; message: string; stderrTail: string; /** The server needs the user to sign in (OAuth). */ signIn?: true };
 
 export function assertNever(value: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(value)}`);

@@ -10,6 +10,7 @@ import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 import { McpTrace } from './trace';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 
 export interface HubOptions {
   logger?: Logger;
@@ -18,6 +19,8 @@ export interface HubOptions {
   createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
   restart?: RestartPolicy;
+  /** Answers servers' requests to the client (elicitation, sampling, roots); without it none are offered. */
+  clientRequests?: ClientRequestsHost;
 }
 
 /** A server as the UI shows it. */
@@ -239,6 +242,7 @@ export class ServerHub {
         return hub.settings.maxOutputChars;
       },
       trace: this.trace(name),
+      ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
     };
     const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
     entry.source = source;

@@ -23,6 +23,8 @@ import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
+import type { Disposable } from '../event';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -39,6 +41,8 @@ export interface SourceOptions {
   httpLimits?: { bodyBytes?: number; eventBytes?: number };
   /** Records this server's JSON-RPC traffic while enabled; kept across restarts by the owner. */
   trace?: McpTrace;
+  /** Answers the server's requests to the client (elicitation, sampling, roots). */
+  clientRequests?: ClientRequestsHost;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -50,6 +54,7 @@ const NOT_CONNECTED = 'mcp server not connected';
 export class McpToolSource {
   private client: Client | undefined;
   private transport: Transport | undefined;
+  private clientHandlers: Disposable | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
@@ -166,6 +171,7 @@ export class McpToolSource {
     );
     this.client = client;
     this.transport = transport;
+    this.clientHandlers = this.options.clientRequests?.install(client, this.config, this.log);
     client.onclose = () => this.handleClosed();
     client.onerror = (err) => this.log.warn(`protocol: ${errorMessage(err)}`);
     let timer: NodeJS.Timeout | undefined;
@@ -318,6 +324,8 @@ export class McpToolSource {
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
+    this.clientHandlers?.dispose();
+    this.clientHandlers = undefined;
     if (client) client.onclose = undefined;
     try {
       await client?.close();

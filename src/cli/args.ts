@@ -17,6 +17,10 @@ export interface CliArgs {
   approve?: string;
   yes: boolean;
   contextWindow?: string;
+  /** `--elicitation ask|defaults|decline`: how servers' forms, URLs and sampling requests are answered. */
+  elicitation?: string;
+  /** `--root DIR` (repeatable): the roots servers see; default the current folder. */
+  roots: string[];
   help: boolean;
 }
 
@@ -46,6 +50,16 @@ commands:
                           all runs every call, none runs no call
     --yes                 the same as --approve all
 
+servers that ask (elicitation forms and URLs, sampling, roots):
+  --elicitation ask|defaults|decline
+                          ask: on a terminal (the default there) forms, URLs to open and
+                          sampling requests are asked; defaults: forms are accepted with their
+                          defaults, the rest declined; decline: everything is declined with a
+                          note (the default without a terminal)
+  --root DIR              a root folder servers may see (repeatable); default: the current folder
+  (sampling uses the chat's model, within minagent.sampling.maxTokens of the settings file:
+   {"*": 1024, "<server>": N} tokens per request)
+
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
                           (the file read is named on stderr: it decides which programs start)
@@ -71,6 +85,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       approve: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'context-window': { type: 'string' },
+      elicitation: { type: 'string' },
+      root: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -91,6 +107,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.approve !== undefined ? { approve: values.approve } : {}),
     yes: values.yes ?? false,
     ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
+    ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
+    roots: values.root ?? [],
     help: values.help ?? false,
   };
 }

@@ -6,6 +6,11 @@ import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../core/mcp/clientRequests/roots';
+import { MemoryGrants, samplingLimit } from '../core/mcp/clientRequests/sampling';
+import { createModel } from '../core/models/factory';
+import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
 
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt']);
@@ -35,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       chat = parseChatInput(args);
       parseApproveFlag(args);
     }
+    if (args.elicitation !== undefined && !SERVER_ASK_MODES.includes(args.elicitation as ServerAskMode)) throw new Error(`unknown --elicitation "${args.elicitation}"; use ${SERVER_ASK_MODES.join(', ')}`);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -54,7 +60,17 @@ async function main(argv: string[]): Promise<number> {
   const log = streamLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
-  const hub = new ServerHub({ logger: log, settings: config.settings });
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const terminal = processTerminal();
+  // Servers that ask: forms, URLs and sampling on the terminal; roots from --root or the current folder.
+  const chatModel = chat ? createModel(chat.model) : undefined;
+  const roots = new FolderRoots(args.roots.length ? args.roots.map((r) => resolve(r)) : [process.cwd()]);
+  const clientRequests = new ClientRequests({
+    ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (interactive ? 'ask' : 'decline'), terminal),
+    roots,
+    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants() },
+  });
+  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();
@@ -82,13 +98,8 @@ async function main(argv: string[]): Promise<number> {
       case 'prompt':
         return await promptCommand(hub, prompt!, args.json, io);
       default: {
-        const mode: ApproveMode = approveMode(args.approve, args.yes, Boolean(process.stdin.isTTY && process.stderr.isTTY));
-        const terminal = processTerminal();
-        try {
-          return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(mode, terminal));
-        } finally {
-          terminal.close();
-        }
+        const mode: ApproveMode = approveMode(args.approve, args.yes, interactive);
+        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(mode, terminal));
       }
     }
   } catch (err) {
@@ -96,6 +107,9 @@ async function main(argv: string[]): Promise<number> {
     return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
   } finally {
     await hub.closeAll();
+    clientRequests.dispose();
+    roots.dispose();
+    terminal.close();
   }
 }
 

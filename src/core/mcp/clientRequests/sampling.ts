@@ -114,3 +114,16 @@ function messageText(content: unknown): string {
     .map((b: { type?: string; text?: string; mimeType?: string }) => (b?.type === 'text' ? (b.text ?? '') : `[${b?.type ?? 'unknown'} content${b?.mimeType ? ` (${b.mimeType})` : ''} not sent]`))
     .join('\n');
 }
+
+/**
+ * The per-server limit from `minagent.sampling.maxTokens`: `{"*": N, "<server>": M}` (the server's
+ * own entry, else "*", else the default). A value that is not a positive whole number is ignored.
+ */
+export function samplingLimit(setting: unknown, server: string): number {
+  const table = typeof setting === 'object' && setting !== null && !Array.isArray(setting) ? (setting as Record<string, unknown>) : {};
+  for (const key of [server, '*']) {
+    const v = Object.hasOwn(table, key) ? table[key] : undefined;
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  }
+  return DEFAULT_SAMPLING_MAX_TOKENS;
+}

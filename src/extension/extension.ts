@@ -24,6 +24,8 @@ import { setupModel } from './chat/setup';
 import { ToolSelection } from './chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
+import { editorServerAsks } from './serverAsks/setup';
+import type { ChatModel } from '../core/agent/model';
 
 let hub: ServerHub | undefined;
 /** Where the conversation was kept before it moved into files. */
@@ -63,7 +65,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
-  const serverHub = new ServerHub({ logger: log });
+  // Servers' asks (forms, URLs, sampling, roots) reach the user through the chat, quick inputs and modals.
+  let chatModel: () => Promise<ChatModel> = () => Promise.reject(new Error('the chat is not ready'));
+  const serverAsks = editorServerAsks(context.workspaceState, () => chatModel());
+  context.subscriptions.push(serverAsks);
+  const serverHub = new ServerHub({ logger: log, clientRequests: serverAsks.clientRequests });
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
@@ -117,7 +123,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
     logger: taggedLogger(log, 'chat'),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, meter), taggedLogger(log, 'chat'));
+  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, meter), ...serverAsks.chatActions }, taggedLogger(log, 'chat'));
+  serverAsks.connectChat(chat);
+  chatModel = () => models.create();
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isErrorResult } from '../core/agent/agent';
 import type { ServerHub } from '../core/mcp/hub';
 import { checkArguments, exampleArguments } from '../core/schema';
+import { duringTryTool } from './serverAsks/tryToolScope';
 
 /**
  * Calls a tool from the tree, as the MCP Inspector does: arguments as JSON, pre-filled from the
@@ -30,10 +31,13 @@ export async function tryTool(hub: ServerHub, name: string | undefined): Promise
     (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      return hub.registry.call(tool.name, args, {
-        signal: controller.signal,
-        onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
-      });
+      // A server's form during this call is asked in quick inputs, here, not in the chat.
+      return duringTryTool(tool.server, () =>
+        hub.registry.call(tool.name, args, {
+          signal: controller.signal,
+          onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+        }),
+      );
     },
   );
   const doc = await vscode.workspace.openTextDocument({ content: result, language: looksLikeJson(result) ? 'json' : 'markdown' });

@@ -1,4 +1,5 @@
 import type { BudgetBreakdown } from '../core/budget/breakdown';
+import type { AskAnswer, AskView } from './asks';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
  * file; nothing else crosses the boundary. The host waits for `ready` before posting.
@@ -87,7 +88,10 @@ export type HostMessage =
   | { type: 'textDelta'; id: string; delta: string }
   | { type: 'busy'; busy: boolean }
   | { type: 'budget'; budget: BudgetView | undefined }
-  | { type: 'reply'; requestId: number; error?: string };
+  | { type: 'reply'; requestId: number; error?: string }
+  /** A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became of it. */
+  | { type: 'ask'; ask: AskView }
+  | { type: 'askDone'; id: string; outcome: string };
 
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -105,7 +109,9 @@ export type WebviewRequest =
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
-  | { type: 'draft'; text: string };
+  | { type: 'draft'; text: string }
+  /** The user's answer in a server's ask card. */
+  | { type: 'answerAsk'; id: string; answer: AskAnswer };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -3,6 +3,7 @@
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
  * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
  */
+import { isAskView, parseAskAnswer } from './askValidate';
 import type { ApprovalDecision, BudgetView, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 
 type Obj = Record<string, unknown>;
@@ -42,6 +43,10 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'answerAsk': {
+      const answer = parseAskAnswer(m.answer);
+      return isId(m.id) && answer ? { type: 'answerAsk', id: m.id, answer, requestId: m.requestId } : undefined;
+    }
     default:
       return undefined;
   }
@@ -137,6 +142,10 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;
     case 'reply':
       return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'ask':
+      return isAskView(m.ask) ? (m as HostMessage) : undefined;
+    case 'askDone':
+      return isStr(m.id) && isStr(m.outcome) ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

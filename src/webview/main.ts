@@ -1,5 +1,6 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
+import { AskCards } from './askCards';
 import { BudgetMeterView } from './budget';
 import { Transcript } from './transcript';
 
@@ -21,6 +22,7 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+const asks = new AskCards((card) => transcript.appendNote(card), (id, answer) => send({ type: 'answerAsk', id, answer }));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -106,6 +108,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'reply':
       if (m.error) showError(m.error);
+      break;
+    case 'ask':
+      asks.show(m.ask);
+      break;
+    case 'askDone':
+      asks.done(m.id, m.outcome);
       break;
   }
 });

@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
 import type { ApprovalDecision, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/validate';
+import type { AskAnswer } from '../../shared/asks';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
 import type { ConversationStore } from './store';
@@ -27,6 +28,10 @@ export interface ChatActions {
   draft?(text: string): void;
   /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
   contextChanged?(): void;
+  /** The user answered a server's ask card (a form, a sampling request). */
+  answerAsk?(id: string, answer: AskAnswer): void;
+  /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
+  viewReady?(post: Post): void;
 }
 
 /**
@@ -52,6 +57,11 @@ export class ChatRouter implements Disposable {
       this.broadcast({ type: 'busy', busy });
       if (!busy) this.actions.contextChanged?.();
     });
+  }
+
+  /** How many views are attached (a server's ask goes to the chat only when one is). */
+  get viewCount(): number {
+    return this.views.size;
   }
 
   /** A view's channel; closing the view ends a turn it started. */
@@ -112,7 +122,11 @@ export class ChatRouter implements Disposable {
     switch (message.type) {
       case 'ready':
         post({ type: 'state', state: await this.state() });
+        this.actions.viewReady?.(post);
         this.actions.contextChanged?.();
+        return;
+      case 'answerAsk':
+        this.actions.answerAsk?.(message.id, message.answer);
         return;
       case 'draft':
         this.actions.draft?.(message.text);

@@ -11,8 +11,11 @@ export class ScriptedUi implements ClientRequestUi {
   form: (ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>) => FormAnswer = () => ({ action: 'cancel' });
   url: UrlAnswer = 'decline';
   sampling: SamplingAnswer = { allow: false };
+  /** Awaited before a form is answered: a user who takes their time. */
+  formGate: Promise<void> = Promise.resolve();
 
   async askForm(ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>): Promise<FormAnswer> {
+    await this.formGate;
     const answer = this.form(ask, validate);
     this.forms.push({ ask, errors: answer.action === 'accept' ? validate(answer.content) : {} });
     return answer;

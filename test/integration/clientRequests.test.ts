@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ServerHub } from '../../src/core/mcp/hub';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config';
 import { silentLogger } from '../../src/core/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
@@ -131,6 +132,23 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     s.roots.set([ROOT, SERVERS]);
     await waitFor('the server hears the roots changed', async () => (await call('roots_changes')) === 'roots changed 1 times');
     assert.equal(await call('list_roots'), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }, { uri: pathToFileURL(SERVERS).href, name: 'servers' }])}`);
+  });
+});
+
+describe('a user who takes longer than the call timeout', { timeout: 60_000 }, () => {
+  const s = setup();
+  const hub = new ServerHub({ logger: silentLogger, clientRequests: s.requests, settings: { ...DEFAULT_HUB_SETTINGS, callTimeoutMs: 1500 } });
+  after(async () => {
+    await hub.closeAll();
+    s.requests.dispose();
+  });
+
+  test('the call waits while the form is open (2025 era: the call is open meanwhile) instead of timing out on the user', async () => {
+    hub.reconcile([fixture('asker', 'asker.mjs')]);
+    await hub.whenIdle();
+    s.ui.formGate = new Promise((resolve) => setTimeout(resolve, 4000)); // the user reads for 4 s; calls time out after 1.5 s
+    s.ui.form = () => ({ action: 'accept', content: { name: 'Slow Sam' } });
+    assert.equal(await hub.registry.call('ask_profile', {}), 'profile: {"name":"Slow Sam","team":"web","seats":3,"notify":true}');
   });
 });
 

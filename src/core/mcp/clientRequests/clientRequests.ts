@@ -5,6 +5,7 @@ import { errorMessage } from '../../tools';
 import type { ServerConfig } from '../config';
 import { serverIdentity } from '../identity';
 import { answerElicitation } from './elicitation';
+import { holdTimeouts } from './patience';
 import { checkFormsFirst } from './preflight';
 import type { RootsSource } from './roots';
 import { answerSampling, type SamplingDeps } from './sampling';
@@ -51,9 +52,18 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     const sampling: SamplingDeps = { ...this.options.sampling, ui };
     const identity = serverIdentity(config);
     client.registerCapabilities(CLIENT_CAPABILITIES);
-    client.setRequestHandler('elicitation/create', (request, ctx) => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal));
+    // While the user answers, the call that caused the request does not time out (see patience.ts).
+    const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
+      const release = holdTimeouts(client);
+      try {
+        return await run();
+      } finally {
+        release();
+      }
+    };
+    client.setRequestHandler('elicitation/create', (request, ctx) => patiently(() => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal)));
     checkFormsFirst(client, config.name, log);
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => patiently(() => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal)));
     client.setRequestHandler('roots/list', () => ({ roots: roots.roots() }));
     this.clients.set(client, log);
     return { dispose: () => this.clients.delete(client) };

@@ -1,7 +1,8 @@
 // A server's elicitation form in a real VS Code: the model calls the asker fixture's ask_profile,
 // the form appears as a card in the chat with its defaults filled in and the server's text shown as
 // text, Accept waits for the required field, and the tool call completes with the answer, which
-// the tool card shows and the model's next request carries.
+// the tool card shows and the model's next request carries. Then the server's sampling request is
+// a card showing what would be sent; approved, exactly that goes to the chat's model.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
@@ -10,7 +11,11 @@ import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
 interface SeenRequest {
-  body: { messages: Array<{ role: string; content: unknown }> };
+  body: { messages: Array<{ role: string; content: unknown }>; max_tokens?: number; tools?: unknown[] };
+}
+
+async function requests(port: string): Promise<SeenRequest[]> {
+  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
 }
 
 const ANSWER = 'profile: {"name":"Ada Lovelace","team":"web","seats":3,"notify":true}';
@@ -28,7 +33,7 @@ describe('elicitation in VS Code', () => {
       wb = await Workbench.open(cs.url);
       const w = wb;
       await w.openMinAgent();
-      await w.waitForRows('the asker server running', (rows) => rows.some((r) => /^asker\b.*5 tools/.test(r)));
+      await w.waitForRows('the asker server running', (rows) => rows.some((r) => /^asker\b.*5 tools/.test(r)), 120_000);
       const chat = await w.webview();
       try {
         await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
@@ -62,9 +67,27 @@ describe('elicitation in VS Code', () => {
         assert.ok((await card.locator('.card-result').innerText()).includes(ANSWER), 'the tool card shows the answer the server got');
         await chat.locator('.msg.assistant', { hasText: 'Here is what the tool returned' }).waitFor();
         await w.screenshot('elicitation-2-done');
-        const seen = (await (await fetch(`http://127.0.0.1:${mock.port}/requests`)).json()) as SeenRequest[];
+        const seen = await requests(mock.port);
         const tool = seen.at(-1)!.body.messages.find((m) => m.role === 'tool');
         assert.equal(tool?.content, ANSWER, "the model's next request carries the answer");
+
+        // Sampling: the server's request is shown as a card; approved, it goes to the chat's model.
+        await chat.locator('#input').fill('Ask the oracle');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.card.status-waiting', { hasText: 'sample' }).locator('button', { hasText: 'Allow once' }).click();
+        const sampling = chat.locator('.ask-sampling');
+        await sampling.waitFor();
+        const shown = await sampling.innerText();
+        for (const part of ['asks to send this to your model', 'up to 100 tokens', "this server's limit: 1024", 'You are a terse oracle.', 'What is 6 x 7?']) assert.ok(shown.includes(part), `the card shows "${part}": ${shown}`);
+        await w.screenshot('elicitation-3-sampling');
+        const before = (await requests(mock.port)).length;
+        await sampling.locator('button', { hasText: 'Allow once' }).click();
+        await sampling.locator('.ask-outcome', { hasText: 'allowed' }).waitFor();
+        await chat.locator('.card.status-done', { hasText: 'sample' }).locator('.card-result', { hasText: 'said: You said: What is 6 x 7?' }).waitFor();
+        const sampled = (await requests(mock.port))[before]!.body;
+        assert.deepEqual(sampled.messages, [{ role: 'system', content: 'You are a terse oracle.' }, { role: 'user', content: 'What is 6 x 7?' }], 'what was shown is what was sent');
+        assert.equal(sampled.max_tokens, 100);
+        assert.equal(sampled.tools, undefined, 'no tools go with a sampling request');
       } catch (err) {
         throw new Error(`elicitation e2e failed (screenshot: ${await w.screenshot('elicitation-failed')}): ${(err as Error).message}`);
       }

@@ -23,6 +23,11 @@ export class AskCards {
     this.place(card);
   }
 
+  /** The transcript was replaced (a state arrived): the cards still waiting go back below it. */
+  reattach(): void {
+    for (const card of this.cards.values()) this.place(card);
+  }
+
   /** The ask ended (answered here or elsewhere, or cancelled by the server): the card says how. */
   done(id: string, outcome: string): void {
     const card = this.cards.get(id);

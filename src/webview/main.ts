@@ -35,6 +35,7 @@ function setBusy(value: boolean): void {
 
 function applyState(state: ChatState): void {
   transcript.reset(state.items);
+  asks.reattach();
   setBusy(state.busy);
   applyMeta(state);
 }

@@ -21,6 +21,10 @@ export interface CliArgs {
   signIn?: string;
   /** `--client-metadata-url URL`: a Client ID Metadata Document for OAuth. */
   clientMetadataUrl?: string;
+  /** `--elicitation ask|defaults|decline`: how servers' forms, URLs and sampling requests are answered. */
+  elicitation?: string;
+  /** `--root DIR` (repeatable): the roots servers see; default the current folder. */
+  roots: string[];
   help: boolean;
 }
 
@@ -51,6 +55,16 @@ commands:
                           each (ask); without a terminal they are denied (readonly) unless told;
                           all runs every call, none runs no call
     --yes                 the same as --approve all
+
+servers that ask (elicitation forms and URLs, sampling, roots):
+  --elicitation ask|defaults|decline
+                          ask: on a terminal (the default there) forms, URLs to open and
+                          sampling requests are asked; defaults: forms are accepted with their
+                          defaults, the rest declined; decline: everything is declined with a
+                          note (the default without a terminal)
+  --root DIR              a root folder servers may see (repeatable); default: the current folder
+  (sampling uses the chat's model, within minagent.sampling.maxTokens of the settings file:
+   {"*": 1024, "<server>": N} tokens per request)
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
@@ -88,6 +102,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       'context-window': { type: 'string' },
       'sign-in': { type: 'string' },
       'client-metadata-url': { type: 'string' },
+      elicitation: { type: 'string' },
+      root: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -110,6 +126,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
     ...(values['sign-in'] !== undefined ? { signIn: values['sign-in'] } : {}),
     ...(values['client-metadata-url'] !== undefined ? { clientMetadataUrl: values['client-metadata-url'] } : {}),
+    ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
+    roots: values.root ?? [],
     help: values.help ?? false,
   };
 }

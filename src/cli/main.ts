@@ -6,6 +6,11 @@ import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../core/mcp/clientRequests/roots';
+import { MemoryGrants, samplingLimit } from '../core/mcp/clientRequests/sampling';
+import { createModel } from '../core/models/factory';
+import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
@@ -39,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (args.signIn !== undefined && !(SIGN_IN_MODES as readonly string[]).includes(args.signIn)) throw new Error(`--sign-in must be one of ${SIGN_IN_MODES.join(', ')}`);
     if ((args.command === 'login' || args.command === 'logout') && args.positionals.length !== 1) throw new Error(`usage: minagent ${args.command} NAME`);
+    if (args.elicitation !== undefined && !SERVER_ASK_MODES.includes(args.elicitation as ServerAskMode)) throw new Error(`unknown --elicitation "${args.elicitation}"; use ${SERVER_ASK_MODES.join(', ')}`);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -77,7 +83,15 @@ async function main(argv: string[]): Promise<number> {
       terminal.close();
     }
   }
-  const hub = new ServerHub({ logger: log, settings: config.settings, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
+  // Servers that ask: forms, URLs and sampling on the terminal; roots from --root or the current folder.
+  const chatModel = chat ? createModel(chat.model) : undefined;
+  const roots = new FolderRoots(args.roots.length ? args.roots.map((r) => resolve(r)) : [process.cwd()]);
+  const clientRequests = new ClientRequests({
+    ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (isTTY ? 'ask' : 'decline'), terminal),
+    roots,
+    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants() },
+  });
+  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();
@@ -108,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
         return await promptCommand(hub, prompt!, args.json, io);
       default: {
         const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
-        return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(approve, terminal));
+        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(approve, terminal));
       }
     }
   } catch (err) {
@@ -117,6 +131,8 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await hub.closeAll();
     await auth?.dispose();
+    clientRequests.dispose();
+    roots.dispose();
     terminal.close();
   }
 }

@@ -33,6 +33,8 @@ import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
+import { editorServerAsks } from './serverAsks/setup';
+import type { ChatModel } from '../core/agent/model';
 
 let hub: ServerHub | undefined;
 /** Where the conversation was kept before it moved into files. */
@@ -73,7 +75,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
   const serverLogs = new ServerLogs(channel);
-  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name) });
+  // Servers' asks (forms, URLs, sampling, roots) reach the user through the chat, quick inputs and modals.
+  let chatModel: () => Promise<ChatModel> = () => Promise.reject(new Error('the chat is not ready'));
+  const serverAsks = editorServerAsks(context.workspaceState, () => chatModel());
+  context.subscriptions.push(serverAsks);
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests });
   context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
@@ -132,7 +138,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
+  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
+  serverAsks.connectChat(chat);
+  chatModel = () => models.create();
   // A chip added or removed: the views show it, the meter counts it.
   context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.

@@ -5,6 +5,7 @@ import { checkArguments, exampleArguments } from '../core/schema';
 import type { Logger } from '../core/logger';
 import { firstValueSelection, resultDocument } from '../core/tryToolText';
 import type { ResultDocuments } from './resultDocuments';
+import { duringTryTool } from './serverAsks/tryToolScope';
 
 /**
  * Calls a tool from the tree, as the MCP Inspector does: arguments as JSON, pre-filled from the
@@ -38,10 +39,13 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
     (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      return hub.registry.call(tool.name, args, {
-        signal: controller.signal,
-        onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
-      });
+      // A server's form during this call is asked in quick inputs, here, not in the chat.
+      return duringTryTool(tool.server, () =>
+        hub.registry.call(tool.name, args, {
+          signal: controller.signal,
+          onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+        }),
+      );
     },
   );
   const ms = Date.now() - started;

@@ -1,5 +1,6 @@
 import type { BudgetBreakdown } from '../core/budget/breakdown';
 import type { ExamplePrompt } from '../core/chat/examples';
+import type { AskAnswer, AskView } from './asks';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
  * file; nothing else crosses the boundary. The host waits for `ready` before posting.
@@ -149,7 +150,10 @@ export type HostMessage =
   /** Every server's prompts, for the `/` menu: sent when a view is ready and when they change. */
   | { type: 'prompts'; prompts: PromptChoice[] }
   /** The server's completions for a `completePrompt` request (before its `reply`). */
-  | { type: 'completions'; requestId: number; values: string[]; error?: string };
+  | { type: 'completions'; requestId: number; values: string[]; error?: string }
+  /** A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became of it. */
+  | { type: 'ask'; ask: AskView }
+  | { type: 'askDone'; id: string; outcome: string };
 
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -175,7 +179,9 @@ export type WebviewRequest =
   /** Completions for one argument of a prompt, with the values typed so far in the others. */
   | { type: 'completePrompt'; prompt: string; argument: string; value: string; context: Record<string, string> }
   /** Gets a prompt with these arguments and sends its messages as the turn's input. */
-  | { type: 'runPrompt'; prompt: string; arguments: Record<string, string> };
+  | { type: 'runPrompt'; prompt: string; arguments: Record<string, string> }
+  /** The user's answer in a server's ask card. */
+  | { type: 'answerAsk'; id: string; answer: AskAnswer };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -6,6 +6,7 @@
 import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
 import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
+import { isAskView, parseAskAnswer } from './askValidate';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,6 +52,10 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
     case 'completePrompt':
     case 'runPrompt':
       return parsePromptRequest(m, m.requestId);
+    case 'answerAsk': {
+      const answer = parseAskAnswer(m.answer);
+      return isId(m.id) && answer ? { type: 'answerAsk', id: m.id, answer, requestId: m.requestId } : undefined;
+    }
     default:
       return undefined;
   }
@@ -163,6 +168,10 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return arrayOf(isPromptChoice)(m.prompts) ? (m as HostMessage) : undefined;
     case 'completions':
       return isNum(m.requestId) && arrayOf(isStr)(m.values) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'ask':
+      return isAskView(m.ask) ? (m as HostMessage) : undefined;
+    case 'askDone':
+      return isStr(m.id) && isStr(m.outcome) ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { autoGrow } from './autoGrow';
+import { AskCards } from './askCards';
 import { BudgetMeterView } from './budget';
 import { AttachmentChips } from './chips';
 import { PromptUi } from './prompts';
@@ -41,6 +42,7 @@ const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send
 // Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
 const prompts = new PromptUi(input, send);
 document.querySelector('footer')!.before(...prompts.elements);
+const asks = new AskCards((card) => transcript.appendNote(card), (id, answer) => send({ type: 'answerAsk', id, answer }));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -54,6 +56,7 @@ function setBusy(value: boolean): void {
 function applyState(state: ChatState): void {
   transcript.reset(state.items);
   welcome.setEmpty(state.items.length === 0);
+  asks.reattach();
   setBusy(state.busy);
   applyMeta(state);
   shown();
@@ -146,6 +149,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
         shown();
         showError(m.error);
       }
+      break;
+    case 'ask':
+      asks.show(m.ask);
+      break;
+    case 'askDone':
+      asks.done(m.id, m.outcome);
       break;
   }
 });

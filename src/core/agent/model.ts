@@ -35,6 +35,8 @@ export interface ChatRequestOptions {
   onNotice?: (message: string) => void;
   /** Ends the request when the model sends nothing for this long (0 or absent: never). */
   idleTimeoutMs?: number;
+  /** The most the answer may be, in tokens (a server's sampling request); providers that can say so send it. */
+  maxOutputTokens?: number;
 }
 
 /** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */

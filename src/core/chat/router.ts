@@ -5,6 +5,7 @@ import { errorMessage } from '../tools';
 import type { ApprovalDecision, CardResource, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/validate';
 import type { TakenContext } from './attachments';
+import type { AskAnswer } from '../../shared/asks';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
 import type { ChatPrompts } from './prompts';
@@ -33,6 +34,10 @@ export interface ChatActions {
   openResource?(resource: CardResource): Promise<void>;
   /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
   attachments?: { take(): TakenContext | undefined; remove(id: string): void };
+  /** The user answered a server's ask card (a form, a sampling request). */
+  answerAsk?(id: string, answer: AskAnswer): void;
+  /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
+  viewReady?(post: Post): void;
 }
 
 /**
@@ -62,6 +67,11 @@ export class ChatRouter implements Disposable {
       this.broadcast({ type: 'busy', busy });
       if (!busy) this.actions.contextChanged?.();
     });
+  }
+
+  /** How many views are attached (a server's ask goes to the chat only when one is). */
+  get viewCount(): number {
+    return this.views.size;
   }
 
   /** A view's channel; closing the view ends a turn it started. */
@@ -123,7 +133,11 @@ export class ChatRouter implements Disposable {
       case 'ready':
         post({ type: 'state', state: await this.state() });
         if (this.prompts) post({ type: 'prompts', prompts: this.prompts.list() });
+        this.actions.viewReady?.(post);
         this.actions.contextChanged?.();
+        return;
+      case 'answerAsk':
+        this.actions.answerAsk?.(message.id, message.answer);
         return;
       case 'completePrompt': {
         const result = await this.need(this.prompts).complete(message.prompt, message.argument, message.value, message.context);

@@ -11,6 +11,7 @@ import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 import { McpTrace } from './trace';
 import type { ServerAuth } from '../auth/provider';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 
 export interface HubOptions {
   logger?: Logger;
@@ -23,6 +24,8 @@ export interface HubOptions {
   restart?: RestartPolicy;
   /** The OAuth client for an HTTP server (AuthManager.forServer); absent: no OAuth. */
   auth?: (config: ServerConfig, log: Logger) => ServerAuth | undefined;
+  /** Answers servers' requests to the client (elicitation, sampling, roots); without it none are offered. */
+  clientRequests?: ClientRequestsHost;
 }
 
 /** A server as the UI shows it. */
@@ -280,6 +283,7 @@ export class ServerHub {
         return hub.settings.maxOutputChars;
       },
       trace: this.trace(name),
+      ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
     };
     const auth = this.options.auth?.(entry.config, options.logger!);
     if (auth) options.auth = auth;

@@ -27,6 +27,8 @@ import { isErrorLine } from './errorLine';
 import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
+import type { Disposable } from '../event';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -48,6 +50,8 @@ export interface SourceOptions {
   trace?: McpTrace;
   /** OAuth for an HTTP server (see src/core/auth); absent: only the entry's static headers. */
   auth?: ServerAuth;
+  /** Answers the server's requests to the client (elicitation, sampling, roots). */
+  clientRequests?: ClientRequestsHost;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -73,6 +77,7 @@ export interface RegisterOptions {
 export class McpToolSource {
   private client: Client | undefined;
   private transport: Transport | undefined;
+  private clientHandlers: Disposable | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   /** Why its owner closed it: what a call that was running then says. */
@@ -193,6 +198,7 @@ export class McpToolSource {
     );
     this.client = client;
     this.transport = transport;
+    this.clientHandlers = this.options.clientRequests?.install(client, this.config, this.log);
     client.onclose = () => this.handleClosed();
     client.onerror = (err) => {
       // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
@@ -391,6 +397,8 @@ export class McpToolSource {
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
+    this.clientHandlers?.dispose();
+    this.clientHandlers = undefined;
     if (client) client.onclose = undefined;
     try {
       await client?.close();

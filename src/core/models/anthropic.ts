@@ -40,7 +40,7 @@ export class AnthropicModel extends StreamingChatModel {
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const body: Record<string, unknown> = {
       model: this.options.model,
-      max_tokens: this.options.maxTokens ?? maxOutputTokens(this.options.model),
+      max_tokens: Math.min(options.maxOutputTokens ?? Infinity, this.options.maxTokens ?? maxOutputTokens(this.options.model)),
       stream: true,
       messages: toWire(messages),
       ...(system ? { system } : {}),

@@ -50,6 +50,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
 
   protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
     const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: toWireMessages(messages, this.options.sendImages === true) };
+    if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
     if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     let text = '';
     let finished = false;

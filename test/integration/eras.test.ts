@@ -106,6 +106,19 @@ describe('protocol eras', { timeout: 60_000 }, () => {
     assert.equal(pids(hungFile).length, 1, 'the session process never started');
   });
 
+  test('a restart of the same program reuses its era verdict: no second probe', { timeout: 20_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-eras-'));
+    const ran = join(dir, 'ran');
+    const config = fixture('again', 'legacy-only.mjs', ['--unknown', 'silent'], { env: { LEGACY_PID_FILE: ran } });
+    for (let i = 0; i < 2; i++) {
+      const source = new McpToolSource(config, { connectTimeoutMs: NEVER });
+      await source.connect();
+      assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+      await source.close();
+    }
+    assert.equal(readFileSync(ran, 'utf8').split('\n').filter(Boolean).length, 3, 'one probe sibling, then two sessions');
+  });
+
   test('over HTTP a 2026-07-28-only server is spoken to in its era: server/discover, no initialize, no SSE', { timeout: 20_000 }, async () => {
     const { url, methods } = await modernHttp();
     const source = new McpToolSource(http('modern', url), { connectTimeoutMs: NEVER });

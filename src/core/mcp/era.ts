@@ -13,17 +13,41 @@ export const ERA_NEGOTIATION: NonNullable<ClientOptions['versionNegotiation']> =
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
+ * The era of each stdio program (command, arguments, cwd, environment) probed in this process, so a
+ * restart, or a second entry for the same program, does not probe again (the SDK's `prior` verdict).
+ * A verdict that fails to connect is dropped; a program upgraded to 2026-07-28 while cached as legacy
+ * still answers initialize, and speaks the new era from the next process on.
+ */
+const stdioVerdicts = new Map<string, Promise<'modern' | 'legacy'>>();
+
+/**
  * Connects `client` (made with ERA_NEGOTIATION) in the era the server speaks. Over HTTP the SDK
  * probes in place. A stdio server is probed on a disposable sibling first (see probeStdioEra), so
  * that a legacy server that is silent to the probe, or exits on it, connects at once on its own
  * untouched process; a modern one is then negotiated in place by the SDK (one more round trip,
- * which also opens its list-change subscription).
+ * which also opens its list-change subscription). The verdict is kept per program (stdioVerdicts).
  */
 export async function connectInEra(client: Client, transport: Transport, clientInfo: Implementation, timeoutMs: number): Promise<void> {
   completeResultsWithoutType(transport);
   if (transport instanceof ProcessTransport) {
-    const era = await probeStdioEra(transport.sibling(), clientInfo, timeoutMs);
-    if (era === 'legacy') return client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
+    const key = transport.identity;
+    let verdict = stdioVerdicts.get(key);
+    if (!verdict) {
+      verdict = probeStdioEra(transport.sibling(), clientInfo, timeoutMs);
+      stdioVerdicts.set(key, verdict);
+    }
+    try {
+      const era = await verdict;
+      // Closed by its owner while probing: the probe was cut short and says nothing about the program.
+      if (transport.closed && stdioVerdicts.get(key) === verdict) stdioVerdicts.delete(key);
+      if (era === 'legacy') return await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
+      await client.connect(transport, { timeout: timeoutMs });
+      return;
+    } catch (err) {
+      // A verdict that did not lead to a session is not kept: the next start probes again.
+      if (stdioVerdicts.get(key) === verdict) stdioVerdicts.delete(key);
+      throw err;
+    }
   }
   try {
     await client.connect(transport, { timeout: timeoutMs });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { deliver } from './inbox';
@@ -83,6 +84,17 @@ export class ProcessTransport implements Transport {
    */
   get stderr(): null {
     return null;
+  }
+
+  /** True once close() was called. */
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** What the process is: a digest of its command, arguments, working directory and environment. */
+  get identity(): string {
+    const { command, args, cwd, env } = this.params;
+    return createHash('sha256').update(JSON.stringify([command, args, cwd, Object.entries(env).sort()])).digest('hex');
   }
 
   /**

@@ -3,7 +3,7 @@
 // text, Accept waits for the required field, and the tool call completes with the answer, which
 // the tool card shows and the model's next request carries. Then the server's sampling request is
 // a card showing what would be sent; approved, exactly that goes to the chat's model. From the
-// tree's Try Tool the form is a row of quick inputs instead, and a URL is a modal with the full URL.
+// Try Tool command the form is a row of quick inputs instead, and a URL is a modal with the full URL.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
@@ -29,6 +29,13 @@ async function step(w: Workbench, title: string, value: string, pick?: string): 
   if (value) await input.fill(value);
   if (pick) await w.page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
   await w.page.keyboard.press('Enter');
+}
+
+/** Try Tool from the command palette and its tool picker (the same command as the tree's). */
+async function tryTool(w: Workbench, tool: string): Promise<void> {
+  await w.row(tool).click(); // the workbench, not the chat's webview, takes the keys
+  await w.command('MinAgent: Try Tool');
+  await step(w, 'MinAgent: Try Tool', tool, tool);
 }
 
 describe('elicitation in VS Code', () => {
@@ -109,7 +116,7 @@ describe('elicitation in VS Code', () => {
       mock.child.stdin!.end();
     }
   });
-  e2eTest('from the tree\'s Try Tool a form is a row of quick inputs; a URL is a modal with the full URL and host', async () => {
+  e2eTest('from Try Tool a form is a row of quick inputs; a URL is a modal with the full URL and host', async () => {
     const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: ASKER });
     let wb: Workbench | undefined;
     try {
@@ -118,8 +125,8 @@ describe('elicitation in VS Code', () => {
       await w.openMinAgent();
       await w.waitForRows('the asker server running', (rows) => rows.some((r) => /^asker\b.*5 tools/.test(r)), 120_000);
       try {
-        // From the tree's Try Tool the same form is a row of quick inputs, not a chat card.
-        await w.contextMenu('ask_profile', 'Try Tool');
+        // From Try Tool the same form is a row of quick inputs, not a chat card (the chat is open).
+        await tryTool(w, 'ask_profile');
         await step(w, 'Try ask_profile', '');
         await step(w, 'Server "asker" asks', '', 'Answer');
         await step(w, '(1/5): Your name', 'Grace Hopper');
@@ -133,7 +140,7 @@ describe('elicitation in VS Code', () => {
         await w.screenshot('elicitation-4-try-tool');
 
         // URL mode: a modal with the full URL and its host; Decline opens nothing.
-        await w.contextMenu('ask_url', 'Try Tool');
+        await tryTool(w, 'ask_url');
         await step(w, 'Try ask_url', '{"url": "https://login.example.com/consent?step=2"}');
         const dialog = w.page.locator('.monaco-dialog-box');
         await dialog.waitFor();

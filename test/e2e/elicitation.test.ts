@@ -2,7 +2,8 @@
 // the form appears as a card in the chat with its defaults filled in and the server's text shown as
 // text, Accept waits for the required field, and the tool call completes with the answer, which
 // the tool card shows and the model's next request carries. Then the server's sampling request is
-// a card showing what would be sent; approved, exactly that goes to the chat's model.
+// a card showing what would be sent; approved, exactly that goes to the chat's model. From the
+// Try Tool command the form is a row of quick inputs instead, and a URL is a modal with the full URL.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
@@ -18,14 +19,31 @@ async function requests(port: string): Promise<SeenRequest[]> {
   return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
 }
 
+const ASKER = { 'minagent.servers': { asker: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/asker.mjs'] } } };
 const ANSWER = 'profile: {"name":"Ada Lovelace","team":"web","seats":3,"notify":true}';
 
+/** One quick input of a sequence: waits for its title, types `value` (if any) and picks `pick` (or the first row / the typed value). */
+async function step(w: Workbench, title: string, value: string, pick?: string): Promise<void> {
+  await w.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor();
+  const input = w.page.locator('.quick-input-widget input');
+  if (value) await input.fill(value);
+  if (pick) await w.page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
+  await w.page.keyboard.press('Enter');
+}
+
+/** Try Tool from the command palette and its tool picker (the same command as the tree's). */
+async function tryTool(w: Workbench, tool: string): Promise<void> {
+  await w.row(tool).click(); // the workbench, not the chat's webview, takes the keys
+  await w.command('MinAgent: Try Tool');
+  await step(w, 'MinAgent: Try Tool', tool, tool);
+}
+
 describe('elicitation in VS Code', () => {
-  e2eTest('a form is answered in the chat and the tool call completes with the answer', async () => {
+  e2eTest('a form is answered in the chat and the tool call completes with the answer; a sampling request is approved in a card', async () => {
     const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'e2e',
-      workspaceSettings: { 'minagent.servers': { asker: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/asker.mjs'] } } },
+      workspaceSettings: ASKER,
       userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
     });
     let wb: Workbench | undefined;
@@ -88,6 +106,7 @@ describe('elicitation in VS Code', () => {
         assert.deepEqual(sampled.messages, [{ role: 'system', content: 'You are a terse oracle.' }, { role: 'user', content: 'What is 6 x 7?' }], 'what was shown is what was sent');
         assert.equal(sampled.max_tokens, 100);
         assert.equal(sampled.tools, undefined, 'no tools go with a sampling request');
+
       } catch (err) {
         throw new Error(`elicitation e2e failed (screenshot: ${await w.screenshot('elicitation-failed')}): ${(err as Error).message}`);
       }
@@ -95,6 +114,48 @@ describe('elicitation in VS Code', () => {
       await wb?.close();
       await cs.stop();
       mock.child.stdin!.end();
+    }
+  });
+  e2eTest('from Try Tool a form is a row of quick inputs; a URL is a modal with the full URL and host', async () => {
+    const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: ASKER });
+    let wb: Workbench | undefined;
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      await w.waitForRows('the asker server running', (rows) => rows.some((r) => /^asker\b.*5 tools/.test(r)), 120_000);
+      try {
+        // From Try Tool the same form is a row of quick inputs, not a chat card (the chat is open).
+        await tryTool(w, 'ask_profile');
+        await step(w, 'Try ask_profile', '');
+        await step(w, 'Server "asker" asks', '', 'Answer');
+        await step(w, '(1/5): Your name', 'Grace Hopper');
+        await step(w, '(2/5): Team', '', 'web');
+        await step(w, '(3/5): Seats', '4');
+        await step(w, '(4/5): Notify me', '', 'Yes');
+        await step(w, '(5/5): Email (optional)', '');
+        await waitFor('the result editor', async () => (await w.editorText().catch(() => '')).includes('profile: {"name":"Grace Hopper","team":"web","seats":4,"notify":true}'), 60_000);
+        const chat = await w.webview();
+        assert.equal(await chat.locator('.ask-form').count(), 0, 'no card in the chat for a Try Tool call');
+        await w.screenshot('elicitation-4-try-tool');
+
+        // URL mode: a modal with the full URL and its host; Decline opens nothing.
+        await tryTool(w, 'ask_url');
+        await step(w, 'Try ask_url', '{"url": "https://login.example.com/consent?step=2"}');
+        const dialog = w.page.locator('.monaco-dialog-box');
+        await dialog.waitFor();
+        const said = await dialog.innerText();
+        assert.ok(said.includes('Server "asker" asks you to open login.example.com'), said);
+        assert.ok(said.includes('URL: https://login.example.com/consent?step=2') && said.includes('Host: login.example.com'), said);
+        await w.screenshot('elicitation-5-url');
+        await dialog.locator('.monaco-button', { hasText: 'Decline' }).click();
+        await waitFor('the URL result', async () => (await w.editorText().catch(() => '')).includes('visit: decline'), 60_000);
+      } catch (err) {
+        throw new Error(`Try Tool e2e failed (screenshot: ${await w.screenshot('elicitation-tree-failed')}): ${(err as Error).message}`);
+      }
+    } finally {
+      await wb?.close();
+      await cs.stop();
     }
   });
 });

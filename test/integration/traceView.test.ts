@@ -42,8 +42,8 @@ describe('the trace in the editor', { timeout: 60_000 }, () => {
     assert.deepEqual(
       library.slice(0, 2).map((e) => [e.direction, e.kind, e.method]),
       [
-        ['out', 'request', 'initialize'],
-        ['in', 'response', 'initialize'],
+        ['out', 'request', 'server/discover'],
+        ['in', 'response', 'server/discover'],
       ],
       'the new server was traced from its first message',
     );

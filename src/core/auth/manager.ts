@@ -31,6 +31,8 @@ export class AuthManager {
   /** The OAuth client for an HTTP server entry (a changed entry gets a new one). */
   forServer(config: ServerConfig, log: Logger): ServerAuth | undefined {
     if (config.type === 'stdio') return undefined;
+    // An entry that sends its own Authorization header chose static credentials: a 401 is about those.
+    if (Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     const key = serverIdentity(config);
     const existing = this.clients.get(config.name);
     if (existing && existing.identity === key) return existing;

@@ -8,7 +8,7 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isSignInNeeded, type ServerAuth } from '../auth/provider';
+import { isSignInNeeded, SignInNeeded, type ServerAuth } from '../auth/provider';
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
@@ -428,7 +428,8 @@ export class McpToolSource {
   /** Says why a start, call or session failed, with exit status for processes. */
   private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
     if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
-    if (isSignInNeeded(err)) return signInMessage(err);
+    // Without an OAuth client (stdio, or an entry with its own Authorization header) a 401 is about the headers.
+    if (isSignInNeeded(err) && (this.options.auth || err instanceof SignInNeeded)) return signInMessage(err);
     const transport = this.transport;
     const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
     // A write that failed on a dead pipe (EPIPE) comes before the exit event; wait for the status.

@@ -23,7 +23,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <link rel="stylesheet" href="${style}">
 <title>MinAgent Chat</title>
 </head>
-<body>
+<body hidden>
 ${CHAT_BODY}
 <script nonce="${nonce}" src="${script}"></script>
 </body>

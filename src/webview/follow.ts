@@ -18,7 +18,7 @@ export class ScrollFollow {
    * height until then): while pinned, the end is followed when any chunk grows.
    */
   private readonly sizes = new ResizeObserver(() => this.pinned && this.toEnd());
-  private readonly observed = new WeakSet<Element>();
+  private observed = new WeakSet<Element>();
 
   constructor(private readonly root: HTMLElement) {
     const row = document.createElement('div');
@@ -62,8 +62,11 @@ export class ScrollFollow {
     else this.waiting.delete(id);
   }
 
+  /** The whole transcript was replaced: nothing of the old one is kept or observed. */
   forgetAll(): void {
     this.waiting.clear();
+    this.sizes.disconnect();
+    this.observed = new WeakSet();
   }
 
   /** After a frame's changes: to the end when pinned, else the control says what is below. */

@@ -36,8 +36,29 @@ const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
   input.setSelectionRange(prompt.length, prompt.length);
   input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
 });
-/** The page shows once the first state (or an error) arrived: no empty or unstyled controls flash. */
-const shown = () => document.body.classList.add('ready');
+/**
+ * The page (hidden in its HTML) shows once the first state (or an error) arrived and its stylesheet
+ * applies: no bare, unstyled controls or empty picker flash while a loaded editor fetches them.
+ */
+let styled = false;
+let stated = false;
+const reveal = () => {
+  if (styled && stated) document.body.hidden = false;
+};
+const sheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
+if (!sheet || sheet.sheet) styled = true;
+else {
+  const done = () => {
+    styled = true; // loaded, or failed: then unstyled beats blank
+    reveal();
+  };
+  sheet.addEventListener('load', done, { once: true });
+  sheet.addEventListener('error', done, { once: true });
+}
+function shown(): void {
+  stated = true;
+  reveal();
+}
 const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send({ type: 'detach', id }));
 // Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
 const prompts = new PromptUi(input, send);

@@ -209,5 +209,5 @@ describe('the Tools tree, polished', () => {
       await wb?.close();
       await cs.stop();
     }
-  }, 900_000);
+  }, { timeout: 900_000 });
 });

@@ -25,7 +25,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <link rel="stylesheet" href="${promptStyle}">
 <title>MinAgent Chat</title>
 </head>
-<body>
+<body hidden>
 ${CHAT_BODY}
 <script nonce="${nonce}" src="${script}"></script>
 </body>

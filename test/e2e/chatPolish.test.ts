@@ -1,0 +1,286 @@
+// The chat as a user meets it in a real VS Code (issue 11): room for the chat, a welcome with example
+// prompts from the servers' tools, a growing input, a transcript that follows what is sent and says
+// when an approval waits below, a model set-up that never removes a working model, and a history
+// of conversations. Screenshots of the chat and tree, light and dark, for the README.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { ROOT, waitFor } from '../helpers';
+import type { CodeServer } from './codeServer';
+import { startDemoWithMockModel } from './mockChat';
+import { e2eTest } from './prereqs';
+import { ARTIFACTS, Workbench } from './workbench';
+
+async function ask(chat: Frame, text: string): Promise<void> {
+  await chat.locator('#send', { hasText: 'Send' }).waitFor(); // the previous turn has ended
+  const input = chat.locator('#input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** Where an element sits against the transcript's visible area. */
+async function placement(chat: Frame, selector: string): Promise<'visible' | 'below' | 'above'> {
+  return chat.evaluate(`(() => {
+    const els = document.querySelectorAll(${JSON.stringify(selector)});
+    const r = els[els.length - 1].getBoundingClientRect();
+    const t = document.getElementById('transcript').getBoundingClientRect();
+    return r.top >= t.bottom - 4 ? 'below' : r.bottom <= t.top + 4 ? 'above' : 'visible';
+  })()`);
+}
+
+/** Scrolls the transcript to its top as a user's wheel would (a scroll event, scrollTop going down). */
+const scrollToTop = (chat: Frame) => chat.evaluate('document.getElementById("transcript").scrollTop = 0');
+
+const userSettingsFile = (cs: CodeServer) => join(cs.dir, 'user-data', 'User', 'settings.json');
+
+/** The sidebar (activity bar included) at its default width, saved for the README when asked. */
+async function sidebarShot(w: Workbench, name: string): Promise<void> {
+  const box = await w.page.locator('.part.sidebar').boundingBox();
+  const dir = process.env.MINAGENT_DOCS_SCREENSHOTS ? join(ROOT, 'docs', 'screenshots') : ARTIFACTS;
+  mkdirSync(dir, { recursive: true });
+  await w.page.screenshot({ path: join(dir, `${name}.png`), clip: { x: 0, y: 0, width: Math.ceil(box!.x + box!.width), height: Math.ceil(box!.y + box!.height) } });
+}
+
+async function stages(name: string, body: (stage: (label: string, fn: () => Promise<void>) => Promise<void>, w: Workbench, cs: CodeServer, mockPort: string) => Promise<void>): Promise<void> {
+  const { mock, cs } = await startDemoWithMockModel();
+  let wb: Workbench | undefined;
+  try {
+    wb = await Workbench.open(cs.url);
+    const w = wb;
+    // On a loaded machine the extensions' activity bar items can take minutes to show.
+    await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
+    await body(
+      async (label, fn) => {
+        console.log(`# ${name}: stage ${label} at ${Math.round(performance.now() / 1000)} s`);
+        try {
+          await fn();
+        } catch (err) {
+          throw new Error(`stage "${label}" failed (screenshot: ${await w.screenshot(`${name}-${label}`)}): ${(err as Error).message}`);
+        }
+      },
+      w,
+      cs,
+      mock.port,
+    );
+  } finally {
+    await wb?.close();
+    await cs.stop();
+    mock.child.stdin!.end();
+  }
+}
+
+describe('the chat, polished (issue 11)', () => {
+  e2eTest('9: room, welcome with example prompts, growing input, compact picker; 1: following on send and an off-screen approval; screenshots', async () => {
+    await stages('polish', async (stage, w, cs, port) => {
+      await w.openMinAgent();
+      await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker')) && r.some((x) => x.startsWith('analytics 2 tools')), 180_000);
+      const chat = await w.webview();
+
+      await stage('9-room-and-welcome', async () => {
+        // The chat gets most of the sidebar; the tree stays below it, still showing its servers.
+        const view = await w.page.locator('iframe.webview[src*="purpose=webviewView"]').boundingBox();
+        const sidebar = await w.page.locator('.part.sidebar').boundingBox();
+        assert.ok(view && sidebar && view.height > sidebar.height * 0.55, `the chat is ${view?.height} px of a ${sidebar?.height} px sidebar`);
+        assert.ok((await w.treeRows()).some((r) => r.startsWith('research')), 'the tree is still shown');
+        // New, History and Export are the view's title actions, not buttons in the page.
+        for (const action of ['New Chat', 'Chat History', 'Export Chat as Markdown']) await w.page.locator(`.pane-header .action-label[aria-label^="${action}"]`).first().waitFor({ state: 'attached' });
+        assert.equal(await chat.locator('#new-chat, #export, header button').count(), 0);
+
+        // The welcome: example prompts from the offered tools, one per server first.
+        await chat.locator('#welcome .example', { hasText: 'Use search_corpus:' }).waitFor({ timeout: 240_000 }); // the first render, on a loaded machine
+        const examples = await chat.locator('#welcome .example').allInnerTexts();
+        assert.ok(examples.some((e) => e.startsWith('Use search_corpus: Search the research corpus')), examples.join(' | '));
+        assert.ok(examples.some((e) => e.startsWith('Use analytics.echo: Echo the text back')), examples.join(' | '));
+        assert.equal(await chat.locator('#welcome .example', { hasText: 'search_corpus' }).getAttribute('title'), 'search_corpus from research');
+        await chat.locator('#welcome .example', { hasText: 'analytics.echo' }).click();
+        assert.match(await chat.locator('#input').inputValue(), /^Use analytics\.echo: Echo the text back, tagged with \[analytics\]$/, 'the example is in the input, not sent');
+        assert.equal(await chat.locator('#transcript .msg').count(), 0);
+
+        // The picker: compact, with the full name and where it runs in its tooltip.
+        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+        assert.equal(await chat.locator('#model').getAttribute('title'), `mock-model · 127.0.0.1:${port}\nOpenAI-compatible at http://127.0.0.1:${port}/v1`);
+        // The page (hidden in its HTML) shows once its state arrived, styled.
+        assert.equal(await chat.evaluate('document.body.hidden'), false);
+        assert.equal(await chat.evaluate('getComputedStyle(document.querySelector("footer")).display'), 'flex');
+      });
+
+      await stage('9-growing-input', async () => {
+        const input = chat.locator('#input');
+        const height = async () => (await input.boundingBox())!.height;
+        await input.fill('one line');
+        const one = await height();
+        await input.fill('1\n2\n3\n4\n5');
+        const five = await height();
+        assert.ok(five > one * 1.8, `five lines: ${five} px, one line: ${one} px`);
+        await input.fill(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n'));
+        const forty = await height();
+        const view = (await w.page.locator('iframe.webview[src*="purpose=webviewView"]').boundingBox())!;
+        assert.ok(forty > five && forty < view.height * 0.45, `forty lines: ${forty} px of a ${view.height} px view (it stops growing and scrolls)`);
+        assert.equal(await chat.evaluate('getComputedStyle(document.getElementById("input")).overflowY'), 'auto');
+        await input.fill('');
+        await waitFor('the input to shrink back', async () => (await height()) <= one + 1);
+      });
+
+      await stage('1-follows-on-send', async () => {
+        await ask(chat, 'lots of text please');
+        await chat.locator('.msg.assistant:not(.streaming)', { hasText: 'Paragraph 60 of a long answer.' }).waitFor();
+        assert.equal(await chat.locator('#welcome').isHidden(), true, 'the welcome goes with the first message');
+        assert.equal(await placement(chat, '.msg.assistant p:last-child'), 'visible', 'pinned to the end while the answer arrived');
+        await scrollToTop(chat);
+        await chat.locator('#jump-latest', { hasText: 'Jump to latest' }).waitFor();
+        assert.equal(await placement(chat, '.msg.assistant p:last-child'), 'below');
+
+        // Sent while scrolled up: the view goes to the new question.
+        await ask(chat, 'Now a gated slow job');
+        await chat.locator('.msg.user', { hasText: 'gated slow job' }).waitFor();
+        await waitFor('the question to be in view', async () => (await placement(chat, '.msg.user')) === 'visible');
+        await chat.locator('#jump-latest').waitFor({ state: 'hidden' });
+      });
+
+      await stage('1-offscreen-approval', async () => {
+        // The user scrolls back up to reread while the model is still answering.
+        await scrollToTop(chat);
+        await chat.locator('#jump-latest', { hasText: 'Jump to latest' }).waitFor();
+        await fetch(`http://127.0.0.1:${port}/open/approval`, { method: 'POST' });
+        const card = chat.locator('.card').last();
+        await card.locator('.card-status', { hasText: 'waiting for approval' }).waitFor({ state: 'attached' });
+        assert.equal(await placement(chat, '.card'), 'below', 'the view stayed where the user scrolled');
+        const jump = chat.locator('#jump-latest', { hasText: 'Approval needed' });
+        await jump.waitFor();
+        await w.screenshot('polish-approval-below');
+        await jump.click();
+        await waitFor('the approval card to be in view', async () => (await placement(chat, '.card')) === 'visible');
+        await card.locator('button', { hasText: 'Deny' }).click();
+        await card.locator('.card-status', { hasText: 'denied' }).waitFor();
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+      });
+
+      await stage('screenshots', async () => {
+        // The user picks a theme from the palette.
+        const theme = async (name: string, selector: string) => {
+          // Clicked, not Enter: "Browse Color Themes in Marketplace" can rank first for the same words.
+          await w.page.keyboard.press('F1');
+          await w.page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
+          await w.page.locator('.quick-input-list .monaco-list-row', { has: w.page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).click();
+          // The theme picker lists the installed themes (the palette's own input is gone by then).
+          const row = w.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+          await row.waitFor();
+          await row.click();
+          await w.page.locator(selector).waitFor();
+        };
+        await theme('Dark 2026', '.monaco-workbench.vs-dark');
+        await w.command('MinAgent: New Chat');
+        await chat.locator('#welcome .example').first().waitFor();
+        await sidebarShot(w, 'welcome-dark');
+        await ask(chat, 'What is MCP?');
+        await chat.locator('.card .card-status', { hasText: 'done' }).waitFor();
+        await chat.locator('.msg.assistant:not(.streaming) blockquote').waitFor();
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        await sidebarShot(w, 'chat-dark');
+        await theme('Light 2026', '.monaco-workbench.vs:not(.vs-dark)');
+        await chat.locator('.card .card-status', { hasText: 'done' }).waitFor();
+        await sidebarShot(w, 'chat-light');
+        await w.command('MinAgent: New Chat');
+        await chat.locator('#welcome .example').first().waitFor();
+        await sidebarShot(w, 'welcome-light');
+      });
+    });
+  }, { timeout: 540_000 });
+
+  e2eTest('2: set-up keeps the working model when VS Code has none; 3: history (New keeps the old, reopen, rename, delete)', async () => {
+    await stages('history', async (stage, w, cs, port) => {
+      await w.openMinAgent();
+      const chat = await w.webview();
+      await chat.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 240_000 }); // the first render, on a loaded machine
+      await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+
+      await stage('2-setup-keeps-the-model', async () => {
+        await ask(chat, 'first conversation');
+        await chat.locator('.msg.assistant', { hasText: 'You said: first conversation' }).waitFor();
+        await w.command('MinAgent: Set Up a Model');
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot or another VS Code language model' }).click();
+        await w.page.locator('.notifications-toasts', { hasText: 'No VS Code language model is available' }).waitFor();
+        assert.match(await w.page.locator('.notifications-toasts').innerText(), new RegExp(`keeps using mock-model · 127\\.0\\.0\\.1:${port}`));
+        // Nothing changed: the setting, the picker, no banner; and the chat still answers.
+        assert.equal(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.provider'], 'openai');
+        assert.equal(await chat.locator('#model').inputValue(), 'openai');
+        assert.equal(await chat.locator('#banner').isHidden(), true);
+        await ask(chat, 'still there?');
+        await chat.locator('.msg.assistant', { hasText: 'You said: still there?' }).waitFor();
+      });
+
+      const historyRows = async () => {
+        await w.command('MinAgent: Chat History');
+        const rows = w.page.locator('.quick-input-list .monaco-list-row');
+        await rows.first().waitFor();
+        return rows;
+      };
+      /** Each row as "title | description". */
+      const rowTexts = async () => {
+        const rows = await historyRows();
+        const out: string[] = [];
+        for (let i = 0; i < (await rows.count()); i++) {
+          const part = (sel: string) => rows.nth(i).locator(sel).first().innerText().catch(() => '');
+          out.push(`${(await part('.label-name')).trim()} | ${(await part('.label-description')).trim()}`);
+        }
+        return out;
+      };
+
+      await stage('3-new-keeps-the-old', async () => {
+        await w.command('MinAgent: New Chat');
+        await chat.locator('#welcome').waitFor();
+        assert.equal(await chat.locator('#transcript .msg').count(), 0);
+        await ask(chat, 'second conversation');
+        await chat.locator('.msg.assistant', { hasText: 'You said: second conversation' }).waitFor();
+        const rows = await rowTexts();
+        assert.equal(rows.length, 2, rows.join(' | '));
+        assert.match(rows[0]!, /^second conversation \| current · just now$/);
+        assert.match(rows[1]!, /^first conversation \| (just now|\d+ min ago)$/);
+      });
+
+      await stage('3-reopen', async () => {
+        // The history is still open from the last stage.
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'first conversation' }).click();
+        await chat.locator('.msg.user', { hasText: 'still there?' }).waitFor();
+        assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['first conversation', 'still there?']);
+        // And it goes on where it was: the model gets its history.
+        await ask(chat, 'back again');
+        await chat.locator('.msg.assistant', { hasText: 'You said: back again' }).waitFor();
+        const last = ((await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as Array<{ body: { messages: Array<{ role: string; content: string }> } }>).at(-1)!;
+        assert.deepEqual(last.body.messages.filter((m) => m.role === 'user').map((m) => m.content), ['first conversation', 'still there?', 'back again']);
+      });
+
+      await stage('3-rename', async () => {
+        const row = (await historyRows()).filter({ hasText: 'second conversation' });
+        await row.hover();
+        await row.locator('.action-label[aria-label="Rename"]').click();
+        const input = w.page.locator('.quick-input-widget input');
+        await w.page.locator('.quick-input-widget', { hasText: 'Rename Chat' }).waitFor();
+        await input.fill('My renamed chat');
+        await input.press('Enter');
+        // The history opens again with the new name.
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'My renamed chat' }).waitFor();
+        await w.page.keyboard.press('Escape');
+        const rows = await rowTexts();
+        assert.match(rows[0]!, /^first conversation \| current · /);
+        assert.match(rows[1]!, /^My renamed chat \| /);
+        await w.page.keyboard.press('Escape');
+      });
+
+      await stage('3-delete', async () => {
+        const row = (await historyRows()).filter({ hasText: 'My renamed chat' });
+        await row.hover();
+        await row.locator('.action-label[aria-label="Delete"]').click();
+        await waitFor('the deleted chat to leave the list', async () => (await w.page.locator('.quick-input-list .monaco-list-row').count()) === 1);
+        await w.page.keyboard.press('Escape');
+        const rows = await rowTexts();
+        assert.equal(rows.length, 1, rows.join(' | '));
+        assert.match(rows[0]!, /^first conversation \| current · /);
+        await w.page.keyboard.press('Escape');
+        assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['first conversation', 'still there?', 'back again'], 'deleting another chat leaves the shown one');
+      });
+    });
+  }, { timeout: 540_000 });
+});

@@ -436,7 +436,9 @@ export class McpToolSource {
     const pipe = !closed && phase === 'call' && isPipeFailure(err);
     if (transport instanceof ProcessTransport && (closed || pipe || transport.exit || phase === 'run')) {
       if (pipe) await transport.exitWithin(500);
-      await new Promise((r) => setTimeout(r, 20)); // let the exit status and last stderr arrive
+      await new Promise((r) => setTimeout(r, 20)); // let the exit status arrive
+      // Exited: wait until its pipes are drained, since the last stderr lines say why it died.
+      if (transport.exit) await transport.exitWithin(1_000);
       const exit = transport.exit;
       if (exit) {
         const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;

@@ -62,10 +62,24 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       }
     }
     const uri = resourceDocUri(ref, label);
-    this.fresh.set(uri.toString(), result);
+    // An open document reads again (its provider is not asked by openTextDocument); a new one uses this read.
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) this.changed.fire(uri);
+    else this.fresh.set(uri.toString(), result);
+    await this.show(uri, () => this.languages.get(uri.toString()));
+  }
+
+  /** Opens and shows a document; its language is known once the provider has read it. */
+  private async show(uri: vscode.Uri, languageOf: () => string | undefined): Promise<void> {
     let doc = await vscode.workspace.openTextDocument(uri);
-    const language = this.languages.get(uri.toString());
-    if (language && doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+    this.fresh.delete(uri.toString());
+    const language = languageOf();
+    if (language && doc.languageId !== language) {
+      // A language no extension provides stays plain text.
+      doc = await vscode.languages.setTextDocumentLanguage(doc, language).then(
+        (d) => d,
+        () => doc,
+      );
+    }
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
@@ -77,11 +91,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       resource.text !== undefined
         ? resource.text
         : `(binary data${resource.mimeType ? ` of type ${resource.mimeType}` : ''}${resource.size !== undefined ? `: ${formatBytes(resource.size)}` : ''}; not shown)`;
-    this.embedded.set(uri.toString(), { text: `${text}`, language: resource.text !== undefined ? language : 'plaintext' });
-    let doc = await vscode.workspace.openTextDocument(uri);
-    const wanted = this.embedded.get(uri.toString())?.language;
-    if (wanted && doc.languageId !== wanted) doc = await vscode.languages.setTextDocumentLanguage(doc, wanted);
-    await vscode.window.showTextDocument(doc, { preview: true });
+    this.embedded.set(uri.toString(), { text, language: resource.text !== undefined ? language : 'plaintext' });
+    await this.show(uri, () => this.embedded.get(uri.toString())?.language);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {

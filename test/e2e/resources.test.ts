@@ -69,7 +69,16 @@ describe('resources and icons in VS Code', () => {
         await w.screenshot('resources-2-opened');
       });
 
-      await stage('2b-kinds', async () => {
+      await stage('3-update', async () => {
+        // The server changes the open resource (edit_note, approved in its card): the editor follows.
+        await ask(chat, 'Please edit the readme');
+        await chat.locator('.card.status-waiting button', { hasText: 'Allow once' }).click();
+        await waitFor('the open resource to show the change', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        await w.screenshot('resources-3-updated');
+      });
+
+      await stage('3b-kinds', async () => {
         // Markdown in its language; a PNG in the image preview; binary as a size note.
         await w.row('A Markdown page').click();
         await waitFor('the Markdown page', async () => (await w.editorText().catch(() => '')).includes('# The library'), 30_000);
@@ -81,16 +90,6 @@ describe('resources and icons in VS Code', () => {
         const size = await preview.locator('img#image').evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
         assert.deepEqual(size, [1, 1], 'the PNG decoded in the preview');
         await w.screenshot('resources-2b-image');
-        await w.page.keyboard.press('Control+W');
-      });
-
-      await stage('3-update', async () => {
-        // The server changes the open resource (edit_note, approved in its card): the editor follows.
-        await ask(chat, 'Please edit the readme');
-        await chat.locator('.card.status-waiting button', { hasText: 'Allow once' }).click();
-        await waitFor('the open resource to show the change', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
-        await chat.locator('#send', { hasText: 'Send' }).waitFor();
-        await w.screenshot('resources-3-updated');
       });
 
       await stage('4-template', async () => {

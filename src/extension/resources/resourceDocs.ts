@@ -13,6 +13,8 @@ interface Watch {
   docs: Map<string, vscode.Uri>;
   previews: Set<vscode.WebviewPanel>;
   subscription: Promise<CoreDisposable | FeatureError>;
+  /** The server's identity object when subscribed: a new one means a new session (a restart). */
+  session: unknown;
 }
 
 /**
@@ -37,7 +39,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     private readonly log: Logger,
   ) {
     const updates = catalog.onDidUpdateResource((ref) => void this.updated(ref));
+    const lists = catalog.onDidChangeResources(() => this.resubscribe());
     this.disposables = [
+      { dispose: () => lists.dispose() },
       vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
       { dispose: () => updates.dispose() },
       vscode.workspace.onDidCloseTextDocument((doc) => {
@@ -114,12 +118,30 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const key = refKey(ref);
     let w = this.watches.get(key);
     if (!w) {
-      w = { docs: new Map(), previews: new Set(), subscription: this.catalog.subscribe(ref.server, ref.uri) };
+      w = { docs: new Map(), previews: new Set(), subscription: this.follow(ref), session: this.catalog.serverInfo(ref.server) };
       this.watches.set(key, w);
-      void w.subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
     }
     if (what.doc) w.docs.set(what.doc.toString(), what.doc);
     if (what.preview) w.previews.add(what.preview);
+  }
+
+  private follow(ref: ResourceRef): Promise<CoreDisposable | FeatureError> {
+    const subscription = this.catalog.subscribe(ref.server, ref.uri);
+    void subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
+    return subscription;
+  }
+
+  /** A subscription ends with its server's session: after a restart, open resources subscribe again and read again. */
+  private resubscribe(): void {
+    for (const [key, w] of this.watches) {
+      const [server, uri] = JSON.parse(key) as [string, string];
+      const session = this.catalog.serverInfo(server);
+      if (!session || session === w.session) continue;
+      w.session = session;
+      void w.subscription.then((s) => !isFeatureError(s) && s.dispose());
+      w.subscription = this.follow({ server, uri });
+      void this.updated({ server, uri });
+    }
   }
 
   private unwatch(ref: ResourceRef, what: { doc?: vscode.Uri; preview?: vscode.WebviewPanel }): void {

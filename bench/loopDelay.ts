@@ -109,8 +109,9 @@ export async function benchLoopDelay(): Promise<void> {
     maxOverFloor: median(ratios),
     worstRoundMaxOverFloor: Math.max(...ratios),
   });
-  record('event loop', `${BURST}-call burst over the ${SERVERS} servers, median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.burst), 'maxMs'), p99Ms: m(hub.map((x) => x.burst), 'p99Ms') });
-  record('event loop', `close all ${SERVERS} (one killed after ignoring SIGTERM), median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.close), 'maxMs'), p99Ms: m(hub.map((x) => x.close), 'p99Ms') });
+  const worst = (xs: Stall[]) => Math.max(...xs.map((x) => x.maxMs));
+  record('event loop', `${BURST}-call burst over the ${SERVERS} servers, median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.burst), 'maxMs'), p99Ms: m(hub.map((x) => x.burst), 'p99Ms'), worstRoundMaxMs: worst(hub.map((x) => x.burst)) });
+  record('event loop', `close all ${SERVERS} (one killed after ignoring SIGTERM), median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.close), 'maxMs'), p99Ms: m(hub.map((x) => x.close), 'p99Ms'), worstRoundMaxMs: worst(hub.map((x) => x.close)) });
 }
 
 if (require.main === module) void benchLoopDelay().then(() => process.exit(0));

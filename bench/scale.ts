@@ -1,6 +1,6 @@
 // 4. Scale: 50 servers x 100 tools registered, named and conflict-resolved (every name clashes).
 import { assignNames } from '../src/core/mcp/naming';
-import { adaptTool, type RemoteTool } from '../src/core/mcp/source';
+import { McpToolSource, type RemoteTool } from '../src/core/mcp/source';
 import { ToolRegistry, type Tool } from '../src/core/tools';
 import { median, record } from './results';
 
@@ -10,12 +10,15 @@ const lists = Array.from({ length: SERVERS }, (_, s) => ({
   server: `server${s}`,
   tools: Array.from({ length: TOOLS }, (_, t): RemoteTool => ({ name: `tool_${t}`, description: `tool ${t} of server ${s}`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }) as RemoteTool),
 }));
+// Sources that are never connected: only their adapter (`toTool`, what `register` adds) is used.
+const sources = new Map(lists.map((l) => [l.server, new McpToolSource({ name: l.server, type: 'stdio', command: 'node', args: [], env: {}, cwd: '.', autoApprove: [] })]));
+const adapt = (t: RemoteTool, name: string, server: string) => sources.get(server)!.toTool(t, name, async () => '');
 
 function ours(): number {
   const t0 = performance.now();
   const { assignments } = assignNames(lists.map((l) => ({ server: l.server, tools: l.tools.map((t) => t.name) })), 'prefix');
   const byServer = new Map(lists.map((l) => [l.server, new Map(l.tools.map((t) => [t.name, t]))]));
-  const tools: Tool[] = assignments.map((a) => adaptTool(byServer.get(a.server)!.get(a.remoteName)!, a.name, a.server, async () => ''));
+  const tools: Tool[] = assignments.map((a) => adapt(byServer.get(a.server)!.get(a.remoteName)!, a.name, a.server));
   const registry = new ToolRegistry();
   registry.replaceAll(tools);
   registry.schemas(); // wire names for every tool
@@ -28,7 +31,7 @@ function ours(): number {
 function baseline(): number {
   const t0 = performance.now();
   const map = new Map<string, Tool>();
-  for (const l of lists) for (const t of l.tools) map.set(`${l.server}.${t.name}`, adaptTool(t, `${l.server}.${t.name}`, l.server, async () => ''));
+  for (const l of lists) for (const t of l.tools) map.set(`${l.server}.${t.name}`, adapt(t, `${l.server}.${t.name}`, l.server));
   return performance.now() - t0;
 }
 

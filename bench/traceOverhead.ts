@@ -7,7 +7,9 @@ import { fixture } from '../test/helpers';
 import { perCall } from './callOverhead';
 import { median, record } from './results';
 
-const ROUNDS = 7;
+const ROUNDS = 5;
+/** Whole runs of interleaved rounds; each run gives one ratio, and the spread is over the runs. */
+const RUNS = 3;
 const SENDS = 200_000;
 
 export async function benchTraceOverhead(): Promise<void> {
@@ -22,25 +24,37 @@ export async function benchTraceOverhead(): Promise<void> {
     ['one call at a time, a 5-byte echo', 'hello'],
     ['one call at a time, a 64 KB echo', 'x'.repeat(64 * 1024)],
   ] as const) {
-    const runs = { none: [] as number[], off: [] as number[], on: [] as number[] };
-    const offRatio: number[] = [];
-    const onRatio: number[] = [];
+    const us = { none: [] as number[], off: [] as number[], on: [] as number[] };
+    const offRuns: number[] = [];
+    const onRuns: number[] = [];
     const order = ['none', 'off', 'on'] as const;
-    for (let round = 0; round < ROUNDS; round++) {
-      // The order rotates each round, so a busy moment on the machine does not fall on one case.
-      for (let i = 0; i < 3; i++) {
-        const which = order[(round + i) % 3]!;
-        runs[which].push(await perCall(() => sources[which].call('echo', { text })));
+    for (let run = 0; run < RUNS; run++) {
+      const offRatio: number[] = [];
+      const onRatio: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // The order rotates each round, so a busy moment on the machine does not fall on one case.
+        const times = { none: 0, off: 0, on: 0 };
+        for (let i = 0; i < 3; i++) {
+          const which = order[(round + i) % 3]!;
+          times[which] = await perCall(() => sources[which].call('echo', { text }));
+          us[which].push(times[which]);
+        }
+        offRatio.push(times.off / times.none);
+        onRatio.push(times.on / times.none);
       }
-      offRatio.push(runs.off[round]! / runs.none[round]!);
-      onRatio.push(runs.on[round]! / runs.none[round]!);
+      offRuns.push(median(offRatio));
+      onRuns.push(median(onRatio));
     }
-    record('trace', `${label} (median of ${ROUNDS} interleaved rounds)`, {
-      noTraceUs: median(runs.none),
-      traceOffUs: median(runs.off),
-      traceOnUs: median(runs.on),
-      offOverNone: median(offRatio),
-      onOverNone: median(onRatio),
+    record('trace', `${label} (per run the median of ${ROUNDS} interleaved rounds; ratios to no trace, median and min-max of ${RUNS} runs)`, {
+      noTraceUs: median(us.none),
+      traceOffUs: median(us.off),
+      traceOnUs: median(us.on),
+      offOverNone: median(offRuns),
+      offOverNoneMin: Math.min(...offRuns),
+      offOverNoneMax: Math.max(...offRuns),
+      onOverNone: median(onRuns),
+      onOverNoneMin: Math.min(...onRuns),
+      onOverNoneMax: Math.max(...onRuns),
       keptEntries: onTrace.entries().length,
       keptKb: onTrace.keptBytes / 1024,
     });
@@ -67,5 +81,19 @@ function benchWrapper(): void {
     }
   }
   const [none, offNs, onNs] = [median(ns.none), median(ns.off), median(ns.on)];
-  record('trace', `the transport wrapper alone, per message sent (median of ${ROUNDS} rounds of ${SENDS})`, { noTraceNs: none, traceOffNs: offNs, traceOnNs: onNs, offExtraNs: offNs - none, onExtraNs: onNs - none });
+  const offRatio = ns.off.map((v, i) => v / ns.none[i]!);
+  const onRatio = ns.on.map((v, i) => v / ns.none[i]!);
+  record('trace', `the transport wrapper alone, per message sent (median of ${ROUNDS} rounds of ${SENDS}; ratios to no trace with their min-max over the rounds)`, {
+    noTraceNs: none,
+    traceOffNs: offNs,
+    traceOnNs: onNs,
+    offExtraNs: offNs - none,
+    onExtraNs: onNs - none,
+    offOverNone: median(offRatio),
+    offOverNoneMin: Math.min(...offRatio),
+    offOverNoneMax: Math.max(...offRatio),
+    onOverNone: median(onRatio),
+    onOverNoneMin: Math.min(...onRatio),
+    onOverNoneMax: Math.max(...onRatio),
+  });
 }

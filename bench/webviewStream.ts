@@ -71,6 +71,11 @@ export async function benchWebviewStream(): Promise<void> {
     minagentMs: median(ours),
     appendOnlyFloorMs: median(floors),
     ratio: median(ours) / median(floors),
+    // Each repetition's own ratio (ours and its floor ran in the same page, one after the other).
+    ratioMin: Math.min(...ours.map((o, i) => o / floors[i]!)),
+    ratioMax: Math.max(...ours.map((o, i) => o / floors[i]!)),
     transcriptChildrenReplaced: replaced,
   });
 }
+
+if (require.main === module) void benchWebviewStream().then(() => process.exit(0));

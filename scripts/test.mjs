@@ -33,7 +33,7 @@ function leftovers() {
 }
 
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
-const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'e2e'];
+const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
 // test, never the whole run.
 const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files]);
@@ -44,10 +44,17 @@ let status = run(process.execPath, ['scripts/build.mjs']);
 if (status !== 0) failed('the build');
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 if (status !== 0) failed('the type check');
-const fast = suites.filter((s) => s !== 'e2e').flatMap(filesOf);
+const fast = suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf);
 if (status === 0 && fast.length) {
   status = nodeTest(fast, 2);
-  if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e').join(', ')} (its report is above)`);
+  if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
+}
+// The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on
+// the Node 24 of the e2e cache (installed first if missing). Its verdict per scenario is printed.
+if (suites.includes('conformance')) {
+  const conformance = run(process.execPath, ['scripts/conformance.mjs']);
+  if (conformance !== 0) failed('a conformance scenario (the suite\'s report is above)');
+  status ||= conformance;
 }
 if (suites.includes('e2e')) {
   if (process.env.MINAGENT_SKIP_E2E === '1') {

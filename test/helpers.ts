@@ -51,7 +51,7 @@ export function isStampAlive(stamp: string): boolean {
 }
 
 /** Polls `probe` until it yields a value; `what` (a function: worked out at the timeout) names what was awaited. */
-export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();

@@ -17,6 +17,14 @@ export interface CliArgs {
   approve?: string;
   yes: boolean;
   contextWindow?: string;
+  /** `--sign-in print|fetch|none`: how a server's OAuth sign-in reaches the user. */
+  signIn?: string;
+  /** `--client-metadata-url URL`: a Client ID Metadata Document for OAuth. */
+  clientMetadataUrl?: string;
+  /** `--elicitation ask|defaults|decline`: how servers' forms, URLs and sampling requests are answered. */
+  elicitation?: string;
+  /** `--root DIR` (repeatable): the roots servers see; default the current folder. */
+  roots: string[];
   help: boolean;
 }
 
@@ -30,6 +38,8 @@ commands:
   read URI [--server S]   print a resource (--server when more than one server has it)
   prompts [--json]        every server's prompts, named like tools (server.name after a clash)
   prompt NAME [JSON]      print a prompt's messages; arguments as a JSON object of strings
+  login NAME              sign in to an HTTP server that needs OAuth (prints the address to open)
+  logout NAME             forget the server's OAuth tokens
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
@@ -46,11 +56,30 @@ commands:
                           all runs every call, none runs no call
     --yes                 the same as --approve all
 
+servers that ask (elicitation forms and URLs, sampling, roots):
+  --elicitation ask|defaults|decline
+                          ask: on a terminal (the default there) forms, URLs to open and
+                          sampling requests are asked; defaults: forms are accepted with their
+                          defaults, the rest declined; decline: everything is declined with a
+                          note (the default without a terminal)
+  --root DIR              a root folder servers may see (repeatable); default: the current folder
+  (sampling uses the chat's model, within minagent.sampling.maxTokens of the settings file:
+   {"*": 1024, "<server>": N} tokens per request)
+
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
                           (the file read is named on stderr: it decides which programs start)
   --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
   --verbose               log server output and lifecycle to stderr
+  --sign-in print|fetch|none
+                          OAuth sign-in for HTTP servers: print the address and wait for the
+                          browser (the default on a terminal), follow it without a browser
+                          (servers that approve at once, e.g. test suites), or fail naming
+                          \`minagent login\` (the default without a terminal). Tokens are kept in
+                          $XDG_CONFIG_HOME/minagent/oauth.json (else ~/.config/...), mode 0600
+  --client-metadata-url URL
+                          an https Client ID Metadata Document to use as the OAuth client ID
+                          where the authorization server supports it
   -h, --help              this help`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
@@ -71,6 +100,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
       approve: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'context-window': { type: 'string' },
+      'sign-in': { type: 'string' },
+      'client-metadata-url': { type: 'string' },
+      elicitation: { type: 'string' },
+      root: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -91,6 +124,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.approve !== undefined ? { approve: values.approve } : {}),
     yes: values.yes ?? false,
     ...(values['context-window'] !== undefined ? { contextWindow: values['context-window'] } : {}),
+    ...(values['sign-in'] !== undefined ? { signIn: values['sign-in'] } : {}),
+    ...(values['client-metadata-url'] !== undefined ? { clientMetadataUrl: values['client-metadata-url'] } : {}),
+    ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
+    roots: values.root ?? [],
     help: values.help ?? false,
   };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, isErrorResult, type ApprovalRequest } from '../core/agent/agent';
 import { APPROVE_MODES } from './approve';
-import { parseScript } from '../core/agent/model';
+import { parseScript, type ChatModel } from '../core/agent/model';
 import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../core/models/factory';
 import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config';
@@ -30,7 +30,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
 }
 
 export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number {
-  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description }));
+  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters }));
   if (json) {
     io.out(JSON.stringify(rows, null, 2));
     return 0;
@@ -111,13 +111,13 @@ export function parseApproveFlag(args: CliArgs): void {
 
 export async function chatCommand(
   hub: ServerHub,
-  { prompt, model }: { prompt: string; model: ProviderSpec },
+  { prompt, model, instance }: { prompt: string; model: ProviderSpec; instance?: ChatModel },
   io: Output,
   signal: AbortSignal,
   log: (line: string) => void,
   approve: (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>,
 ): Promise<number> {
-  const agent = new Agent(createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions() });
+  const agent = new Agent(instance ?? createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions() });
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {

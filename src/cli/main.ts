@@ -6,9 +6,16 @@ import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../core/mcp/clientRequests/roots';
+import { MemoryGrants, samplingLimit } from '../core/mcp/clientRequests/sampling';
+import { createModel } from '../core/models/factory';
+import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
+import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
+import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 
-const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout']);
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -35,6 +42,9 @@ async function main(argv: string[]): Promise<number> {
       chat = parseChatInput(args);
       parseApproveFlag(args);
     }
+    if (args.signIn !== undefined && !(SIGN_IN_MODES as readonly string[]).includes(args.signIn)) throw new Error(`--sign-in must be one of ${SIGN_IN_MODES.join(', ')}`);
+    if ((args.command === 'login' || args.command === 'logout') && args.positionals.length !== 1) throw new Error(`usage: minagent ${args.command} NAME`);
+    if (args.elicitation !== undefined && !SERVER_ASK_MODES.includes(args.elicitation as ServerAskMode)) throw new Error(`unknown --elicitation "${args.elicitation}"; use ${SERVER_ASK_MODES.join(', ')}`);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
@@ -54,7 +64,34 @@ async function main(argv: string[]): Promise<number> {
   const log = streamLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
-  const hub = new ServerHub({ logger: log, settings: config.settings });
+  const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const terminal = processTerminal();
+  // `login` always signs in (printing the address unless told to fetch it); other commands as --sign-in says.
+  const mode = args.command === 'login' && args.signIn === undefined ? 'print' : signInMode(args.signIn, isTTY);
+  let auth: CliAuth | undefined;
+  try {
+    auth = await cliAuth(config.servers, mode, terminal, args.clientMetadataUrl ? { clientMetadataUrl: args.clientMetadataUrl } : {});
+  } catch (err) {
+    terminal.close();
+    return fail((err as Error).message, 1);
+  }
+  if (args.command === 'logout') {
+    try {
+      return await logoutCommand(auth, config.servers, args.positionals[0]!, (line) => process.stdout.write(`${line}\n`));
+    } finally {
+      await auth?.dispose();
+      terminal.close();
+    }
+  }
+  // Servers that ask: forms, URLs and sampling on the terminal; roots from --root or the current folder.
+  const chatModel = chat ? createModel(chat.model) : undefined;
+  const roots = new FolderRoots(args.roots.length ? args.roots.map((r) => resolve(r)) : [process.cwd()]);
+  const clientRequests = new ClientRequests({
+    ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (isTTY ? 'ask' : 'decline'), terminal),
+    roots,
+    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants() },
+  });
+  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();
@@ -64,8 +101,10 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   const io: Output = { out: (line) => process.stdout.write(`${line}\n`) };
   try {
+    if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);
     await hub.whenIdle();
+    signInHints(hub, log);
     switch (args.command) {
       case 'servers':
         return serversCommand(hub, config, io);
@@ -82,13 +121,8 @@ async function main(argv: string[]): Promise<number> {
       case 'prompt':
         return await promptCommand(hub, prompt!, args.json, io);
       default: {
-        const mode: ApproveMode = approveMode(args.approve, args.yes, Boolean(process.stdin.isTTY && process.stderr.isTTY));
-        const terminal = processTerminal();
-        try {
-          return await chatCommand(hub, chat!, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(mode, terminal));
-        } finally {
-          terminal.close();
-        }
+        const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
+        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(approve, terminal));
       }
     }
   } catch (err) {
@@ -96,6 +130,10 @@ async function main(argv: string[]): Promise<number> {
     return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
   } finally {
     await hub.closeAll();
+    await auth?.dispose();
+    clientRequests.dispose();
+    roots.dispose();
+    terminal.close();
   }
 }
 

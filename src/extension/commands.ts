@@ -2,9 +2,14 @@ import * as vscode from 'vscode';
 import type { ServerHub } from '../core/mcp/hub';
 import type { Node } from './serverTree';
 import { tryTool } from './tryTool';
+import { addServer } from './addServer';
+import type { ServerLogs } from './serverLogs';
+import type { ResultDocuments } from './resultDocuments';
+import { taggedLogger, type Logger } from '../core/logger';
+import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
-async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
+export async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
   const n = node as { kind?: string; name?: unknown; server?: unknown } | undefined;
   if (n?.kind === 'server' && typeof n.name === 'string') return n.name;
   if (n?.kind === 'action' && typeof n.server === 'string') return n.server;
@@ -22,10 +27,29 @@ function toolName(node: unknown): string | undefined {
   return n?.kind === 'tool' && typeof n.name === 'string' ? n.name : undefined;
 }
 
-export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChannel, reload: () => Promise<void>): vscode.Disposable[] {
+/** Restarting every server cancels the calls they are running: ask first when there are any. */
+async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
+  const calls = hub.runningCalls();
+  if (!calls) return true;
+  const restart = 'Restart All';
+  const answer = await vscode.window.showWarningMessage(
+    `${calls} tool call${calls === 1 ? ' is' : 's are'} running. Restarting all servers cancels ${calls === 1 ? 'it' : 'them'}.`,
+    { modal: true },
+    restart,
+  );
+  return answer === restart;
+}
+
+export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger): vscode.Disposable[] {
   const any = () => true;
   return [
+    // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
+    vscode.commands.registerCommand('minagent.refresh', async () => {
+      await reload();
+      log.info('refreshed: settings re-read; only servers whose entry changed were restarted');
+    }),
     vscode.commands.registerCommand('minagent.restartAll', async () => {
+      if (!(await confirmRestartAll(hub))) return;
       await reload();
       hub.restartAll();
     }),
@@ -41,14 +65,20 @@ export function registerCommands(hub: ServerHub, channel: vscode.LogOutputChanne
       const name = await pickServer(hub, node, 'Start Server', (k) => k === 'stopped' || k === 'error');
       if (name) hub.start(name);
     }),
-    vscode.commands.registerCommand('minagent.showLogs', () => channel.show(true)),
-    vscode.commands.registerCommand('minagent.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'minagent')),
+    // On a server (its row, its error, its notification): that server's own log; else the whole log.
+    vscode.commands.registerCommand('minagent.showLogs', (node?: unknown) => logs.show(entryRef(node)?.server)),
+    vscode.commands.registerCommand('minagent.openSettings', () => openServersSettings()),
+    vscode.commands.registerCommand('minagent.openServerEntry', async (node?: unknown) => {
+      const ref = entryRef(node) ?? entryRef({ server: await pickServer(hub, node, 'Open Server Settings', any) });
+      if (ref) await openServerEntry(ref);
+    }),
+    vscode.commands.registerCommand('minagent.addServer', () => addServer()),
     vscode.commands.registerCommand('minagent.copyToolName', async (node?: unknown) => {
       const name = toolName(node);
       if (!name) return;
       await vscode.env.clipboard.writeText(name);
       vscode.window.setStatusBarMessage(`Copied "${name}"`, 2_000);
     }),
-    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node))),
+    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node), results, taggedLogger(log, 'Try Tool'))),
   ];
 }

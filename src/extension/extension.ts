@@ -11,21 +11,30 @@ import { channelLogger } from './log';
 import { taggedLogger } from '../core/logger';
 import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
+import { ServerLogs } from './serverLogs';
+import { FailureNotices } from './failureNotices';
+import { ResultDocuments } from './resultDocuments';
 import { activateResources } from './resources/activate';
 import { IconFiles } from './icons/iconFiles';
 import { StatusBar } from './statusBar';
 import { testReporter } from './testReport';
+import { registerTraceView } from './traceView';
 import { FileConversationStore, type LegacyConversation } from '../core/chat/fileStore';
+import { ChatPrompts } from '../core/chat/prompts';
 import { ChatRouter } from '../core/chat/router';
 import { TurnRunner } from '../core/chat/turns';
 import { draftWithAttachments, vscodeChatActions } from './chat/actions';
 import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
+import { showChatHistory } from './chat/history';
 import { setupModel } from './chat/setup';
+import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from './chat/turnHost';
 import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from './chat/views';
+import { editorServerAsks } from './serverAsks/setup';
+import type { ChatModel } from '../core/agent/model';
 
 let hub: ServerHub | undefined;
 /** Where the conversation was kept before it moved into files. */
@@ -65,7 +74,13 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
-  const serverHub = new ServerHub({ logger: log });
+  const serverLogs = new ServerLogs(channel);
+  // Servers' asks (forms, URLs, sampling, roots) reach the user through the chat, quick inputs and modals.
+  let chatModel: () => Promise<ChatModel> = () => Promise.reject(new Error('the chat is not ready'));
+  const serverAsks = editorServerAsks(context.workspaceState, () => chatModel());
+  context.subscriptions.push(serverAsks);
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests });
+  context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
@@ -123,7 +138,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
-  const chat = new ChatRouter(store, runner, vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), taggedLogger(log, 'chat'));
+  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
+  serverAsks.connectChat(chat);
+  chatModel = () => models.create();
   // A chip added or removed: the views show it, the meter counts it.
   context.subscriptions.push(attachments.onDidChange(() => chat.metaChanged()));
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
@@ -148,8 +165,9 @@ function start(context: vscode.ExtensionContext): ServerHub {
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
+    vscode.commands.registerCommand('minagent.chatHistory', () => showChatHistory(chat)),
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
-    vscode.commands.registerCommand('minagent.stopChat', () => chat.stop()),
+    registerStopChat(runner, () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
     vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),
@@ -168,8 +186,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
     }),
   );
 
+  const results = new ResultDocuments();
   context.subscriptions.push(
-    ...registerCommands(serverHub, channel, reload),
+    results,
+    ...registerCommands(serverHub, serverLogs, reload, results, log),
+    ...registerTraceView(serverHub),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

@@ -1,11 +1,16 @@
 import * as vscode from 'vscode';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
+import { describeProtocol } from '../core/mcp/era';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
+import { errorNode } from './errorNode';
+import { liveTooltips, uptimeLine } from './uptime';
+import { openEntryCommand, problemRef } from './entryCommand';
+import type { EntryRef } from './settingsLocation';
 import type { IconSource } from './icons/iconSource';
 
 /** Up to this many servers, server nodes start expanded. */
@@ -17,13 +22,16 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string }
+  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString; open?: EntryRef }
   | { kind: 'action'; server: string; label: string; command: string; icon: string };
 
 /** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
 export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+  /** Each server's tools, indexed once per registry change: expanding one never walks every server's tools. */
+  private toolsByServer: Map<string, Tool[]> | undefined;
+  private readonly registryListener: { dispose(): void };
 
   constructor(
     private readonly hub: ServerHub,
@@ -33,7 +41,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly schemaCost: (server: string) => number | undefined,
     /** The servers' and tools' own icons (checked); the state icon stands in until one is loaded. */
     private readonly icons?: IconSource,
-  ) {}
+  ) {
+    this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
+  }
 
   /** The checkboxes switch a server or a tool on or off for this workspace. */
   async applyCheckboxes(items: ReadonlyArray<readonly [Node, vscode.TreeItemCheckboxState]>): Promise<void> {
@@ -54,7 +64,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
-    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground' }];
+    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground', open: problemRef(node.problem) }];
     return [];
   }
 
@@ -89,12 +99,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const state = info.state;
     switch (state.kind) {
       case 'running':
-        nodes.push(...info.tools.map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
+        nodes.push(...this.toolsOf(name).map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
         break;
       case 'error': {
-        nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
-        const tail = state.stderrTail.split('\n').filter(Boolean).slice(-5);
-        tail.forEach((line, i) => nodes.push({ kind: 'message', id: `stderr:${name}:${i}`, label: line, detail: 'stderr', icon: 'terminal' }));
+        nodes.push(errorNode(info));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
@@ -106,6 +114,20 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         assertNever(state);
     }
     return nodes;
+  }
+
+  private toolsOf(server: string): Tool[] {
+    if (!this.toolsByServer) {
+      this.toolsByServer = new Map();
+      for (const t of this.hub.registry.list()) if (t.server !== undefined) (this.toolsByServer.get(t.server) ?? this.toolsByServer.set(t.server, []).get(t.server)!).push(t);
+    }
+    return this.toolsByServer.get(server) ?? [];
+  }
+
+  resolveTreeItem(item: vscode.TreeItem): vscode.TreeItem {
+    const live = liveTooltips.get(item);
+    if (live) item.tooltip = new vscode.MarkdownString(`${live.text}\n\n${uptimeLine(live.startedAt, Date.now())}`);
+    return item;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -128,7 +150,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = node.problem.field ? `invalid field "${node.problem.field}"` : 'invalid entry';
         item.tooltip = describeProblem(node.problem);
-        item.command = { command: 'minagent.openSettings', title: 'Open Settings' };
+        item.command = openEntryCommand(problemRef(node.problem));
         item.contextValue = 'broken';
         return item;
       }
@@ -147,7 +169,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
         if (node.detail) item.description = node.detail;
-        item.tooltip = node.label;
+        item.tooltip = node.tooltip ?? node.label;
+        if (node.open) item.command = openEntryCommand(node.open);
         item.contextValue = 'message';
         return item;
       }
@@ -171,7 +194,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
     const expanded = info.state.kind === 'error' || this.hub.serverNames().length <= EXPANDED_UP_TO;
     const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `server:${info.name}`;
+    // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
+    item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
     const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
     if (info.config.type === 'stdio') lines.push('', `cwd: \`${serverRedactor(info.config).redact(info.config.cwd)}\``);
@@ -187,14 +211,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         const cost = this.schemaCost(info.name);
         const on = this.switches.serverOn(info.name);
         if (identity?.title) lines.splice(1, 0, '', identity.title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
-        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}`;
+        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
         };
         if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
+        if (state.protocolVersion) lines.push('', describeProtocol(state.protocolVersion));
         if (state.pid) lines.push('', `pid ${state.pid}`);
-        lines.push('', `up ${formatUptime(Date.now() - state.startedAt)}`);
         break;
       }
       case 'error':
@@ -210,7 +234,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
-    item.tooltip = new vscode.MarkdownString(lines.join('\n'));
+    // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
+    if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
+    else item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     return item;
   }
 
@@ -225,7 +251,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       state: this.switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
     };
-    const notes = [tool.title, wire && wire !== tool.name ? wire : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined].filter(Boolean);
+    // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
+    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
     item.iconPath = this.icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
     const md = new vscode.MarkdownString();
@@ -242,17 +269,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   }
 
   dispose(): void {
+    this.registryListener.dispose();
     this.emitter.dispose();
   }
 }
 
 function formatTokens(n: number): string {
   return n < 1000 ? `~${n}` : `~${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-}
-
-function formatUptime(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

@@ -2,44 +2,64 @@ import * as vscode from 'vscode';
 import { isErrorResult } from '../core/agent/agent';
 import type { ServerHub } from '../core/mcp/hub';
 import { checkArguments, exampleArguments } from '../core/schema';
+import type { Logger } from '../core/logger';
+import { firstValueSelection, resultDocument } from '../core/tryToolText';
+import type { ResultDocuments } from './resultDocuments';
+import { duringTryTool } from './serverAsks/tryToolScope';
 
 /**
  * Calls a tool from the tree, as the MCP Inspector does: arguments as JSON, pre-filled from the
- * schema's required properties and checked against it before sending; the result opens in an editor.
+ * schema's required properties and checked against it before sending; the result opens in a read-only
+ * document with the arguments and the duration.
  */
-export async function tryTool(hub: ServerHub, name: string | undefined): Promise<void> {
-  name ??= (await vscode.window.showQuickPick(hub.registry.names(), { title: 'MinAgent: Try Tool', placeHolder: 'Tool to call' })) ?? undefined;
+export async function tryTool(hub: ServerHub, name: string | undefined, results: ResultDocuments, log: Logger): Promise<void> {
+  name ??= await pickTool(hub);
   if (!name) return;
   const tool = hub.registry.get(name);
   if (!tool) {
     void vscode.window.showErrorMessage(`MinAgent: tool "${name}" is no longer available.`);
     return;
   }
+  const value = JSON.stringify(exampleArguments(tool.parameters));
   const json = await vscode.window.showInputBox({
     title: `Try ${tool.name}${tool.server ? ` (server ${tool.server})` : ''}`,
     prompt: 'Arguments as a JSON object',
-    value: JSON.stringify(exampleArguments(tool.parameters)),
+    value,
+    // The cursor inside the first value: typing fills it in instead of replacing the whole object.
+    valueSelection: firstValueSelection(value),
     ignoreFocusOut: true,
     validateInput: (text) => argumentProblem(tool.parameters, text),
   });
   if (json === undefined) return;
   const args = JSON.parse(json) as Record<string, unknown>;
+  log.info(`calling "${tool.name}"${tool.server ? ` of server "${tool.server}"` : ''}`);
   const started = Date.now();
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Calling ${tool.name}`, cancellable: true },
     (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      return hub.registry.call(tool.name, args, {
-        signal: controller.signal,
-        onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
-      });
+      // A server's form during this call is asked in quick inputs, here, not in the chat.
+      return duringTryTool(tool.server, () =>
+        hub.registry.call(tool.name, args, {
+          signal: controller.signal,
+          onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+        }),
+      );
     },
   );
-  const doc = await vscode.workspace.openTextDocument({ content: result, language: looksLikeJson(result) ? 'json' : 'markdown' });
-  await vscode.window.showTextDocument(doc, { preview: false });
   const ms = Date.now() - started;
-  if (isErrorResult(result)) void vscode.window.showWarningMessage(`MinAgent: ${tool.name} returned an error after ${ms} ms.`);
+  const error = isErrorResult(result);
+  if (error) log.warn(`"${tool.name}" returned an error after ${ms} ms`);
+  else log.info(`"${tool.name}" answered after ${ms} ms`);
+  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), args, durationMs: ms, result, error }));
+  if (error) void vscode.window.showWarningMessage(`MinAgent: ${tool.name} returned an error after ${ms} ms.`);
+}
+
+/** The tools with their server and description, so `echo` and `analytics.echo` can be told apart. */
+async function pickTool(hub: ServerHub): Promise<string | undefined> {
+  const items = hub.registry.list().map((t) => ({ label: t.name, description: t.server ? `server ${t.server}` : 'built in', detail: t.description.split('\n')[0] }));
+  return (await vscode.window.showQuickPick(items, { title: 'MinAgent: Try Tool', placeHolder: 'Tool to call', matchOnDescription: true, matchOnDetail: true }))?.label;
 }
 
 function argumentProblem(schema: Record<string, unknown>, text: string): string | undefined {
@@ -52,15 +72,4 @@ function argumentProblem(schema: Record<string, unknown>, text: string): string 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Arguments must be a JSON object';
   const problem = checkArguments(schema, value);
   return problem ? `Does not match the tool's schema: ${problem}` : undefined;
-}
-
-function looksLikeJson(text: string): boolean {
-  const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return false;
-  try {
-    JSON.parse(t);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,4 +1,6 @@
 import type { BudgetBreakdown } from '../core/budget/breakdown';
+import type { ExamplePrompt } from '../core/chat/examples';
+import type { AskAnswer, AskView } from './asks';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
  * file; nothing else crosses the boundary. The host waits for `ready` before posting.
@@ -57,7 +59,25 @@ export type TranscriptItem =
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
-  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string };
+  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
+  /** A server's prompt, expanded: it stands for the user's message (see PromptMessageView). */
+  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[] };
+
+/** One message of a server's prompt as the chat shows it: plain text, and raster images. */
+export interface PromptMessageView {
+  role: 'user' | 'assistant';
+  text: string;
+  images?: Array<{ mimeType: string; data: string }>;
+}
+
+/** A prompt the `/` menu offers, by its registry name (`review`, or `server.review` after a clash). */
+export interface PromptChoice {
+  name: string;
+  server: string;
+  title?: string;
+  description?: string;
+  arguments: Array<{ name: string; description?: string; required: boolean }>;
+}
 
 export interface ModelChoice {
   id: string;
@@ -75,6 +95,8 @@ export interface ChatMeta {
   toolWarning?: string;
   /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
   trustNotice?: string;
+  /** The empty chat's example prompts, built from the tools offered. */
+  examples?: ExamplePrompt[];
   /** Resources attached to the next message, shown as chips in the input. */
   attachments?: AttachmentChip[];
 }
@@ -124,7 +146,14 @@ export type HostMessage =
   | { type: 'textDelta'; id: string; delta: string }
   | { type: 'busy'; busy: boolean }
   | { type: 'budget'; budget: BudgetView | undefined }
-  | { type: 'reply'; requestId: number; error?: string };
+  | { type: 'reply'; requestId: number; error?: string }
+  /** Every server's prompts, for the `/` menu: sent when a view is ready and when they change. */
+  | { type: 'prompts'; prompts: PromptChoice[] }
+  /** The server's completions for a `completePrompt` request (before its `reply`). */
+  | { type: 'completions'; requestId: number; values: string[]; error?: string }
+  /** A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became of it. */
+  | { type: 'ask'; ask: AskView }
+  | { type: 'askDone'; id: string; outcome: string };
 
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -146,7 +175,13 @@ export type WebviewRequest =
   /** Takes an attached resource back (the chip's x). */
   | { type: 'detach'; id: string }
   /** Opens the `index`th resource of a tool card (the host looks it up: the view names no URI). */
-  | { type: 'openResource'; callId: string; index: number };
+  | { type: 'openResource'; callId: string; index: number }
+  /** Completions for one argument of a prompt, with the values typed so far in the others. */
+  | { type: 'completePrompt'; prompt: string; argument: string; value: string; context: Record<string, string> }
+  /** Gets a prompt with these arguments and sends its messages as the turn's input. */
+  | { type: 'runPrompt'; prompt: string; arguments: Record<string, string> }
+  /** The user's answer in a server's ask card. */
+  | { type: 'answerAsk'; id: string; answer: AskAnswer };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

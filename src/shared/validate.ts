@@ -5,6 +5,8 @@
  */
 import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
 import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
+import { isAskView, parseAskAnswer } from './askValidate';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,6 +49,13 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
     case 'detach':
       return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
+    case 'completePrompt':
+    case 'runPrompt':
+      return parsePromptRequest(m, m.requestId);
+    case 'answerAsk': {
+      const answer = parseAskAnswer(m.answer);
+      return isId(m.id) && answer ? { type: 'answerAsk', id: m.id, answer, requestId: m.requestId } : undefined;
+    }
     default:
       return undefined;
   }
@@ -94,6 +103,8 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
       return isCard(i.card);
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
+    case 'prompt':
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages);
     default:
       return false;
   }
@@ -102,8 +113,10 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
 const isChip = (c: unknown): c is AttachmentChip => isObj(c) && isId(c.id) && isStr(c.server) && isStr(c.uri) && isStr(c.label) && isNum(c.tokens) && c.tokens >= 0 && isBool(c.exact);
 const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
 
+const isExample = (e: unknown): e is NonNullable<ChatMeta['examples']>[number] => isObj(e) && isStr(e.tool) && isStr(e.prompt) && opt(e.server, isStr);
+
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.attachments, arrayOf(isChip));
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {
@@ -151,6 +164,14 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;
     case 'reply':
       return isNum(m.requestId) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'prompts':
+      return arrayOf(isPromptChoice)(m.prompts) ? (m as HostMessage) : undefined;
+    case 'completions':
+      return isNum(m.requestId) && arrayOf(isStr)(m.values) && opt(m.error, isStr) ? (m as HostMessage) : undefined;
+    case 'ask':
+      return isAskView(m.ask) ? (m as HostMessage) : undefined;
+    case 'askDone':
+      return isStr(m.id) && isStr(m.outcome) ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

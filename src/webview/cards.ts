@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ToolCard } from '../shared/protocol';
+import { resultError } from './resultText';
 import { renderCardResources } from './cardResources';
 import { isCardIcon } from '../shared/validate';
 
@@ -88,7 +89,11 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     root.append(images);
   }
 
-  if (card.result !== undefined) {
+  const error = card.result !== undefined ? resultError(card.result) : undefined;
+  if (error !== undefined) {
+    // A failure reads as a sentence ("cancelled: the server was restarted"), not as {"error": ...}.
+    if (error !== STATUS_TEXT[card.status]) root.append(el('div', 'card-error', error));
+  } else if (card.result !== undefined) {
     const result = el('div', 'card-result');
     const long = card.result.length > COLLAPSE_OVER || (card.resultChars ?? 0) > card.result.length;
     const pre = el('pre', long ? 'collapsed' : '', card.result);

@@ -1,14 +1,20 @@
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
+import { autoGrow } from './autoGrow';
+import { AskCards } from './askCards';
 import { BudgetMeterView } from './budget';
 import { AttachmentChips } from './chips';
+import { PromptUi } from './prompts';
 import { Transcript } from './transcript';
+import { Welcome } from './welcome';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
 let nextRequest = 1;
-function send(request: WebviewRequest): void {
-  vscode.postMessage({ ...request, requestId: nextRequest++ });
+function send(request: WebviewRequest): number {
+  const requestId = nextRequest++;
+  vscode.postMessage({ ...request, requestId });
+  return requestId;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -23,7 +29,20 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+const fitInput = autoGrow(input);
+const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
+  input.value = prompt;
+  input.focus();
+  input.setSelectionRange(prompt.length, prompt.length);
+  input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
+});
+/** The page shows once the first state (or an error) arrived: no empty or unstyled controls flash. */
+const shown = () => document.body.classList.add('ready');
 const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send({ type: 'detach', id }));
+// Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
+const prompts = new PromptUi(input, send);
+document.querySelector('footer')!.before(...prompts.elements);
+const asks = new AskCards((card) => transcript.appendNote(card), (id, answer) => send({ type: 'answerAsk', id, answer }));
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -36,8 +55,11 @@ function setBusy(value: boolean): void {
 
 function applyState(state: ChatState): void {
   transcript.reset(state.items);
+  welcome.setEmpty(state.items.length === 0);
+  asks.reattach();
   setBusy(state.busy);
   applyMeta(state);
+  shown();
 }
 
 /** The model picker and the banner; the transcript is not touched. */
@@ -52,6 +74,10 @@ function applyMeta(state: ChatMeta): void {
     o.selected = m.id === state.selectedModel;
     modelSelect.append(o);
   }
+  // Compact in the header; the full name and where it runs in the tooltip.
+  const selected = state.models.find((m) => m.id === state.selectedModel) ?? state.models[0];
+  modelSelect.title = selected ? `${selected.label}${selected.detail ? `\n${selected.detail}` : ''}` : 'No model';
+  welcome.setExamples(state.examples);
   modelSelect.disabled = state.models.length === 0;
   banner.textContent = '';
   banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice;
@@ -96,6 +122,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       applyMeta(m.meta);
       break;
     case 'append':
+      welcome.setEmpty(false);
+      transcript.upsert(m.item);
+      break;
     case 'update':
       transcript.upsert(m.item);
       break;
@@ -108,8 +137,24 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'budget':
       meter.show(m.budget);
       break;
+    case 'prompts':
+      prompts.setPrompts(m.prompts);
+      break;
+    case 'completions':
+      prompts.handle(m);
+      break;
     case 'reply':
-      if (m.error) showError(m.error);
+      if (prompts.handle(m)) break;
+      if (m.error) {
+        shown();
+        showError(m.error);
+      }
+      break;
+    case 'ask':
+      asks.show(m.ask);
+      break;
+    case 'askDone':
+      asks.done(m.id, m.outcome);
       break;
   }
 });
@@ -120,6 +165,7 @@ function submit(): void {
   const text = input.value.trim();
   if (!text) return;
   input.value = '';
+  fitInput();
   send({ type: 'send', text });
   sendDraft();
 }
@@ -145,9 +191,10 @@ document.addEventListener('keydown', (e) => {
     send({ type: 'stop' });
   }
 });
-$<HTMLButtonElement>('new-chat').addEventListener('click', () => send({ type: 'newChat' }));
-$<HTMLButtonElement>('export').addEventListener('click', () => send({ type: 'export' }));
-modelSelect.addEventListener('change', () => send({ type: 'selectModel', id: modelSelect.value }));
+modelSelect.addEventListener('change', () => {
+  modelSelect.title = modelSelect.selectedOptions[0]?.textContent ?? '';
+  send({ type: 'selectModel', id: modelSelect.value });
+});
 
 send({ type: 'ready' });
 input.focus();

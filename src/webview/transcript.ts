@@ -1,6 +1,8 @@
 import type { TranscriptItem } from '../shared/protocol';
 import { renderCard, type CardActions } from './cards';
+import { ScrollFollow } from './follow';
 import { addCopyButtons, renderMarkdown } from './markdown';
+import { renderPromptItem } from './promptItem';
 import { StreamingMarkdown } from './streaming';
 
 export interface TranscriptActions extends CardActions {
@@ -38,15 +40,14 @@ export class Transcript {
   private chunks: Chunk[] = [];
   private readonly pending = new Set<string>();
   private frame = 0;
-  /** Kept from scroll events, so a change never has to measure the list first. */
-  private atBottom = true;
+  private readonly follow: ScrollFollow;
   private readonly near: IntersectionObserver;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly actions: TranscriptActions,
   ) {
-    root.addEventListener('scroll', () => (this.atBottom = root.scrollHeight - root.scrollTop - root.clientHeight < 40), { passive: true });
+    this.follow = new ScrollFollow(root);
     this.near = new IntersectionObserver((seen) => seen.forEach((e) => e.isIntersecting && this.renderChunk(this.chunks.find((c) => c.el === e.target))), { root, rootMargin: '2000px 0px' });
   }
 
@@ -69,7 +70,8 @@ export class Transcript {
       }
     });
     this.root.replaceChildren(...this.chunks.map((c) => c.el));
-    this.atBottom = true;
+    this.follow.forgetAll();
+    this.follow.follow();
     this.schedule();
   }
 
@@ -91,6 +93,7 @@ export class Transcript {
       if (!old) return; // rendered with its chunk
       old.replaceWith(this.create(existing));
     } else {
+      if (item.kind === 'user') this.follow.follow(); // the user sent it: show it, and what follows
       const chunk = this.lastChunk();
       const entry: Entry = { item, chunk };
       chunk.ids.push(item.id);
@@ -137,7 +140,7 @@ export class Transcript {
       this.frame = 0;
       for (const id of this.pending) this.entries.get(id)?.stream?.render();
       this.pending.clear();
-      if (this.atBottom) this.root.scrollTop = this.root.scrollHeight;
+      this.follow.settle();
     });
   }
 
@@ -147,6 +150,7 @@ export class Transcript {
     const el = this.render(item);
     el.dataset.id = item.id;
     entry.el = el;
+    if (item.kind === 'tool') this.follow.setWaiting(item.id, item.card.status === 'waiting' ? el : undefined);
     if (item.kind === 'assistant' && item.streaming) {
       entry.stream = new StreamingMarkdown(el);
       entry.stream.append(item.text);
@@ -181,6 +185,8 @@ export class Transcript {
         return renderCard(item.card, this.actions);
       case 'notice':
         return text('div', `notice ${item.level}`, item.text);
+      case 'prompt':
+        return renderPromptItem(item);
     }
   }
 }

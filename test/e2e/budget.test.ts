@@ -49,7 +49,7 @@ describe('the context budget', () => {
 
       await stage('1-meter', async () => {
         // Each server's schema cost shows in the tree once the meter has measured it.
-        await w.waitForRows('servers with their schema cost', (r) => ['research 3 tools', 'analytics 2 tools', 'worker 2 tools'].every((s) => r.some((x) => new RegExp(`^${s} · ~\\d+ tokens$`).test(x))));
+        await w.waitForRows('servers with their schema cost', (r) => ['research 3 tools', 'analytics 2 tools', 'worker 2 tools'].every((s) => r.some((x) => new RegExp(`^${s} · ~\\d+ tokens · \\d{4}-\\d{2}-\\d{2}$`).test(x))));
         await chat.locator('#budget:not([hidden])').waitFor();
         await waitFor('the meter against the 16k window', async () => /^~\d+(\.\d)?k? \/ 16k$/.test(await label(chat)));
         const before = await label(chat);
@@ -82,7 +82,7 @@ describe('the context budget', () => {
       await stage('2-switch-off', async () => {
         const row = w.row('analytics.echo');
         await row.locator('[role="checkbox"]').click();
-        await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo analytics__echo · renamed · off$/.test(x)));
+        await w.waitForRows('the tool marked off', (r) => r.some((x) => /^analytics\.echo renamed · off · analytics__echo$/.test(x)));
         await waitFor('the meter to drop the tool', async () => {
           const t = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
           return t.includes('Tool schemas (6 tools)') && t.includes('  analytics · 1 tool:');
@@ -102,7 +102,7 @@ describe('the context budget', () => {
 
       await stage('3-switch-off-server', async () => {
         await w.row('analytics').locator('[role="checkbox"]').first().click();
-        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 2 tools · ~\d+ tokens · off$/.test(x)));
+        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 2 tools · ~\d+ tokens · off · \d{4}-\d{2}-\d{2}$/.test(x)));
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         await chat.locator('#input').fill('Hello again');
         await chat.locator('#input').press('Enter');

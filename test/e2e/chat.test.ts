@@ -86,7 +86,7 @@ describe('the chat panel', () => {
         assert.equal(await next.locator('button', { hasText: 'Allow once' }).count(), 0, 'allowed for this chat: no second question');
         await chat.locator('#send', { hasText: 'Stop' }).click();
         await next.locator('.card-status', { hasText: 'cancelled' }).waitFor();
-        await chat.locator('#export').click();
+        await w.command('MinAgent: Export Chat as Markdown');
         await waitFor('the exported Markdown', async () => /# MinAgent chat ## You What is MCP\?/.test(await w.editorText().catch(() => '')), 20_000);
         chat = await w.webview();
       });
@@ -124,7 +124,7 @@ describe('the chat panel', () => {
 
       await stage('6-always-allow-and-forget', async () => {
         const slowJob = async (approval: 'Always allow this tool' | undefined) => {
-          await chat.locator('#new-chat').click();
+          await w.command('MinAgent: New Chat');
           await waitFor('an empty conversation', async () => (await cards(chat).count()) === 0);
           await ask(chat, 'Run the slow job');
           const card = cards(chat).first();
@@ -144,7 +144,7 @@ describe('the chat panel', () => {
         await w.page.locator('.quick-input-widget input').focus();
         await w.page.keyboard.press('Enter');
         await w.page.locator('.notifications-toasts', { hasText: 'will ask before running again' }).waitFor();
-        await chat.locator('#new-chat').click();
+        await w.command('MinAgent: New Chat');
         await waitFor('an empty conversation', async () => (await cards(chat).count()) === 0);
         await ask(chat, 'Run the slow job');
         await cards(chat).first().locator('.card-status', { hasText: 'waiting for approval' }).waitFor();

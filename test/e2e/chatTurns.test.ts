@@ -38,7 +38,7 @@ describe('chat turns in VS Code', () => {
         await chat.locator('#send', { hasText: 'Stop' }).waitFor();
         await w.screenshot('chat-turns-1-streaming');
 
-        await chat.locator('#new-chat').click();
+        await w.command('MinAgent: New Chat');
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         // The old turn has really ended: its request to the model was closed.
         await waitFor('the old request to be closed', async () => (await requests(mock.port))[0]?.closed === true, 20_000);

@@ -44,7 +44,7 @@ describe('the extension in VS Code', () => {
           ['research 3 tools', 'analytics 2 tools', 'echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count'].every((want) => r.some((row) => row.startsWith(want))),
         );
         assert.ok(rows.some((r) => /^broken invalid field "args"/.test(r)), `the broken entry names its field:\n${rows.join('\n')}`);
-        assert.ok(rows.some((r) => /^analytics\.echo analytics__echo · renamed/.test(r)), 'the renamed tool shows its wire name and mark');
+        assert.ok(rows.some((r) => /^analytics\.echo renamed · analytics__echo/.test(r)), 'the renamed tool shows its wire name and mark');
       });
 
       await stage(w, '1b-chat-without-a-model', async () => {

@@ -21,9 +21,9 @@ export function missingPrerequisites(): string[] {
  * get it: never a silent skip. (`npm test` itself stops earlier with one line; the only opt-out is
  * MINAGENT_SKIP_E2E=1, which `npm test` announces loudly and which keeps this suite from running.)
  */
-export function e2eTest(name: string, fn: () => Promise<void>): void {
+export function e2eTest(name: string, fn: () => Promise<void>, timeoutMs = 300_000): void {
   const missing = missingPrerequisites();
-  test(name, { timeout: 300_000 }, async () => {
+  test(name, { timeout: timeoutMs }, async () => {
     if (missing.length) throw new Error(`e2e prerequisites are missing:\n  ${missing.join('\n  ')}`);
     await fn();
   });

@@ -83,7 +83,7 @@ describe('approvals and secrets in VS Code', () => {
         const requests = await (await fetch(`http://127.0.0.1:${mock.port}/requests`)).text();
         assert.match(requests, /value: \[redacted\]/, 'the model got the redacted result');
         assert.ok(!requests.includes(SECRET), 'a request to the model carries the secret');
-        await chat.locator('#export').click();
+        await w.command('MinAgent: Export Chat as Markdown');
         await waitFor('the exported Markdown', async () => /value: \[redacted\]/.test(await w.editorText().catch(() => '')), 20_000);
         assert.ok(!(await w.editorText()).includes(SECRET), 'the export shows the secret');
       });

@@ -60,6 +60,7 @@ describe('minagent CLI', () => {
       ['analytics.row_count', 'analytics__row_count', 'analytics'],
     ]);
     assert.equal(rows[0]!.description, 'Echo the given text back unchanged.');
+    assert.equal((rows[0]!.parameters as unknown as { type: string }).type, 'object', 'each row carries the tool\'s parameter schema');
     assert.match(err, /server "broken", field "args"/);
   });
 

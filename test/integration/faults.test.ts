@@ -141,7 +141,7 @@ describe('tool lists', () => {
   test('every page of a paginated list is read', async () => {
     const s = source(fixture('paged', 'lowlevel.mjs', ['paginated']));
     await s.connect();
-    assert.deepEqual(s.tools.map((t) => t.name), Array.from({ length: 7 }, (_, i) => `page_tool_${i + 1}`));
+    assert.deepEqual((await s.listTools()).map((t) => t.name), Array.from({ length: 7 }, (_, i) => `page_tool_${i + 1}`));
   });
 
   test('malformed tools are reported, not fatal; odd names get valid wire names', async () => {

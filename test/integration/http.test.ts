@@ -20,7 +20,7 @@ describe('Streamable HTTP', () => {
     const url = await httpFixture('--token', 's3cret');
     const s = new McpToolSource(http('remote', url, { Authorization: 'Bearer s3cret' }));
     await s.connect();
-    assert.deepEqual(s.tools.map((t) => t.name), ['echo', 'whoami']);
+    assert.deepEqual((await s.listTools()).map((t) => t.name), ['echo', 'whoami']);
     assert.equal(await s.call('echo', { text: 'hi' }), '[http] hi');
     // The server got the header (it answers 401 otherwise); echoed back, a header value is redacted before any model sees it.
     assert.equal(await s.call('whoami', {}), '[redacted]');
@@ -50,7 +50,7 @@ describe('Streamable HTTP', () => {
     children.push(child);
     const s = new McpToolSource(http('old', `http://127.0.0.1:${port}/sse`));
     await s.connect();
-    assert.deepEqual(s.tools.map((t) => t.name), ['legacy_echo']);
+    assert.deepEqual((await s.listTools()).map((t) => t.name), ['legacy_echo']);
     assert.equal(await s.call('legacy_echo', { text: 'hi' }), '[sse] hi');
     await s.close();
     const direct = new McpToolSource({ ...http('old2', `http://127.0.0.1:${port}/sse`), type: 'sse' });

@@ -53,7 +53,8 @@ describe('the seed scenario', () => {
       assert.deepEqual(await research.register(registry), ['echo', 'search_corpus', 'word_count']);
       assert.deepEqual(await analytics.register(registry, 'analytics'), ['analytics.echo', 'analytics.row_count']);
       assert.deepEqual(registry.names(), SEED_NAMES);
-      assert.throws(() => registry.add(research.toTool(research.tools[0]!)), /already registered/, 'a clash is never a silent overwrite');
+      const first = (await research.listTools())[0]!;
+      assert.throws(() => registry.add(research.toTool(first)), /already registered/, 'a clash is never a silent overwrite');
 
       // The chapter's pitfall: the schema must come from inputSchema, never be empty.
       const schema = registry.schemas().find((s) => s.name === 'search_corpus')!.parameters as { properties: Record<string, unknown>; required: string[] };

@@ -31,7 +31,8 @@ describe('MCP trace', { timeout: 60_000 }, () => {
     hub.restart('alpha');
     await hub.whenIdle();
     const afterRestart = hub.trace('alpha').entries();
-    assert.ok(afterRestart.some((e) => e.method === 'initialize' && e.direction === 'out'), 'the new session is traced too');
+    // The library fixture speaks both eras: the session opens with server/discover (2026-07-28).
+    assert.ok(afterRestart.some((e) => e.method === 'server/discover' && e.direction === 'out'), 'the new session is traced too');
     assert.ok(afterRestart.some((e) => e.seq === request.seq), 'the earlier entries are still there');
   });
 
@@ -42,6 +43,6 @@ describe('MCP trace', { timeout: 60_000 }, () => {
     await hub.whenIdle();
     assert.equal(await hub.registry.call('echo', { text: 'hi' }), '[http] hi');
     const methods = hub.trace('remote').entries().map((e) => `${e.direction} ${e.method ?? e.kind}`);
-    assert.deepEqual(methods.filter((m) => /^(out|in) (initialize|tools\/call)$/.test(m)), ['out initialize', 'in initialize', 'out tools/call', 'in tools/call']);
+    assert.deepEqual(methods.filter((m) => /^(out|in) (initialize|server\/discover|tools\/call)$/.test(m)), ['out server/discover', 'in server/discover', 'out tools/call', 'in tools/call']);
   });
 });

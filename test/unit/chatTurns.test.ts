@@ -181,6 +181,43 @@ describe('chat turns', { timeout: 20_000 }, () => {
     await runner.idle();
     assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the chat view that started this turn was closed/);
   });
+
+  test('closing the editor panel during a waiting approval ends its turn: the tool never runs, and the turn writes nothing after its end', async () => {
+    const tools = new ToolRegistry();
+    let ran = 0;
+    tools.add({ name: 'delete_things', description: 'destructive', parameters: { type: 'object' }, call: async () => String(++ran) });
+    const { mock: m, runner, router, asked } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'after the panel closed' }], tools);
+    const sidebar = view(router);
+    const panel = view(router);
+    await Promise.all([sidebar.send({ type: 'ready' }), panel.send({ type: 'ready' })]);
+    const c = await router.current();
+    await panel.send({ type: 'send', text: 'delete the things' });
+    await waitFor('the approval question', () => asked.length === 1);
+    assert.equal(runner.busy(c), true);
+
+    panel.close();
+    await runner.idle();
+    assert.equal(ran, 0, 'the tool did not run');
+    assert.equal(runner.busy(c), false, 'the chat is free again');
+    const card = c.items.find((i) => i.kind === 'tool');
+    assert.equal(card?.kind === 'tool' && card.card.status, 'cancelled');
+    assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the chat view that started this turn was closed/);
+    // The sidebar, still open, saw the turn end.
+    assert.deepEqual(sidebar.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
+    const ended = c.items.length;
+    const panelGot = panel.got.length;
+
+    // The next turn, from the sidebar: the ended turn adds nothing to it, before or after.
+    await sidebar.send({ type: 'send', text: 'something else' });
+    await runner.idle();
+    assert.equal(sidebar.replies().at(-1)!.error, undefined);
+    assert.deepEqual(c.items.slice(ended).map((i) => i.kind), ['user', 'assistant'], 'only the new turn wrote into the conversation');
+    assert.match(JSON.stringify(c.items.at(-1)), /after the panel closed/);
+    assert.equal(panel.got.length, panelGot, 'the closed panel is sent nothing more');
+    assert.equal(ran, 0);
+    assert.equal(m.requests.length, 2);
+    assert.deepEqual(userTexts(m.requests[1]!.body), ['delete the things', 'something else']);
+  });
 });
 
 describe('no silent stalls in the chat', { timeout: 20_000 }, () => {

@@ -94,6 +94,25 @@ for (const [name, make] of providers) {
       });
     }
 
+    test("a user message's images (from a server's prompt) go in that message", async () => {
+      const m = await mock([{ text: 'a cover' }, { text: 'a cover' }]);
+      const prompt: ChatMessage[] = [{ role: 'system', content: 'be brief' }, { role: 'user', content: '[image image/png]', images: [{ mimeType: 'image/png', data: 'UE5HREFUQQ==' }] }];
+      if (name === 'Anthropic') {
+        await make(m.port).chat(prompt, tools);
+        assert.deepEqual(m.requests[0]!.body.messages, [
+          { role: 'user', content: [{ type: 'text', text: '[image image/png]' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'UE5HREFUQQ==' } }] },
+        ]);
+        return;
+      }
+      await make(m.port).chat(prompt, tools);
+      assert.deepEqual((m.requests[0]!.body.messages as unknown[])[1], { role: 'user', content: '[image image/png]' }, 'a text-only model gets the text');
+      await new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', sendImages: true }).chat(prompt, tools);
+      assert.deepEqual((m.requests[1]!.body.messages as unknown[])[1], {
+        role: 'user',
+        content: [{ type: 'text', text: '[image image/png]' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,UE5HREFUQQ==' } }],
+      });
+    });
+
     if (name === 'OpenAI-compatible') {
       test('images a tool returned: text only by default; with sendImages, a user message of image_url parts after every tool result of the step', async () => {
         const m = await mock([{ text: 'no eyes' }, { text: 'I see a chart' }]);

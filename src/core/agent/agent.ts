@@ -83,12 +83,13 @@ export class Agent {
     private readonly options: AgentOptions = {},
   ) {}
 
-  async run(input: string, options: RunOptions = {}): Promise<RunResult> {
+  /** `input`: the user's message, or messages that stand for it (a server's prompt, expanded). */
+  async run(input: string | readonly ChatMessage[], options: RunOptions = {}): Promise<RunResult> {
     const { signal, onEvent } = options;
     const maxSteps = this.options.maxSteps ?? 10;
     const systemText = [this.options.system, this.options.instructions?.()].filter((t) => !!t).join('\n\n');
     const system: ChatMessage[] = systemText ? [{ role: 'system', content: systemText }] : [];
-    const conversation: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: input }];
+    const conversation: ChatMessage[] = [...(options.history ?? []), ...(typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input)];
     const steps: Step[] = [];
     const emit = (step: Step) => {
       steps.push(step);

@@ -14,7 +14,8 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `images`: from a prompt a server gave (raster images only, checked where they were taken in). */
+  | { role: 'user'; content: string; images?: ToolImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean; images?: ToolImage[] };
 
@@ -34,6 +35,8 @@ export interface ChatRequestOptions {
   onNotice?: (message: string) => void;
   /** Ends the request when the model sends nothing for this long (0 or absent: never). */
   idleTimeoutMs?: number;
+  /** The most the answer may be, in tokens (a server's sampling request); providers that can say so send it. */
+  maxOutputTokens?: number;
 }
 
 /** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */

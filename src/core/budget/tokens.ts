@@ -65,7 +65,7 @@ export async function messageTokens(m: ChatMessage, counter: TokenCounter, perIm
   if (m.role === 'assistant') {
     for (const c of m.toolCalls ?? []) n += PER_MESSAGE + (await counter.count(c.name)) + (await counter.count(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments)));
   }
-  if (m.role === 'tool') n += (m.images?.length ?? 0) * perImage;
+  if (m.role === 'tool' || m.role === 'user') n += (m.images?.length ?? 0) * perImage;
   return n;
 }
 

@@ -7,7 +7,7 @@ import { errorMessage } from '../tools';
 import type { TranscriptItem } from '../../shared/protocol';
 import { isTranscriptItem } from '../../shared/validate';
 import { Conversation } from './conversation';
-import type { ConversationStore } from './store';
+import type { ConversationInfo, ConversationStore } from './store';
 
 /** A conversation as the old extension kept it in workspace state (one per workspace). */
 export interface LegacyConversation {
@@ -26,11 +26,18 @@ export interface FileStoreOptions {
   logger?: Logger;
 }
 
-interface IndexEntry {
-  id: string;
-  createdAt: number;
-  updatedAt: number;
-  title: string;
+interface IndexEntry extends ConversationInfo {
+  /** The title was given by the user: a later save keeps it. */
+  renamed?: boolean;
+}
+
+const ID = /^[\w-]{1,80}$/;
+/** The longest title kept (a title is shown in a quick pick, never parsed). */
+const MAX_TITLE = 80;
+
+function isEntry(e: unknown): e is IndexEntry {
+  const v = e as IndexEntry | undefined;
+  return typeof v?.id === 'string' && ID.test(v.id) && typeof v.title === 'string' && typeof v.createdAt === 'number' && typeof v.updatedAt === 'number';
 }
 
 interface Index {
@@ -63,6 +70,10 @@ export class FileConversationStore implements ConversationStore {
   private readonly queues = new Map<string, Promise<void>>();
   private indexWrites: Promise<void> = Promise.resolve();
   private readonly log: Logger;
+  /** Conversations loaded in this session, so reopening one never makes a second copy that writes the same file. */
+  private readonly loadedById = new Map<string, Conversation>();
+  /** Ids deleted in this session: a save still queued for one writes nothing and lists nothing. */
+  private readonly removed = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -76,11 +87,11 @@ export class FileConversationStore implements ConversationStore {
   }
 
   current(): Promise<Conversation> {
-    this.loaded ??= this.open();
+    this.loaded ??= this.openCurrent();
     return this.loaded;
   }
 
-  private async open(): Promise<Conversation> {
+  private async openCurrent(): Promise<Conversation> {
     await mkdir(this.dir, { recursive: true });
     this.index = await this.readIndex();
     const id = this.index.current;
@@ -100,7 +111,7 @@ export class FileConversationStore implements ConversationStore {
   private async readIndex(): Promise<Index> {
     try {
       const v = JSON.parse(await readFile(join(this.dir, 'index.json'), 'utf8')) as Index;
-      if (v && v.version === 1 && Array.isArray(v.conversations)) return { version: 1, ...(typeof v.current === 'string' ? { current: v.current } : {}), conversations: v.conversations.filter((e) => typeof e?.id === 'string' && /^[\w-]{1,80}$/.test(e.id)) };
+      if (v && v.version === 1 && Array.isArray(v.conversations)) return { version: 1, ...(typeof v.current === 'string' ? { current: v.current } : {}), conversations: v.conversations.filter(isEntry).map((e) => ({ ...e, title: e.title.slice(0, MAX_TITLE) })) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`chat: the conversation index is unreadable (${errorMessage(err)}); starting a new one`);
     }
@@ -148,6 +159,7 @@ export class FileConversationStore implements ConversationStore {
     if (bad) this.log.warn(`chat: ${bad} unreadable line(s) in conversation ${id} were skipped`);
     const c = new Conversation(id, createdAt);
     c.restore([...items.values()], messages, results);
+    this.loadedById.set(id, c);
     return c;
   }
 
@@ -165,6 +177,7 @@ export class FileConversationStore implements ConversationStore {
 
   create(): Conversation {
     const c = new Conversation(`c-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`);
+    this.loadedById.set(c.id, c);
     this.now = c;
     this.loaded = Promise.resolve(c);
     // Its file is written when it has something in it; a reload opens it (empty) meanwhile.
@@ -183,6 +196,7 @@ export class FileConversationStore implements ConversationStore {
   }
 
   private async write(c: Conversation): Promise<void> {
+    if (this.removed.has(c.id)) return;
     const changes = c.takeChanges();
     if (!changes.items.length && !changes.results.length && !changes.messages) return;
     if (!this.sizes.has(c.id)) {
@@ -244,8 +258,8 @@ export class FileConversationStore implements ConversationStore {
   /** Records the conversation in the index (current, most recent first) and drops the oldest beyond the limit. */
   private async touch(c: Conversation): Promise<void> {
     const index = (this.index ??= await this.readIndex());
-    const first = c.items.find((i) => i.kind === 'user');
-    const entry: IndexEntry = { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: first?.kind === 'user' ? first.text.slice(0, 80) : '' };
+    const old = index.conversations.find((e) => e.id === c.id);
+    const entry: IndexEntry = old?.renamed ? { ...old, updatedAt: Date.now() } : { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: firstLine(c) };
     index.conversations = [entry, ...index.conversations.filter((e) => e.id !== c.id)];
     if (this.now === c) index.current = c.id;
     const dropped = index.conversations.splice(this.options.maxConversations ?? 100);
@@ -259,9 +273,55 @@ export class FileConversationStore implements ConversationStore {
   }
 
   /** The conversations kept, most recent first. */
-  async list(): Promise<readonly IndexEntry[]> {
-    return (this.index ??= await this.readIndex()).conversations;
+  async list(): Promise<readonly ConversationInfo[]> {
+    return (this.index ??= await this.readIndex()).conversations.map(({ id, title, createdAt, updatedAt }) => ({ id, title, createdAt, updatedAt }));
   }
+
+  async open(id: string): Promise<Conversation> {
+    if (this.now?.id === id) return this.now;
+    const index = (this.index ??= await this.readIndex());
+    if (!index.conversations.some((e) => e.id === id)) throw new Error(`there is no conversation ${id}`);
+    // A conversation with unsaved changes in memory is the one to show; its file may lag behind.
+    const c = this.loadedById.get(id) ?? (await this.load(id));
+    this.now = c;
+    this.loaded = Promise.resolve(c);
+    index.current = id;
+    await this.writeIndex();
+    return c;
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    const index = (this.index ??= await this.readIndex());
+    const entry = index.conversations.find((e) => e.id === id);
+    if (!entry) throw new Error(`there is no conversation ${id}`);
+    const name = title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
+    const c = this.loadedById.get(id);
+    if (name) Object.assign(entry, { title: name, renamed: true });
+    else {
+      delete entry.renamed;
+      entry.title = c ? firstLine(c) : entry.title;
+    }
+    await this.writeIndex();
+  }
+
+  async remove(id: string): Promise<void> {
+    const index = (this.index ??= await this.readIndex());
+    this.removed.add(id);
+    index.conversations = index.conversations.filter((e) => e.id !== id);
+    if (index.current === id) delete index.current;
+    this.loadedById.delete(id);
+    await this.writeIndex();
+    // After any write still queued for it, so nothing writes the file again.
+    await (this.queues.get(id) ?? Promise.resolve());
+    await rm(this.file(id), { force: true });
+    this.sizes.delete(id);
+  }
+}
+
+/** A conversation's automatic title: the start of its first message, on one line. */
+function firstLine(c: Conversation): string {
+  const first = c.items.find((i) => i.kind === 'user');
+  return first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) : '';
 }
 
 /** Replaces the content of the oldest tool messages with a note until `over` bytes are saved; returns how many. */

@@ -24,6 +24,10 @@ export function conversationMarkdown(conversation: Conversation): string {
       case 'notice':
         out.push(`> ${item.level}: ${item.text}`, '');
         break;
+      case 'prompt':
+        out.push(`## You: prompt \`/${item.name}\` (server ${item.server})`, '');
+        for (const m of item.messages) out.push(`**${m.role}**${m.images?.length ? ` (${m.images.length} image${m.images.length === 1 ? '' : 's'})` : ''}:`, '', '```', m.text, '```', '');
+        break;
     }
   }
   return out.join('\n');

@@ -5,10 +5,12 @@ import { errorMessage } from '../tools';
 import type { ApprovalDecision, CardResource, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/validate';
 import type { TakenContext } from './attachments';
+import type { AskAnswer } from '../../shared/asks';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
-import type { ConversationStore } from './store';
-import type { TurnRunner } from './turns';
+import type { ChatPrompts } from './prompts';
+import type { ConversationInfo, ConversationStore } from './store';
+import { TurnBusy, type TurnRunner } from './turns';
 
 export type Post = (message: HostMessage) => void;
 
@@ -32,6 +34,10 @@ export interface ChatActions {
   openResource?(resource: CardResource): Promise<void>;
   /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
   attachments?: { take(): TakenContext | undefined; remove(id: string): void };
+  /** The user answered a server's ask card (a form, a sampling request). */
+  answerAsk?(id: string, answer: AskAnswer): void;
+  /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
+  viewReady?(post: Post): void;
 }
 
 /**
@@ -45,18 +51,27 @@ export class ChatRouter implements Disposable {
   private loading: Promise<Conversation> | undefined;
   private listener: Disposable | undefined;
   private readonly busyListener: Disposable;
+  private readonly promptsListener: Disposable | undefined;
 
   constructor(
     private readonly store: ConversationStore,
     private readonly runner: TurnRunner,
     private readonly actions: ChatActions,
     private readonly log: Logger = silentLogger,
+    /** Every server's prompts, for the `/` menu (absent: no menu). */
+    private readonly prompts?: ChatPrompts,
   ) {
+    this.promptsListener = prompts?.onDidChange(() => this.broadcast({ type: 'prompts', prompts: prompts.list() }));
     this.busyListener = runner.onDidChangeBusy(({ conversation, busy }) => {
       if (conversation !== this.conversation) return;
       this.broadcast({ type: 'busy', busy });
       if (!busy) this.actions.contextChanged?.();
     });
+  }
+
+  /** How many views are attached (a server's ask goes to the chat only when one is). */
+  get viewCount(): number {
+    return this.views.size;
   }
 
   /** A view's channel; closing the view ends a turn it started. */
@@ -117,8 +132,26 @@ export class ChatRouter implements Disposable {
     switch (message.type) {
       case 'ready':
         post({ type: 'state', state: await this.state() });
+        if (this.prompts) post({ type: 'prompts', prompts: this.prompts.list() });
+        this.actions.viewReady?.(post);
         this.actions.contextChanged?.();
         return;
+      case 'answerAsk':
+        this.actions.answerAsk?.(message.id, message.answer);
+        return;
+      case 'completePrompt': {
+        const result = await this.need(this.prompts).complete(message.prompt, message.argument, message.value, message.context);
+        post({ type: 'completions', requestId: message.requestId, ...result });
+        return;
+      }
+      case 'runPrompt': {
+        const c = this.conversation ?? (await this.current());
+        // Refused before the server is asked when a turn runs, as a typed message would be.
+        if (this.runner.busy(c)) throw new TurnBusy();
+        const input = await this.need(this.prompts).expand(message.prompt, message.arguments);
+        void this.runner.start(c, input, post).then(() => this.save(c));
+        return;
+      }
       case 'draft':
         this.actions.draft?.(message.text);
         return;
@@ -176,6 +209,11 @@ export class ChatRouter implements Disposable {
     void turn.then(() => this.save(c));
   }
 
+  private need(prompts: ChatPrompts | undefined): ChatPrompts {
+    if (!prompts) throw new Error('this chat has no server prompts');
+    return prompts;
+  }
+
   stop(): void {
     if (this.conversation) this.runner.end(this.conversation, 'stopped');
   }
@@ -187,13 +225,47 @@ export class ChatRouter implements Disposable {
   newChat(): void {
     const old = this.conversation;
     if (old) this.runner.end(old, 'newChat');
-    this.actions.forgetChatApprovals();
     const c = this.store.create();
+    this.replace(c);
+    void this.save(c);
+  }
+
+  /** Shows another conversation in every view; a turn running in the old one ends, as with New. */
+  private replace(c: Conversation): void {
+    this.actions.forgetChatApprovals();
     this.loading = Promise.resolve(c);
     this.show(c);
-    this.broadcast({ type: 'state', state: { items: [], busy: false, ...this.actions.meta() } });
+    this.broadcast({ type: 'state', state: { items: c.items, busy: this.runner.busy(c), ...this.actions.meta() } });
     this.actions.contextChanged?.();
-    void this.save(c);
+  }
+
+  /** The kept conversations, most recent first; `current` marks the one the views show. */
+  async conversations(): Promise<Array<ConversationInfo & { current: boolean }>> {
+    const current = (await this.current()).id;
+    return (await this.store.list()).map((info) => ({ ...info, current: info.id === current }));
+  }
+
+  /** Reopens a kept conversation (the history's pick). */
+  async openConversation(id: string): Promise<void> {
+    const old = await this.current();
+    if (old.id === id) return;
+    const c = await this.store.open(id);
+    this.runner.end(old, 'chatSwitched');
+    this.replace(c);
+  }
+
+  renameConversation(id: string, title: string): Promise<void> {
+    return this.store.rename(id, title);
+  }
+
+  /** Deletes a kept conversation; deleting the one shown opens the most recent other one, or a new chat. */
+  async deleteConversation(id: string): Promise<void> {
+    const shown = (await this.current()).id === id;
+    await this.store.remove(id);
+    if (!shown) return;
+    const next = (await this.store.list())[0];
+    if (next) await this.openConversation(next.id);
+    else this.newChat();
   }
 
   async exportMarkdown(): Promise<void> {
@@ -225,6 +297,7 @@ export class ChatRouter implements Disposable {
 
   dispose(): void {
     this.busyListener.dispose();
+    this.promptsListener?.dispose();
     this.listener?.dispose();
     this.runner.endAll('disposed');
     if (this.conversation) void this.save(this.conversation);

@@ -6,6 +6,10 @@ import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
 import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
+import type { PromptInput } from './prompts';
+
+/** What the user sent: a message, or a server's prompt expanded into messages. */
+export type TurnInput = string | PromptInput;
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
@@ -30,11 +34,12 @@ export interface TurnHost {
 }
 
 /** Why a turn ended before its answer; shown in the transcript. */
-export type EndReason = 'stopped' | 'newChat' | 'modelChanged' | 'viewClosed' | 'disposed';
+export type EndReason = 'stopped' | 'newChat' | 'chatSwitched' | 'modelChanged' | 'viewClosed' | 'disposed';
 
 const END_TEXT: Record<EndReason, string> = {
   stopped: 'Stopped.',
   newChat: 'Stopped: a new chat was started.',
+  chatSwitched: 'Stopped: another chat was opened.',
   modelChanged: 'Stopped: the model was changed.',
   viewClosed: 'Stopped: the chat view that started this turn was closed.',
   disposed: 'Stopped.',
@@ -55,7 +60,7 @@ export class Turn {
   constructor(
     readonly conversation: Conversation,
     private readonly host: TurnHost,
-    readonly text: string,
+    readonly input: TurnInput,
     /** Who started it (a view); closing that view ends the turn. */
     readonly origin: unknown,
     /** Resources attached to the message: the model gets them before the text. */
@@ -95,7 +100,9 @@ export class Turn {
 
   private async run(): Promise<void> {
     const c = this.conversation;
-    c.append({ kind: 'user', id: c.newId('u'), text: this.text, ...(this.attached ? { attachments: this.attached.labels } : {}) });
+    const input = this.input;
+    if (typeof input === 'string') c.append({ kind: 'user', id: c.newId('u'), text: input, ...(this.attached ? { attachments: this.attached.labels } : {}) });
+    else c.append({ kind: 'prompt', id: c.newId('p'), name: input.prompt, server: input.server, messages: input.shown });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -110,7 +117,7 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(withContext(this.text, this.attached), { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);
@@ -197,7 +204,7 @@ export class Turn {
     const id = this.cards.get(tool.callId);
     if (!id) return;
     this.conversation.setFullResult(id, tool.result);
-    const status: ToolCard['status'] = tool.result === '{"error":"cancelled"}' ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
+    const status: ToolCard['status'] = /^\{"error":"cancelled(:|")/.test(tool.result) ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;

@@ -1,7 +1,7 @@
 import { Emitter } from '../event';
 import type { TakenContext } from './attachments';
 import type { Conversation } from './conversation';
-import { Turn, type EndReason, type TurnHost } from './turn';
+import { Turn, type EndReason, type TurnHost, type TurnInput } from './turn';
 
 /** Thrown to the view that sent a message while its conversation already runs a turn. */
 export class TurnBusy extends Error {
@@ -32,9 +32,9 @@ export class TurnRunner {
   }
 
   /** Starts a turn, or throws TurnBusy; the returned promise settles when the turn has ended. */
-  start(conversation: Conversation, text: string, origin?: unknown, attached?: TakenContext): Promise<void> {
+  start(conversation: Conversation, input: TurnInput, origin?: unknown, attached?: TakenContext): Promise<void> {
     if (this.running.has(conversation)) throw new TurnBusy();
-    const turn = new Turn(conversation, this.host, text, origin, attached);
+    const turn = new Turn(conversation, this.host, input, origin, attached);
     this.running.set(conversation, turn);
     this.onDidChangeBusyEmitter.fire({ conversation, busy: true });
     return turn.start().finally(() => this.release(turn));

@@ -40,6 +40,8 @@ export interface HttpServerConfig extends ServerConfigBase {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** A client pre-registered with the server's authorization server (first in the spec's order). */
+  oauth?: { clientId: string; clientSecret?: string };
 }
 
 export interface ConfigProblem {
@@ -92,6 +94,13 @@ const entrySchema = z.object({
   timeout: z.number().int().positive().optional(),
   autoApprove: z.array(z.string()).optional(),
   instructions: z.boolean().optional(),
+  oauth: z
+    .object({
+      clientId: z.string().trim().min(1, 'must not be empty'),
+      clientSecret: z.string().min(1, 'must not be empty').optional(),
+    })
+    .strict()
+    .optional(),
 });
 const KNOWN_FIELDS = new Set(Object.keys(entrySchema.shape));
 
@@ -153,6 +162,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   if (type === 'stdio') {
     if (e.command === undefined) return fail('command', e.url !== undefined ? 'a stdio server needs "command" (set "type": "http" to use "url")' : 'is required for a stdio server');
     if (e.url !== undefined) problems.push({ server: name, field: 'url', message: '"url" is ignored for a stdio server', severity: 'warning' });
+    if (e.oauth !== undefined) problems.push({ server: name, field: 'oauth', message: '"oauth" is ignored for a stdio server (it applies to http and sse servers)', severity: 'warning' });
     const env: Record<string, string> = {};
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
@@ -193,7 +203,15 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       headers[k] = expand(v, `headers.${k}`);
       secrets.add(headers[k]);
     }
-    config = { ...base, type, url, headers };
+    let oauth: HttpServerConfig['oauth'];
+    if (e.oauth) {
+      oauth = { clientId: expand(e.oauth.clientId, 'oauth.clientId') };
+      if (e.oauth.clientSecret !== undefined) {
+        oauth.clientSecret = expand(e.oauth.clientSecret, 'oauth.clientSecret');
+        secrets.add(oauth.clientSecret);
+      }
+    }
+    config = { ...base, type, url, headers, ...(oauth ? { oauth } : {}) };
   }
   if (errors.length) {
     problems.push(...errors);

@@ -4,20 +4,28 @@ import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions 
 import { DEFAULT_HUB_SETTINGS, type ConfigProblem, type HubSettings, type ServerConfig } from './config';
 import { HubCatalog } from './catalog';
 import { assignNames, type NamingProblem } from './naming';
-import { adaptTool, ClosedWhileStarting, McpToolSource, type RemoteTool, type SourceOptions } from './source';
+import { ClosedWhileStarting, McpToolSource, type CloseReason, type SourceOptions } from './source';
 import { serverIdentity } from './identity';
 import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 import { McpTrace } from './trace';
+import type { ServerAuth } from '../auth/provider';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 
 export interface HubOptions {
   logger?: Logger;
   settings?: HubSettings;
   /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
   createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
+  /** Where one server's lines go (its own log view); defaults to `logger` with a `[name]` tag. */
+  serverLogger?: (name: string) => Logger;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
   restart?: RestartPolicy;
+  /** The OAuth client for an HTTP server (AuthManager.forServer); absent: no OAuth. */
+  auth?: (config: ServerConfig, log: Logger) => ServerAuth | undefined;
+  /** Answers servers' requests to the client (elicitation, sampling, roots); without it none are offered. */
+  clientRequests?: ClientRequestsHost;
 }
 
 /** A server as the UI shows it. */
@@ -28,6 +36,10 @@ export interface ServerInfo {
   /** This server's tools as registered (registry names). */
   readonly tools: Tool[];
   stderrTail: string;
+  /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
+  willRestart: boolean;
+  /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."); also in its error message. */
+  restartNote?: string;
 }
 
 interface Entry {
@@ -43,8 +55,13 @@ interface Entry {
   restartTimer: NodeJS.Timeout | undefined;
   /** True while the current source is an automatic restart. */
   restarting: boolean;
-  /** The tools of the last running source: kept in the registry while a crashed server restarts. */
-  lastTools: readonly RemoteTool[] | undefined;
+  /**
+   * The tools the last running source registered (under the server's own names, calls routed
+   * through the hub), with the identity they were listed under: kept while a crashed server restarts.
+   */
+  lastTools: { tools: readonly Tool[]; identity: string } | undefined;
+  /** Set while the current source registers its tools. */
+  registering: Promise<void> | undefined;
 }
 
 /**
@@ -60,6 +77,8 @@ export class ServerHub {
   private namingProblems: NamingProblem[] = [];
   private readonly closingSources = new Set<Promise<void>>();
   private closed = false;
+  /** Tool calls on their way to a server now. */
+  private activeCalls = 0;
   private readonly log: Logger;
   private readonly onDidChangeServersEmitter = new Emitter<void>();
   /** Fires when any server's state, the server list or the problems change. */
@@ -73,6 +92,7 @@ export class ServerHub {
   });
   /** Each server's JSON-RPC trace, kept across its restarts; off until enabled. */
   private readonly traces = new Map<string, McpTrace>();
+  private tracing = false;
 
   constructor(private readonly options: HubOptions = {}) {
     this.log = options.logger ?? silentLogger;
@@ -91,15 +111,20 @@ export class ServerHub {
     for (const [name, entry] of this.entries) {
       const config = next.get(name);
       if (!config || keyOf(config) !== entry.key) {
-        this.log.info(`[${name}] ${config ? 'settings changed: restarting' : 'removed from settings: stopping'}`);
-        this.dropEntry(name, entry);
+        this.serverLog(name).info(config ? 'settings changed: restarting' : 'removed from settings: stopping');
+        this.dropEntry(name, entry, config ? 'restarted' : 'stopped');
       }
     }
     this.order = servers.map((s) => s.name);
     for (const [name, trace] of this.traces) if (!next.has(name)) (trace.dispose(), this.traces.delete(name));
     for (const config of servers) {
-      if (this.entries.has(config.name)) {
-        this.entries.get(config.name)!.config = config; // same key: only metadata such as origin may differ
+      const known = this.entries.get(config.name);
+      if (known) {
+        // Same key: only metadata such as origin may differ. Another origin is another identity: the
+        // tools listed under the old one are refused until the source registers them again.
+        const moved = serverIdentity(known.config) !== serverIdentity(config);
+        known.config = config;
+        if (moved && known.source?.state.kind === 'running') this.registerTools(known, known.source);
         continue;
       }
       const entry: Entry = {
@@ -113,6 +138,7 @@ export class ServerHub {
         restartTimer: undefined,
         restarting: false,
         lastTools: undefined,
+        registering: undefined,
       };
       this.entries.set(config.name, entry);
       this.startEntry(entry);
@@ -120,10 +146,10 @@ export class ServerHub {
     this.rebuild();
   }
 
-  /** Resolves once no server is starting. */
+  /** Resolves once no server is starting or registering its tools. */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const pending = [...this.entries.values()].map((e) => e.connecting).filter((p): p is Promise<void> => !!p);
+      const pending = [...this.entries.values()].flatMap((e) => [e.connecting, e.registering]).filter((p): p is Promise<void> => !!p);
       if (!pending.length) return;
       await Promise.allSettled(pending);
     }
@@ -159,6 +185,8 @@ export class ServerHub {
         return registry.list().filter((t) => t.server === name);
       },
       stderrTail: source?.stderrTail ?? '',
+      willRestart: this.isRestarting(entry),
+      ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
     };
   }
 
@@ -168,11 +196,20 @@ export class ServerHub {
     return { config: this.configProblems, naming: this.namingProblems, tools };
   }
 
-  /** A server's trace (created off on first ask); turn it on with `trace(name).setEnabled(true)`. */
+  /** A server's trace (created on first ask, on or off as setTracing says); one server's can be switched with `trace(name).setEnabled`. */
   trace(name: string): McpTrace {
     let trace = this.traces.get(name);
-    if (!trace) this.traces.set(name, (trace = new McpTrace()));
+    if (!trace) {
+      this.traces.set(name, (trace = new McpTrace()));
+      trace.setEnabled(this.tracing);
+    }
     return trace;
+  }
+
+  /** Turns every server's trace on or off, now and for servers added later (off by default). */
+  setTracing(on: boolean): void {
+    this.tracing = on;
+    for (const trace of this.traces.values()) trace.setEnabled(on);
   }
 
   /** The live source of a server, for callers that need the adapter itself. */
@@ -183,7 +220,8 @@ export class ServerHub {
   start(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
-    this.retire(entry);
+    this.serverLog(name).info('starting');
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
   }
@@ -191,7 +229,8 @@ export class ServerHub {
   stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry) return Promise.resolve();
-    const done = this.retire(entry);
+    this.serverLog(name).info('stopping');
+    const done = this.retire(entry, 'stopped');
     this.rebuild();
     this.onDidChangeServersEmitter.fire();
     return done;
@@ -200,11 +239,16 @@ export class ServerHub {
   restart(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return;
-    this.log.info(`[${name}] restarting`);
-    this.retire(entry);
+    this.serverLog(name).info('restarting');
+    this.retire(entry, 'restarted');
     entry.crashes.reset();
     this.startEntry(entry);
     this.rebuild();
+  }
+
+  /** How many tool calls are on their way to a server now (a restart would cancel them). */
+  runningCalls(): number {
+    return this.activeCalls;
   }
 
   restartAll(): void {
@@ -214,7 +258,7 @@ export class ServerHub {
   /** Closes every connection and every server process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const [name, entry] of this.entries) this.dropEntry(name, entry);
+    for (const [name, entry] of this.entries) this.dropEntry(name, entry, 'stopped');
     this.order = [];
     this.rebuild();
     await Promise.allSettled([...this.closingSources]);
@@ -228,7 +272,7 @@ export class ServerHub {
     const name = entry.config.name;
     const hub = this;
     const options: SourceOptions = {
-      logger: taggedLogger(this.log, name),
+      logger: this.serverLog(name),
       get connectTimeoutMs() {
         return hub.settings.connectTimeoutMs;
       },
@@ -239,7 +283,10 @@ export class ServerHub {
         return hub.settings.maxOutputChars;
       },
       trace: this.trace(name),
+      ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
     };
+    const auth = this.options.auth?.(entry.config, options.logger!);
+    if (auth) options.auth = auth;
     const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
     entry.source = source;
     entry.listeners = new DisposableStore();
@@ -247,10 +294,11 @@ export class ServerHub {
     entry.listeners.add(
       source.onDidChangeState((state) => {
         if (entry.source !== source) return;
-        if (state.kind === 'running') {
+        if (state.kind === 'running' && runningSince !== state.startedAt) {
           runningSince = state.startedAt;
           entry.restarting = false;
           entry.restartNote = undefined;
+          this.registerTools(entry, source);
         }
         // A crash while running, or a failed automatic restart, schedules the next attempt.
         if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0);
@@ -259,7 +307,7 @@ export class ServerHub {
         this.onDidChangeServersEmitter.fire();
       }),
     );
-    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.rebuild()));
+    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.registerTools(entry, source)));
     entry.listeners.add(source.features.onDidChange((kind) => entry.source === source && (this.catalog.changed(kind), this.rebuild())));
     entry.listeners.add(source.features.onDidUpdateResource((uri) => entry.source === source && this.catalog.updated(name, uri)));
     // Connect on a later turn of the event loop: spawning is synchronous, and reconcile (so
@@ -267,7 +315,7 @@ export class ServerHub {
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => (entry.source === source ? source.connect() : undefined))
       .catch((err: unknown) => {
-        if (!(err instanceof ClosedWhileStarting)) this.log.error(errorMessage(err));
+        if (!(err instanceof ClosedWhileStarting)) this.serverLog(name).error(errorMessage(err));
       })
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;
@@ -288,7 +336,39 @@ export class ServerHub {
       return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
     }
     const source = entry?.source;
-    return source ? source.call(remoteName, args, options) : Promise.resolve(toolError('mcp server not connected'));
+    if (!source) return Promise.resolve(toolError('mcp server not connected'));
+    this.activeCalls++;
+    return source.call(remoteName, args, options).finally(() => this.activeCalls--);
+  }
+
+  private serverLog(name: string): Logger {
+    return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
+  }
+
+  /**
+   * Has the source register its tools (the adapter's `register` contract), under the server's own
+   * names and with calls routed through the hub; the naming policy renames them in `rebuild`.
+   */
+  private registerTools(entry: Entry, source: McpToolSource): void {
+    const server = entry.config.name;
+    const identity = serverIdentity(entry.config);
+    const tools: Tool[] = [];
+    const registering: Promise<void> = source
+      .register({ add: (tool) => void tools.push(tool) }, { route: (remoteName, args, o) => this.callRemote(server, remoteName, identity, args, o) })
+      .then(
+        () => {
+          if (entry.source !== source || source.state.kind !== 'running') return;
+          entry.lastTools = { tools, identity };
+          this.rebuild();
+        },
+        (err: unknown) => {
+          if (!(err instanceof ClosedWhileStarting)) this.log.warn(`[${server}] registering its tools failed: ${errorMessage(err)}`);
+        },
+      )
+      .finally(() => {
+        if (entry.registering === registering) entry.registering = undefined;
+      });
+    entry.registering = registering;
   }
 
   private isRestarting(entry: Entry): boolean {
@@ -302,11 +382,11 @@ export class ServerHub {
       entry.restarting = false;
       entry.lastTools = undefined;
       entry.restartNote = `gave up after ${entry.crashes.limit} automatic restarts; restart it when it is fixed`;
-      this.log.error(`[${name}] ${entry.restartNote}`);
+      this.serverLog(name).error(entry.restartNote);
       return;
     }
     entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
-    this.log.warn(`[${name}] crashed; ${entry.restartNote}`);
+    this.serverLog(name).warn(`crashed; ${entry.restartNote}`);
     entry.restartTimer = setTimeout(async () => {
       await this.options.restart?.beforeRestart?.();
       entry.restartTimer = undefined;
@@ -314,7 +394,7 @@ export class ServerHub {
       const dead = entry.source;
       entry.listeners.dispose();
       entry.source = undefined;
-      if (dead) this.trackClose(dead.close());
+      if (dead) this.trackClose(dead.close('restarted'));
       entry.restarting = true;
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
@@ -327,7 +407,7 @@ export class ServerHub {
   }
 
   /** Stops an entry's current source, keeping the entry. */
-  private retire(entry: Entry): Promise<void> {
+  private retire(entry: Entry, reason: CloseReason): Promise<void> {
     clearTimeout(entry.restartTimer);
     entry.restartTimer = undefined;
     entry.restartNote = undefined;
@@ -338,13 +418,13 @@ export class ServerHub {
     entry.source = undefined;
     entry.connecting = undefined;
     if (!source) return Promise.resolve();
-    const closing = source.close();
+    const closing = source.close(reason);
     this.trackClose(closing);
     return closing;
   }
 
-  private dropEntry(name: string, entry: Entry): void {
-    void this.retire(entry);
+  private dropEntry(name: string, entry: Entry, reason: CloseReason): void {
+    void this.retire(entry, reason);
     this.entries.delete(name);
   }
 
@@ -354,30 +434,26 @@ export class ServerHub {
     // vanish mid-conversation; calls say the server is restarting).
     const listed = this.order.flatMap((name) => {
       const entry = this.entries.get(name)!;
-      if (entry.source?.state.kind === 'running') entry.lastTools = entry.source.tools;
-      else if (!this.isRestarting(entry)) return [];
-      return entry.lastTools ? [{ entry, tools: entry.lastTools }] : [];
+      if (entry.source?.state.kind !== 'running' && !this.isRestarting(entry)) return [];
+      return entry.lastTools ? [{ entry, ...entry.lastTools }] : [];
     });
     const { assignments, problems } = assignNames(
       listed.map(({ entry, tools }) => ({
         server: entry.config.name,
         ...(entry.config.namespace !== undefined ? { namespace: entry.config.namespace } : {}),
-        tools: tools.map((t) => t.name),
+        tools: tools.map((t) => t.remoteName!),
       })),
       this.settings.conflictPolicy,
     );
-    const toolsOf = new Map(listed.map(({ entry, tools }) => [entry.config.name, tools]));
-    const identityOf = new Map(listed.map(({ entry }) => [entry.config.name, serverIdentity(entry.config)]));
+    const listedOf = new Map(listed.map(({ entry, tools, identity }) => [entry.config.name, { identity, byRemote: new Map(tools.map((t) => [t.remoteName!, t])) }]));
     const tools: Tool[] = [];
     for (const a of assignments) {
-      const remote = toolsOf.get(a.server)!.find((t) => t.name === a.remoteName)!;
-      const identity = identityOf.get(a.server)!;
-      const tool = { ...adaptTool(remote, a.name, a.server, (args, o) => this.callRemote(a.server, a.remoteName, identity, args, o)), serverIdentity: identity };
-      tools.push(a.renamed ? { ...tool, renamed: a.renamed } : tool);
+      const { byRemote, identity } = listedOf.get(a.server)!;
+      tools.push({ ...byRemote.get(a.remoteName)!, name: a.name, serverIdentity: identity, ...(a.renamed ? { renamed: a.renamed } : {}) });
     }
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;
-    for (const p of problems) if (changedProblems) this.log.warn(`[${p.server}] ${p.message}`);
+    for (const p of problems) if (changedProblems) this.serverLog(p.server).warn(p.message);
     tools.push(...this.catalog.builtinTools(new Set(tools.map((t) => t.name))));
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();

@@ -83,7 +83,7 @@ export function formatPromptMessages(result: PromptResult): string {
   return result.messages.map((m) => `${m.role}: ${describeContent(m.content)}`).join('\n\n');
 }
 
-function describeContent(content: { type: string } & Record<string, unknown>): string {
+export function describeContent(content: { type: string } & Record<string, unknown>): string {
   switch (content.type) {
     case 'text':
       return String(content.text ?? '');

@@ -8,12 +8,14 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { isSignInNeeded, type ServerAuth } from '../auth/provider';
 import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
 import { redactingLogger, type Redactor } from '../redact';
 import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
+import { connectInEra, ERA_NEGOTIATION, eraRefusal } from './era';
 import { ServerFeatures } from './features';
 import { checkIcons, iconContext, type SafeIcon } from './icons';
 import type { ListProblem } from './paging';
@@ -21,11 +23,18 @@ import { formatCallResult, reportResource } from './result';
 import { tracedTransport, type McpTrace } from './trace';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
+import { isErrorLine } from './errorLine';
+import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
+import type { Disposable } from '../event';
+import type { ClientRequestsHost } from './clientRequests/clientRequests';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
+
+/** Why a source's owner closed it. */
+export type CloseReason = 'restarted' | 'stopped';
 
 export interface SourceOptions {
   logger?: Logger;
@@ -39,9 +48,27 @@ export interface SourceOptions {
   httpLimits?: { bodyBytes?: number; eventBytes?: number };
   /** Records this server's JSON-RPC traffic while enabled; kept across restarts by the owner. */
   trace?: McpTrace;
+  /** OAuth for an HTTP server (see src/core/auth); absent: only the entry's static headers. */
+  auth?: ServerAuth;
+  /** Answers the server's requests to the client (elicitation, sampling, roots). */
+  clientRequests?: ClientRequestsHost;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
+const CLIENT_INFO = { name: 'minagent', version: '0.1.0' };
+
+/** Where a registered tool's calls go, by the server's own tool name. */
+export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
+
+/** What `register` adds tools to: a registry, or an owner that collects them. */
+export type ToolSink = Pick<ToolRegistry, 'add'>;
+
+export interface RegisterOptions {
+  /** Registered as `namespace.name`. */
+  namespace?: string;
+  /** Where calls go; default: this source. */
+  route?: ToolRoute;
+}
 
 /**
  * The adapter: one MCP server, connected once per lifetime. Its tools become registry tools whose
@@ -50,8 +77,11 @@ const NOT_CONNECTED = 'mcp server not connected';
 export class McpToolSource {
   private client: Client | undefined;
   private transport: Transport | undefined;
+  private clientHandlers: Disposable | undefined;
   private connecting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  /** Why its owner closed it: what a call that was running then says. */
+  private closedAs: CloseReason = 'stopped';
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
   private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
@@ -79,6 +109,7 @@ export class McpToolSource {
     this.log = redactingLogger(options.logger ?? silentLogger, this.redactor);
     // The trace keeps message text: the same secrets are redacted in it as everywhere else.
     options.trace?.setRedactor((text) => this.redactor.redact(text));
+    options.auth?.onSecret((value) => this.redactor.addSecret(value));
     this.features = new ServerFeatures(config.name, iconContext(config.name, config), {
       client: () => this.client,
       timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,
@@ -103,11 +134,6 @@ export class McpToolSource {
     return this.transport instanceof ProcessTransport ? this.transport.pid : undefined;
   }
 
-  /** The tools the server listed, as it named them. */
-  get tools(): readonly RemoteTool[] {
-    return this.remoteTools;
-  }
-
   /** Starts the server and initializes the session, once; rejects with a message that says why it failed. */
   connect(): Promise<void> {
     if (this.closing) return Promise.reject(new ClosedWhileStarting(this.name));
@@ -120,10 +146,13 @@ export class McpToolSource {
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
     try {
       try {
-        await this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs);
+        await this.afterSignIn(() => this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs));
       } catch (err) {
         // The spec's backwards compatibility: an old server answers the POST with 400, 404 or 405.
         if (this.config.type !== 'http' || this.closing || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
+        // A server that refuses only the era we offered speaks Streamable HTTP: no SSE for it.
+        const refusal = eraRefusal(err);
+        if (refusal) throw new Error(refusal);
         this.log.info(`Streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
         try {
           await this.connectWith(this.createTransport('sse'), timeoutMs);
@@ -131,11 +160,13 @@ export class McpToolSource {
           throw err;
         }
       }
-      const [tools] = await Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]);
+      // A server may let the handshake through and ask for a sign-in at its first request.
+      const [tools] = await this.afterSignIn(() => Promise.all([this.fetchTools(), this.client && this.features.load(this.client, timeoutMs)]));
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
-      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}) });
-      this.log.info(`connected: ${this.remoteTools.length} tools`);
+      const protocolVersion = this.client?.getNegotiatedProtocolVersion();
+      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
+      this.log.info(`connected (protocol ${protocolVersion ?? 'unknown'}): ${this.remoteTools.length} tools`);
     } catch (err) {
       // Closed by its owner while starting: not a failure of the server, whatever the process said.
       if (this.closing) {
@@ -144,15 +175,16 @@ export class McpToolSource {
       }
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
-      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text() });
+      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text(), ...(isSignInNeeded(err) ? { signIn: true as const } : {}) });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
 
   private async connectWith(transport: Transport, timeoutMs: number): Promise<void> {
     const client = new Client(
-      { name: 'minagent', version: '0.1.0' },
+      CLIENT_INFO,
       {
+        versionNegotiation: ERA_NEGOTIATION,
         listChanged: {
           tools: {
             // Debounced, so a storm of notifications becomes one refresh; we list tolerantly ourselves.
@@ -166,15 +198,20 @@ export class McpToolSource {
     );
     this.client = client;
     this.transport = transport;
+    this.clientHandlers = this.options.clientRequests?.install(client, this.config, this.log);
     client.onclose = () => this.handleClosed();
-    client.onerror = (err) => this.log.warn(`protocol: ${errorMessage(err)}`);
+    client.onerror = (err) => {
+      // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
+      if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) this.log.trace(`protocol: ${errorMessage(err)}`);
+      else this.log.warn(`protocol: ${errorMessage(err)}`);
+    };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
     });
     try {
       const wire = this.options.trace ? tracedTransport(transport, this.options.trace) : transport;
-      await Promise.race([client.connect(wire, { timeout: timeoutMs }), timeout]);
+      await Promise.race([connectInEra(client, wire, CLIENT_INFO, timeoutMs), timeout]);
     } catch (err) {
       await this.disposeConnection();
       throw err;
@@ -193,7 +230,7 @@ export class McpToolSource {
           args: c.args,
           env: serverEnvironment(c.env),
           cwd: c.cwd,
-          onStderr: (text) => this.stderr.write(text, (line) => line && this.log.info(`stderr: ${line}`)),
+          onStderr: (text) => this.stderr.write(text, (line) => line && this.logStderr(line)),
           ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
           onGarbage: (line) => {
             const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
@@ -207,9 +244,27 @@ export class McpToolSource {
     const url = new URL(c.url);
     const requestInit = { headers: c.headers };
     // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
-    const fetch = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
+    const fetch = this.httpFetch();
+    const auth = this.options.auth ? { authProvider: this.options.auth } : {};
     this.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch });
+    return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  }
+
+  private httpFetch() {
+    const capped = cappedFetch(`the reply of server "${this.name}"`, this.options.httpLimits);
+    return this.options.auth ? this.options.auth.guard(capped) : capped;
+  }
+
+  /** Runs `step`; when it stopped on an authorization problem that the server's OAuth client puts right (a sign-in the user completes), runs it again. */
+  private async afterSignIn<T>(step: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        const auth = this.options.auth;
+        if (!auth || this.closing || attempt >= 2 || !(await auth.recover(err, this.httpFetch()))) throw err;
+      }
+    }
   }
 
   private async fetchTools(): Promise<RemoteTool[]> {
@@ -245,18 +300,33 @@ export class McpToolSource {
     return this.remoteTools;
   }
 
-  /** Adapts one remote tool to a registry tool named `name` that calls this source. */
-  toTool(remote: RemoteTool, name = remote.name): Tool {
-    return adaptTool(remote, name, this.name, (args, options) => this.call(remote.name, args, options));
+  /** Adapts one remote tool to a registry tool named `name` whose calls go to `route` (default: this source). */
+  toTool(remote: RemoteTool, name = remote.name, route: ToolRoute = (remoteName, args, options) => this.call(remoteName, args, options)): Tool {
+    return {
+      name,
+      description: remote.description ?? remote.title ?? '',
+      parameters: remote.inputSchema as JsonSchema,
+      server: this.name,
+      remoteName: remote.name,
+      ...(remote.title !== undefined ? { title: remote.title } : {}),
+      ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
+      ...(remote.annotations ? { annotations: remote.annotations } : {}),
+      call: (args, options) => route(remote.name, args, options),
+    };
   }
 
-  /** The seed's `register(registry, namespace)`: adds every tool, prefixed when a namespace is given. */
-  async register(registry: ToolRegistry, namespace?: string): Promise<string[]> {
+  /**
+   * The seed's `register(registry, namespace)`: lists the tools (connecting first), adds each one,
+   * prefixed when a namespace is given, and returns the names it added. An owner that outlives this
+   * source (the hub, across restarts) passes a `route` for the calls.
+   */
+  async register(registry: ToolSink, options?: string | RegisterOptions): Promise<string[]> {
+    const { namespace, route } = typeof options === 'string' ? { namespace: options, route: undefined } : (options ?? {});
     const tools = await this.listTools();
     const names: string[] = [];
     for (const remote of tools) {
       const name = namespace ? `${namespace}.${remote.name}` : remote.name;
-      registry.add(this.toTool(remote, name));
+      registry.add(this.toTool(remote, name, route));
       names.push(name);
     }
     return names;
@@ -264,7 +334,8 @@ export class McpToolSource {
 
   /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
-    return this.redactor.redact(await this.callRaw(remoteName, args, options));
+    // Logged through this server's redacting logger, like every other line.
+    return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
   }
 
   private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
@@ -274,14 +345,16 @@ export class McpToolSource {
     if (options.signal?.aborted) return toolError('cancelled');
     const timeout = this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
-      const result = await client.callTool(
-        { name: remoteName, arguments: args },
-        {
-          timeout,
-          resetTimeoutOnProgress: true,
-          onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
+      const result = await this.afterSignIn(() =>
+        client.callTool(
+          { name: remoteName, arguments: args },
+          {
+            timeout,
+            resetTimeoutOnProgress: true,
+            onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
+        ),
       );
       const typed = result as Parameters<typeof formatCallResult>[0];
       if (options.onImage && !typed.isError) {
@@ -291,6 +364,8 @@ export class McpToolSource {
       return formatCallResult(typed, this.options.maxOutputChars ?? 50_000, this.name);
     } catch (err) {
       if (options.signal?.aborted) return toolError('cancelled');
+      // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
+      if (this.closing) return toolError(`cancelled: the server was ${this.closedAs}`);
       return toolError(await this.requestFailure(err));
     }
   }
@@ -302,8 +377,12 @@ export class McpToolSource {
     return this.failureMessage(err, 'call');
   }
 
-  /** Ends the session and the server's whole process tree. Safe to call more than once. */
-  close(): Promise<void> {
+  /**
+   * Ends the session and the server's whole process tree. Safe to call more than once. `reason` is
+   * what calls still running then resolve to: "cancelled: the server was restarted" (or stopped).
+   */
+  close(reason: CloseReason = 'stopped'): Promise<void> {
+    if (!this.closing) this.closedAs = reason;
     this.closing ??= (async () => {
       await this.disposeConnection();
       this.setState({ kind: 'stopped' });
@@ -318,6 +397,8 @@ export class McpToolSource {
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
+    this.clientHandlers?.dispose();
+    this.clientHandlers = undefined;
     if (client) client.onclose = undefined;
     try {
       await client?.close();
@@ -347,6 +428,7 @@ export class McpToolSource {
   /** Says why a start, call or session failed, with exit status for processes. */
   private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
     if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
+    if (isSignInNeeded(err)) return signInMessage(err);
     const transport = this.transport;
     const closed = err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
     // A write that failed on a dead pipe (EPIPE) comes before the exit event; wait for the status.
@@ -366,6 +448,12 @@ export class McpToolSource {
     return describeNetworkError(err, this.config.type === 'stdio' ? undefined : this.config.url, phase) ?? errorMessage(err);
   }
 
+  /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
+  private logStderr(line: string): void {
+    if (isErrorLine(line)) this.log.warn(`stderr: ${line}`);
+    else this.log.info(`stderr: ${line}`);
+  }
+
   private setState(state: ServerState): void {
     if (state.kind === 'error') state = { ...state, message: this.redactor.redact(state.message), stderrTail: this.redactor.redact(state.stderrTail) };
     this.currentState = state;
@@ -373,23 +461,13 @@ export class McpToolSource {
   }
 }
 
-function isPipeFailure(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
+function signInMessage(err: unknown): string {
+  const text = errorMessage(err);
+  return text.startsWith('sign in needed') ? text : `sign in needed: ${/insufficient_scope|InsufficientScope/i.test(`${(err as Error).name} ${text}`) ? 'the server asks for more permissions than this session has' : 'the server requires you to sign in'}`;
 }
 
-/** A remote tool as a registry tool: its `inputSchema` is the parameters (never an empty schema). */
-export function adaptTool(remote: RemoteTool, name: string, server: string, call: Tool['call']): Tool {
-  return {
-    name,
-    description: remote.description ?? remote.title ?? '',
-    parameters: remote.inputSchema as JsonSchema,
-    server,
-    remoteName: remote.name,
-    ...(remote.title !== undefined ? { title: remote.title } : {}),
-    ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
-    ...(remote.annotations ? { annotations: remote.annotations } : {}),
-    call,
-  };
+function isPipeFailure(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
 }
 
 /** connect() of a source that was closed before or while it started; its owner asked for that. */

@@ -2,8 +2,9 @@
 export type ServerState =
   | { kind: 'stopped' }
   | { kind: 'starting' }
-  | { kind: 'running'; startedAt: number; toolCount: number; pid?: number }
-  | { kind: 'error'; message: string; stderrTail: string };
+  /** `protocolVersion`: the revision negotiated (2026-07-28 in the stateless era, else from initialize). */
+  | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
+  | { kind: 'error'; message: string; stderrTail: string; /** The server needs the user to sign in (OAuth). */ signIn?: true };
 
 export function assertNever(value: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(value)}`);

@@ -40,7 +40,7 @@ export class AnthropicModel extends StreamingChatModel {
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const body: Record<string, unknown> = {
       model: this.options.model,
-      max_tokens: this.options.maxTokens ?? maxOutputTokens(this.options.model),
+      max_tokens: Math.min(options.maxOutputTokens ?? Infinity, this.options.maxTokens ?? maxOutputTokens(this.options.model)),
       stream: true,
       messages: toWire(messages),
       ...(system ? { system } : {}),
@@ -126,6 +126,7 @@ function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>
         break;
       case 'user':
         push('user', { type: 'text', text: m.content });
+        for (const i of m.images ?? []) push('user', { type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } });
         break;
       case 'assistant':
         if (m.content) push('assistant', { type: 'text', text: m.content });

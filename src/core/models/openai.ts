@@ -50,6 +50,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
 
   protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
     const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: toWireMessages(messages, this.options.sendImages === true) };
+    if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
     if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     let text = '';
     let finished = false;
@@ -116,7 +117,9 @@ function toWireMessages(messages: readonly ChatMessage[], sendImages: boolean): 
   for (const m of messages) {
     // The user message may only come after every tool result of the step.
     if (m.role !== 'tool') flush();
-    out.push(toWire(m));
+    // A user message's images (from a server's prompt) go in its own content, where this API takes them.
+    if (m.role === 'user' && m.images?.length && sendImages) out.push({ role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map((i) => ({ type: 'image_url', image_url: { url: `data:${i.mimeType};base64,${i.data}` } }))] });
+    else out.push(toWire(m));
     if (m.role === 'tool' && sendImages) for (const image of m.images ?? []) pending.push({ name: m.name, image });
   }
   flush();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { examplePrompts } from '../../core/chat/examples';
 import { withContext, type Attachments } from '../../core/chat/attachments';
 import type { ChatActions } from '../../core/chat/router';
 import type { CardResource, ChatMeta } from '../../shared/protocol';
@@ -28,8 +29,9 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const selected = models.selected();
       const warning = tools.warning();
       const trustNotice = models.trustNotice();
+      const examples = examplePrompts(tools.offered());
       const chips = attachments?.chips() ?? [];
-      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}) };
+      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), examples };
     },
     selectModel: async (id) => {
       await models.select(id);

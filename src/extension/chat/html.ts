@@ -7,6 +7,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css'));
+  const promptStyle = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'prompts.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
@@ -21,6 +22,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
+<link rel="stylesheet" href="${promptStyle}">
 <title>MinAgent Chat</title>
 </head>
 <body>

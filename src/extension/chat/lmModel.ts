@@ -72,8 +72,11 @@ function toLm(messages: readonly ChatMessage[]): vscode.LanguageModelChatMessage
   for (const m of messages) {
     switch (m.role) {
       case 'system': // vscode.lm has no system role: the instructions lead the first user message
-      case 'user':
         out.push(vscode.LanguageModelChatMessage.User(m.content));
+        break;
+      case 'user':
+        // Images from a server's prompt go beside the text, as in a tool result.
+        out.push(vscode.LanguageModelChatMessage.User(m.images?.length ? [new vscode.LanguageModelTextPart(m.content), ...m.images.map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType))] : m.content));
         break;
       case 'assistant': {
         const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];

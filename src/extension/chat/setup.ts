@@ -15,8 +15,17 @@ export async function setupModel(models: ModelChoices): Promise<void> {
   const config = vscode.workspace.getConfiguration('minagent.chat');
   const target = vscode.ConfigurationTarget.Global;
   if (pick.id === 'vscode') {
-    await config.update('provider', 'vscode', target);
-    void vscode.window.showInformationMessage('MinAgent lists the models VS Code offers (for example Copilot once you are signed in) in the chat\'s model picker.');
+    // Never trades a working model for none: the provider setting is left as it is (VS Code's models are
+    // always offered beside it), and without any VS Code model nothing changes at all.
+    await models.refresh();
+    const lm = models.list().find((m) => m.id.startsWith('lm:'));
+    if (!lm) {
+      const current = models.list().find((m) => m.id === models.selected());
+      void vscode.window.showWarningMessage(`No VS Code language model is available: sign in to Copilot, or install an extension that provides one. ${current ? `MinAgent keeps using ${current.label}.` : 'Nothing was changed.'}`);
+      return;
+    }
+    await models.select(lm.id);
+    void vscode.window.showInformationMessage(`MinAgent now uses ${lm.label}. Other VS Code models are in the chat's model picker.`);
     return;
   }
   const baseUrl = await vscode.window.showInputBox({
@@ -40,6 +49,7 @@ export async function setupModel(models: ModelChoices): Promise<void> {
   await config.update('provider', pick.id, target);
   await config.update('baseUrl', baseUrl, target);
   await config.update('model', model.trim(), target);
+  await models.select(pick.id);
   const wantsKey = await vscode.window.showQuickPick(['Set an API key now', 'No key needed (e.g. Ollama)'], { title: 'API key' });
   if (wantsKey === 'Set an API key now') await models.setApiKey();
 }

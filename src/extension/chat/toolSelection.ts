@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../../core/mcp/hub';
-import type { ToolSchema } from '../../core/tools';
+import type { Tool, ToolSchema } from '../../core/tools';
 import { offeredTools, type ToolSwitches } from '../../core/toolSwitches';
 import { setting } from '../trustedSettings';
 
@@ -17,6 +17,11 @@ export class ToolSelection {
 
   private max(): number {
     return setting<number>('chat.maxTools', 128);
+  }
+
+  /** The tools the next request offers, under registry names (the chat's example prompts). */
+  offered(): Tool[] {
+    return offeredTools(this.hub.registry, this.switches, this.max()).offered.map((t) => t.tool);
   }
 
   /** The schemas sent with the next request, under wire names. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { deliver } from './inbox';
@@ -57,18 +58,54 @@ export class ProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private closeFired: Promise<void> | undefined;
   private started = false;
+  /** Probe processes started from the same parameters (see sibling()); closed with this one. */
+  private readonly siblings = new Set<ProcessTransport>();
 
   constructor(
     private readonly params: ProcessParams,
     private readonly timings: CloseTimings = DEFAULT_CLOSE_TIMINGS,
   ) {}
 
+  /** The server's process; before it starts, the process of a sibling probing the server (see sibling()). */
   get pid(): number | undefined {
-    return this.child?.pid;
+    if (this.child) return this.child.pid;
+    for (const s of this.siblings) if (s.pid !== undefined && !s.exit) return s.pid;
+    return undefined;
   }
 
   get exit(): ExitInfo | undefined {
     return this.exitInfo;
+  }
+
+  /**
+   * Always null: stderr is read through `onStderr`. The property is there because the SDK's era
+   * negotiation recognises a stdio transport by its `pid` and `stderr` (silence on a pipe means a
+   * legacy server; on HTTP it means an outage).
+   */
+  get stderr(): null {
+    return null;
+  }
+
+  /** True once close() was called. */
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** What the process is: a digest of its command, arguments, working directory and environment. */
+  get identity(): string {
+    const { command, args, cwd, env } = this.params;
+    return createHash('sha256').update(JSON.stringify([command, args, cwd, Object.entries(env).sort()])).digest('hex');
+  }
+
+  /**
+   * A new transport for the same command whose output is not reported (for a disposable probe).
+   * It belongs to this one: closing this one closes it too.
+   */
+  sibling(): ProcessTransport {
+    const { onStderr: _stderr, onGarbage: _garbage, ...params } = this.params;
+    const sibling = new ProcessTransport(params, this.timings);
+    this.siblings.add(sibling);
+    return sibling;
   }
 
   /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
@@ -109,16 +146,15 @@ export class ProcessTransport implements Transport {
       child.stdin!.on('error', () => {
         // EPIPE after the server died; the exit handler reports it.
       });
-      let stdoutEnded = false;
-      const stdoutEnd = new Promise<void>((r) => child.stdout!.once('close', () => {
-        stdoutEnded = true;
-        r();
-      }));
+      let pipesEnded = false;
+      const pipesEnd = Promise.all([new Promise((r) => child.stdout!.once('close', r)), new Promise((r) => child.stderr!.once('close', r))]).then(() => {
+        pipesEnded = true;
+      });
       this.exited = new Promise<void>((r) => {
         child.once('exit', (code, signal) => {
           this.exitInfo = { code, signal };
-          // Let the last stdout bytes arrive, unless a grandchild holds the pipe open.
-          const settle = stdoutEnded ? Promise.resolve() : Promise.race([stdoutEnd, delay(50)]);
+          // Let the last stdout and stderr bytes arrive (the stderr says why it died), unless a grandchild holds a pipe open.
+          const settle = pipesEnded ? Promise.resolve() : Promise.race([pipesEnd, delay(50)]);
           void settle.then(() => this.fireClose()).then(r);
         });
       });
@@ -157,6 +193,7 @@ export class ProcessTransport implements Transport {
   }
 
   private async shutdown(): Promise<void> {
+    await Promise.all([...this.siblings].map((s) => s.close()));
     const child = this.child;
     const leader = child?.pid;
     if (!child || leader === undefined) {

@@ -1,0 +1,160 @@
+// `npm run conformance [-- NAME...]`: runs the MCP conformance suite's client scenarios against
+// MinAgent's CLI (through conformance/client.mjs) and prints the suite's verdict per scenario.
+// Exits 1 if any scenario fails (or cannot run).
+//
+// The scenarios are listed in conformance/scenarios/*.json: EVERY file there is read, so each
+// feature adds its own list without touching the others. A file:
+//   { "package": "conformance-next",        a devDependency alias of @modelcontextprotocol/conformance
+//                                           (or "@modelcontextprotocol/conformance" with "version")
+//     "specVersion": "2026-07-28",          optional: the suite's --spec-version
+//     "scenarios": [ { "name": "tools_call",
+//                      "steps": [["call", "add_numbers", {"a": 5, "b": 3}]] } ] }
+// "steps" are the CLI commands the client runs for that scenario (default: [["tools"]]; "cli": [...]
+// is one command); an object argument is passed as JSON text. NAME arguments run only the scenarios (or list files) named.
+//
+// The suite needs Node 22 or newer: it runs on the Node 24 of the e2e cache (scripts/e2e-setup.mjs
+// installs it when it is missing), and so does the client it starts.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const LISTS = join(ROOT, 'conformance', 'scenarios');
+const SCENARIO_TIMEOUT_MS = 60_000;
+const { paths } = createRequire(import.meta.url)('./e2e-paths.cjs');
+
+const SUITE = '@modelcontextprotocol/conformance';
+
+/**
+ * The installed copies of the suite, by dependency name (an npm alias such as `conformance-next`,
+ * or the package's own name) with the version each one is.
+ */
+function installedSuites() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  const out = [];
+  for (const [key, spec] of Object.entries(deps)) {
+    if (key !== SUITE && !(typeof spec === 'string' && spec.startsWith(`npm:${SUITE}@`))) continue;
+    try {
+      const installed = JSON.parse(readFileSync(join(ROOT, 'node_modules', key, 'package.json'), 'utf8'));
+      if (installed.name === SUITE) out.push({ key, version: installed.version });
+    } catch {
+      // listed but not installed: a list naming it says so below
+    }
+  }
+  return out;
+}
+
+/**
+ * Every scenario of every list file, checked; a bad file is named with what is wrong in it.
+ * "package" is a dependency name (an alias), or the suite's own name with "version"; a scenario
+ * is a name, or {name, steps: [[...], ...]} or {name, cli: [...]} (one command).
+ */
+export function readLists(dir = LISTS) {
+  const suites = installedSuites();
+  const runs = [];
+  const problems = [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+  if (!files.length) problems.push(`no scenario lists in ${dir}`);
+  for (const file of files) {
+    const where = `conformance/scenarios/${file}`;
+    let list;
+    try {
+      list = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (err) {
+      problems.push(`${where}: not JSON (${err.message})`);
+      continue;
+    }
+    const suite = suites.find((s) => s.key === list?.package && (list.version === undefined || list.version === s.version)) ?? (list?.package === SUITE ? suites.find((s) => s.version === list.version) : undefined);
+    if (!suite) {
+      const have = suites.map((s) => `${s.key} (${s.version})`).join(', ') || 'none';
+      problems.push(`${where}: "package" ${JSON.stringify(list?.package)}${list?.version ? ` at version ${JSON.stringify(list.version)}` : ''} is not an installed copy of ${SUITE} (installed: ${have})`);
+      continue;
+    }
+    if (list.specVersion !== undefined && (typeof list.specVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(list.specVersion))) {
+      problems.push(`${where}: "specVersion" must be a date like 2026-07-28 (got ${JSON.stringify(list.specVersion)})`);
+      continue;
+    }
+    if (!Array.isArray(list.scenarios) || !list.scenarios.length) {
+      problems.push(`${where}: "scenarios" must be a non-empty array`);
+      continue;
+    }
+    const isArgs = (a) => Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' || (typeof x === 'object' && x !== null));
+    list.scenarios.forEach((s, i) => {
+      const name = typeof s === 'string' ? s : s?.name;
+      if (typeof name !== 'string' || !/^[\w./-]+$/.test(name)) return problems.push(`${where}: scenario ${i + 1} has no valid "name"`);
+      const steps = typeof s === 'string' ? undefined : s.steps ?? (s.cli !== undefined ? [s.cli] : undefined);
+      if (steps !== undefined && !(Array.isArray(steps) && steps.every(isArgs))) return problems.push(`${where}: scenario "${name}": "steps" must be an array of argument arrays ("cli": one argument array)`);
+      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, name, steps: steps ?? [['tools']] });
+    });
+  }
+  return { runs, problems };
+}
+
+/** The suite's own summary lines, e.g. "Passed: 1/1, 0 failed, 0 warnings" and "OVERALL: PASSED". */
+export function verdictOf(output, exitCode) {
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const summary = /Passed: (\d+)\/(\d+), (\d+) failed(?:, (\d+) warnings?)?/.exec(clean);
+  const overall = /OVERALL: (PASSED|FAILED)/.exec(clean)?.[1];
+  const passed = exitCode === 0 && overall === 'PASSED' && summary !== null && summary[3] === '0';
+  return { passed, summary: summary?.[0] ?? '(the suite printed no summary)', overall: overall ?? '(none)' };
+}
+
+async function node24() {
+  const bin = join(paths.node24Bin, 'node');
+  if (existsSync(bin)) return bin;
+  const { ensureE2e } = await import('./e2e-setup.mjs');
+  await ensureE2e({ browser: false, log: (m) => console.error(`conformance: ${m}`) });
+  if (!existsSync(bin)) throw new Error(`Node 24 is missing at ${bin} and could not be installed (run: node scripts/e2e-setup.mjs)`);
+  return bin;
+}
+
+function runScenario(node, run) {
+  const suite = join(ROOT, 'node_modules', run.package, 'dist', 'index.js');
+  // The suite splits the command on spaces and appends the server URL.
+  const command = `${node} conformance/client.mjs`;
+  const args = [suite, 'client', '--command', command, '--scenario', run.name, '--timeout', String(SCENARIO_TIMEOUT_MS), ...(run.specVersion ? ['--spec-version', run.specVersion] : [])];
+  return new Promise((done) => {
+    const child = spawn(node, args, { cwd: ROOT, env: { ...process.env, MINAGENT_CONFORMANCE_STEPS: JSON.stringify(run.steps) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => done({ output, code: code ?? 1 }));
+    child.on('error', (err) => done({ output: `${output}\n${err.message}`, code: 1 }));
+  });
+}
+
+async function main(filter) {
+  const { runs, problems } = readLists();
+  for (const p of problems) console.error(`conformance: ${p}`);
+  const chosen = filter.length ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json'))) : runs;
+  if (filter.length && !chosen.length) problems.push(`no scenario or list named ${filter.join(', ')}`);
+  const node = await node24();
+  if (/\s/.test(node) || /\s/.test(ROOT)) throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);
+  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run node scripts/build.mjs first');
+  let failed = problems.length;
+  for (const run of chosen) {
+    const { output, code } = await runScenario(node, run);
+    const verdict = verdictOf(output, code);
+    const label = `${run.name} (${run.package} ${run.version}${run.specVersion ? `, --spec-version ${run.specVersion}` : ''})`;
+    console.log(`${verdict.passed ? 'PASS' : 'FAIL'} ${label}: ${verdict.summary}, OVERALL: ${verdict.overall}`);
+    if (!verdict.passed) {
+      failed++;
+      console.log(output.replace(/^/gm, '    | '));
+    }
+  }
+  console.log(`\nconformance: ${chosen.length - (failed - problems.length)} of ${chosen.length} scenarios passed${problems.length ? `; ${problems.length} problem(s) in the lists` : ''}`);
+  return failed ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`conformance: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,83 @@
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { Disposable } from '../../event';
+import type { Logger } from '../../logger';
+import { errorMessage } from '../../tools';
+import type { ServerConfig } from '../config';
+import { serverIdentity } from '../identity';
+import { answerElicitation } from './elicitation';
+import { holdTimeouts } from './patience';
+import { checkFormsFirst } from './preflight';
+import type { RootsSource } from './roots';
+import { answerSampling, type SamplingDeps } from './sampling';
+import type { ClientRequestUi } from './ui';
+
+/**
+ * What MinAgent offers servers: form and URL elicitation (form defaults applied by the SDK as well
+ * as by us), sampling, and roots with change notifications.
+ */
+export const CLIENT_CAPABILITIES: ClientCapabilities = {
+  elicitation: { form: { applyDefaults: true }, url: {} },
+  sampling: {},
+  roots: { listChanged: true },
+};
+
+export interface ClientRequestsOptions {
+  ui: ClientRequestUi;
+  roots: RootsSource;
+  sampling: Omit<SamplingDeps, 'ui'>;
+}
+
+/** What a source calls on each client it makes, before connecting; disposed with the connection. */
+export interface ClientRequestsHost {
+  install(client: Client, config: ServerConfig, log: Logger): Disposable;
+}
+
+/**
+ * Declares the client capabilities and registers the elicitation, sampling and roots handlers on
+ * every client a source makes, through the SDK. The SDK carries both eras to the same handlers: a
+ * 2025-11-25 server-to-client request, and a 2026-07-28 `input_required` round (fulfilled by its
+ * multi-round-trip driver, which then retries the call). Tells every connected server when the
+ * roots change.
+ */
+export class ClientRequests implements ClientRequestsHost, Disposable {
+  private readonly clients = new Map<Client, Logger>();
+  private readonly rootsListener: Disposable;
+
+  constructor(private readonly options: ClientRequestsOptions) {
+    this.rootsListener = options.roots.onDidChange(() => this.rootsChanged());
+  }
+
+  install(client: Client, config: ServerConfig, log: Logger): Disposable {
+    const { ui, roots } = this.options;
+    const sampling: SamplingDeps = { ...this.options.sampling, ui };
+    const identity = serverIdentity(config);
+    client.registerCapabilities(CLIENT_CAPABILITIES);
+    // While the user answers, the call that caused the request does not time out (see patience.ts).
+    const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
+      const release = holdTimeouts(client);
+      try {
+        return await run();
+      } finally {
+        release();
+      }
+    };
+    client.setRequestHandler('elicitation/create', (request, ctx) => patiently(() => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal)));
+    checkFormsFirst(client, config.name, log);
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => patiently(() => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal)));
+    client.setRequestHandler('roots/list', () => ({ roots: roots.roots() }));
+    this.clients.set(client, log);
+    return { dispose: () => this.clients.delete(client) };
+  }
+
+  private rootsChanged(): void {
+    for (const [client, log] of this.clients) {
+      if (!client.transport) continue;
+      client.sendRootsListChanged().catch((err: unknown) => log.warn(`telling the server that the roots changed failed: ${errorMessage(err)}`));
+    }
+  }
+
+  dispose(): void {
+    this.rootsListener.dispose();
+    this.clients.clear();
+  }
+}

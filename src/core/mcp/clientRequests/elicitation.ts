@@ -1,0 +1,51 @@
+import { ProtocolError, ProtocolErrorCode, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
+import type { Logger } from '../../logger';
+import { FormSchemaError, parseFormSchema, validateAnswers, withDefaults } from './formSchema';
+import { plainText, safeUrl } from './serverText';
+import type { ClientRequestUi } from './ui';
+
+/** The longest message of a server's request shown to the user. */
+export const MAX_MESSAGE_CHARS = 4000;
+
+/**
+ * Answers one `elicitation/create` of a server, whichever protocol era carried it (a 2025-11-25
+ * request, or an `input_required` round of 2026-07-28): the SDK hands both to the same handler.
+ * A form is checked, shown with its defaults, and its answer checked again here (the UI's word is
+ * not taken for it); a URL is shown in full and opened only after the user agrees.
+ */
+export async function answerElicitation(server: string, params: ElicitRequestFormParams | ElicitRequestURLParams, ui: ClientRequestUi, log: Logger, signal: AbortSignal): Promise<ElicitResult> {
+  const message = plainText(params.message, MAX_MESSAGE_CHARS);
+  if (params.mode === 'url') {
+    const url = safeUrl(params.url);
+    if ('refused' in url) {
+      log.warn(`refused a URL elicitation: ${url.refused}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `URL elicitation refused by the client: ${url.refused}`);
+    }
+    const answer = await ui.askUrl({ server, message, url: url.href, host: url.host }, signal);
+    if (answer === 'accept') await ui.openUrl(url.href);
+    log.info(`URL elicitation for ${url.host}: ${answer}`);
+    return { action: answer };
+  }
+  let fields;
+  try {
+    fields = parseFormSchema(server, params.requestedSchema);
+  } catch (err) {
+    if (!(err instanceof FormSchemaError)) throw err;
+    log.warn(err.message);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, err.message);
+  }
+  const validate = (content: Record<string, unknown>) => validateAnswers(fields, content);
+  const answer = await ui.askForm({ server, message, fields }, validate, signal);
+  if (answer.action !== 'accept') {
+    log.info(`elicitation form: ${answer.action}`);
+    return { action: answer.action };
+  }
+  const errors = validate(answer.content);
+  if (Object.keys(errors).length) {
+    // The UI checks as the user types; an answer that still fails is not sent as if it were valid.
+    log.warn(`elicitation form answer failed its own checks (${Object.values(errors).join('; ')}): cancelled`);
+    return { action: 'cancel' };
+  }
+  log.info('elicitation form: accept');
+  return { action: 'accept', content: withDefaults(fields, answer.content) };
+}

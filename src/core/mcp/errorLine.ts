@@ -1,0 +1,38 @@
+/**
+ * The one line that explains why a server failed, for places with room for one line (a tree row, a
+ * notification). The core's full messages stay as they are; this only picks and trims for display.
+ */
+
+/** A line that reports an error: `Error: ...`, `ModuleNotFoundError: ...`, `fatal: ...`, `panic: ...`, ENOENT. */
+const ERROR_LINE = /\w*(Error|Exception)\b|\b(error|fatal|panic|FATAL|ERROR)\b|\b(ENOENT|EACCES|EADDRINUSE|ECONNREFUSED)\b|\bcannot\b|\bcould not\b|\bnot found\b|\bpermission denied\b/i;
+/** Stack frames and headers that mention errors without explaining them. */
+const NOT_THE_REASON = /^\s*(at\s|File "|Traceback \(most recent call last\)|node:internal\/|throw\s|\^+\s*$)/;
+
+/** Whether a stderr line reports an error (it is logged as a warning rather than as information). */
+export function isErrorLine(line: string): boolean {
+  return !NOT_THE_REASON.test(line) && ERROR_LINE.test(line);
+}
+
+/** The first stderr line that reports an error, else the last non-empty line; undefined for no stderr. */
+export function explainingLine(stderrTail: string): string | undefined {
+  const lines = stderrTail.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines.find(isErrorLine) ?? lines[lines.length - 1];
+}
+
+export interface ErrorSummary {
+  /** What to show first: the explaining stderr line, or the message itself when there is no stderr. */
+  line: string;
+  /** The failure in a few words (e.g. "exited with code 1 during startup"), when `line` came from stderr. */
+  status?: string;
+}
+
+/**
+ * A failed server's message and stderr tail as one explaining line plus a short status. The message
+ * keeps everything but what a row cannot use: the joined stderr (the line is picked from the tail
+ * instead) and a spawn failure's PATH dump (the log has it).
+ */
+export function summarizeError(message: string, stderrTail: string): ErrorSummary {
+  const head = message.split('; stderr: ')[0]!.replace(/; PATH=.*\)/, ')').replace(/^server process /, '').trim();
+  const line = explainingLine(stderrTail);
+  return line && line !== head ? { line, status: head } : { line: head };
+}

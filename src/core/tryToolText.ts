@@ -1,0 +1,62 @@
+import { parseTree } from 'jsonc-parser';
+
+/**
+ * Where the cursor goes in Try Tool's argument box: inside the first value, so typing fills it in
+ * (a string's quotes stay; another value is selected to be replaced). `[start, end]` offsets.
+ */
+export function firstValueSelection(json: string): [number, number] {
+  const tree = parseTree(json);
+  const value = tree?.type === 'object' ? tree.children?.[0]?.children?.[1] : undefined;
+  if (!value) {
+    const inside = json.indexOf('{') + 1;
+    return inside > 0 ? [inside, inside] : [json.length, json.length];
+  }
+  if (value.type === 'string') return [value.offset + 1, value.offset + value.length - 1];
+  return [value.offset, value.offset + value.length];
+}
+
+export interface TryToolRun {
+  tool: string;
+  server?: string;
+  args: Record<string, unknown>;
+  durationMs: number;
+  result: string;
+  error: boolean;
+}
+
+/** Try Tool's result as a Markdown document: a header (tool, server, arguments, duration, outcome), then the result. */
+export function resultDocument(run: TryToolRun): string {
+  const header = [
+    `# ${run.tool}${run.server ? ` · ${run.server}` : ''}`,
+    '',
+    `- **Arguments:** \`${JSON.stringify(run.args).replace(/`/g, '\\u0060')}\``,
+    `- **Duration:** ${run.durationMs} ms`,
+    `- **Outcome:** ${run.error ? 'error' : 'ok'}`,
+    '',
+    '---',
+    '',
+  ];
+  const pretty = prettyJson(run.result);
+  const fence = '`'.repeat(Math.max(3, longestRun(run.result, '`') + 1));
+  return [...header, pretty !== undefined ? `${fence}json\n${pretty}\n${fence}` : `${fence}text\n${run.result}\n${fence}`, ''].join('\n');
+}
+
+function prettyJson(text: string): string | undefined {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+function longestRun(text: string, ch: string): number {
+  let best = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === ch ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
+}

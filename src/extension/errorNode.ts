@@ -1,0 +1,21 @@
+import * as vscode from 'vscode';
+import type { ServerInfo } from '../core/mcp/hub';
+import { summarizeError } from '../core/mcp/errorLine';
+import type { Node } from './serverTree';
+
+/**
+ * A failed server's error row: the one line that explains it (the first error line of its stderr, or
+ * the message), the failure and what happens next as the description, the full text in the tooltip.
+ */
+export function errorNode(info: ServerInfo): Extract<Node, { kind: 'message' }> {
+  const state = info.state;
+  if (state.kind !== 'error') throw new Error(`server "${info.name}" has no error`);
+  const message = info.restartNote && state.message.endsWith(`; ${info.restartNote}`) ? state.message.slice(0, -info.restartNote.length - 2) : state.message;
+  const stderr = state.stderrTail || info.stderrTail;
+  const summary = summarizeError(message, stderr);
+  const detail = [summary.status, info.restartNote].filter(Boolean).join(' · ');
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendText(state.message);
+  if (stderr) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(stderr, 'text');
+  return { kind: 'message', id: `err:${info.name}`, label: summary.line, ...(detail ? { detail } : {}), icon: 'error', color: 'errorForeground', tooltip };
+}

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import { summarizeError } from '../core/mcp/errorLine';
+import { FailureWatch, type FinalFailure } from '../core/mcp/failureWatch';
+import type { ServerHub } from '../core/mcp/hub';
+
+/**
+ * Failures share one notification while servers are still starting (all of a window's servers start
+ * together, so a storm at startup becomes one), waiting at most this long for the others.
+ */
+const GATHER_MS = 1_000;
+const GATHER_AT_MOST_MS = 15_000;
+
+/**
+ * Says outside the Tools view when a server fails for good: one notification per failure (several at
+ * once share one), with Show Logs, Restart and Open Settings.
+ */
+export class FailureNotices implements vscode.Disposable {
+  private readonly watch = new FailureWatch();
+  private pending: FinalFailure[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private since = 0;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly hub: ServerHub) {
+    this.subscription = hub.onDidChangeServers(() => this.check());
+  }
+
+  private check(): void {
+    const found = this.watch.next(this.hub.servers());
+    if (!found.length) return;
+    if (!this.pending.length) this.since = Date.now();
+    this.pending.push(...found);
+    this.timer ??= setTimeout(() => void this.show(), GATHER_MS);
+  }
+
+  private async show(): Promise<void> {
+    this.timer = undefined;
+    const starting = this.hub.servers().some((s) => s.state.kind === 'starting');
+    if (starting && Date.now() - this.since < GATHER_AT_MOST_MS) {
+      this.timer = setTimeout(() => void this.show(), GATHER_MS);
+      return;
+    }
+    const order = this.hub.serverNames();
+    const failures = this.pending.sort((a, b) => order.indexOf(a.server) - order.indexOf(b.server));
+    this.pending = [];
+    // A server that came back (or went away) while the notice gathered needs none.
+    const still = failures.filter((f) => this.hub.server(f.server)?.state.kind === 'error');
+    if (!still.length) return;
+    const [first] = still;
+    const one = still.length === 1 ? first : undefined;
+    const text = one
+      ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
+      : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`;
+    const logs = 'Show Logs';
+    const restart = one ? 'Restart' : 'Restart Them';
+    const settings = 'Open Settings';
+    const answer = await vscode.window.showErrorMessage(text, logs, restart, settings);
+    if (answer === logs) await vscode.commands.executeCommand('minagent.showLogs', one ? { kind: 'server', name: one.server } : undefined);
+    else if (answer === restart) for (const f of still) this.hub.restart(f.server);
+    else if (answer === settings) await vscode.commands.executeCommand(one ? 'minagent.openServerEntry' : 'minagent.openSettings', one ? { server: one.server } : undefined);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.subscription.dispose();
+  }
+}
+
+/** A server's own text in a notification: one line of reasonable length (the log has it whole). */
+function cut(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { ChatModel } from '../../core/agent/model';
+import type { Post } from '../../core/chat/router';
+import { ClientRequests } from '../../core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../../core/mcp/clientRequests/roots';
+import { samplingLimit } from '../../core/mcp/clientRequests/sampling';
+import type { AskAnswer } from '../../shared/asks';
+import type { HostMessage } from '../../shared/protocol';
+import { setting } from '../trustedSettings';
+import { ChatAsks } from './chatAsks';
+import { EditorClientRequestUi } from './editorUi';
+import { MementoGrants } from './grants';
+
+/** The chat as servers' asks need it: where cards go, and whether a view shows them. */
+export interface AskChat {
+  publish(m: HostMessage): void;
+  readonly viewCount: number;
+}
+
+/**
+ * Servers' requests to the client in the editor: the UI (chat cards, quick inputs, modals), the
+ * roots (the workspace's folders, told to servers when they change), sampling with the chat's
+ * current model within `minagent.sampling.maxTokens`, remembered grants per workspace.
+ * `connectChat` is called once the chat exists (the hub, which needs this, is made first).
+ */
+export function editorServerAsks(workspaceState: vscode.Memento, model: () => Promise<ChatModel>) {
+  let chat: AskChat | undefined;
+  const asks = new ChatAsks((m) => chat?.publish(m));
+  const roots = new FolderRoots(workspaceRoots());
+  const requests = new ClientRequests({
+    ui: new EditorClientRequestUi(() => (chat ? { asks, open: chat.viewCount > 0 } : undefined)),
+    roots,
+    sampling: { model, maxTokens: (server) => samplingLimit(setting<unknown>('sampling.maxTokens', {}), server), grants: new MementoGrants(workspaceState) },
+  });
+  const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => roots.set(workspaceRoots()));
+  return {
+    clientRequests: requests,
+    connectChat(c: AskChat): void {
+      chat = c;
+    },
+    /** The chat's hooks: answers from cards, and the waiting cards for a view that opens. */
+    chatActions: { answerAsk: (id: string, answer: AskAnswer) => asks.answer(id, answer), viewReady: (post: Post) => asks.replay(post) },
+    dispose(): void {
+      folders.dispose();
+      asks.dispose();
+      requests.dispose();
+      roots.dispose();
+    },
+  };
+}
+
+function workspaceRoots(): Array<{ path: string; name: string }> {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name }));
+}

@@ -1,0 +1,100 @@
+// A server's elicitation form in a real VS Code: the model calls the asker fixture's ask_profile,
+// the form appears as a card in the chat with its defaults filled in and the server's text shown as
+// text, Accept waits for the required field, and the tool call completes with the answer, which
+// the tool card shows and the model's next request carries. Then the server's sampling request is
+// a card showing what would be sent; approved, exactly that goes to the chat's model.
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { listeningFixture, waitFor } from '../helpers';
+import { startCodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { Workbench } from './workbench';
+
+interface SeenRequest {
+  body: { messages: Array<{ role: string; content: unknown }>; max_tokens?: number; tools?: unknown[] };
+}
+
+async function requests(port: string): Promise<SeenRequest[]> {
+  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
+}
+
+const ANSWER = 'profile: {"name":"Ada Lovelace","team":"web","seats":3,"notify":true}';
+
+describe('elicitation in VS Code', () => {
+  e2eTest('a form is answered in the chat and the tool call completes with the answer', async () => {
+    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings: { 'minagent.servers': { asker: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/asker.mjs'] } } },
+      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
+    });
+    let wb: Workbench | undefined;
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      await w.openMinAgent();
+      await w.waitForRows('the asker server running', (rows) => rows.some((r) => /^asker\b.*5 tools/.test(r)), 120_000);
+      const chat = await w.webview();
+      try {
+        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+        await chat.locator('#input').fill('Please fill in my profile');
+        await chat.locator('#input').press('Enter');
+        // ask_profile is not read-only: its card asks first.
+        await chat.locator('.card.status-waiting', { hasText: 'ask_profile' }).locator('button', { hasText: 'Allow once' }).click();
+
+        const form = chat.locator('.ask-form');
+        await form.waitFor();
+        await w.screenshot('elicitation-1-form');
+        // The server's message is text: its markup is shown, not rendered.
+        assert.equal(await form.locator('.ask-message').innerText(), 'Tell us <b>who</b> you are');
+        assert.equal(await form.locator('.ask-message b').count(), 0);
+        // Defaults are filled in; the required name is empty, so Accept waits.
+        assert.equal(await form.locator('select').inputValue(), 'web');
+        assert.equal(await form.locator('input[type="number"]').inputValue(), '3');
+        assert.equal(await form.locator('input[type="checkbox"]').isChecked(), true);
+        const accept = form.locator('button', { hasText: 'Accept' });
+        assert.equal(await accept.isDisabled(), true);
+        assert.match(await form.locator('.ask-error').first().innerText(), /Your name is required/);
+        await form.locator('input[name="name"]').fill('A');
+        await form.locator('.ask-error', { hasText: 'at least 2 characters' }).waitFor();
+        await form.locator('input[name="name"]').fill('Ada Lovelace');
+        await waitFor('Accept to be enabled', async () => !(await accept.isDisabled()));
+        await accept.click();
+
+        await form.locator('.ask-outcome', { hasText: 'accepted' }).waitFor();
+        const card = chat.locator('.card.status-done', { hasText: 'ask_profile' });
+        await card.waitFor();
+        assert.ok((await card.locator('.card-result').innerText()).includes(ANSWER), 'the tool card shows the answer the server got');
+        await chat.locator('.msg.assistant', { hasText: 'Here is what the tool returned' }).waitFor();
+        await w.screenshot('elicitation-2-done');
+        const seen = await requests(mock.port);
+        const tool = seen.at(-1)!.body.messages.find((m) => m.role === 'tool');
+        assert.equal(tool?.content, ANSWER, "the model's next request carries the answer");
+
+        // Sampling: the server's request is shown as a card; approved, it goes to the chat's model.
+        await chat.locator('#input').fill('Ask the oracle');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.card.status-waiting', { hasText: 'sample' }).locator('button', { hasText: 'Allow once' }).click();
+        const sampling = chat.locator('.ask-sampling');
+        await sampling.waitFor();
+        const shown = await sampling.innerText();
+        for (const part of ['asks to send this to your model', 'up to 100 tokens', "this server's limit: 1024", 'You are a terse oracle.', 'What is 6 x 7?']) assert.ok(shown.includes(part), `the card shows "${part}": ${shown}`);
+        await w.screenshot('elicitation-3-sampling');
+        const before = (await requests(mock.port)).length;
+        await sampling.locator('button', { hasText: 'Allow once' }).click();
+        await sampling.locator('.ask-outcome', { hasText: 'allowed' }).waitFor();
+        await chat.locator('.card.status-done', { hasText: 'sample' }).locator('.card-result', { hasText: 'said: You said: What is 6 x 7?' }).waitFor();
+        const sampled = (await requests(mock.port))[before]!.body;
+        assert.deepEqual(sampled.messages, [{ role: 'system', content: 'You are a terse oracle.' }, { role: 'user', content: 'What is 6 x 7?' }], 'what was shown is what was sent');
+        assert.equal(sampled.max_tokens, 100);
+        assert.equal(sampled.tools, undefined, 'no tools go with a sampling request');
+      } catch (err) {
+        throw new Error(`elicitation e2e failed (screenshot: ${await w.screenshot('elicitation-failed')}): ${(err as Error).message}`);
+      }
+    } finally {
+      await wb?.close();
+      await cs.stop();
+      mock.child.stdin!.end();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// Both protocol eras: a server that speaks only 2026-07-28 and one that speaks only 2025-06-18, over
+// stdio and Streamable HTTP, side by side in one hub; legacy stdio servers that are silent to the
+// era probe or exit on it; no SSE fallback for a server that refuses only the era we offered.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { DEFAULT_HUB_SETTINGS, type HttpServerConfig } from '../../src/core/mcp/config';
+import { ServerHub } from '../../src/core/mcp/hub';
+import { McpToolSource } from '../../src/core/mcp/source';
+import { fixture, isAlive, ROOT, waitFor } from '../helpers';
+
+/** Long enough that a probe waiting for its timeout would fail the test by the test's own timeout. */
+const NEVER = 10 * 60_000;
+const children: ChildProcess[] = [];
+after(() => children.forEach((c) => c.stdin?.end()));
+
+/** Starts fixtures/servers/modern-only.mjs over HTTP; `methods` collects "<HTTP method> <JSON-RPC method>" per request. */
+async function modernHttp(...args: string[]): Promise<{ url: string; methods: string[] }> {
+  const child = spawn(process.execPath, [join(ROOT, 'fixtures/servers/modern-only.mjs'), '--http', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  const methods: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => methods.push(...String(d).split('\n').filter(Boolean)));
+  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  return { url: `http://127.0.0.1:${port}/mcp`, methods };
+}
+
+const http = (name: string, url: string): HttpServerConfig => ({ name, type: 'http', url, headers: {}, autoApprove: [] });
+
+describe('protocol eras', { timeout: 60_000 }, () => {
+  test('a 2026-07-28-only and a 2025-06-18-only server side by side in one hub: both connect, list and call', { timeout: 30_000 }, async () => {
+    const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: NEVER } });
+    try {
+      const { url } = await modernHttp();
+      hub.reconcile([
+        fixture('modern', 'modern-only.mjs'),
+        fixture('legacy', 'legacy-only.mjs', ['--unknown', 'silent']),
+        http('modernHttp', url),
+      ]);
+      await hub.whenIdle();
+      const states = Object.fromEntries(hub.servers().map((s) => [s.name, s.state]));
+      for (const name of ['modern', 'legacy', 'modernHttp']) assert.equal(states[name]!.kind, 'running', `${name}: ${JSON.stringify(states[name])}`);
+      const version = (name: string) => {
+        const state = states[name]!;
+        return state.kind === 'running' ? state.protocolVersion : undefined;
+      };
+      assert.equal(version('modern'), '2026-07-28');
+      assert.equal(version('legacy'), '2025-06-18');
+      assert.equal(version('modernHttp'), '2026-07-28');
+      // Both servers' tools are in the one registry; the HTTP twin's clashing names are prefixed.
+      assert.deepEqual(hub.registry.names().sort(), ['legacy_echo', 'modernHttp.modern_echo', 'modernHttp.modern_steps', 'modern_echo', 'modern_steps']);
+      assert.equal(await hub.registry.call('modern_echo', { text: 'hi' }), '[2026-07-28] hi');
+      assert.equal(await hub.registry.call('legacy_echo', { text: 'hi' }), '[2025-06-18] hi');
+      assert.equal(await hub.registry.call('modernHttp.modern_echo', { text: 'hi' }), '[2026-07-28] hi');
+      // Progress reaches the caller in the stateless era too.
+      const progress: number[] = [];
+      const done = await hub.registry.call('modern_steps', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+      assert.equal(done, '3 steps done');
+      assert.deepEqual(progress, [1, 2, 3]);
+      // The modern server's instructions come from server/discover, the legacy one's from initialize.
+      assert.equal(hub.source('modern')!.features.instructions, 'The modern server.');
+      assert.equal(hub.source('legacy')!.features.instructions, 'The legacy server.');
+    } finally {
+      await hub.closeAll();
+    }
+  });
+
+  for (const unknown of ['silent', 'exit', 'error']) {
+    test(`a 2025-06-18 stdio server that ${unknown === 'error' ? 'answers "method not found" to' : unknown === 'silent' ? 'is silent to' : 'exits on'} the era probe connects at once, on one untouched process`, { timeout: 20_000 }, async () => {
+      const source = new McpToolSource(fixture('legacy', 'legacy-only.mjs', ['--unknown', unknown]), { connectTimeoutMs: NEVER });
+      try {
+        await source.connect();
+        assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+        assert.equal(await source.call('legacy_echo', { text: 'x' }), '[2025-06-18] x');
+        // The session's own process never saw the probe: its first request was initialize.
+        const got = source.stderrTail.split('\n').filter((l) => l.startsWith('got '));
+        assert.deepEqual(got.slice(0, 3), ['got initialize', 'got notifications/initialized', 'got tools/list']);
+        assert.ok(!got.includes('got server/discover'), source.stderrTail);
+      } finally {
+        await source.close();
+      }
+    });
+  }
+
+  test('the probe sibling is gone once the server runs, and closing a server while it is probed ends the sibling too', { timeout: 20_000 }, async () => {
+    const pids = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-eras-'));
+    const ran = join(dir, 'ran');
+    const source = new McpToolSource(fixture('legacy', 'legacy-only.mjs', ['--unknown', 'exit'], { env: { LEGACY_PID_FILE: ran } }), { connectTimeoutMs: NEVER });
+    await source.connect();
+    const [sibling, session] = pids(ran);
+    assert.equal(source.pid, session);
+    assert.ok(sibling !== undefined && !isAlive(sibling), 'the probe sibling was ended');
+    await source.close();
+
+    // A hung server (no answer to anything): the probe waits on its sibling; close() must end it.
+    const hungFile = join(dir, 'hung');
+    const hung = new McpToolSource(fixture('hung', 'legacy-only.mjs', ['--unknown', 'mute'], { env: { LEGACY_PID_FILE: hungFile } }), { connectTimeoutMs: NEVER });
+    const running = hung.connect();
+    const [probing] = await waitFor('the sibling to start', () => { try { return pids(hungFile).length ? pids(hungFile) : undefined; } catch { return undefined; } });
+    await hung.close();
+    await assert.rejects(running, /closed while starting/);
+    assert.ok(!isAlive(probing!), 'the sibling of a server closed while probed was ended');
+    assert.equal(pids(hungFile).length, 1, 'the session process never started');
+  });
+
+  test('a restart of the same program reuses its era verdict: no second probe', { timeout: 20_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-eras-'));
+    const ran = join(dir, 'ran');
+    const config = fixture('again', 'legacy-only.mjs', ['--unknown', 'silent'], { env: { LEGACY_PID_FILE: ran } });
+    for (let i = 0; i < 2; i++) {
+      const source = new McpToolSource(config, { connectTimeoutMs: NEVER });
+      await source.connect();
+      assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+      await source.close();
+    }
+    assert.equal(readFileSync(ran, 'utf8').split('\n').filter(Boolean).length, 3, 'one probe sibling, then two sessions');
+  });
+
+  test('over HTTP a 2026-07-28-only server is spoken to in its era: server/discover, no initialize, no SSE', { timeout: 20_000 }, async () => {
+    const { url, methods } = await modernHttp();
+    const source = new McpToolSource(http('modern', url), { connectTimeoutMs: NEVER });
+    try {
+      await source.connect();
+      assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2026-07-28');
+      assert.equal(await source.call('modern_echo', { text: 'over http' }), '[2026-07-28] over http');
+      assert.equal(methods[0], 'POST server/discover');
+      assert.ok(!methods.some((m) => m.endsWith(' initialize')), methods.join('\n'));
+    } finally {
+      await source.close();
+    }
+  });
+
+  test('a server that refuses only our era gets no SSE fallback, and the error names the versions it speaks', { timeout: 20_000 }, async () => {
+    const { url, methods } = await modernHttp('--future');
+    const source = new McpToolSource(http('future', url), { connectTimeoutMs: NEVER });
+    await assert.rejects(source.connect(), /server "future": the server speaks only protocol 2099-01-01, which MinAgent does not/);
+    assert.equal(source.state.kind, 'error');
+    // The SSE transport opens with a GET; none came before a marker sent after the failure.
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'marker' }) });
+    await waitFor('the marker to reach the server', () => methods.includes('POST marker'));
+    assert.deepEqual(methods, ['POST server/discover', 'POST initialize', 'POST marker']);
+    await source.close();
+  });
+});
+

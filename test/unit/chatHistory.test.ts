@@ -1,0 +1,181 @@
+// The chat's history: conversations kept in files are listed, reopened, renamed and deleted, through
+// the store and through the router the views talk to.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { Conversation } from '../../src/core/chat/conversation';
+import { FileConversationStore } from '../../src/core/chat/fileStore';
+import { ChatRouter, type ChatActions } from '../../src/core/chat/router';
+import { TurnRunner } from '../../src/core/chat/turns';
+import { ToolRegistry } from '../../src/core/tools';
+import type { HostMessage } from '../../src/shared/protocol';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'minagent-history-'));
+  dirs.push(d);
+  return d;
+}
+
+function say(c: Conversation, text: string): void {
+  c.append({ kind: 'user', id: c.newId('u'), text });
+  c.append({ kind: 'assistant', id: c.newId('a'), text: `answer to ${text}` });
+  c.messages = [...c.messages, { role: 'user', content: text }, { role: 'assistant', content: `answer to ${text}` }];
+}
+
+const texts = (c: Conversation) => c.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind));
+
+describe('the conversation history (store)', () => {
+  test('New keeps the old conversation: both are listed, most recent first, titled by their first message', async () => {
+    const store = new FileConversationStore(tempDir());
+    const first = await store.current();
+    say(first, 'first question\nwith a second line');
+    await store.save(first);
+    const second = store.create();
+    assert.deepEqual((await store.list()).map((e) => e.id), [first.id], 'a new chat is listed once it has something in it');
+    say(second, 'second question');
+    await store.save(second);
+    const list = await store.list();
+    assert.deepEqual(list.map((e) => e.id), [second.id, first.id]);
+    assert.deepEqual(list.map((e) => e.title), ['second question', 'first question with a second line']);
+  });
+
+  test('a kept conversation reopens with its transcript and history, and stays current after a restart', async () => {
+    const dir = tempDir();
+    const store = new FileConversationStore(dir);
+    const first = await store.current();
+    say(first, 'about cats');
+    await store.save(first);
+    const second = store.create();
+    say(second, 'about dogs');
+    await store.save(second);
+
+    const reopened = await store.open(first.id);
+    assert.equal(reopened, first, 'the copy in memory, not a second one writing the same file');
+    assert.deepEqual(texts(reopened), ['about cats', 'answer to about cats']);
+    const afterRestart = await new FileConversationStore(dir).current();
+    assert.equal(afterRestart.id, first.id);
+    assert.deepEqual(afterRestart.messages, first.messages);
+
+    // From a fresh store (another session), a listed conversation is read from its file.
+    const other = new FileConversationStore(dir);
+    const dogs = await other.open(second.id);
+    assert.deepEqual(texts(dogs), ['about dogs', 'answer to about dogs']);
+    await assert.rejects(other.open('c-no-such-conversation'), /there is no conversation c-no-such-conversation/);
+  });
+
+  test('a renamed conversation keeps its name through later messages and a restart; an empty name restores the automatic title', async () => {
+    const dir = tempDir();
+    const store = new FileConversationStore(dir);
+    const c = await store.current();
+    say(c, 'original question');
+    await store.save(c);
+    await store.rename(c.id, '  Cat   research  ');
+    say(c, 'follow-up');
+    await store.save(c);
+    assert.equal((await new FileConversationStore(dir).list())[0]!.title, 'Cat research');
+    await store.rename(c.id, '');
+    assert.equal((await store.list())[0]!.title, 'original question');
+    await assert.rejects(store.rename('c-gone', 'x'), /there is no conversation c-gone/);
+  });
+
+  test('a deleted conversation is gone: not listed, its file removed, and a save still queued for it writes nothing', async () => {
+    const dir = tempDir();
+    const store = new FileConversationStore(dir);
+    const c = await store.current();
+    say(c, 'to be deleted');
+    await store.save(c);
+    const keep = store.create();
+    say(keep, 'to be kept');
+    await store.save(keep);
+    assert.ok(existsSync(join(dir, `${c.id}.jsonl`)));
+    say(c, 'late words');
+    const late = store.save(c);
+    await store.remove(c.id);
+    await late;
+    assert.deepEqual((await store.list()).map((e) => e.id), [keep.id]);
+    assert.equal(existsSync(join(dir, `${c.id}.jsonl`)), false);
+    assert.deepEqual((await new FileConversationStore(dir).list()).map((e) => e.id), [keep.id]);
+  });
+
+  test('an index with a forged entry (a path for an id, a title that is not text) lists only the sound entries', async () => {
+    const dir = tempDir();
+    const store = new FileConversationStore(dir);
+    const c = await store.current();
+    say(c, 'sound');
+    await store.save(c);
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    index.conversations.push({ id: '../../etc/passwd', title: 'x', createdAt: 1, updatedAt: 1 }, { id: 'c-ok', title: { toString: 1 }, createdAt: 1, updatedAt: 1 }, { id: 'c-long', title: 'y'.repeat(5000), createdAt: 1, updatedAt: 1 });
+    writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
+    const list = await new FileConversationStore(dir).list();
+    assert.deepEqual(list.map((e) => e.id), [c.id, 'c-long']);
+    assert.equal(list[1]!.title.length, 80);
+  });
+});
+
+describe('the conversation history (router)', () => {
+  function router(dir: string) {
+    const store = new FileConversationStore(dir);
+    const actions: ChatActions = {
+      meta: () => ({ models: [] }),
+      selectModel: async () => undefined,
+      decide: () => undefined,
+      forgetChatApprovals: () => undefined,
+      openText: async () => undefined,
+      chooseTools: async () => false,
+      setupModel: async () => undefined,
+    };
+    const runner = new TurnRunner({
+      registry: new ToolRegistry(),
+      createModel: async () => {
+        throw new Error('no model in this test');
+      },
+      agentOptions: () => ({ system: '', maxSteps: 1 }),
+      tools: () => [],
+      preapproval: () => undefined,
+      ask: async () => false,
+    });
+    const chat = new ChatRouter(store, runner, actions);
+    const got: HostMessage[] = [];
+    chat.attach((m) => got.push(m));
+    return { store, chat, got };
+  }
+
+  test('reopening from the history shows that conversation in every view; deleting the shown one opens the next most recent, then a new chat', async () => {
+    const { store, chat, got } = router(tempDir());
+    const a = await chat.current();
+    say(a, 'chat A');
+    await store.save(a);
+    chat.newChat();
+    const b = await chat.current();
+    say(b, 'chat B');
+    await store.save(b);
+    chat.newChat();
+    const c = await chat.current();
+    say(c, 'chat C');
+    await store.save(c);
+
+    const listed = await chat.conversations();
+    assert.deepEqual(listed.map((e) => [e.title, e.current]), [['chat C', true], ['chat B', false], ['chat A', false]]);
+
+    got.length = 0;
+    await chat.openConversation(a.id);
+    const state = got.find((m): m is Extract<HostMessage, { type: 'state' }> => m.type === 'state');
+    assert.deepEqual(state?.state.items.map((i) => (i.kind === 'user' ? i.text : i.kind)), ['chat A', 'assistant']);
+    assert.equal((await chat.current()).id, a.id);
+
+    await chat.deleteConversation(a.id);
+    assert.equal((await chat.current()).id, c.id, 'the most recent other conversation is shown');
+    await chat.deleteConversation(b.id);
+    assert.equal((await chat.current()).id, c.id, 'deleting one not shown leaves the view as it is');
+    await chat.deleteConversation(c.id);
+    const fresh = await chat.current();
+    assert.ok(![a.id, b.id, c.id].includes(fresh.id));
+    assert.equal(fresh.size, 0, 'with nothing left, a new empty chat');
+    assert.deepEqual(await chat.conversations(), []);
+    chat.dispose();
+  });
+});

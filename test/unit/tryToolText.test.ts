@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { firstValueSelection, resultDocument } from '../../src/core/tryToolText';
+
+describe("Try Tool's argument box and result document", () => {
+  test('the cursor goes inside the first value, not over the whole text', () => {
+    const json = '{"query":""}';
+    assert.deepEqual(firstValueSelection(json), [10, 10], 'between the quotes of the empty string');
+    assert.deepEqual(firstValueSelection('{"n":0,"s":"x"}'), [5, 6], 'a number is selected to be replaced');
+    assert.deepEqual(firstValueSelection('{"text":"hello"}'), [9, 14]);
+    assert.deepEqual(firstValueSelection('{}'), [1, 1]);
+  });
+
+  test('the document names tool and server and carries the arguments and duration', () => {
+    const doc = resultDocument({ tool: 'analytics.echo', server: 'analytics', args: { text: 'hi' }, durationMs: 42, result: '{"a":1}', error: false });
+    assert.match(doc, /^# analytics\.echo · analytics\n/);
+    assert.match(doc, /\*\*Arguments:\*\* `\{"text":"hi"\}`/);
+    assert.match(doc, /\*\*Duration:\*\* 42 ms/);
+    assert.match(doc, /```json\n\{\n {2}"a": 1\n\}\n```/);
+  });
+
+  test('a result with backticks cannot close its fence early', () => {
+    const doc = resultDocument({ tool: 't', args: {}, durationMs: 1, result: 'text ```` more', error: false });
+    assert.match(doc, /`````text\ntext ```` more\n`````/);
+  });
+});

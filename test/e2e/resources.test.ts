@@ -29,7 +29,7 @@ describe('resources and icons in VS Code', () => {
     const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'e2e',
-      workspaceSettings: { 'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_HOSTILE: '1' } } } },
+      workspaceSettings: { 'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_HOSTILE: '1', LIBRARY_MEDIA: '1' } } } },
       userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
     });
     let wb: Workbench | undefined;
@@ -76,6 +76,20 @@ describe('resources and icons in VS Code', () => {
         await waitFor('the open resource to show the change', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         await w.screenshot('resources-3-updated');
+      });
+
+      await stage('3b-kinds', async () => {
+        // Markdown in its language; a PNG in the image preview; binary as a size note.
+        await w.row('A Markdown page').click();
+        await waitFor('the Markdown page', async () => (await w.editorText().catch(() => '')).includes('# The library'), 30_000);
+        await w.page.locator('.statusbar-item', { hasText: /^Markdown$/ }).first().waitFor();
+        await w.row('Some bytes').click();
+        await waitFor('the size note', async () => (await w.editorText().catch(() => '')).includes('(binary data of type application/octet-stream: 2.9 KB; not shown)'), 30_000);
+        await w.row('A dot').click();
+        const preview = await w.webview({ panel: true });
+        const size = await preview.locator('img#image').evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
+        assert.deepEqual(size, [1, 1], 'the PNG decoded in the preview');
+        await w.screenshot('resources-2b-image');
       });
 
       await stage('4-template', async () => {

@@ -31,12 +31,13 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     await hub.whenIdle();
     const mock = await startMockModel(replies);
     const attachments = new Attachments({ read: (s, u) => hub.catalog.readResource(s, u), counter: async () => estimateCounter, maxChars: () => 50_000 });
+    const exported: string[] = [];
     const actions: ChatActions = {
       meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock', ...(attachments.chips().length ? { attachments: attachments.chips() } : {}) }),
       selectModel: async () => undefined,
       decide: () => undefined,
       forgetChatApprovals: () => undefined,
-      openText: async () => undefined,
+      openText: async (text) => void exported.push(text),
       chooseTools: async () => false,
       setupModel: async () => undefined,
       attachments,
@@ -59,11 +60,11 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     let id = 1;
     const send = (m: Record<string, unknown>) => router.handle({ ...m, requestId: id++ }, post);
     await send({ type: 'ready' });
-    return { mock, attachments, router, runner, got, send };
+    return { mock, attachments, router, runner, got, send, exported };
   }
 
   test('a resource and a filled template become chips with their size in tokens; the next message carries both to the model, then the chips are gone', async () => {
-    const { mock, attachments, router, runner, got, send } = await setup([{ text: 'read them' }, { text: 'plain' }]);
+    const { mock, attachments, router, runner, got, send, exported } = await setup([{ text: 'read them' }, { text: 'plain' }]);
     assert.equal(await attachments.add('library', 'library://notes/readme', 'Note readme'), undefined);
     const book = expandTemplate('library://books/{shelf}/{title}', { shelf: 'fiction', title: 'Dune' }) as string;
     assert.equal(await attachments.add('library', book, book), undefined);
@@ -85,6 +86,8 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     const item = (await router.current()).items[0]!;
     assert.deepEqual(item.kind === 'user' && [item.text, item.attachments], ['What do these say?', ['Note readme (library)', `${book} (library)`]]);
     assert.deepEqual(attachments.chips(), [], 'sending took them');
+    await send({ type: 'export' });
+    assert.match(exported[0]!, /## You\n\nWhat do these say\?\n\n- attached: `Note readme \(library\)`\n- attached: `library:\/\/books\/fiction\/Dune \(library\)`/);
 
     await send({ type: 'send', text: 'and now?' });
     await runner.idle();

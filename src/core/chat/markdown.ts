@@ -7,6 +7,8 @@ export function conversationMarkdown(conversation: Conversation): string {
     switch (item.kind) {
       case 'user':
         out.push('## You', '', item.text, '');
+        // Server-written labels: as code, so they cannot become links or markup in the export.
+        if (item.attachments?.length) out.push(...item.attachments.map((a) => `- attached: \`${a.replace(/`/g, "'")}\``), '');
         break;
       case 'assistant':
         if (item.text) out.push('## MinAgent', '', item.text, '');

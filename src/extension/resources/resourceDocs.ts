@@ -13,6 +13,8 @@ interface Watch {
   docs: Map<string, vscode.Uri>;
   previews: Set<vscode.WebviewPanel>;
   subscription: Promise<CoreDisposable | FeatureError>;
+  /** The server's identity object when subscribed: a new one means a new session (a restart). */
+  session: unknown;
 }
 
 /**
@@ -37,7 +39,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     private readonly log: Logger,
   ) {
     const updates = catalog.onDidUpdateResource((ref) => void this.updated(ref));
+    const lists = catalog.onDidChangeResources(() => this.resubscribe());
     this.disposables = [
+      { dispose: () => lists.dispose() },
       vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
       { dispose: () => updates.dispose() },
       vscode.workspace.onDidCloseTextDocument((doc) => {
@@ -62,10 +66,24 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       }
     }
     const uri = resourceDocUri(ref, label);
-    this.fresh.set(uri.toString(), result);
+    // An open document reads again (its provider is not asked by openTextDocument); a new one uses this read.
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) this.changed.fire(uri);
+    else this.fresh.set(uri.toString(), result);
+    await this.show(uri, () => this.languages.get(uri.toString()));
+  }
+
+  /** Opens and shows a document; its language is known once the provider has read it. */
+  private async show(uri: vscode.Uri, languageOf: () => string | undefined): Promise<void> {
     let doc = await vscode.workspace.openTextDocument(uri);
-    const language = this.languages.get(uri.toString());
-    if (language && doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+    this.fresh.delete(uri.toString());
+    const language = languageOf();
+    if (language && doc.languageId !== language) {
+      // A language no extension provides stays plain text.
+      doc = await vscode.languages.setTextDocumentLanguage(doc, language).then(
+        (d) => d,
+        () => doc,
+      );
+    }
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
@@ -77,11 +95,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       resource.text !== undefined
         ? resource.text
         : `(binary data${resource.mimeType ? ` of type ${resource.mimeType}` : ''}${resource.size !== undefined ? `: ${formatBytes(resource.size)}` : ''}; not shown)`;
-    this.embedded.set(uri.toString(), { text: `${text}`, language: resource.text !== undefined ? language : 'plaintext' });
-    let doc = await vscode.workspace.openTextDocument(uri);
-    const wanted = this.embedded.get(uri.toString())?.language;
-    if (wanted && doc.languageId !== wanted) doc = await vscode.languages.setTextDocumentLanguage(doc, wanted);
-    await vscode.window.showTextDocument(doc, { preview: true });
+    this.embedded.set(uri.toString(), { text, language: resource.text !== undefined ? language : 'plaintext' });
+    await this.show(uri, () => this.embedded.get(uri.toString())?.language);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -103,12 +118,30 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const key = refKey(ref);
     let w = this.watches.get(key);
     if (!w) {
-      w = { docs: new Map(), previews: new Set(), subscription: this.catalog.subscribe(ref.server, ref.uri) };
+      w = { docs: new Map(), previews: new Set(), subscription: this.follow(ref), session: this.catalog.serverInfo(ref.server) };
       this.watches.set(key, w);
-      void w.subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
     }
     if (what.doc) w.docs.set(what.doc.toString(), what.doc);
     if (what.preview) w.previews.add(what.preview);
+  }
+
+  private follow(ref: ResourceRef): Promise<CoreDisposable | FeatureError> {
+    const subscription = this.catalog.subscribe(ref.server, ref.uri);
+    void subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
+    return subscription;
+  }
+
+  /** A subscription ends with its server's session: after a restart, open resources subscribe again and read again. */
+  private resubscribe(): void {
+    for (const [key, w] of this.watches) {
+      const [server, uri] = JSON.parse(key) as [string, string];
+      const session = this.catalog.serverInfo(server);
+      if (!session || session === w.session) continue;
+      w.session = session;
+      void w.subscription.then((s) => !isFeatureError(s) && s.dispose());
+      w.subscription = this.follow({ server, uri });
+      void this.updated({ server, uri });
+    }
   }
 
   private unwatch(ref: ResourceRef, what: { doc?: vscode.Uri; preview?: vscode.WebviewPanel }): void {

@@ -9,16 +9,16 @@ export const TRACE_SCHEME = 'minagent-trace';
 /** An open summary is redrawn at most this often while messages arrive. */
 const REFRESH_MS = 500;
 
-/** `minagent-trace:/<server>.trace.log` for a server's list; `minagent-trace:/<server>/<seq>.jsonc` for one message. */
+/** `minagent-trace:/<server>.trace.log` for a server's list; `minagent-trace:/<server>/<server>-<seq>.jsonc` for one message. */
 export function traceUri(server: string, seq?: number): vscode.Uri {
   const name = encodeURIComponent(server);
-  return vscode.Uri.from({ scheme: TRACE_SCHEME, path: seq === undefined ? `/${name}.trace.log` : `/${name}/${seq}.jsonc` });
+  return vscode.Uri.from({ scheme: TRACE_SCHEME, path: seq === undefined ? `/${name}.trace.log` : `/${name}/${name}-${seq}.jsonc` });
 }
 
 function parseUri(uri: vscode.Uri): { server: string; seq?: number } | undefined {
   const list = /^\/([^/]+)\.trace\.log$/.exec(uri.path);
   if (list) return { server: decodeURIComponent(list[1]!) };
-  const one = /^\/([^/]+)\/(\d+)\.jsonc$/.exec(uri.path);
+  const one = /^\/([^/]+)\/[^/]*-(\d+)\.jsonc$/.exec(uri.path);
   return one ? { server: decodeURIComponent(one[1]!), seq: Number(one[2]) } : undefined;
 }
 

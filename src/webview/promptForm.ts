@@ -102,7 +102,6 @@ export class PromptForm {
     input.setAttribute('role', 'combobox');
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-expanded', 'false');
-    if (arg.description) input.placeholder = arg.description;
     const list = el('ul', 'prompt-completions');
     list.id = `${id}-completions`;
     list.setAttribute('role', 'listbox');

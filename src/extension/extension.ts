@@ -5,6 +5,8 @@ import { ServerHub } from '../core/mcp/hub';
 import { ToolSwitches, type SwitchState } from '../core/toolSwitches';
 import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';
 import { registerCommands } from './commands';
+import { createEditorAuth, registerAuthCommands } from './oauth';
+import type { AuthManager } from '../core/auth/manager';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
 import { InputStore } from './inputs';
 import { channelLogger } from './log';
@@ -63,7 +65,13 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
   context.subscriptions.push(channel);
   const log = channelLogger(channel);
-  const serverHub = new ServerHub({ logger: log });
+  // OAuth for HTTP servers: ready before the first reconcile (its redirect address is needed to register).
+  let auth: AuthManager | undefined;
+  const authReady = createEditorAuth(context, taggedLogger(log, 'oauth')).then(
+    (m) => (auth = m),
+    (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
+  );
+  const serverHub = new ServerHub({ logger: log, auth: (c, l) => auth?.forServer(c, l) });
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;
@@ -101,6 +109,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
       }
       for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(`config: ${describeProblem(p)}`);
       if (config.untrusted.length) log.warn(`workspace not trusted: not starting ${config.untrusted.join(', ')}`);
+      await authReady;
       serverHub.reconcile(config.servers, config.problems, config.settings);
       changed();
     });
@@ -162,6 +171,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
 
   context.subscriptions.push(
     ...registerCommands(serverHub, channel, reload),
+    ...registerAuthCommands(serverHub, () => authReady),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
@@ -90,6 +91,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         break;
       case 'error': {
         nodes.push({ kind: 'message', id: `err:${name}`, label: state.message, icon: 'error', color: 'errorForeground' });
+        if (state.signIn) nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
         const tail = state.stderrTail.split('\n').filter(Boolean).slice(-5);
         tail.forEach((line, i) => nodes.push({ kind: 'message', id: `stderr:${name}:${i}`, label: line, detail: 'stderr', icon: 'terminal' }));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
@@ -205,6 +207,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
+    signInLook(item, state, info.config.type !== 'stdio');
     item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     return item;
   }

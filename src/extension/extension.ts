@@ -5,6 +5,8 @@ import { ServerHub } from '../core/mcp/hub';
 import { ToolSwitches, type SwitchState } from '../core/toolSwitches';
 import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';
 import { registerCommands } from './commands';
+import { createEditorAuth, registerAuthCommands } from './oauth';
+import type { AuthManager } from '../core/auth/manager';
 import { loadWorkspaceConfig, type WorkspaceConfig } from './configLoader';
 import { InputStore } from './inputs';
 import { channelLogger } from './log';
@@ -79,7 +81,13 @@ function start(context: vscode.ExtensionContext): ServerHub {
   let chatModel: () => Promise<ChatModel> = () => Promise.reject(new Error('the chat is not ready'));
   const serverAsks = editorServerAsks(context.workspaceState, () => chatModel());
   context.subscriptions.push(serverAsks);
-  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests });
+  // OAuth for HTTP servers: ready before the first reconcile (its redirect address is needed to register).
+  let auth: AuthManager | undefined;
+  const authReady = createEditorAuth(context, taggedLogger(log, 'oauth')).then(
+    (m) => (auth = m),
+    (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
+  );
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, auth: (c, l) => auth?.forServer(c, l) });
   context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
@@ -121,6 +129,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
       }
       for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(`config: ${describeProblem(p)}`);
       if (config.untrusted.length) log.warn(`workspace not trusted: not starting ${config.untrusted.join(', ')}`);
+      await authReady;
       serverHub.reconcile(config.servers, config.problems, config.settings);
       changed();
     });
@@ -191,6 +200,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     results,
     ...registerCommands(serverHub, serverLogs, reload, results, log),
     ...registerTraceView(serverHub),
+    ...registerAuthCommands(serverHub, () => authReady),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),

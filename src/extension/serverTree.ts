@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
 import { describeProtocol } from '../core/mcp/era';
@@ -103,6 +104,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         break;
       case 'error': {
         nodes.push(errorNode(info));
+        if (state.signIn) nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
@@ -234,6 +236,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
+    signInLook(item, state, info.config.type !== 'stdio');
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
     else item.tooltip = new vscode.MarkdownString(lines.join('\n'));

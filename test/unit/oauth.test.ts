@@ -62,7 +62,7 @@ describe('token storage', () => {
     assert.equal(await store.read('id-1', 'https://b.example/mcp'), undefined);
     // A record moved under another key (a tampered store) still does not answer for another resource.
     await secrets.store(AuthRecordStore.key('id-1', 'https://b.example/mcp'), (await secrets.get(AuthRecordStore.key('id-1', 'https://a.example/mcp')))!);
-    assert.equal(await store.read('id-1', 'https://b.example/mcp'), undefined);
+    assert.equal(await new AuthRecordStore(secrets).read('id-1', 'https://b.example/mcp'), undefined);
   });
 });
 

@@ -10,8 +10,8 @@ export interface AuthManagerOptions {
   receiver: RedirectReceiver;
   ui: SignInUi;
   interaction: Interaction;
-  /** A Client ID Metadata Document URL (setting `minagent.oauth.clientMetadataUrl`, CLI `--client-metadata-url`). */
-  clientMetadataUrl?: string;
+  /** A Client ID Metadata Document URL (setting `minagent.oauth.clientMetadataUrl`, CLI `--client-metadata-url`); read at each sign-in. */
+  clientMetadataUrl?: string | (() => string | undefined);
 }
 
 /**
@@ -43,7 +43,7 @@ export class AuthManager {
       receiver: this.options.receiver,
       ui: this.options.ui,
       interaction: this.options.interaction,
-      ...(this.options.clientMetadataUrl ? { clientMetadataUrl: this.options.clientMetadataUrl } : {}),
+      clientMetadataUrl: typeof this.options.clientMetadataUrl === 'function' ? this.options.clientMetadataUrl : () => this.options.clientMetadataUrl as string | undefined,
       log,
     });
     this.clients.set(config.name, client);

@@ -46,7 +46,7 @@ export interface ServerAuthOptions {
   ui: SignInUi;
   interaction: Interaction;
   /** A Client ID Metadata Document URL (https), used where the authorization server supports it. */
-  clientMetadataUrl?: string;
+  clientMetadataUrl?: () => string | undefined;
   log?: Logger;
   /** How long a sign-in waits for the browser to come back (default 5 minutes). */
   signInTimeoutMs?: number;
@@ -184,7 +184,7 @@ export class ServerAuth implements OAuthClientProvider {
   }
 
   get clientMetadataUrl(): string | undefined {
-    return this.options.clientMetadataUrl;
+    return this.options.clientMetadataUrl?.() || undefined;
   }
 
   get clientMetadata(): OAuthClientMetadata {

@@ -1,0 +1,130 @@
+import * as vscode from 'vscode';
+import { AuthManager } from '../core/auth/manager';
+import type { SignInUi } from '../core/auth/provider';
+import { LoopbackReceiver, PendingCallbacks, type RedirectReceiver } from '../core/auth/redirect';
+import type { SecretStore } from '../core/auth/store';
+import type { Logger } from '../core/logger';
+import type { ServerHub } from '../core/mcp/hub';
+import { setting } from './trustedSettings';
+
+const CALLBACK_PATH = '/oauth-callback';
+
+/** The browser comes back through VS Code's URI handler (`vscode://<extension id>/oauth-callback`). */
+class UriHandlerReceiver implements RedirectReceiver, vscode.UriHandler {
+  private readonly pending = new PendingCallbacks();
+  constructor(readonly redirectUrl: string) {}
+
+  handleUri(uri: vscode.Uri): void {
+    if (uri.path === CALLBACK_PATH) this.pending.deliver(new URLSearchParams(uri.query));
+  }
+
+  wait(state: string, signal?: AbortSignal): Promise<URLSearchParams> {
+    return this.pending.wait(state, signal);
+  }
+}
+
+/** SecretStorage as the core's secret store: tokens never touch settings or files. */
+function secretStorage(secrets: vscode.SecretStorage): SecretStore {
+  return {
+    get: (key) => Promise.resolve(secrets.get(key)),
+    store: (key, value) => Promise.resolve(secrets.store(key, value)),
+    delete: (key) => Promise.resolve(secrets.delete(key)),
+  };
+}
+
+const ui: SignInUi = {
+  async open(url, server) {
+    // The user chose Sign In (or agreed to sign in again): the page opens in their browser.
+    return vscode.env.openExternal(vscode.Uri.parse(url.href, true)).then((opened) => {
+      if (opened) void vscode.window.setStatusBarMessage(`MinAgent: waiting for the sign-in to "${server}" in the browser…`, 10_000);
+      return opened;
+    });
+  },
+  async askClientId(server, issuer) {
+    return vscode.window.showInputBox({
+      title: `MinAgent: Sign In to "${server}"`,
+      prompt: `The authorization server ${issuer} offers no client registration. Enter a client ID registered for MinAgent there.`,
+      ignoreFocusOut: true,
+    });
+  },
+  async confirmReauthorization(server) {
+    const answer = await vscode.window.showWarningMessage(`MinAgent: server "${server}" asks you to sign in again (the session expired or it needs more permissions).`, 'Sign In');
+    return answer === 'Sign In';
+  },
+};
+
+/**
+ * The editor's OAuth: tokens in SecretStorage, the browser opened with `openExternal`, and the
+ * return through the URI handler, or a loopback address where the editor runs in a browser (the
+ * URI handler cannot reach the extension host there).
+ */
+export async function createEditorAuth(context: vscode.ExtensionContext, log: Logger): Promise<AuthManager> {
+  let receiver: RedirectReceiver;
+  if (vscode.env.uiKind === vscode.UIKind.Web) {
+    const loopback = await LoopbackReceiver.start();
+    context.subscriptions.push({ dispose: () => void loopback.dispose() });
+    receiver = loopback;
+  } else {
+    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${context.extension.id}${CALLBACK_PATH}`));
+    const handler = new UriHandlerReceiver(external.toString(true));
+    context.subscriptions.push(vscode.window.registerUriHandler(handler));
+    receiver = handler;
+  }
+  log.info(`oauth: sign-ins return to ${receiver.redirectUrl}`);
+  const manager = new AuthManager({
+    secrets: secretStorage(context.secrets),
+    receiver,
+    ui,
+    interaction: 'ask',
+    clientMetadataUrl: () => setting<string>('oauth.clientMetadataUrl', '') || undefined,
+  });
+  context.subscriptions.push({ dispose: () => manager.dispose() });
+  return manager;
+}
+
+function serverName(node: unknown): string | undefined {
+  const n = node as { kind?: string; name?: unknown; server?: unknown } | undefined;
+  if (n?.kind === 'server' && typeof n.name === 'string') return n.name;
+  if (n?.kind === 'action' && typeof n.server === 'string') return n.server;
+  return undefined;
+}
+
+/** Sign In and Sign Out, from a server's tree node or the palette. */
+export function registerAuthCommands(hub: ServerHub, manager: () => Promise<AuthManager | undefined>): vscode.Disposable[] {
+  const pick = async (node: unknown, title: string) => {
+    const named = serverName(node);
+    if (named) return named;
+    const items = hub.servers().filter((s) => s.config.type !== 'stdio').map((s) => ({ label: s.name, description: s.state.kind === 'error' && s.state.signIn ? 'sign in needed' : s.state.kind }));
+    if (!items.length) {
+      void vscode.window.showInformationMessage('MinAgent: no HTTP server to sign in to.');
+      return undefined;
+    }
+    return (await vscode.window.showQuickPick(items, { title: `MinAgent: ${title}` }))?.label;
+  };
+  return [
+    vscode.commands.registerCommand('minagent.signIn', async (node?: unknown) => {
+      const name = await pick(node, 'Sign In');
+      const auth = await manager();
+      if (!name || !auth) return;
+      auth.requestSignIn(name);
+      hub.restart(name);
+    }),
+    vscode.commands.registerCommand('minagent.signOut', async (node?: unknown) => {
+      const name = await pick(node, 'Sign Out');
+      const auth = await manager();
+      if (!name || !auth) return;
+      await auth.signOut(name);
+      hub.restart(name);
+      void vscode.window.showInformationMessage(`MinAgent: signed out of "${name}"; its tokens are deleted.`);
+    }),
+  ];
+}
+
+/** A server node's look when it needs a sign-in: its own icon, words and menu. */
+export function signInLook(item: vscode.TreeItem, state: { kind: string; signIn?: true }, http: boolean): void {
+  if (state.kind === 'error' && state.signIn) {
+    item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor('editorWarning.foreground'));
+    item.description = 'sign in needed';
+    item.contextValue = `${item.contextValue}.signin`;
+  } else if (http) item.contextValue = `${item.contextValue}.http`;
+}

@@ -25,13 +25,18 @@ function setup(limit = 200) {
   return { ui, roots, model, requests, grants };
 }
 
+/** The asker speaks both eras; here it is held to the 2025 one (server-to-client requests, roots notifications). */
+const LEGACY = { ASKER_ERA: 'legacy' };
+
 describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 60_000 }, () => {
   const s = setup();
   const hub = new ServerHub({ logger: silentLogger, clientRequests: s.requests });
   const call = (name: string, args: Record<string, unknown> = {}) => hub.registry.call(name, args);
   before(async () => {
-    hub.reconcile([fixture('asker', 'asker.mjs'), fixture('odd', 'asker.mjs', [], { env: { ASKER_FORM: 'huge' }, namespace: 'odd' }), fixture('nested', 'asker.mjs', [], { env: { ASKER_FORM: 'nested' }, namespace: 'nested' })]);
+    hub.reconcile([fixture('asker', 'asker.mjs', [], { env: LEGACY }), fixture('odd', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'huge' }, namespace: 'odd' }), fixture('nested', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'nested' }, namespace: 'nested' })]);
     await hub.whenIdle();
+    const state = hub.servers().find((x) => x.name === 'asker')?.state;
+    assert.equal(state?.kind === 'running' ? state.protocolVersion : state?.kind, '2025-11-25', 'this suite is about the 2025 era');
   });
   after(async () => {
     await hub.closeAll();

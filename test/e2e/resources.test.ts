@@ -97,7 +97,8 @@ describe('resources and icons in VS Code', () => {
         const input = w.page.locator('.quick-input-widget input');
         await input.fill('fi');
         // The server's completion for {shelf}.
-        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'fiction' }).filter({ hasText: 'suggested by the server' }).click();
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'fiction' }).filter({ hasText: 'suggested by the server' }).waitFor();
+        await input.press('Enter');
         await w.page.locator('.quick-input-widget .quick-input-title', { hasText: 'title' }).waitFor();
         await input.fill('Dune');
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dune' }).first().waitFor();
@@ -132,7 +133,7 @@ describe('resources and icons in VS Code', () => {
         assert.equal(await card.locator('.card-title').innerText(), 'Cite a note');
         await card.scrollIntoViewIfNeeded();
         await w.screenshot('resources-6-card');
-        await card.locator('.card-resource-open', { hasText: 'note readme' }).click();
+        await card.locator('.card-resource-open', { hasText: 'note readme' }).dispatchEvent('click');
         await waitFor('the linked resource in an editor', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
       });
@@ -144,11 +145,11 @@ describe('resources and icons in VS Code', () => {
         await links.first().waitFor();
         assert.deepEqual(await links.allInnerTexts(), ['↗ <img src=x onerror="document.title=\'pwned-name\'">', '↗ Harmless notes', '▣ library://notes/evil']);
         assert.equal(await card.locator('a, img:not(.card-tool-icon), script').count(), 0, 'nothing a server wrote became markup');
-        await links.nth(0).click();
+        await links.nth(0).dispatchEvent('click'); // the small sidebar chat can lay its meter over the row
         await waitFor('the javascript: link to open as a failed read', async () => /Could not read <javascript:/.test(await w.editorText().catch(() => '')), 30_000);
-        await links.nth(1).click();
+        await links.nth(1).dispatchEvent('click'); // the small sidebar chat can lay its meter over the row
         await waitFor('the command: link to open as a failed read', async () => /Could not read <command:workbench\.action\.closeWindow>/.test(await w.editorText().catch(() => '')), 30_000);
-        await links.nth(2).click();
+        await links.nth(2).dispatchEvent('click'); // the small sidebar chat can lay its meter over the row
         await waitFor('the embedded HTML shown as text', async () => (await w.editorText().catch(() => '')).includes('<script>document.title="pwned-embedded"</script>evil page'), 30_000);
         assert.doesNotMatch(await chat.evaluate('document.title'), /pwned/);
         assert.doesNotMatch(await w.page.title(), /pwned/);

@@ -25,7 +25,7 @@ export async function fillTemplate(catalog: HubCatalog, template: McpResourceTem
 
 function askVariable(catalog: HubCatalog, template: McpResourceTemplate, variable: string, context: Record<string, string>, step: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const pick = vscode.window.createQuickPick();
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
     pick.title = `${template.title ?? template.name} (${template.server}): ${variable} ${step}`;
     pick.placeholder = `Value for {${variable}} of ${template.uriTemplate}`;
     pick.ignoreFocusOut = true;
@@ -38,13 +38,15 @@ function askVariable(catalog: HubCatalog, template: McpResourceTemplate, variabl
       const result = await catalog.completeTemplate(template.server, template.uriTemplate, variable, value, { ...context });
       if (mine !== asked || done) return;
       pick.busy = false;
-      const typed = value ? [{ label: value, description: 'as typed' }] : [];
-      const offered = isFeatureError(result) ? [] : result.values.filter((v) => v !== value).slice(0, 100).map((v) => ({ label: v, description: 'suggested by the server' }));
-      pick.items = [...typed, ...offered];
+      // Labelled so that the quick pick's own sorting keeps the server's suggestions first.
+      const typed = value ? [{ label: `Use "${value}"`, description: 'as typed', value }] : [];
+      const offered = isFeatureError(result) ? [] : result.values.filter((v) => v !== value).slice(0, 100).map((v) => ({ label: v, description: 'suggested by the server', value: v }));
+      // The server's suggestions first (Enter takes the first), the value as typed last.
+      pick.items = [...offered, ...typed];
     };
     pick.onDidChangeValue((value) => void complete(value));
     pick.onDidAccept(() => {
-      const value = pick.selectedItems[0]?.label ?? pick.value;
+      const value = pick.selectedItems[0]?.value ?? pick.value;
       if (!value) return;
       done = true;
       resolve(value);

@@ -7,6 +7,7 @@
 //   { "package": "conformance-next",        a devDependency alias of @modelcontextprotocol/conformance
 //                                           (or "@modelcontextprotocol/conformance" with "version")
 //     "specVersion": "2026-07-28",          optional: the suite's --spec-version
+//     "client": "conformance/auth-client.mjs",  optional: the client script (default conformance/client.mjs)
 //     "scenarios": [ { "name": "tools_call",
 //                      "steps": [["call", "add_numbers", {"a": 5, "b": 3}]] } ] }
 // "steps" are the CLI commands the client runs for that scenario (default: [["tools"]]; "cli": [...]
@@ -81,13 +82,17 @@ export function readLists(dir = LISTS) {
       problems.push(`${where}: "scenarios" must be a non-empty array`);
       continue;
     }
+    if (list.client !== undefined && !(typeof list.client === 'string' && /^conformance\/[\w.-]+\.mjs$/.test(list.client) && existsSync(join(ROOT, list.client)))) {
+      problems.push(`${where}: "client" must name a script in conformance/ (got ${JSON.stringify(list.client)})`);
+      continue;
+    }
     const isArgs = (a) => Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' || (typeof x === 'object' && x !== null));
     list.scenarios.forEach((s, i) => {
       const name = typeof s === 'string' ? s : s?.name;
       if (typeof name !== 'string' || !/^[\w./-]+$/.test(name)) return problems.push(`${where}: scenario ${i + 1} has no valid "name"`);
       const steps = typeof s === 'string' ? undefined : s.steps ?? (s.cli !== undefined ? [s.cli] : undefined);
       if (steps !== undefined && !(Array.isArray(steps) && steps.every(isArgs))) return problems.push(`${where}: scenario "${name}": "steps" must be an array of argument arrays ("cli": one argument array)`);
-      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, name, steps: steps ?? [['tools']] });
+      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, client: list.client ?? 'conformance/client.mjs', name, steps: steps ?? [['tools']] });
     });
   }
   return { runs, problems };
@@ -114,7 +119,7 @@ async function node24() {
 function runScenario(node, run) {
   const suite = join(ROOT, 'node_modules', run.package, 'dist', 'index.js');
   // The suite splits the command on spaces and appends the server URL.
-  const command = `${node} conformance/client.mjs`;
+  const command = `${node} ${run.client}`;
   const args = [suite, 'client', '--command', command, '--scenario', run.name, '--timeout', String(SCENARIO_TIMEOUT_MS), ...(run.specVersion ? ['--spec-version', run.specVersion] : [])];
   return new Promise((done) => {
     const child = spawn(node, args, { cwd: ROOT, env: { ...process.env, MINAGENT_CONFORMANCE_STEPS: JSON.stringify(run.steps) }, stdio: ['ignore', 'pipe', 'pipe'] });

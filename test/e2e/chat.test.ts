@@ -167,7 +167,8 @@ describe('the chat panel', () => {
       wb = await Workbench.open(cs.url);
       const w = wb;
       await w.openMinAgent();
-      await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker 2 tools')));
+      // Every server running (the status bar: the tree below the chat shows only its first rows).
+      await w.page.locator('.statusbar-item', { hasText: /\b(\d+)\/\1 · \d+ tools\b/ }).first().waitFor({ timeout: 120_000 });
       const chat = await w.webview();
       try {
         await chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' }).waitFor({ state: 'attached' });

@@ -213,6 +213,8 @@ describe('the chat, polished (issue 11)', () => {
 
       const historyRows = async () => {
         await w.command('MinAgent: Chat History');
+        // The history's own pick (it has a title; the command palette, whose row it replaces, has none).
+        await w.page.locator('.quick-input-widget .quick-input-title', { hasText: 'MinAgent: Chat History' }).waitFor();
         const rows = w.page.locator('.quick-input-list .monaco-list-row');
         await rows.first().waitFor();
         return rows;

@@ -212,8 +212,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = this.icons?.path(identity?.icons) ?? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
         const cost = this.schemaCost(info.name);
         const on = this.switches.serverOn(info.name);
-        if (identity?.title) lines.splice(1, 0, '', identity.title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
-        item.description = `${identity?.title ? `${identity.title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
+        // The server's own title: attacker-written, and it may echo a secret the entry gave it.
+        const title = identity?.title ? serverRedactor(info.config).redact(identity.title) : undefined;
+        if (title) lines.splice(1, 0, '', title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
+        item.description = `${title ? `${title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',

@@ -151,16 +151,18 @@ describe('server prompts in the chat', () => {
       await w.openMinAgent();
       let list = '';
       await stage('1-list', async () => {
-        await w.waitForRows('the library server running', (rows) => rows.some((r) => /^library \d+ tools/.test(r)));
+        const rows = await w.waitForRows('the library server running', (rows) => rows.some((r) => /^library (.* · )?\d+ tools/.test(r)));
+        assert.ok(!rows.join('\n').includes(TOKEN), `the tree shows no secret (the server's title echoes it):\n${rows.join('\n')}`);
         await w.contextMenu('library', 'Show MCP Trace');
         await waitFor('the trace to list the start-up traffic', async () => /prompts\/list/.test((list = await w.editorText())), 60_000);
         assert.match(list, /MCP trace of server "library": \d+ messages kept .* Recording\./);
-        assert.match(list, /#1 [\d:.]+ → out request initialize 0 \d+ bytes #2 [\d:.]+ ← in response initialize 0 [\d.]+ (bytes|KB) \d+ ms/);
+        // The library server speaks 2026-07-28: its session opens with server/discover.
+        assert.match(list, /#1 [\d:.]+ → out request server\/discover (\S+) \d+ bytes #2 [\d:.]+ ← in response server\/discover \1 [\d.]+ (bytes|KB) \d+ ms/);
         assert.ok(!list.includes(TOKEN), 'the list shows no secret');
         await w.screenshot('trace-1-list-light');
       });
       await stage('2-message', async () => {
-        // The initialize reply (#2, on line 6: the rows start on line 5) carries the secret in the server's name and title.
+        // The server/discover reply (#2, on line 6: the rows start on line 5) carries the secret in the server's name and title.
         await w.page.locator('.editor-instance .monaco-editor textarea').first().focus();
         await w.page.keyboard.press('Control+G');
         await w.page.locator('.quick-input-widget input').waitFor();
@@ -168,10 +170,10 @@ describe('server prompts in the chat', () => {
         await w.page.keyboard.press('Enter');
         await w.command('Open Link');
         let text = '';
-        await waitFor('the initialize reply to open', async () => /"serverInfo"/.test((text = await w.editorText())), 30_000);
-        assert.match(text, /^\/\/ received from server "library" at .+: response initialize \(id 0\)/);
+        await waitFor('the server/discover reply to open', async () => /serverInfo"/.test((text = await w.editorText())), 30_000);
+        assert.match(text, /^\/\/ received from server "library" at .+: response server\/discover \(id \S+\)/);
         // The server's name and title carry the label too (the instructions further down are not on screen).
-        assert.match(text, /"serverInfo": \{ "name": "\[redacted\]-server", "title": "The \[redacted\] Library"/);
+        assert.match(text, /serverInfo": \{ "name": "\[redacted\]-server", "title": "The \[redacted\] Library"/);
         assert.ok(!text.includes(TOKEN), 'the message shows no secret');
         await w.screenshot('trace-2-message-light');
       });

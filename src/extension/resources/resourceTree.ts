@@ -3,6 +3,7 @@ import type { HubCatalog } from '../../core/mcp/catalog';
 import type { McpResource, McpResourceTemplate } from '../../core/mcp/featureTypes';
 import { formatBytes } from '../../core/mcp/resourceView';
 import type { ServerHub } from '../../core/mcp/hub';
+import { serverRedactor } from '../../core/mcp/config';
 import type { IconSource } from '../icons/iconSource';
 
 export type ResourceNode =
@@ -26,6 +27,12 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
   ) {
     this.listeners = [hub.catalog.onDidChangeResources(() => this.refresh()), hub.onDidChangeServers(() => this.refresh())];
     if (icons) this.listeners.push(icons.onDidLoad(() => this.refresh()));
+  }
+
+  /** Server-written text with the secrets of that server's entry taken out (a server may echo them). */
+  private clean(server: string, text: string | undefined): string | undefined {
+    const config = this.hub.servers().find((s) => s.name === server)?.config;
+    return text === undefined || !config ? text : serverRedactor(config).redact(text);
   }
 
   private get catalog(): HubCatalog {
@@ -66,28 +73,28 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
         item.contextValue = 'resourceServer';
         const count = this.catalog.resources().filter((r) => r.server === node.server).length;
         const templates = this.catalog.templates().filter((t) => t.server === node.server).length;
-        item.description = [info?.title, `${count} resource${count === 1 ? '' : 's'}`, templates ? `${templates} template${templates === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ');
+        item.description = [this.clean(node.server, info?.title), `${count} resource${count === 1 ? '' : 's'}`, templates ? `${templates} template${templates === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ');
         item.iconPath = this.icons?.path(info?.icons) ?? new vscode.ThemeIcon('server');
         return item;
       }
       case 'resource': {
         const r = this.resource(node);
-        const item = new vscode.TreeItem(r?.title ?? r?.name ?? node.uri);
+        const item = new vscode.TreeItem(this.clean(node.server, r?.title ?? r?.name ?? node.uri)!);
         item.id = `resource:${node.server}:${node.uri}`;
         item.contextValue = 'resource';
         item.description = [r?.mimeType, r?.size !== undefined ? formatBytes(r.size) : undefined].filter(Boolean).join(' · ');
-        item.tooltip = tooltip(node.uri, r?.name, r?.description);
+        item.tooltip = tooltip(this.clean(node.server, node.uri)!, this.clean(node.server, r?.name), this.clean(node.server, r?.description));
         item.iconPath = this.icons?.path(r?.icons) ?? new vscode.ThemeIcon('file');
         item.command = { command: 'minagent.openResource', title: 'Open Resource', arguments: [node] };
         return item;
       }
       case 'template': {
         const t = this.template(node);
-        const item = new vscode.TreeItem(t?.title ?? t?.name ?? node.uriTemplate);
+        const item = new vscode.TreeItem(this.clean(node.server, t?.title ?? t?.name ?? node.uriTemplate)!);
         item.id = `template:${node.server}:${node.uriTemplate}`;
         item.contextValue = 'resourceTemplate';
-        item.description = node.uriTemplate;
-        item.tooltip = tooltip(node.uriTemplate, t?.name, t?.description);
+        item.description = this.clean(node.server, node.uriTemplate);
+        item.tooltip = tooltip(this.clean(node.server, node.uriTemplate)!, this.clean(node.server, t?.name), this.clean(node.server, t?.description));
         item.iconPath = this.icons?.path(t?.icons) ?? new vscode.ThemeIcon('symbol-parameter');
         item.command = { command: 'minagent.openResource', title: 'Open Resource', arguments: [node] };
         return item;

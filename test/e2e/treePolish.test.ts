@@ -64,13 +64,17 @@ describe('the Tools tree, polished', () => {
       // Under load the extension's activity bar item can take minutes to appear (a bound, not an expectation).
       await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
       await w.openMinAgent();
+      // This test is about the tree: fold the Chat view above it so the tree shows all six servers' rows.
+      const chatHeader = page.locator('.sidebar .pane-header', { hasText: /^\s*Chat\b/ }).first();
+      await chatHeader.waitFor();
+      if ((await chatHeader.getAttribute('aria-expanded')) === 'true') await chatHeader.click();
 
       await stage('5-error-lines', async () => {
         // Six servers start collapsed, but the failed ones open: their one explaining line shows.
         // On a loaded 2-core machine the extension host can take minutes to come up: a bound, not an expectation.
         const rows = await w.waitForRows(
-          'the three failures explained',
-          (r) => r.some((x) => x.startsWith("Error: Cannot find module '") && x.includes('no-such-server.mjs')) && r.some((x) => x.startsWith('command not found: "definitely-not-a-command-xyz"')) && r.some((x) => x.startsWith('fatal: FIXTURE_API_KEY is not set')),
+          'the three failures explained and research running',
+          (r) => r.some((x) => x.startsWith("Error: Cannot find module '") && x.includes('no-such-server.mjs')) && r.some((x) => x.startsWith('command not found: "definitely-not-a-command-xyz"')) && r.some((x) => x.startsWith('fatal: FIXTURE_API_KEY is not set')) && r.some((x) => x.startsWith('research 3 tools')),
           240_000,
         );
         assert.ok(rows.some((x) => /^Error: Cannot find module '.*no-such-server\.mjs' exited with code 1 during startup$/.test(x)), `the status beside the line:\n${rows.join('\n')}`);

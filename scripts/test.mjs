@@ -9,9 +9,17 @@ import { ensureNodeModules } from './setup.mjs';
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1] };
 
+const began = Date.now();
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env, ...options });
   return r.status ?? 1;
+}
+/** One line per stage with its wall time, so a slow stage shows in any CI log. */
+function timed(what, fn) {
+  const t0 = Date.now();
+  const status = fn();
+  console.log(`npm test: ${what} took ${Math.round((Date.now() - t0) / 1000)} s (${Math.round((Date.now() - began) / 1000)} s in all)`);
+  return status;
 }
 
 function leftovers() {
@@ -32,6 +40,9 @@ function leftovers() {
   return found;
 }
 
+// Two VS Codes at a time: most of an e2e test is VS Code starting and waiting on events, and each
+// test has its own code-server, profile, browser and ports.
+const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 2);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
@@ -46,13 +57,13 @@ if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/t
 if (status !== 0) failed('the type check');
 const fast = suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf);
 if (status === 0 && fast.length) {
-  status = nodeTest(fast, 2);
+  status = timed('unit, integration and reliability', () => nodeTest(fast, 2));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
 }
 // The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on
 // the Node 24 of the e2e cache (installed first if missing). Its verdict per scenario is printed.
 if (suites.includes('conformance')) {
-  const conformance = run(process.execPath, ['scripts/conformance.mjs']);
+  const conformance = timed('conformance', () => run(process.execPath, ['scripts/conformance.mjs']));
   if (conformance !== 0) failed('a conformance scenario (the suite\'s report is above)');
   status ||= conformance;
 }
@@ -71,7 +82,7 @@ if (suites.includes('e2e')) {
     } else {
       const packaged = run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
       if (packaged !== 0) failed('npm run package');
-      const e2eStatus = packaged === 0 ? nodeTest(filesOf('e2e'), 1) : packaged;
+      const e2eStatus = packaged === 0 ? timed('e2e', () => nodeTest(filesOf('e2e'), E2E_CONCURRENCY)) : packaged;
       if (e2eStatus !== 0 && packaged === 0) failed('an e2e test (its report is above; screenshots in .test-artifacts/)');
       status ||= e2eStatus;
     }

@@ -103,13 +103,27 @@ export class Workbench {
     return text.replace(/\s+/g, ' ');
   }
 
-  /** A webview's document, two frames down: the sidebar view's, or with `panel` the editor panel's. */
+  /**
+   * A webview's document, two frames down: the sidebar view's, or with `panel` the editor panel's.
+   * VS Code replaces a webview's frames while it restores or reloads one: a frame that goes away
+   * between being found and being entered is looked up again, until the deadline.
+   */
   async webview({ panel = false } = {}): Promise<Frame> {
     const which = panel ? ':not([src*="purpose=webviewView"])' : '[src*="purpose=webviewView"]';
-    const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: 120_000 });
-    const outerFrame = await outer.contentFrame();
-    const inner = await outerFrame!.waitForSelector('#active-frame');
-    return (await inner.contentFrame())!;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      try {
+        const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: Math.max(1, deadline - Date.now()) });
+        const outerFrame = await outer.contentFrame();
+        const inner = await outerFrame?.waitForSelector('#active-frame', { timeout: Math.max(1, deadline - Date.now()) });
+        const frame = await inner?.contentFrame();
+        if (frame && !frame.isDetached()) return frame;
+      } catch (err) {
+        if (!/not attached|detached|Target closed|has been closed/i.test(String(err)) || Date.now() > deadline) throw err;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the ${panel ? 'editor panel' : 'sidebar'} webview`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   async close(): Promise<void> {

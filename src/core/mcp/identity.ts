@@ -10,6 +10,18 @@ import type { ServerConfig } from './config';
  * value is stored.
  */
 export function serverIdentity(config: ServerConfig): string {
+  let identity = known.get(config);
+  if (identity === undefined) {
+    identity = digest(config);
+    known.set(config, identity);
+  }
+  return identity;
+}
+
+/** Identities of the entries seen (an entry is never changed in place: an edit is a new object). */
+const known = new WeakMap<ServerConfig, string>();
+
+function digest(config: ServerConfig): string {
   const what = config.type === 'stdio' ? { type: 'stdio', command: config.command, args: config.args } : { type: config.type, url: config.url };
   return createHash('sha256')
     .update(JSON.stringify({ origin: config.origin ?? '', ...what }))

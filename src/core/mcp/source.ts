@@ -29,6 +29,7 @@ import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
 import type { Disposable } from '../event';
 import type { ClientRequestsHost } from './clientRequests/clientRequests';
+import { sendTurn } from './transport/inbox';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -334,6 +335,8 @@ export class McpToolSource {
 
   /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
+    // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see inbox).
+    await sendTurn();
     // Logged through this server's redacting logger, like every other line.
     return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
   }

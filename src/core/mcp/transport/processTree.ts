@@ -39,6 +39,23 @@ async function procInfo(pid: number): Promise<ProcInfo | undefined> {
   return { pid, ppid: Number(f[1]), pgrp: Number(f[2]) };
 }
 
+/** Files read at a time: enough to keep libuv's four file threads busy, never a thousand opens in one tick. */
+const READS_AT_ONCE = 16;
+
+/** procInfo for each pid, a few at a time (each finished read starts the next, from its own callback). */
+async function readAll(pids: number[]): Promise<Array<ProcInfo | undefined>> {
+  const out = new Array<ProcInfo | undefined>(pids.length);
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < pids.length) {
+      const i = next++;
+      out[i] = await procInfo(pids[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, pids.length) }, reader));
+  return out;
+}
+
 function listProc(): Promise<string[]> {
   return new Promise((resolve) => readdir('/proc', (err, entries) => resolve(err ? [] : entries)));
 }
@@ -66,7 +83,7 @@ function snapshot(): Promise<ProcInfo[]> {
 async function readSnapshot(): Promise<ProcInfo[]> {
   if (process.platform === 'linux') {
     const pids = (await listProc()).filter((e) => e.charCodeAt(0) <= 57).map(Number);
-    return (await Promise.all(pids.map(procInfo))).filter((p): p is ProcInfo => !!p);
+    return (await readAll(pids)).filter((p): p is ProcInfo => !!p);
   }
   if (process.platform === 'win32') return [];
   const out: ProcInfo[] = [];
@@ -110,7 +127,7 @@ export async function processTree(leader: number, known: Iterable<number> = []):
  */
 export async function alivePids(pids: Iterable<number>): Promise<Set<number>> {
   const list = [...pids];
-  if (process.platform === 'linux') return new Set((await Promise.all(list.map(procInfo))).flatMap((p) => (p ? [p.pid] : [])));
+  if (process.platform === 'linux') return new Set((await readAll(list)).flatMap((p) => (p ? [p.pid] : [])));
   return new Set(
     list.filter((pid) => {
       try {

@@ -5,17 +5,9 @@ import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
+import { requests } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
-
-interface Recorded {
-  body: { messages: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string } }> };
-}
-
-async function requests(port: string): Promise<Recorded[]> {
-  const r = await fetch(`http://127.0.0.1:${port}/requests`);
-  return (await r.json()) as Recorded[];
-}
 
 const label = (chat: Frame) => chat.locator('#budget-label').innerText();
 

@@ -4,18 +4,9 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
-import { startDemoWithMockModel } from './mockChat';
+import { requests, startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
-
-interface SeenRequest {
-  closed: boolean;
-  body: { messages: Array<{ role: string; content: unknown }> };
-}
-
-async function requests(port: string): Promise<SeenRequest[]> {
-  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
-}
 
 const transcriptText = (chat: Frame) => chat.locator('#transcript').innerText();
 

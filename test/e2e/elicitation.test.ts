@@ -8,16 +8,9 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
+import { requests } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
-
-interface SeenRequest {
-  body: { messages: Array<{ role: string; content: unknown }>; max_tokens?: number; tools?: unknown[] };
-}
-
-async function requests(port: string): Promise<SeenRequest[]> {
-  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
-}
 
 const ASKER = { 'minagent.servers': { asker: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/asker.mjs'] } } };
 const ANSWER = 'profile: {"name":"Ada Lovelace","team":"web","seats":3,"notify":true}';

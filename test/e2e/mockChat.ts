@@ -12,3 +12,14 @@ export async function startDemoWithMockModel(): Promise<{ mock: Awaited<ReturnTy
   });
   return { mock, cs };
 }
+
+export interface SeenRequest {
+  /** Whether the client closed the request (a turn that ended mid-stream closes it). */
+  closed: boolean;
+  body: { messages: Array<{ role: string; content: unknown }>; max_tokens?: number; tools?: Array<{ function: { name: string } }> };
+}
+
+/** The requests the mock model server has seen, oldest first. */
+export async function requests(port: string): Promise<SeenRequest[]> {
+  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
+}

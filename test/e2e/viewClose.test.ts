@@ -4,18 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';
-import { startDemoWithMockModel } from './mockChat';
+import { requests, startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
-
-interface SeenRequest {
-  closed: boolean;
-  body: { messages: Array<{ role: string; content: unknown }> };
-}
-
-async function requests(port: string): Promise<SeenRequest[]> {
-  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
-}
 
 describe('closing a chat view in VS Code', () => {
   e2eTest('closing the editor panel during a streaming answer ends that turn; the sidebar goes on without it', async () => {

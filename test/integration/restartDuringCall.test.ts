@@ -44,6 +44,15 @@ describe('a call when its server restarts or stops', () => {
       assert.equal(parseError(await result), 'cancelled: the server was stopped');
     }));
 
+  test('a call asked for in the same tick as a stop waits for its send turn, then finds the server stopped: never made, never thrown', { timeout: 30_000 }, () =>
+    withHub(async (hub) => {
+      const result = hub.registry.call('slow', { ms: 10 });
+      const stopped = hub.stop('slow');
+      assert.equal(parseError(await result), 'mcp server not connected');
+      await stopped;
+      assert.equal(hub.runningCalls(), 0);
+    }));
+
   test('a settings change that restarts the server says restarted; removing it says stopped', { timeout: 30_000 }, () =>
     withHub(async (hub) => {
       const { result: first } = await callInProgress(hub, 30_000);

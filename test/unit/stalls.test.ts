@@ -20,7 +20,8 @@ for (const [name, make] of providers) {
     test('a stream that stops sending ends after the idle timeout, saying so', async () => {
       const m = await startMockModel([{ hang: true }]);
       const seen: string[] = [];
-      await assert.rejects(make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 1_000, onText: (t) => seen.push(t) }), /the model sent nothing for 1 s, so the turn was ended \(setting "minagent.chat.idleTimeout"\)/);
+      // 3 s: on a loaded machine the first chunk ("thinking") took over 1 s to arrive.
+      await assert.rejects(make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 3_000, onText: (t) => seen.push(t) }), /the model sent nothing for 3 s, so the turn was ended \(setting "minagent.chat.idleTimeout"\)/);
       assert.deepEqual(seen, ['thinking'], 'what arrived before the stall was shown');
     });
 

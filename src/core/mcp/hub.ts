@@ -10,6 +10,7 @@ import type { ServerState } from './state';
 import type { ToolProblem } from './toolList';
 import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
 import { McpTrace } from './trace';
+import { sendTurn } from './transport/inbox';
 import type { ServerAuth } from '../auth/provider';
 import type { ClientRequestsHost } from './clientRequests/clientRequests';
 
@@ -327,18 +328,26 @@ export class ServerHub {
    * Routes a registry tool to the server's current source, so a restart needs no re-registration;
    * never to a server whose entry changed since the tool was listed (another command, URL or origin).
    */
-  private callRemote(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+  private async callRemote(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+    // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see
+    // inbox). The checks below run after the turn, on the server as it is then.
+    await sendTurn();
+    if (options?.signal?.aborted) return toolError('cancelled');
     const entry = this.entries.get(server);
     if (entry && serverIdentity(entry.config) !== identity) {
-      return Promise.resolve(toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`));
+      return toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`);
     }
     if (entry && entry.source?.state.kind !== 'running' && this.isRestarting(entry)) {
-      return Promise.resolve(toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`));
+      return toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`);
     }
     const source = entry?.source;
-    if (!source) return Promise.resolve(toolError('mcp server not connected'));
+    if (!source) return toolError('mcp server not connected');
     this.activeCalls++;
-    return source.call(remoteName, args, options).finally(() => this.activeCalls--);
+    try {
+      return await source.call(remoteName, args, options);
+    } finally {
+      this.activeCalls--;
+    }
   }
 
   private serverLog(name: string): Logger {

@@ -29,7 +29,6 @@ import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
 import type { Disposable } from '../event';
 import type { ClientRequestsHost } from './clientRequests/clientRequests';
-import { sendTurn } from './transport/inbox';
 import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
 
 export type { RemoteTool };
@@ -335,8 +334,6 @@ export class McpToolSource {
 
   /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
-    // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see inbox).
-    await sendTurn();
     // Logged through this server's redacting logger, like every other line.
     return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
   }
@@ -344,7 +341,7 @@ export class McpToolSource {
   private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
     const client = this.client;
     if (!client && this.ending) return toolError(`${NOT_CONNECTED}: ${await this.ending}`);
-    if (!client || this.currentState.kind !== 'running') return toolError(NOT_CONNECTED);
+    if (!client || this.currentState.kind !== 'running') return toolError(this.notRunning());
     if (options.signal?.aborted) return toolError('cancelled');
     const timeout = this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
@@ -371,6 +368,19 @@ export class McpToolSource {
       if (this.closing) return toolError(`cancelled: the server was ${this.closedAs}`);
       return toolError(await this.requestFailure(err));
     }
+  }
+
+  /**
+   * Why a call found no session: the model reads what became of the server (its crash, or that it
+   * is still starting); after close() it is the seed's "mcp server not connected".
+   */
+  private notRunning(): string {
+    const state = this.currentState;
+    if (state.kind === 'error') return `${NOT_CONNECTED}: ${state.message}`;
+    // Closed by its owner: the seed's own words for a call after close().
+    if (this.closing) return NOT_CONNECTED;
+    if (state.kind === 'starting') return `${NOT_CONNECTED}: "${this.name}" is still starting; try again shortly`;
+    return NOT_CONNECTED;
   }
 
   /** Why a request to the server failed: a timeout, the server's own message, or what became of the server. */

@@ -101,3 +101,21 @@ export async function httpMcpServer(...args: string[]): Promise<string> {
 export function stopFixtures(): void {
   for (const child of started.splice(0)) child.stdin?.end();
 }
+
+/**
+ * Counts event-loop iterations: an immediate that re-arms itself runs once per check phase. `now`
+ * is the current iteration; `stop()` ends the count.
+ */
+export function iterationCounter(): { readonly now: number; stop(): void } {
+  let iteration = 0;
+  let counter = setImmediate(function tick() {
+    iteration++;
+    counter = setImmediate(tick);
+  });
+  return {
+    get now() {
+      return iteration;
+    },
+    stop: () => clearImmediate(counter),
+  };
+}

@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { iterationCounter } from '../helpers';
 import { deliver, sendTurn } from '../../src/core/mcp/transport/inbox';
 
 test('messages that arrive together are handled in order, spread over event-loop iterations instead of one long stall', { timeout: 30_000 }, async () => {
-  let iteration = 0;
-  let counter = setImmediate(function tick() {
-    iteration++;
-    counter = setImmediate(tick);
-  });
+  const loop = iterationCounter();
   const handled: Array<{ n: number; iteration: number }> = [];
   try {
     await new Promise<void>((resolve) => {
       // 40 messages in one go (as from 30 pipes ready in one poll phase), each 2 ms of handling.
       for (let n = 0; n < 40; n++) {
         deliver(() => {
-          handled.push({ n, iteration });
+          handled.push({ n, iteration: loop.now });
           const until = performance.now() + 2;
           while (performance.now() < until);
           if (n === 39) resolve();
@@ -22,7 +19,7 @@ test('messages that arrive together are handled in order, spread over event-loop
       }
     });
   } finally {
-    clearImmediate(counter);
+    loop.stop();
   }
   assert.deepEqual(handled.map((h) => h.n), Array.from({ length: 40 }, (_, i) => i), 'in arrival order');
   const perIteration = new Map<number, number>();
@@ -32,13 +29,9 @@ test('messages that arrive together are handled in order, spread over event-loop
 });
 
 test('a burst of sends asked for in one tick is spread over iterations, and the work each turn sets going counts against the budget', { timeout: 30_000 }, async () => {
-  let iteration = 0;
-  let counter = setImmediate(function tick() {
-    iteration++;
-    counter = setImmediate(tick);
-  });
+  const loop = iterationCounter();
   const sentIn: number[] = [];
-  const asked = iteration;
+  const asked = loop.now;
   try {
     // 60 calls made in one tick; each, once given its turn, does 2 ms of work in a continuation (a
     // microtask, as the SDK's serializing and writing is), not in the turn's own callback.
@@ -46,13 +39,13 @@ test('a burst of sends asked for in one tick is spread over iterations, and the 
       Array.from({ length: 60 }, async () => {
         await sendTurn();
         await Promise.resolve();
-        sentIn.push(iteration);
+        sentIn.push(loop.now);
         const until = performance.now() + 2;
         while (performance.now() < until);
       }),
     );
   } finally {
-    clearImmediate(counter);
+    loop.stop();
   }
   assert.ok(sentIn.every((i) => i > asked), 'no send happens in the tick that asked for it');
   const perIteration = new Map<number, number>();

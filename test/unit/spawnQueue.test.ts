@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { iterationCounter } from '../helpers';
 import { spawnTurn } from '../../src/core/mcp/transport/spawnQueue';
 
 test('spawn turns asked for together are granted one per event-loop iteration, even when each is slow and sets timers', { timeout: 30_000 }, async () => {
-  // An immediate that re-arms itself runs once per check phase: once per event-loop iteration.
-  let iteration = 0;
-  let counter = setImmediate(function tick() {
-    iteration++;
-    counter = setImmediate(tick);
-  });
+  const loop = iterationCounter();
   const granted: number[] = [];
   try {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         await spawnTurn();
-        granted.push(iteration);
+        granted.push(loop.now);
         // What a spawn does to the loop, a few promise hops into the turn: synchronous work that
         // moves its clock on, then a timer (a request timeout). Chained zero-delay timers would
         // then run back to back in one timers phase.
@@ -26,7 +22,7 @@ test('spawn turns asked for together are granted one per event-loop iteration, e
       }),
     );
   } finally {
-    clearImmediate(counter);
+    loop.stop();
   }
   assert.equal(granted.length, 8);
   assert.equal(new Set(granted).size, 8, `two turns shared an event-loop iteration: ${granted.join(', ')}`);

@@ -1,7 +1,8 @@
 // Runs code-server (VS Code in the browser) on a fresh profile and workspace, with the packaged
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, SERVERS } from '../helpers';
@@ -36,6 +37,40 @@ export interface CodeServerOptions {
   extensions?: string[];
 }
 
+/**
+ * The vsix installed by code-server's own installer once per build of it (2-3 s each time), in a
+ * folder under node_modules/.cache keyed by the file's size and time; every test copies that.
+ * Test files run in parallel: each installs into a folder of its own and the first rename wins.
+ */
+function installedVsix(node: string, env: Record<string, string>): string {
+  const stat = statSync(VSIX);
+  const cache = join(ROOT, 'node_modules', '.cache', 'minagent-e2e-vsix');
+  const key = createHash('sha256').update(`${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
+  const done = join(cache, key);
+  if (existsSync(join(done, 'extensions', 'extensions.json'))) return join(done, 'extensions');
+  mkdirSync(cache, { recursive: true });
+  const staging = mkdtempSync(join(cache, 'staging-'));
+  const install = spawnSync(node, [paths.codeServer, '--user-data-dir', join(staging, 'user-data'), '--extensions-dir', join(staging, 'extensions'), '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
+  // extensions.json names the folder it was installed in: kept as written, rewritten on each copy.
+  writeFileSync(join(staging, 'extensions', 'installed-in'), join(staging, 'extensions'));
+  for (const old of readdirSync(cache)) if (old !== key && !old.startsWith('staging-')) rmSync(join(cache, old), { recursive: true, force: true });
+  try {
+    renameSync(staging, done);
+  } catch (err) {
+    if (!existsSync(join(done, 'extensions', 'extensions.json'))) throw err;
+    rmSync(staging, { recursive: true, force: true }); // another test file installed it first
+  }
+  return join(done, 'extensions');
+}
+
+/** The installed extension and its manifest, pointed at `extensions`, as if it had been installed there. */
+function copyInstalled(from: string, extensions: string): void {
+  const installedIn = readFileSync(join(from, 'installed-in'), 'utf8');
+  for (const entry of readdirSync(from)) if (entry !== 'extensions.json' && entry !== 'installed-in') cpSync(join(from, entry), join(extensions, entry), { recursive: true });
+  writeFileSync(join(extensions, 'extensions.json'), readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions));
+}
+
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-'));
   const userData = join(dir, 'user-data');
@@ -64,8 +99,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     cpSync(from, join(extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
   }
-  const install = spawnSync(node, [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
+  copyInstalled(installedVsix(node, env), extensions);
 
   const port = await freePort();
   const args = [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];

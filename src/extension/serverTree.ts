@@ -14,6 +14,9 @@ import { openEntryCommand, problemRef } from './entryCommand';
 import type { EntryRef } from './settingsLocation';
 import type { IconSource } from './icons/iconSource';
 
+/** Tool rows whose tooltip is made when hovered. */
+const toolTooltips = new WeakMap<vscode.TreeItem, Tool>();
+
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
 
@@ -126,9 +129,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     return this.toolsByServer.get(server) ?? [];
   }
 
+  /** Made when hovered (VS Code asks only for an item without a tooltip). */
   resolveTreeItem(item: vscode.TreeItem): vscode.TreeItem {
     const live = liveTooltips.get(item);
     if (live) item.tooltip = new vscode.MarkdownString(`${live.text}\n\n${uptimeLine(live.startedAt, Date.now())}`);
+    const tool = toolTooltips.get(item);
+    if (tool) item.tooltip = this.toolTooltip(tool);
     return item;
   }
 
@@ -260,6 +266,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
     if (notes.length) item.description = notes.join(' · ');
     item.iconPath = this.icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
+    // Its schema in a code block is the heaviest part of a row: VS Code would send and parse 100 of
+    // them when a server expands (half the bytes, and most of the extension host's time); hovered, one.
+    toolTooltips.set(item, tool);
+    return item;
+  }
+
+  private toolTooltip(tool: Tool): vscode.MarkdownString {
+    const wire = this.hub.registry.wireName(tool.name);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${tool.name}**`);
     if (tool.title) md.appendMarkdown(' — ').appendText(tool.title);
@@ -269,8 +283,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     if (tool.description) md.appendMarkdown('\n\n').appendText(tool.description);
     md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');
     md.supportThemeIcons = true;
-    item.tooltip = md;
-    return item;
+    return md;
   }
 
   dispose(): void {

@@ -71,6 +71,13 @@ function copyInstalled(from: string, extensions: string): void {
   writeFileSync(join(extensions, 'extensions.json'), readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions));
 }
 
+/**
+ * No start page or trust prompt, and no port auto-forwarding: its scanner reads every process's
+ * /proc entries and runs `ls`/`ps` every few seconds (more with more servers running), costs that
+ * landed at random in the timed windows of the tree benchmark and would pop up notices in tests.
+ */
+const QUIET_EDITOR = { 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', 'remote.autoForwardPorts': false };
+
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-'));
   const userData = join(dir, 'user-data');
@@ -80,7 +87,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
   if (!options.inPlace) cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
   if (options.workspaceSettings) writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', ...options.userSettings }, null, 2));
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_EDITOR, ...options.userSettings }, null, 2));
   const reportFile = join(dir, 'report.json');
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),

@@ -85,6 +85,23 @@ describe('the Tools tree, polished', () => {
         await w.screenshot('tree-errors');
       });
 
+      await stage('5-tool-tooltip', async () => {
+        // A tool's tooltip (its description and schema) is made when the row is hovered, not sent with
+        // every row: hovering shows it whole.
+        const research = w.row('research');
+        if ((await research.getAttribute('aria-expanded')) !== 'true') await research.locator('.monaco-tl-twistie').click();
+        // VS Code shows a row's hover once the pointer rests on its label.
+        await w.row('echo').hover();
+        await w.row('echo').locator('.label-name').hover();
+        const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Echo the given text back unchanged.' }).first();
+        await hover.waitFor({ timeout: 30_000 });
+        const text = await hover.innerText();
+        assert.match(text, /echo/);
+        assert.match(text, /"text"/, `the schema's property in the tooltip:\n${text}`);
+        await w.screenshot('tree-tool-tooltip');
+        await page.mouse.move(0, 0);
+      });
+
       await stage('7-failure-notice', async () => {
         // The three failures at startup share one notification.
         const storm = toasts.filter({ hasText: 'servers failed' });

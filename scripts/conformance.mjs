@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LISTS = join(ROOT, 'conformance', 'scenarios');
 const SCENARIO_TIMEOUT_MS = 60_000;
+const CONCURRENCY = 2;
 const { paths } = createRequire(import.meta.url)('./e2e-paths.cjs');
 
 const SUITE = '@modelcontextprotocol/conformance';
@@ -116,6 +117,25 @@ async function node24() {
   return bin;
 }
 
+/** Runs the functions given to it, at most `size` at once. */
+function pool(size) {
+  let active = 0;
+  const queue = [];
+  const next = () => {
+    if (active >= size || !queue.length) return;
+    active++;
+    const { fn, resolve } = queue.shift();
+    fn().then(resolve).finally(() => {
+      active--;
+      next();
+    });
+  };
+  return (fn) => new Promise((resolve) => {
+    queue.push({ fn, resolve });
+    next();
+  });
+}
+
 function runScenario(node, run) {
   const suite = join(ROOT, 'node_modules', run.package, 'dist', 'index.js');
   // The suite splits the command on spaces and appends the server URL.
@@ -140,8 +160,12 @@ async function main(filter) {
   if (/\s/.test(node) || /\s/.test(ROOT)) throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run node scripts/build.mjs first');
   let failed = problems.length;
-  for (const run of chosen) {
-    const { output, code } = await runScenario(node, run);
+  // Two scenarios at a time (each is mostly two Node processes starting; every server the suite
+  // starts listens on a port of its own); verdicts are printed in the lists' order.
+  const limit = pool(CONCURRENCY);
+  const outcomes = chosen.map((run) => limit(() => runScenario(node, run)));
+  for (const [i, run] of chosen.entries()) {
+    const { output, code } = await outcomes[i];
     const verdict = verdictOf(output, code);
     const label = `${run.name} (${run.package} ${run.version}${run.specVersion ? `, --spec-version ${run.specVersion}` : ''})`;
     console.log(`${verdict.passed ? 'PASS' : 'FAIL'} ${label}: ${verdict.summary}, OVERALL: ${verdict.overall}`);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort, ROOT, SERVERS } from '../helpers';
 
 // Where scripts/e2e-setup.mjs installed Node 24 and code-server.
@@ -64,11 +65,11 @@ function installedVsix(node: string, env: Record<string, string>): string {
   return join(done, 'extensions');
 }
 
-/** The installed extension and its manifest, pointed at `extensions`, as if it had been installed there. */
-function copyInstalled(from: string, extensions: string): void {
+/** Copies the installed extension into `extensions`; returns its manifest's entries, pointed there as if installed there. */
+function copyInstalled(from: string, extensions: string): unknown[] {
   const installedIn = readFileSync(join(from, 'installed-in'), 'utf8');
   for (const entry of readdirSync(from)) if (entry !== 'extensions.json' && entry !== 'installed-in') cpSync(join(from, entry), join(extensions, entry), { recursive: true });
-  writeFileSync(join(extensions, 'extensions.json'), readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions));
+  return JSON.parse(readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions)) as unknown[];
 }
 
 /**
@@ -101,12 +102,17 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     ...options.env,
   };
   const node = join(paths.node24Bin, 'node');
+  const installed = copyInstalled(installedVsix(node, env), extensions);
   for (const ext of options.extensions ?? []) {
     const from = join(ROOT, 'fixtures', 'extensions', ext);
     const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-    cpSync(from, join(extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+    const folder = `${manifest.publisher}.${manifest.name}-${manifest.version}`;
+    cpSync(from, join(extensions, folder), { recursive: true });
+    // VS Code loads only the extensions its manifest lists (a folder beside them is ignored).
+    const location = join(extensions, folder);
+    installed.push({ identifier: { id: `${manifest.publisher}.${manifest.name}` }, version: manifest.version, location: { $mid: 1, fsPath: location, external: pathToFileURL(location).href, path: location, scheme: 'file' }, relativeLocation: folder });
   }
-  copyInstalled(installedVsix(node, env), extensions);
+  writeFileSync(join(extensions, 'extensions.json'), JSON.stringify(installed));
 
   const port = await freePort();
   const args = [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];

@@ -89,9 +89,16 @@ export class Workbench {
     const row = this.row(rowLabel);
     // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
     await row.click();
-    await row.click({ button: 'right' });
     const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();
-    await menuItem.waitFor();
+    // A row with a command opens something on that click (a document): when that takes focus after
+    // the menu opened, the menu closes. Opened again until it stays (bounded like every wait here).
+    for (const until = Date.now() + 60_000; ; ) {
+      await row.click({ button: 'right' });
+      const shown = await menuItem.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (shown) break;
+      if (Date.now() > until) throw new Error(`the context menu of "${rowLabel}" never showed "${item}"`);
+      await this.page.keyboard.press('Escape');
+    }
     await menuItem.hover();
     await menuItem.click();
     if (await menuItem.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');

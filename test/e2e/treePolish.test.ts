@@ -89,7 +89,13 @@ describe('the Tools tree, polished', () => {
         // A tool's tooltip (its description and schema) is made when the row is hovered, not sent with
         // every row: hovering shows it whole.
         const research = w.row('research');
-        if ((await research.getAttribute('aria-expanded')) !== 'true') await research.locator('.monaco-tl-twistie').click();
+        // The tree re-renders when a server's schema cost is measured: a click on the twistie can land
+        // on a row being replaced. Expanded again until its tools show (bounded like every wait here).
+        for (const until = Date.now() + 60_000; !(await w.row('echo').isVisible()); ) {
+          if (Date.now() > until) throw new Error('research never showed its tools');
+          if ((await research.getAttribute('aria-expanded')) !== 'true') await research.locator('.monaco-tl-twistie').click();
+          await w.row('echo').waitFor({ timeout: 5_000 }).catch(() => undefined);
+        }
         // VS Code shows a row's hover once the pointer rests on its label.
         await w.row('echo').hover();
         await w.row('echo').locator('.label-name').hover();

@@ -275,10 +275,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   private toolTooltip(tool: Tool): vscode.MarkdownString {
     const wire = this.hub.registry.wireName(tool.name);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${tool.name}**`);
+    // Names come from the server: set as text (a backtick or bracket in one could otherwise open a link).
+    md.appendMarkdown('**').appendText(tool.name).appendMarkdown('**');
     if (tool.title) md.appendMarkdown(' — ').appendText(tool.title);
-    if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(` (server name \`${tool.remoteName}\`)`);
-    if (wire && wire !== tool.name) md.appendMarkdown(`\n\nsent to models as \`${wire}\``);
+    if (tool.remoteName && tool.remoteName !== tool.name) md.appendText(` (server name "${tool.remoteName}")`);
+    if (wire && wire !== tool.name) md.appendMarkdown('\n\n').appendText(`sent to models as "${wire}"`);
     if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${tool.renamed}`);
     if (tool.description) md.appendMarkdown('\n\n').appendText(tool.description);
     md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');

@@ -12,7 +12,8 @@ import { Workbench } from './workbench';
 
 const node = (file: string, ...args: string[]) => ({ command: 'node', args: [`\${env:MINAGENT_FIXTURES}/${file}`, ...args] });
 
-// Six servers (more than open expanded), three of which fail to start, and one broken entry.
+// Six servers (more than open expanded), three of which fail to start, and one broken entry. `second`
+// writes Markdown and HTML into its tool's name, title and description (an attacker's links).
 const SETTINGS = {
   'minagent.servers': {
     research: node('research.mjs'),
@@ -20,7 +21,7 @@ const SETTINGS = {
     missing: { command: 'node', args: ['${workspaceFolder}/no-such-server.mjs'] },
     nocmd: { command: 'definitely-not-a-command-xyz' },
     nokey: node('faulty.mjs', 'exit-at-start'),
-    second: node('faulty.mjs', 'ok'),
+    second: node('lowlevel.mjs', 'markup'),
     typo: { comand: 'node' },
   },
 };
@@ -85,27 +86,58 @@ describe('the Tools tree, polished', () => {
         await w.screenshot('tree-errors');
       });
 
+      // The tree re-renders when a server's schema cost is measured: a click on the twistie can land
+      // on a row being replaced. Expanded again until its tools show (bounded like every wait here).
+      const expandUntil = async (server: string, tool: string) => {
+        const row = w.row(server);
+        for (const until = Date.now() + 60_000; !(await w.row(tool).isVisible()); ) {
+          if (Date.now() > until) throw new Error(`${server} never showed its tools`);
+          if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+          await w.row(tool).waitFor({ timeout: 5_000 }).catch(() => undefined);
+        }
+      };
+      // VS Code shows a row's hover once the pointer rests on its label (its icon is part of it; a
+      // long name would be scrolled sideways in its clipped box if the pointer were moved onto it).
+      const hoverOn = async (tool: string, showing: string) => {
+        await w.row(tool).hover();
+        await w.row(tool).locator('.custom-view-tree-node-item-icon').hover();
+        const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: showing }).first();
+        await hover.waitFor({ timeout: 30_000 });
+        return hover;
+      };
+
       await stage('5-tool-tooltip', async () => {
         // A tool's tooltip (its description and schema) is made when the row is hovered, not sent with
         // every row: hovering shows it whole.
-        const research = w.row('research');
-        // The tree re-renders when a server's schema cost is measured: a click on the twistie can land
-        // on a row being replaced. Expanded again until its tools show (bounded like every wait here).
-        for (const until = Date.now() + 60_000; !(await w.row('echo').isVisible()); ) {
-          if (Date.now() > until) throw new Error('research never showed its tools');
-          if ((await research.getAttribute('aria-expanded')) !== 'true') await research.locator('.monaco-tl-twistie').click();
-          await w.row('echo').waitFor({ timeout: 5_000 }).catch(() => undefined);
-        }
-        // VS Code shows a row's hover once the pointer rests on its label.
-        await w.row('echo').hover();
-        await w.row('echo').locator('.label-name').hover();
-        const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Echo the given text back unchanged.' }).first();
-        await hover.waitFor({ timeout: 30_000 });
+        await expandUntil('research', 'echo');
+        const hover = await hoverOn('echo', 'Echo the given text back unchanged.');
         const text = await hover.innerText();
         assert.match(text, /echo/);
         assert.match(text, /"text"/, `the schema's property in the tooltip:\n${text}`);
         await w.screenshot('tree-tool-tooltip');
         await page.mouse.move(0, 0);
+      });
+
+      await stage('5-hostile-tooltip', async () => {
+        // The attack: a server's tool name, title and description written as Markdown and HTML links
+        // (a command: link would run a VS Code command on a click). The hover shows them as text.
+        const name = 'see `x` [docs](command:workbench.action.closeWindow)';
+        await expandUntil('second', name);
+        const hover = await hoverOn(name, 'Click [here](command:workbench.action.closeWindow)');
+        const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+        for (const literal of [name, '**Bold** <img src=x onerror="document.title=1">', 'Click [here](command:workbench.action.closeWindow)', '<a href="command:workbench.action.quit">quit</a>']) {
+          assert.ok(text.includes(literal), `shown as text: ${literal}\nin the hover:\n${text}`);
+        }
+        // VS Code's Markdown makes a bare https address a link (it asks before opening one); nothing else may be.
+        const links = await hover.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''));
+        assert.ok(links.every((href) => href.startsWith('https://evil.example/')), `only plain web addresses are links: ${links.join(', ')}`);
+        assert.equal(await hover.locator('img').count(), 0, 'no image in the hover');
+        await w.screenshot('tree-hostile-tooltip');
+        await page.mouse.move(0, 0);
+        await hover.waitFor({ state: 'hidden' });
+        // The row shows the name as the server wrote it.
+        assert.equal((await w.row(name).locator('.label-name').innerText()).replace(/\u00a0/g, ' '), name);
+        await w.screenshot('tree-hostile-row');
       });
 
       await stage('7-failure-notice', async () => {

@@ -91,16 +91,20 @@ export class Workbench {
     await row.click();
     const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();
     // A row with a command opens something on that click (a document): when that takes focus after
-    // the menu opened, the menu closes. Opened again until it stays (bounded like every wait here).
-    for (const until = Date.now() + 60_000; ; ) {
+    // the menu opened (even while the pointer moves onto the item), the menu closes. Opened again,
+    // and the item hovered and clicked, until that holds (bounded like every wait here).
+    for (const until = Date.now() + 90_000; ; ) {
       await row.click({ button: 'right' });
-      const shown = await menuItem.waitFor({ timeout: 10_000 }).then(() => true, () => false);
-      if (shown) break;
-      if (Date.now() > until) throw new Error(`the context menu of "${rowLabel}" never showed "${item}"`);
-      await this.page.keyboard.press('Escape');
+      try {
+        await menuItem.waitFor({ timeout: 10_000 });
+        await menuItem.hover({ timeout: 5_000 });
+        await menuItem.click({ timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (Date.now() > until) throw new Error(`the context menu of "${rowLabel}" never let "${item}" be clicked: ${(err as Error).message}`);
+        await this.page.keyboard.press('Escape');
+      }
     }
-    await menuItem.hover();
-    await menuItem.click();
     if (await menuItem.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
   }
 

@@ -1,7 +1,8 @@
 // 7. The host's event loop while servers start, work and close: how long the loop of the process
 // that holds the hub stalls (perf_hooks.monitorEventLoopDelay, 1 ms resolution), against an idle
 // loop and against a plain loop that spawns the same servers one per tick (the floor: a spawn is a
-// synchronous fork + exec, so no host can stall less while it spawns on its own thread).
+// synchronous fork + exec, so no host can stall less while it spawns on its own thread, if its
+// servers run at the same priority: the floor's run at the default, the hub's at nice 10, priority.ts).
 // Interleaved rounds; the per-round ratio's median is reported.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ServerHub } from '../src/core/mcp/hub';

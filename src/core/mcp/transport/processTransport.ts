@@ -5,6 +5,7 @@ import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transpo
 import { deliver } from './inbox';
 import { LineReader } from './lineReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
+import { lowerPriority } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
 import { spawnTurn } from './spawnQueue';
 import { hostPlanContext, planSpawn } from './spawnPlan';
@@ -136,6 +137,7 @@ export class ProcessTransport implements Transport {
         ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       });
       this.child = child;
+      if (child.pid !== undefined) lowerPriority(child.pid);
       const reader = new LineReader(
         this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
         (line) => this.handleLine(line),

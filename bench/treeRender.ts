@@ -15,7 +15,7 @@ import { median, record } from './results';
 
 const TOOLS = 100;
 const EXPANDS = 15;
-const ROUNDS = Number(process.env.BENCH_TREE_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_TREE_ROUNDS ?? 9);
 
 /** Clicks `selector` and resolves with the ms until an element matching `until` is in the DOM and a frame was painted. */
 const timedClick = (selector: string, until: string) => `new Promise((resolve, reject) => {

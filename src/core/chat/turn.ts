@@ -23,6 +23,8 @@ export interface TurnHost {
   agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
+  /** Waits (bounded, until `signal`) for servers still starting; resolves with what to tell the user when some were not waited for. */
+  whenServersReady?(signal: AbortSignal): Promise<string | undefined>;
   /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
   whyUnavailable?(name: string): string | undefined;
   /** How a tool's card looks: the title the server gave it and its checked icon (a `data:` URI). */
@@ -110,6 +112,12 @@ export class Turn {
       this.notice(this.ended ? 'info' : 'error', this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err));
       return;
     }
+    const without = await this.host.whenServersReady?.(this.signal);
+    if (this.ended) {
+      this.notice('info', END_TEXT[this.endReason ?? 'stopped']);
+      return;
+    }
+    if (without) this.notice('warning', without);
     const agent = new Agent(model, this.host.registry, {
       ...this.host.agentOptions(),
       approve: (req, signal) => this.approve(req, signal),

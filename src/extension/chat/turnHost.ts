@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../../core/agent/agent';
 import type { TurnHost } from '../../core/chat/turn';
 import type { ServerHub } from '../../core/mcp/hub';
+import { serversReady } from '../../core/chat/serversReady';
 import type { Approvals } from './approvals';
 import type { ModelChoices } from './models';
 import type { ToolSelection } from './toolSelection';
@@ -36,6 +37,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
       };
     },
     tools: () => tools.forModel(),
+    whenServersReady: (signal) => serversReady(hub, signal),
     whyUnavailable: (name) => tools.whyUnavailable(name),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),
     ask: (req, signal) => approvals.ask(req, signal),

@@ -1,0 +1,31 @@
+// A turn sent while servers start waits for them (bounded), so the model is shown their tools and is
+// not told they do not exist (a message sent right after a window reload).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { serversReady } from '../../src/core/chat/serversReady';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config';
+import { ServerHub } from '../../src/core/mcp/hub';
+import { fixture } from '../helpers';
+
+test('a turn waits for a starting server and then has its tools; one that never answers is named after the bound; Stop ends the wait', async () => {
+  const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: 60_000 } });
+  try {
+    hub.reconcile([fixture('research', 'research.mjs')]);
+    assert.equal(hub.servers()[0]!.state.kind, 'starting');
+    assert.equal(await serversReady(hub, new AbortController().signal), undefined);
+    assert.ok(hub.registry.get('echo'), 'its tools are there when the wait ends');
+
+    hub.reconcile([fixture('research', 'research.mjs'), fixture('silent', 'faulty.mjs', ['never-init'])]);
+    const began = Date.now();
+    assert.equal(await serversReady(hub, new AbortController().signal, 500), 'Sent without the tools of silent: still starting after 1 s.');
+    assert.ok(Date.now() - began < 5_000, 'bounded');
+
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const stopped = Date.now();
+    assert.equal(await serversReady(hub, stop.signal, 60_000), undefined);
+    assert.ok(Date.now() - stopped < 5_000, 'Stop ends the wait');
+  } finally {
+    await hub.closeAll();
+  }
+});

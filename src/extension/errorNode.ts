@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerInfo } from '../core/mcp/hub';
 import { summarizeError } from '../core/mcp/errorLine';
+import { markdownText } from '../shared/markdownText';
 import type { Node } from './serverTree';
 
 /**
@@ -15,7 +16,7 @@ export function errorNode(info: ServerInfo): Extract<Node, { kind: 'message' }> 
   const summary = summarizeError(message, stderr);
   const detail = [summary.status, info.restartNote].filter(Boolean).join(' · ');
   const tooltip = new vscode.MarkdownString();
-  tooltip.appendText(state.message);
+  tooltip.appendMarkdown(markdownText(state.message));
   if (stderr) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(stderr, 'text');
   return { kind: 'message', id: `err:${info.name}`, label: summary.line, ...(detail ? { detail } : {}), icon: 'error', color: 'errorForeground', tooltip };
 }

@@ -3,6 +3,7 @@ import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
 import { describeProtocol } from '../core/mcp/era';
+import { markdownCode, markdownText } from '../shared/markdownText';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/state';
 import type { Tool } from '../core/tools';
@@ -145,7 +146,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.id = 'trust';
         item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('editorWarning.foreground'));
         item.description = node.names.join(', ');
-        item.tooltip = new vscode.MarkdownString(`MCP servers run programs on your machine, so servers defined by an untrusted workspace do not start.\n\nNot started: ${node.names.join(', ')}\n\nClick to manage workspace trust.`);
+        item.tooltip = new vscode.MarkdownString(`MCP servers run programs on your machine, so servers defined by an untrusted workspace do not start.\n\nNot started: ${markdownText(node.names.join(', '))}\n\nClick to manage workspace trust.`);
         item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
         item.contextValue = 'trust';
         return item;
@@ -205,9 +206,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
     item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
-    const lines = [`**${info.name}** — ${state.kind}`, '', `\`${describeEndpoint(info.config)}\``];
-    if (info.config.type === 'stdio') lines.push('', `cwd: \`${serverRedactor(info.config).redact(info.config.cwd)}\``);
-    if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', `from ${info.config.origin}`);
+    // Every part but the state is written by the workspace or the server: set as text.
+    const lines = [`**${markdownText(info.name)}** — ${state.kind}`, '', markdownCode(describeEndpoint(info.config))];
+    if (info.config.type === 'stdio') lines.push('', `cwd: ${markdownCode(serverRedactor(info.config).redact(info.config.cwd))}`);
+    if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', markdownText(`from ${info.config.origin}`));
     switch (state.kind) {
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');
@@ -220,21 +222,21 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         const on = this.switches.serverOn(info.name);
         // The server's own title: attacker-written, and it may echo a secret the entry gave it.
         const title = identity?.title ? serverRedactor(info.config).redact(identity.title) : undefined;
-        if (title) lines.splice(1, 0, '', title.replace(/[\\`*_[\]<>#]/g, '\\$&'));
+        if (title) lines.splice(1, 0, '', markdownText(title));
         item.description = `${title ? `${title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
         };
         if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
-        if (state.protocolVersion) lines.push('', describeProtocol(state.protocolVersion));
+        if (state.protocolVersion) lines.push('', markdownText(describeProtocol(state.protocolVersion)));
         if (state.pid) lines.push('', `pid ${state.pid}`);
         break;
       }
       case 'error':
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = 'error';
-        lines.push('', state.message);
+        lines.push('', markdownText(state.message));
         break;
       case 'stopped':
         item.iconPath = new vscode.ThemeIcon('circle-outline');
@@ -276,12 +278,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const wire = this.hub.registry.wireName(tool.name);
     const md = new vscode.MarkdownString();
     // Names come from the server: set as text (a backtick or bracket in one could otherwise open a link).
-    md.appendMarkdown('**').appendText(tool.name).appendMarkdown('**');
-    if (tool.title) md.appendMarkdown(' — ').appendText(tool.title);
-    if (tool.remoteName && tool.remoteName !== tool.name) md.appendText(` (server name "${tool.remoteName}")`);
-    if (wire && wire !== tool.name) md.appendMarkdown('\n\n').appendText(`sent to models as "${wire}"`);
-    if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${tool.renamed}`);
-    if (tool.description) md.appendMarkdown('\n\n').appendText(tool.description);
+    md.appendMarkdown(`**${markdownText(tool.name)}**`);
+    if (tool.title) md.appendMarkdown(` — ${markdownText(tool.title)}`);
+    if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(markdownText(` (server name "${tool.remoteName}")`));
+    if (wire && wire !== tool.name) md.appendMarkdown(`\n\n${markdownText(`sent to models as "${wire}"`)}`);
+    if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${markdownText(tool.renamed)}`);
+    if (tool.description) md.appendMarkdown(`\n\n${markdownText(tool.description)}`);
     md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');
     md.supportThemeIcons = true;
     return md;

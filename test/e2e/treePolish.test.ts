@@ -125,12 +125,14 @@ describe('the Tools tree, polished', () => {
         await expandUntil('second', name);
         const hover = await hoverOn(name, 'Click [here](command:workbench.action.closeWindow)');
         const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
-        for (const literal of [name, '**Bold** <img src=x onerror="document.title=1">', 'Click [here](command:workbench.action.closeWindow)', '<a href="command:workbench.action.quit">quit</a>']) {
+        for (const literal of [name, '**Bold** <img src=x onerror="document.title=1">', 'Click [here](command:workbench.action.closeWindow)', '<a href="command:workbench.action.quit">quit</a> $(info) (docs: https://evil.example/docs_(v2)/a-b?x=1).']) {
           assert.ok(text.includes(literal), `shown as text: ${literal}\nin the hover:\n${text}`);
         }
         // VS Code's Markdown makes a bare https address a link (it asks before opening one); nothing else may be.
         const links = await hover.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? a.getAttribute('data-href') ?? ''));
         assert.ok(links.every((href) => href.startsWith('https://evil.example/')), `only plain web addresses are links: ${links.join(', ')}`);
+        // An address in parentheses is one link, to exactly that address (VS Code's own escaping made it end in "\").
+        assert.ok(links.includes('https://evil.example/docs_(v2)/a-b?x=1'), `the documentation address is a clean link: ${links.join(', ')}`);
         assert.equal(await hover.locator('img').count(), 0, 'no image in the hover');
         await w.screenshot('tree-hostile-tooltip');
         await page.mouse.move(0, 0);

@@ -5,6 +5,7 @@ import { formatBytes } from '../../core/mcp/resourceView';
 import type { ServerHub } from '../../core/mcp/hub';
 import { serverRedactor } from '../../core/mcp/config';
 import type { IconSource } from '../icons/iconSource';
+import { markdownText } from '../../shared/markdownText';
 
 export type ResourceNode =
   | { kind: 'resourceServer'; server: string }
@@ -113,8 +114,6 @@ function tooltip(uri: string, name: string | undefined, description: string | un
   const md = new vscode.MarkdownString();
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendText(uri);
-  if (name) md.appendText(`\n\n${name}`);
-  if (description) md.appendText(`\n\n${description}`);
+  md.appendMarkdown([uri, name, description].filter(Boolean).map((t) => markdownText(t!)).join('\n\n'));
   return md;
 }

@@ -140,6 +140,16 @@ describe('the Tools tree, polished', () => {
         // The row shows the name as the server wrote it.
         assert.equal((await w.row(name).locator('.label-name').innerText()).replace(/\u00a0/g, ' '), name);
         await w.screenshot('tree-hostile-row');
+        // The server's own title, in its row and its tooltip: text, no link, no icon.
+        const title = 'Docs [x](command:workbench.action.quit) $(zap) <b>b</b>';
+        assert.ok((await w.row('second').innerText()).replace(/\u00a0/g, ' ').includes(title), 'the title in the row as written');
+        assert.equal(await w.row('second').locator('.codicon-zap').count(), 0, 'no icon from the title in the row');
+        const serverHover = await hoverOn('second', 'Docs [x]');
+        assert.ok((await serverHover.innerText()).replace(/\u00a0/g, ' ').includes(title), `the title in the tooltip as written:\n${await serverHover.innerText()}`);
+        assert.equal(await serverHover.locator('a').count(), 0, 'no link in the server tooltip');
+        assert.equal(await serverHover.locator('.codicon-zap').count(), 0, 'no icon from the title in the tooltip');
+        await w.screenshot('tree-hostile-server-tooltip');
+        await page.mouse.move(0, 0);
       });
 
       await stage('7-failure-notice', async () => {

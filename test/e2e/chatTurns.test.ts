@@ -1,5 +1,6 @@
 // Turn ownership in a real VS Code: New Chat during a streaming answer leaves an empty conversation
-// that stays empty, and the next request the model gets has none of the old messages.
+// that stays empty, and the next request the model gets has none of the old messages; closing the
+// editor panel during a streaming answer ends that turn and the sidebar goes on without it.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -11,7 +12,7 @@ import { Workbench } from './workbench';
 const transcriptText = (chat: Frame) => chat.locator('#transcript').innerText();
 
 describe('chat turns in VS Code', () => {
-  e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message', async () => {
+  e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message; closing the editor panel during a streaming answer ends that turn and the sidebar goes on without it', async () => {
     const { mock, cs } = await startDemoWithMockModel();
     let wb: Workbench | undefined;
     try {
@@ -48,6 +49,45 @@ describe('chat turns in VS Code', () => {
         assert.deepEqual(await chat.locator('#transcript .msg').allInnerTexts(), ['hello there', 'You said: hello there. Ask me "What is MCP?" to see a tool call.']);
         assert.equal(await chat.locator('#transcript .notice, #transcript .card').count(), 0);
         await w.screenshot('chat-turns-3-next-turn');
+
+        // Closing the editor panel that started a turn ends that turn (its request to the model is
+        // closed), and the sidebar, which shows the same conversation, is free for the next turn, into
+        // which the ended turn writes nothing. In the same editor, from a new chat.
+        await w.command('MinAgent: New Chat');
+        await waitFor('a new, empty chat', async () => (await transcriptText(chat)).trim() === '');
+        const base = (await requests(mock.port)).length;
+        await w.command('MinAgent: Open Chat');
+        const panel = await w.webview({ panel: true });
+        await panel.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+        const panelInput = panel.locator('#input');
+        await panelInput.fill('Tell me a long story');
+        await panelInput.press('Enter');
+        await panel.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
+        // The sidebar shows the same turn, busy.
+        await chat.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
+        await chat.locator('#send', { hasText: 'Stop' }).waitFor();
+        await w.screenshot('view-close-1-streaming');
+
+        await w.command('View: Close All Editors');
+        await w.page.locator('iframe.webview.ready:not([src*="purpose=webviewView"])').waitFor({ state: 'detached', timeout: 30_000 });
+        await waitFor('the turn\'s request to be closed', async () => (await requests(mock.port))[base]?.closed === true, 30_000);
+        await chat.locator('.notice', { hasText: 'Stopped: the chat view that started this turn was closed.' }).waitFor();
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        await w.screenshot('view-close-2-after-close');
+        const ended = await chat.locator('#transcript .msg, #transcript .notice, #transcript .card').count();
+
+        await input.fill('hello there');
+        await input.press('Enter');
+        await chat.locator('.msg.assistant', { hasText: 'You said: hello there' }).waitFor();
+        const after = await requests(mock.port);
+        assert.equal(after.length, base + 2);
+        // The same conversation goes on: the new message after the ended turn's question.
+        const userTexts = after[base + 1]!.body.messages.filter((m) => m.role === 'user').map((m) => m.content);
+        assert.deepEqual(userTexts, ['Tell me a long story', 'hello there']);
+        const items = await chat.locator('#transcript .msg, #transcript .notice, #transcript .card').allInnerTexts();
+        assert.equal(items.length, ended + 2, 'only the new turn wrote into the conversation since');
+        assert.match(items.at(-2)!, /hello there/);
+        await w.screenshot('view-close-3-next-turn');
       } catch (err) {
         throw new Error(`chat turns failed (screenshot: ${await w.screenshot('chat-turns-failed')}): ${(err as Error).message}`);
       }

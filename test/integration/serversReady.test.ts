@@ -7,7 +7,7 @@ import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture } from '../helpers';
 
-test('a turn waits for a starting server and then has its tools; one that never answers is named after the bound; Stop ends the wait', async () => {
+test('a turn waits for a starting server and then has its tools; one that never answers is shown while waited for and named after the bound; Stop ends the wait', async () => {
   const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: 60_000 } });
   try {
     hub.reconcile([fixture('research', 'research.mjs')]);
@@ -17,13 +17,15 @@ test('a turn waits for a starting server and then has its tools; one that never 
 
     hub.reconcile([fixture('research', 'research.mjs'), fixture('silent', 'faulty.mjs', ['never-init'])]);
     const began = Date.now();
-    assert.equal(await serversReady(hub, new AbortController().signal, 500), 'Sent without the tools of silent: still starting after 1 s.');
+    const shown: string[][] = [];
+    assert.equal(await serversReady(hub, new AbortController().signal, { waitMs: 500, showAfterMs: 100, onWaiting: (names) => shown.push(names) }), 'Sent without the tools of silent: still starting after 1 s.');
+    assert.deepEqual(shown, [['silent']], 'the user is told, once, which server the turn waits for');
     assert.ok(Date.now() - began < 5_000, 'bounded');
 
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
     const stopped = Date.now();
-    assert.equal(await serversReady(hub, stop.signal, 60_000), undefined);
+    assert.equal(await serversReady(hub, stop.signal, { waitMs: 60_000 }), undefined);
     assert.ok(Date.now() - stopped < 5_000, 'Stop ends the wait');
   } finally {
     await hub.closeAll();

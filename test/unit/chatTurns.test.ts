@@ -12,7 +12,7 @@ import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/tools';
 import { BudgetMeter } from '../../src/extension/chat/budgetMeter';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage, TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
 import { waitFor } from '../helpers';
 import { startMockModel } from '../mockModel';
@@ -37,7 +37,7 @@ function view(router: ChatRouter) {
   };
 }
 
-function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry(), idleTimeoutMs?: number) {
+function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry(), idleTimeoutMs?: number, extra: Partial<TurnHost> = {}) {
   const asked: string[] = [];
   const selected: string[] = [];
   return mock(replies).then((m) => {
@@ -53,6 +53,7 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
           asked.push(req.name);
           signal.addEventListener('abort', () => resolve(false), { once: true });
         }),
+      ...extra,
     };
     const actions: ChatActions = {
       meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock' }),
@@ -343,5 +344,35 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
     const good = { window: 100, windowSource: 's', reserve: 10, counter: 'c', exact: true, system: 1, tools: [{ server: 'a', tokens: 2, count: 1 }], history: 0, historyFull: 0, message: 3, total: 6 };
     assert.deepEqual(parseHostMessage({ type: 'budget', budget: good }), { type: 'budget', budget: good });
     assert.equal(parseHostMessage({ type: 'budget', budget: { ...good, tools: [{ server: '<b>', tokens: -1, count: 1 }] } }), undefined);
+  });
+
+  test('a turn that waits for starting servers says so while it waits, then what came of it, in the same line', async () => {
+    const notices = (items: readonly TranscriptItem[]) => items.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
+    let release: (without?: string) => void = () => undefined;
+    const { mock: m, runner, router } = await setup([{ text: 'one' }, { text: 'two' }], new ToolRegistry(), undefined, {
+      whenServersReady: (_signal, onWaiting) =>
+        new Promise((resolve) => {
+          onWaiting(['slow', 'other']);
+          release = resolve;
+        }),
+    });
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'first' });
+    const c = await router.current();
+    await waitFor('the waiting line', () => notices(c.items).length === 1);
+    assert.deepEqual(notices(c.items), ['info: Waiting for slow, other to start before sending…']);
+    assert.equal(m.requests.length, 0, 'nothing is sent while it waits');
+    release();
+    await runner.idle();
+    assert.deepEqual(notices(c.items), ['info: Waited 1 s for slow, other to start.'], 'the same line, now saying it waited');
+    assert.ok(v.got.some((x) => x.type === 'update' && x.item.kind === 'notice' && x.item.text.startsWith('Waited')), 'the view got the change as an update');
+
+    await v.send({ type: 'send', text: 'second' });
+    await waitFor('the second waiting line', () => notices(c.items).length === 2);
+    release('Sent without the tools of other: still starting after 15 s.');
+    await runner.idle();
+    assert.deepEqual(notices(c.items).at(-1), 'warning: Sent without the tools of other: still starting after 15 s.');
+    assert.equal(m.requests.length, 2);
   });
 });

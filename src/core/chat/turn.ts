@@ -23,8 +23,11 @@ export interface TurnHost {
   agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
-  /** Waits (bounded, until `signal`) for servers still starting; resolves with what to tell the user when some were not waited for. */
-  whenServersReady?(signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Waits (bounded, until `signal`) for servers still starting, calling `onWaiting` with their names if
+   * the wait is long enough to show; resolves with what to tell the user when some were not waited for.
+   */
+  whenServersReady?(signal: AbortSignal, onWaiting: (starting: string[]) => void): Promise<string | undefined>;
   /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
   whyUnavailable?(name: string): string | undefined;
   /** How a tool's card looks: the title the server gave it and its checked icon (a `data:` URI). */
@@ -83,8 +86,26 @@ export class Turn {
     this.abort.abort();
   }
 
-  private notice(level: 'info' | 'warning' | 'error', text: string): void {
-    this.conversation.append({ kind: 'notice', id: this.conversation.newId('n'), level, text });
+  private notice(level: 'info' | 'warning' | 'error', text: string): string {
+    const id = this.conversation.newId('n');
+    this.conversation.append({ kind: 'notice', id, level, text });
+    return id;
+  }
+
+  /** Waits for servers still starting; the user sees the wait while it lasts, then what came of it. */
+  private async serversReady(): Promise<void> {
+    const began = Date.now();
+    let waiting: { id: string; names: string } | undefined;
+    const without = await this.host.whenServersReady?.(this.signal, (starting) => {
+      const names = starting.join(', ');
+      waiting = { id: this.notice('info', `Waiting for ${names} to start before sending…`), names };
+    });
+    if (!waiting) {
+      if (without && !this.ended) this.notice('warning', without);
+      return;
+    }
+    const text = without ?? `Waited ${Math.max(1, Math.round((Date.now() - began) / 1000))} s for ${waiting.names} to start.`;
+    this.conversation.update({ kind: 'notice', id: waiting.id, level: without ? 'warning' : 'info', text });
   }
 
   private running: Promise<void> | undefined;
@@ -112,12 +133,11 @@ export class Turn {
       this.notice(this.ended ? 'info' : 'error', this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err));
       return;
     }
-    const without = await this.host.whenServersReady?.(this.signal);
+    await this.serversReady();
     if (this.ended) {
       this.notice('info', END_TEXT[this.endReason ?? 'stopped']);
       return;
     }
-    if (without) this.notice('warning', without);
     const agent = new Agent(model, this.host.registry, {
       ...this.host.agentOptions(),
       approve: (req, signal) => this.approve(req, signal),

@@ -37,7 +37,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
       };
     },
     tools: () => tools.forModel(),
-    whenServersReady: (signal) => serversReady(hub, signal),
+    whenServersReady: (signal, onWaiting) => serversReady(hub, signal, { onWaiting }),
     whyUnavailable: (name) => tools.whyUnavailable(name),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),
     ask: (req, signal) => approvals.ask(req, signal),

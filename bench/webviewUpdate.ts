@@ -1,7 +1,8 @@
 // 5c. A card update in a long transcript: one `update` message (a tool card goes from running to
 // done) in the chat webview with 1,000 transcript items against the same with 10, headless
 // Chromium, the real bundle and stylesheet. Each sample is the message's handling plus the style
-// and layout it causes (forced by a read, as the next frame would), alternating sizes per round.
+// and layout it causes (forced by a read, as the next frame would); both sizes are open together
+// and their updates alternate.
 import type { Page } from 'playwright-core';
 import { launchChromium, openChatPage } from './chatPage';
 import { median, record } from './results';
@@ -19,24 +20,26 @@ function items(n: number): unknown[] {
   return out.slice(0, n);
 }
 
-async function sample(page: Page, n: number): Promise<number> {
-  return (await page.evaluate(`(async () => {
-    const post = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
+/** Loads a transcript of `n` items with a running card at its end into the page. */
+async function load(page: Page, n: number): Promise<void> {
+  await page.evaluate(`(async () => {
     const base = ${JSON.stringify(items(n))};
     base.push({ kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: 'running', startedAt: 1 } });
-    post({ type: 'state', state: { items: base, busy: true, models: [] } });
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: { items: base, busy: true, models: [] } } }));
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  })()`);
+}
+
+/** One card update: the message's handling plus the style and layout it causes (forced by a read, as the next frame would). */
+async function update(page: Page, i: number): Promise<number> {
+  return (await page.evaluate(`(async () => {
     const transcript = document.getElementById('transcript');
-    const times = [];
-    for (let i = 0; i < ${UPDATES}; i++) {
-      const t0 = performance.now();
-      post({ type: 'update', item: { kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: i % 2 ? 'running' : 'done', startedAt: 1, progress: { progress: i, total: ${UPDATES} } } } });
-      transcript.scrollHeight; // the style and layout the change costs
-      times.push(performance.now() - t0);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    }
-    times.sort((a, b) => a - b);
-    return times[times.length >> 1];
+    const t0 = performance.now();
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'update', item: { kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: ${i % 2 ? "'running'" : "'done'"}, startedAt: 1, progress: { progress: ${i}, total: ${UPDATES} } } } } }));
+    transcript.scrollHeight;
+    const ms = performance.now() - t0;
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    return ms;
   })()`)) as number;
 }
 
@@ -46,12 +49,27 @@ export async function benchWebviewUpdate(): Promise<void> {
   const open = () => openChatPage(browser);
   const small: number[] = [];
   const large: number[] = [];
+  // Both sizes open at once, their updates alternating (which goes first alternates too), so a burst
+  // of load on the shared machine falls on both alike.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [n, into] of (round % 2 ? [[1000, large], [10, small]] : [[10, small], [1000, large]]) as Array<[number, number[]]>) {
-      const page = await open();
-      into.push(await sample(page, n));
-      await page.close();
+    const [pSmall, pLarge] = [await open(), await open()];
+    await load(pSmall, 10);
+    await load(pLarge, 1000);
+    const s: number[] = [];
+    const l: number[] = [];
+    for (let i = 0; i < UPDATES; i++) {
+      if (i % 2) {
+        l.push(await update(pLarge, i));
+        s.push(await update(pSmall, i));
+      } else {
+        s.push(await update(pSmall, i));
+        l.push(await update(pLarge, i));
+      }
     }
+    small.push(median(s));
+    large.push(median(l));
+    await pSmall.close();
+    await pLarge.close();
   }
   await browser.close();
   const ratios = large.map((l, i) => l / small[i]!);

@@ -58,13 +58,8 @@ export async function benchWebviewUpdate(): Promise<void> {
     const s: number[] = [];
     const l: number[] = [];
     for (let i = 0; i < UPDATES; i++) {
-      if (i % 2) {
-        l.push(await update(pLarge, i));
-        s.push(await update(pSmall, i));
-      } else {
-        s.push(await update(pSmall, i));
-        l.push(await update(pLarge, i));
-      }
+      const pair: Array<[Page, number[]]> = [[pSmall, s], [pLarge, l]];
+      for (const [page, into] of i % 2 ? pair.reverse() : pair) into.push(await update(page, i));
     }
     small.push(median(s));
     large.push(median(l));

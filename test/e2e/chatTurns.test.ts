@@ -11,6 +11,15 @@ import { Workbench } from './workbench';
 
 const transcriptText = (chat: Frame) => chat.locator('#transcript').innerText();
 
+/** Asks for the mock's long story from `view` and waits until its answer streams (the mock sent its first words and holds the stream open). */
+async function startLongAnswer(view: Frame): Promise<void> {
+  await view.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+  const input = view.locator('#input');
+  await input.fill('Tell me a long story');
+  await input.press('Enter');
+  await view.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
+}
+
 describe('chat turns in VS Code', () => {
   e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message; closing the editor panel during a streaming answer ends that turn and the sidebar goes on without it', async () => {
     const { mock, cs } = await startDemoWithMockModel();
@@ -21,12 +30,8 @@ describe('chat turns in VS Code', () => {
       await w.openMinAgent();
       const chat = await w.webview();
       try {
-        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
         const input = chat.locator('#input');
-        await input.fill('Tell me a long story');
-        await input.press('Enter');
-        // The answer is streaming (the mock sent its first words and holds the stream open).
-        await chat.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
+        await startLongAnswer(chat);
         await chat.locator('#send', { hasText: 'Stop' }).waitFor();
         await w.screenshot('chat-turns-1-streaming');
 
@@ -58,11 +63,7 @@ describe('chat turns in VS Code', () => {
         const base = (await requests(mock.port)).length;
         await w.command('MinAgent: Open Chat');
         const panel = await w.webview({ panel: true });
-        await panel.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
-        const panelInput = panel.locator('#input');
-        await panelInput.fill('Tell me a long story');
-        await panelInput.press('Enter');
-        await panel.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
+        await startLongAnswer(panel);
         // The sidebar shows the same turn, busy.
         await chat.locator('.msg.assistant.streaming', { hasText: 'thinking' }).waitFor();
         await chat.locator('#send', { hasText: 'Stop' }).waitFor();

@@ -1,5 +1,6 @@
 import { AuthManager } from '../core/auth/manager';
 import type { Interaction, SignInUi } from '../core/auth/provider';
+import { shortHost } from '../core/auth/endpoints';
 import { LoopbackReceiver } from '../core/auth/redirect';
 import { defaultAuthFile, FileSecretStore } from '../core/auth/fileStore';
 import type { ServerConfig } from '../core/mcp/config';
@@ -29,13 +30,13 @@ export async function cliAuth(servers: readonly ServerConfig[], mode: SignInMode
   if (!servers.some((s) => s.type !== 'stdio')) return undefined;
   const receiver = await LoopbackReceiver.start();
   const ui: SignInUi = {
-    async open(url, server) {
+    async open(url, server, issuer) {
       if (mode === 'fetch') {
         const res = await fetch(url);
         await res.text();
         return true;
       }
-      terminal.note(`Sign in to server "${server}": open this address in a browser (it returns to ${receiver.redirectUrl}):\n  ${url.href}`);
+      terminal.note(`Sign in to server "${server}" at ${shortHost(url)} (authorization server ${shortHost(new URL(issuer))}): open this address in a browser (it returns to ${receiver.redirectUrlFor(issuer)}):\n  ${url.href}`);
       return true;
     },
     ...(mode === 'print'

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { AuthManager } from '../core/auth/manager';
 import type { SignInUi } from '../core/auth/provider';
-import { LoopbackReceiver, PendingCallbacks, type RedirectReceiver } from '../core/auth/redirect';
+import { shortHost } from '../core/auth/endpoints';
+import { LoopbackReceiver, PendingCallbacks, redirectRoute, type CallbackBinding, type RedirectReceiver } from '../core/auth/redirect';
 import type { SecretStore } from '../core/auth/store';
 import type { Logger } from '../core/logger';
 import type { ServerHub } from '../core/mcp/hub';
@@ -9,17 +10,27 @@ import { setting } from './trustedSettings';
 
 const CALLBACK_PATH = '/oauth-callback';
 
-/** The browser comes back through VS Code's URI handler (`vscode://<extension id>/oauth-callback`). */
+/**
+ * The browser comes back through VS Code's URI handler: `vscode://<extension id>/oauth-callback/<route>`,
+ * one route per authorization server.
+ */
 class UriHandlerReceiver implements RedirectReceiver, vscode.UriHandler {
   private readonly pending = new PendingCallbacks();
-  constructor(readonly redirectUrl: string) {}
+  constructor(private readonly base: string) {}
 
-  handleUri(uri: vscode.Uri): void {
-    if (uri.path === CALLBACK_PATH) this.pending.deliver(new URLSearchParams(uri.query));
+  redirectUrlFor(issuer: string | undefined): string {
+    return `${this.base}/${redirectRoute(issuer)}`;
   }
 
-  wait(state: string, signal?: AbortSignal): Promise<URLSearchParams> {
-    return this.pending.wait(state, signal);
+  handleUri(uri: vscode.Uri): void {
+    const route = new RegExp(`^${CALLBACK_PATH}/([a-z0-9.-]{1,80})$`).exec(uri.path)?.[1];
+    if (!route) return;
+    const delivery = this.pending.deliver(route, new URLSearchParams(uri.query));
+    if (delivery === 'refused') void vscode.window.showErrorMessage('MinAgent: a sign-in came back from another authorization server than the one it was sent to, and was refused. Nothing was sent.');
+  }
+
+  wait(binding: CallbackBinding, signal?: AbortSignal): Promise<URLSearchParams> {
+    return this.pending.wait(binding, signal);
   }
 }
 
@@ -32,13 +43,35 @@ function secretStorage(secrets: vscode.SecretStorage): SecretStore {
   };
 }
 
+/** A URL's host for a dialog: bounded, host characters only (server-written). */
+function hostOf(url: string): string {
+  try {
+    return shortHost(new URL(url));
+  } catch {
+    return 'an unknown address';
+  }
+}
+
 const ui: SignInUi = {
-  async open(url, server) {
-    // The user chose Sign In (or agreed to sign in again): the page opens in their browser.
-    return vscode.env.openExternal(vscode.Uri.parse(url.href, true)).then((opened) => {
-      if (opened) void vscode.window.setStatusBarMessage(`MinAgent: waiting for the sign-in to "${server}" in the browser…`, 10_000);
-      return opened;
-    });
+  async open(url, server, issuer) {
+    // The user chose Sign In (or agreed to sign in again); before the browser opens, they see where it goes.
+    const host = hostOf(url.href);
+    const issuerHost = hostOf(issuer);
+    const open = 'Open Browser';
+    const answer = await vscode.window.showInformationMessage(
+      `Sign in to "${server}" at ${host}?`,
+      {
+        modal: true,
+        detail: `MinAgent will open the authorization server ${host}${issuerHost !== host ? ` (issuer ${issuerHost})` : ''} in your browser. "${server}" named it; sign in only if you expect this server to use it.`,
+      },
+      open,
+    );
+    if (answer !== open) return false;
+    // The address as a string: a vscode.Uri would decode and re-encode its query, and the resource
+    // indicator (a URL inside the query) reached the authorization server with "//" folded to "/".
+    const opened = await vscode.env.openExternal(url.href as unknown as vscode.Uri);
+    if (opened) void vscode.window.setStatusBarMessage(`MinAgent: waiting for the sign-in to "${server}" in the browser…`, 10_000);
+    return opened;
   },
   async askClientId(server, issuer) {
     return vscode.window.showInputBox({
@@ -51,7 +84,39 @@ const ui: SignInUi = {
     const answer = await vscode.window.showWarningMessage(`MinAgent: server "${server}" asks you to sign in again (the session expired or it needs more permissions).`, 'Sign In');
     return answer === 'Sign In';
   },
+  async bindClientSecret(server, issuer) {
+    const yes = 'Send It There';
+    const answer = await vscode.window.showWarningMessage(
+      `The client secret of "${server}" names no authorization server. Does it belong to ${hostOf(issuer)}?`,
+      {
+        modal: true,
+        detail: `"${server}" now names ${issuer} as its authorization server. MinAgent sends a pre-registered client secret only to the authorization server it was registered with. If you say yes, "oauth.issuer": "${issuer}" is written to the entry and the secret goes nowhere else.`,
+      },
+      yes,
+    );
+    if (answer !== yes) return false;
+    await writeIssuer(server, issuer);
+    return true;
+  },
 };
+
+/** Writes `oauth.issuer` into the settings entry of `server` (user or workspace settings); an MCP file's entry keeps it for this session only. */
+async function writeIssuer(server: string, issuer: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('minagent');
+  const inspected = config.inspect<Record<string, Record<string, unknown>>>('servers');
+  const scopes = [
+    [inspected?.workspaceFolderValue, vscode.ConfigurationTarget.WorkspaceFolder],
+    [inspected?.workspaceValue, vscode.ConfigurationTarget.Workspace],
+    [inspected?.globalValue, vscode.ConfigurationTarget.Global],
+  ] as const;
+  for (const [value, target] of scopes) {
+    const entry = value?.[server];
+    if (!entry || typeof entry !== 'object') continue;
+    const oauth = entry.oauth && typeof entry.oauth === 'object' ? (entry.oauth as Record<string, unknown>) : {};
+    await config.update('servers', { ...value, [server]: { ...entry, oauth: { ...oauth, issuer } } }, target);
+    return;
+  }
+}
 
 /**
  * The editor's OAuth: tokens in SecretStorage, the browser opened with `openExternal`, and the
@@ -66,11 +131,11 @@ export async function createEditorAuth(context: vscode.ExtensionContext, log: Lo
     receiver = loopback;
   } else {
     const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${context.extension.id}${CALLBACK_PATH}`));
-    const handler = new UriHandlerReceiver(external.toString(true));
+    const handler = new UriHandlerReceiver(external.toString(true).replace(/\/+$/, ''));
     context.subscriptions.push(vscode.window.registerUriHandler(handler));
     receiver = handler;
   }
-  log.info(`oauth: sign-ins return to ${receiver.redirectUrl}`);
+  log.info(`oauth: sign-ins return to ${receiver.redirectUrlFor(undefined).replace(/\/[^/]*$/, '')}/<authorization server>`);
   const manager = new AuthManager({
     secrets: secretStorage(context.secrets),
     receiver,

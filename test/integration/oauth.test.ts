@@ -152,7 +152,7 @@ describe('OAuth for HTTP servers', () => {
 
   test('a pre-registered client ID (and secret) from the entry comes first: no registration', PER_TEST, async () => {
     const f = await fixture('--no-dcr', '--preregistered', 'my-app:my-app-secret-value');
-    const s = await setup(f, { oauth: { clientId: 'my-app', clientSecret: 'my-app-secret-value' } });
+    const s = await setup(f, { oauth: { clientId: 'my-app', clientSecret: 'my-app-secret-value', issuer: f.as } });
     await signIn(s);
     assert.equal(state(s).kind, 'running');
     assert.equal(f.events.find((e) => e.kind === 'authorize')!.client_id, 'my-app');

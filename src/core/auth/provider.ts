@@ -5,6 +5,7 @@ import {
   discoverOAuthProtectedResourceMetadata,
   InsufficientScopeError,
   IssuerMismatchError,
+  registerClient,
   SdkErrorCode,
   SdkHttpError,
   UnauthorizedError,
@@ -19,18 +20,28 @@ import {
 import { silentLogger, type Logger } from '../logger';
 import type { HttpServerConfig } from '../mcp/config';
 import { serverIdentity } from '../mcp/identity';
-import { guardedFetch } from './guardedFetch';
-import type { RedirectReceiver } from './redirect';
+import { endpointProblem, shortHost } from './endpoints';
+import { EndpointRefused, guardedFetch } from './guardedFetch';
+import { MixUpRefused, redirectRoute, type RedirectReceiver } from './redirect';
 import type { AuthRecord, AuthRecordStore } from './store';
 
 /** How a sign-in reaches the user; the editor and the CLI each supply one. */
 export interface SignInUi {
-  /** Opens (or prints) the authorization URL; false when the user declined. */
-  open(url: URL, server: string): Promise<boolean>;
+  /**
+   * Opens (or prints) the authorization URL, saying first which authorization server (`issuer`)
+   * the browser goes to; false when the user declined.
+   */
+  open(url: URL, server: string, issuer: string): Promise<boolean>;
   /** Last in the spec's order: asks for a client ID when the server offers no other way to get one. */
   askClientId?(server: string, issuer: string): Promise<string | undefined>;
   /** Asks before signing in again for a server that had a session (expired, or it needs more scope). */
   confirmReauthorization?(server: string): Promise<boolean>;
+  /**
+   * An entry with a client secret but no `oauth.issuer` (written before secrets were bound): asks
+   * once whether the secret belongs to `issuer`, the authorization server the server names now,
+   * and on yes writes it to the entry (which restarts the server; the sign-in goes on from there). Without it (the CLI) such an entry is refused, with the line to add.
+   */
+  bindClientSecret?(server: string, issuer: string): Promise<boolean>;
 }
 
 /**
@@ -80,6 +91,10 @@ export class ServerAuth implements OAuthClientProvider {
   private abort = new AbortController();
   private signInRequested = false;
   private issuer: string | undefined;
+  /** The guarded fetch of the current connection (client registration goes through it too). */
+  private fetchFn: FetchLike | undefined;
+  /** An issuer the user bound the entry's client secret to in this session (before the entry is read again). */
+  private boundIssuer: string | undefined;
   private readonly secretListeners = new Set<(value: string) => void>();
 
   constructor(private readonly options: ServerAuthOptions) {
@@ -111,7 +126,14 @@ export class ServerAuth implements OAuthClientProvider {
 
   /** This connection's fetch: credentials only to where they belong (see guardedFetch). */
   guard(base: FetchLike): FetchLike {
-    return guardedFetch(base, { serverUrl: this.options.config.url, headerNames: Object.keys(this.options.config.headers), issuer: () => this.issuer });
+    this.fetchFn = guardedFetch(base, {
+      server: this.server,
+      serverUrl: this.options.config.url,
+      headerNames: Object.keys(this.options.config.headers),
+      issuer: () => this.issuer,
+      onRefused: (message) => this.log.warn(message),
+    });
+    return this.fetchFn;
   }
 
   /**
@@ -179,8 +201,9 @@ export class ServerAuth implements OAuthClientProvider {
 
   // --- OAuthClientProvider ---
 
+  /** The redirect of the current authorization server: each has its own (the mix-up defence). */
   get redirectUrl(): string {
-    return this.options.receiver.redirectUrl;
+    return this.options.receiver.redirectUrlFor(this.issuer);
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -202,20 +225,46 @@ export class ServerAuth implements OAuthClientProvider {
     return this.currentState;
   }
 
+  /**
+   * The client to use with the current authorization server, in the spec's order: pre-registered
+   * (its secret only for the issuer it is bound to), registered before (for this authorization
+   * server's redirect), typed by the user, a metadata document (left to the SDK), registered now
+   * (here rather than in the SDK, which would register the redirect it read before discovery),
+   * and last the user.
+   */
   async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
     const pre = this.options.config.oauth;
-    const stamp = this.issuer ? { issuer: this.issuer } : {};
-    if (pre?.clientId) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...stamp };
+    const issuer = this.issuer;
+    const stamp = issuer ? { issuer } : {};
+    if (pre?.clientId) return { client_id: pre.clientId, ...(pre.clientSecret ? await this.boundSecret(pre.clientSecret, issuer) : {}), ...stamp };
     const record = await this.record();
-    if (record?.client) {
+    // A metadata document's client is the document (its redirects are listed there); a registered one must name this redirect.
+    if (record?.client && (record.client.client_id === this.clientMetadataUrl || fitsRedirect(record.client, this.redirectUrl))) {
       if (record.client.client_secret) this.emit(record.client.client_secret);
       return record.client;
     }
+    if (record?.client) {
+      this.log.info(`the client registered earlier names another redirect than ${this.redirectUrl}: registering again`);
+      await this.options.store.update(this.identity, this.resource, (r) => ({ ...r, client: undefined }));
+    }
     if (record?.askedClientId) return { client_id: record.askedClientId, ...stamp };
-    // No registration endpoint and no usable metadata document: the spec's last resort is the user.
-    const metadata = record?.discovery?.authorizationServerMetadata;
+    const discovery = record?.discovery;
+    const metadata = discovery?.authorizationServerMetadata;
     const cimd = metadata?.client_id_metadata_document_supported === true && this.clientMetadataUrl;
-    if (metadata && !metadata.registration_endpoint && !cimd && this.options.ui.askClientId && (await this.mayInteract(false))) {
+    if (cimd) return undefined;
+    if (metadata?.registration_endpoint && discovery) {
+      // Nothing is registered for a server the user has not chosen to sign in to (no request a server can cause without a click).
+      if (!this.signInRequested && this.options.interaction !== 'always') throw new SignInNeeded(this.server, 'the server requires you to sign in');
+      const problem = endpointProblem(metadata.registration_endpoint);
+      if (problem) throw new EndpointRefused(`server "${this.server}": refused the registration endpoint: it ${problem}`);
+      const registered = await registerClient(discovery.authorizationServerUrl, { metadata, clientMetadata: this.clientMetadata, fetchFn: this.fetchFn ?? this.guard(fetch) });
+      const info = { ...registered, redirect_uris: registered.redirect_uris ?? [this.redirectUrl], ...stamp };
+      await this.saveClientInformation(info);
+      this.log.info(`registered a client with ${shortHost(new URL(discovery.authorizationServerUrl))} for the redirect ${this.redirectUrl}`);
+      return info;
+    }
+    // No registration endpoint and no usable metadata document: the spec's last resort is the user.
+    if (metadata && !metadata.registration_endpoint && this.options.ui.askClientId && (await this.mayInteract(false))) {
       const id = (await this.options.ui.askClientId(this.server, metadata.issuer))?.trim();
       if (id) {
         await this.options.store.update(this.identity, this.resource, (r) => ({ ...r, askedClientId: id }));
@@ -223,6 +272,25 @@ export class ServerAuth implements OAuthClientProvider {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The entry's client secret, only for the authorization server it is bound to (`oauth.issuer`).
+   * An entry from before that binding is asked about once; without an answer, no secret goes.
+   */
+  private async boundSecret(secret: string, issuer: string | undefined): Promise<{ client_secret: string }> {
+    if (!issuer) throw new SignInNeeded(this.server, 'the authorization server is not known yet');
+    let bound = this.options.config.oauth?.issuer ?? this.boundIssuer;
+    if (!bound) {
+      const ask = this.options.ui.bindClientSecret;
+      if (!ask) throw new ClientSecretUnbound(this.server, `its "oauth.clientSecret" names no authorization server: if it belongs to ${issuer}, add "oauth.issuer": "${issuer}" to the entry`);
+      if (!(await ask(this.server, issuer))) throw new ClientSecretUnbound(this.server, `its client secret was not sent to ${issuer} (you did not confirm that it belongs there)`);
+      // The answer is written to the entry, which restarts the server: that start signs in with the secret.
+      this.boundIssuer = issuer;
+      throw new SignInNeeded(this.server, `its client secret is now bound to ${issuer}; signing in again`);
+    }
+    if (!sameIssuer(bound, issuer)) throw new ClientSecretUnbound(this.server, `its client secret belongs to ${bound}, but the server now names ${issuer} as its authorization server; the secret was not sent`);
+    return { client_secret: secret };
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
@@ -249,17 +317,21 @@ export class ServerAuth implements OAuthClientProvider {
       this.log.info(hadSession ? 'the session needs a new sign-in' : 'sign in needed');
       return;
     }
+    const problem = endpointProblem(url);
+    if (problem) throw new EndpointRefused(`server "${this.server}": refused to open its authorization endpoint: it ${problem}`);
     const state = url.searchParams.get('state') ?? this.currentState;
     if (!state) throw new SignInNeeded(this.server, 'the authorization request has no state');
+    const issuer = this.issuer ?? url.origin;
     const signal = this.abort.signal;
     const timeoutMs = this.options.signInTimeoutMs ?? 300_000;
-    const waiting = this.options.receiver.wait(state, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+    const waiting = this.options.receiver.wait({ state, route: redirectRoute(this.issuer) }, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
     this.pending = (async () => {
-      this.log.info(`sign-in: opening the authorization page of ${url.origin}`);
-      if (!(await this.options.ui.open(url, this.server))) throw new SignInNeeded(this.server, 'sign-in was declined');
+      this.log.info(`sign-in: opening the authorization page of ${url.origin} (issuer ${issuer}); it returns to ${this.redirectUrl}`);
+      if (!(await this.options.ui.open(url, this.server, issuer))) throw new SignInNeeded(this.server, 'sign-in was declined');
       try {
         return await waiting;
-      } catch {
+      } catch (err) {
+        if (err instanceof MixUpRefused) throw new MixUpRefused(`server "${this.server}": ${err.message}`);
         throw new SignInNeeded(this.server, signal.aborted ? 'sign-in was cancelled' : `no answer from the browser within ${Math.round(timeoutMs / 1000)} s`);
       }
     })();
@@ -324,4 +396,37 @@ export class ServerAuth implements OAuthClientProvider {
   private emit(value: string): void {
     for (const l of this.secretListeners) l(value);
   }
+}
+
+/** The entry's client secret has no authorization server it may go to. */
+export class ClientSecretUnbound extends Error {
+  constructor(server: string, why: string) {
+    super(`server "${server}": ${why}`);
+  }
+}
+
+/** Issuers compared as URLs (a trailing slash is not a different server). */
+function sameIssuer(a: string, b: string): boolean {
+  const norm = (u: string) => u.replace(/\/+$/, '');
+  return norm(a) === norm(b);
+}
+
+/**
+ * Whether a client registered earlier names this redirect (a loopback redirect on any port, RFC
+ * 8252 7.3: the port changes every run). Clients registered before each authorization server had
+ * its own redirect name the old one and are registered again.
+ */
+function fitsRedirect(client: StoredOAuthClientInformation, redirect: string): boolean {
+  const uris = (client as { redirect_uris?: unknown }).redirect_uris;
+  if (!Array.isArray(uris)) return false;
+  const key = (u: string) => {
+    try {
+      const url = new URL(u);
+      if (url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')) url.port = '';
+      return url.href;
+    } catch {
+      return u;
+    }
+  };
+  return uris.some((u) => typeof u === 'string' && key(u) === key(redirect));
 }

@@ -41,7 +41,8 @@ export interface HttpServerConfig extends ServerConfigBase {
   url: string;
   headers: Record<string, string>;
   /** A client pre-registered with the server's authorization server (first in the spec's order). */
-  oauth?: { clientId: string; clientSecret?: string };
+  /** `issuer`: the authorization server the secret belongs to; the secret never goes to another. */
+  oauth?: { clientId: string; clientSecret?: string; issuer?: string };
 }
 
 export interface ConfigProblem {
@@ -98,6 +99,7 @@ const entrySchema = z.object({
     .object({
       clientId: z.string().trim().min(1, 'must not be empty'),
       clientSecret: z.string().min(1, 'must not be empty').optional(),
+      issuer: z.string().url('must be the authorization server\'s issuer URL').refine((u) => /^https:\/\//.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(u), 'must be https (http only on this machine)').optional(),
     })
     .strict()
     .optional(),
@@ -210,6 +212,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
         oauth.clientSecret = expand(e.oauth.clientSecret, 'oauth.clientSecret');
         secrets.add(oauth.clientSecret);
       }
+      if (e.oauth.issuer !== undefined) oauth.issuer = e.oauth.issuer;
     }
     config = { ...base, type, url, headers, ...(oauth ? { oauth } : {}) };
   }

@@ -22,8 +22,14 @@ export interface OAuthFixture {
   child: ChildProcess;
 }
 
-export async function startOAuthFixture(...args: string[]): Promise<OAuthFixture> {
-  const child = spawn(process.execPath, [join(ROOT, 'fixtures/servers/oauth.mjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+export function startOAuthFixture(...args: string[]): Promise<OAuthFixture> {
+  return startOAuthFixtureIn([], ...args);
+}
+
+/** The fixture started through `wrap` (e.g. `ip netns exec NAME`, to put it on another host). */
+export async function startOAuthFixtureIn(wrap: string[], ...args: string[]): Promise<OAuthFixture> {
+  const command = [...wrap, process.execPath, join(ROOT, 'fixtures/servers/oauth.mjs'), ...args];
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   const events: OAuthEvent[] = [];
   const lines = createInterface({ input: child.stdout! });
   const urls = await new Promise<{ as: string; mcp: string; elsewhere: string }>((resolve, reject) => {

@@ -19,7 +19,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    const line = state.kind === 'error' ? `${s.name}\terror\t${count}\t${state.message}` : `${s.name}\t${state.kind}\t${count}`;
+    const line = state.kind === 'error' ? `${s.name}\terror\t${count}\t${state.message}` : state.kind === 'signIn' ? `${s.name}\tsign in\t${count}\t${state.message}` : `${s.name}\t${state.kind}\t${count}`;
     io.out(line);
   }
   const broken = new Map<string, string>();

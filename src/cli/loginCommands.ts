@@ -46,5 +46,5 @@ export async function logoutCommand(auth: CliAuth | undefined, servers: readonly
 
 /** After connecting: a server that needs a sign-in is named with the command that does it. */
 export function signInHints(hub: ServerHub, log: Logger): void {
-  for (const s of hub.servers()) if (s.state.kind === 'error' && s.state.signIn) log.warn(`server "${s.name}" needs a sign-in: run \`minagent login ${s.name}\``);
+  for (const s of hub.servers()) if (s.state.kind === 'signIn') log.warn(`server "${s.name}" needs a sign-in: run \`minagent login ${s.name}\``);
 }

@@ -15,6 +15,7 @@ import { SERVER_FILES } from './mcpFiles';
 import { ServerTreeProvider } from './serverTree';
 import { ServerLogs } from './serverLogs';
 import { FailureNotices } from './failureNotices';
+import { SignInNotices } from './signInNotices';
 import { ResultDocuments } from './resultDocuments';
 import { activateResources } from './resources/activate';
 import { IconFiles } from './icons/iconFiles';
@@ -88,7 +89,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
   );
   const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, auth: (c, l) => auth?.forServer(c, l) });
-  context.subscriptions.push(serverLogs, new FailureNotices(serverHub));
+  context.subscriptions.push(serverLogs, new FailureNotices(serverHub), new SignInNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);
   let config: WorkspaceConfig | undefined;

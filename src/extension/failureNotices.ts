@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { summarizeError } from '../core/mcp/errorLine';
 import { FailureWatch, type FinalFailure } from '../core/mcp/failureWatch';
 import type { ServerHub } from '../core/mcp/hub';
+import { noticeText } from './noticeText';
 
 /**
  * Failures share one notification while servers are still starting (all of a window's servers start
@@ -48,9 +49,11 @@ export class FailureNotices implements vscode.Disposable {
     if (!still.length) return;
     const [first] = still;
     const one = still.length === 1 ? first : undefined;
-    const text = one
-      ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
-      : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`;
+    const text = noticeText(
+      one
+        ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
+        : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`,
+    );
     const logs = 'Show Logs';
     const restart = one ? 'Restart' : 'Restart Them';
     const settings = 'Open Settings';

@@ -159,7 +159,7 @@ export function registerAuthCommands(hub: ServerHub, manager: () => Promise<Auth
   const pick = async (node: unknown, title: string) => {
     const named = serverName(node);
     if (named) return named;
-    const items = hub.servers().filter((s) => s.config.type !== 'stdio').map((s) => ({ label: s.name, description: s.state.kind === 'error' && s.state.signIn ? 'sign in needed' : s.state.kind }));
+    const items = hub.servers().filter((s) => s.config.type !== 'stdio').map((s) => ({ label: s.name, description: s.state.kind === 'signIn' ? 'sign in needed' : s.state.kind }));
     if (!items.length) {
       void vscode.window.showInformationMessage('MinAgent: no HTTP server to sign in to.');
       return undefined;
@@ -185,11 +185,7 @@ export function registerAuthCommands(hub: ServerHub, manager: () => Promise<Auth
   ];
 }
 
-/** A server node's look when it needs a sign-in: its own icon, words and menu. */
-export function signInLook(item: vscode.TreeItem, state: { kind: string; signIn?: true }, http: boolean): void {
-  if (state.kind === 'error' && state.signIn) {
-    item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor('editorWarning.foreground'));
-    item.description = 'sign in needed';
-    item.contextValue = `${item.contextValue}.signin`;
-  } else if (http) item.contextValue = `${item.contextValue}.http`;
+/** An HTTP server's rows get Sign Out in their menu. */
+export function signInLook(item: vscode.TreeItem, http: boolean): void {
+  if (http) item.contextValue = `${item.contextValue}.http`;
 }

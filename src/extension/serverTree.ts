@@ -106,9 +106,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       case 'running':
         nodes.push(...this.toolsOf(name).map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
         break;
+      case 'signIn':
+        nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
+        break;
       case 'error': {
         nodes.push(errorNode(info));
-        if (state.signIn) nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
@@ -201,7 +203,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const state = info.state;
     // A few servers open expanded; many start collapsed (50 expanded servers of 100 tools made the
     // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
-    const expanded = info.state.kind === 'error' || this.hub.serverNames().length <= EXPANDED_UP_TO;
+    const expanded = info.state.kind === 'error' || info.state.kind === 'signIn' || this.hub.serverNames().length <= EXPANDED_UP_TO;
     const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
     item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
@@ -238,6 +240,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.description = 'error';
         lines.push('', markdownText(state.message));
         break;
+      case 'signIn':
+        item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor('editorWarning.foreground'));
+        item.description = 'sign in needed';
+        lines.push('', markdownText(state.message), '', 'Choose Sign In to open its authorization server in your browser.');
+        break;
       case 'stopped':
         item.iconPath = new vscode.ThemeIcon('circle-outline');
         item.description = 'stopped';
@@ -246,7 +253,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       default:
         assertNever(state);
     }
-    signInLook(item, state, info.config.type !== 'stdio');
+    signInLook(item, info.config.type !== 'stdio');
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
     else item.tooltip = new vscode.MarkdownString(lines.join('\n'));

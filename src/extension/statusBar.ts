@@ -25,9 +25,10 @@ export class StatusBar implements vscode.Disposable {
     const running = servers.filter((s) => s.state.kind === 'running').length;
     const starting = servers.filter((s) => s.state.kind === 'starting').length;
     const failed = servers.filter((s) => s.state.kind === 'error').length + broken;
+    const signIn = servers.filter((s) => s.state.kind === 'signIn').length;
     const tools = this.hub.registry.size;
     this.item.text = `${starting ? '$(loading~spin)' : '$(plug)'} ${running}/${total} · ${tools} tool${tools === 1 ? '' : 's'}`;
-    this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${failed ? `, ${failed} failed` : ''}; ${tools} tools`;
+    this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${signIn ? `, ${signIn} waiting for you to sign in` : ''}${failed ? `, ${failed} failed` : ''}; ${tools} tools`;
     this.item.backgroundColor = failed === 0 ? undefined : new vscode.ThemeColor(running === 0 && !starting ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
     this.item.show();
   }

@@ -53,7 +53,7 @@ describe('minagent CLI and OAuth', () => {
   test('without a terminal a server that needs sign-in is named with the command; login prints the address and waits for the browser', { timeout: 120_000 }, async () => {
     const { work, f } = await workspace();
     const before = await cli(work, ['servers']);
-    assert.match(before.out, /^remote\terror\t0 tools\tsign in needed/m);
+    assert.match(before.out, /^remote\tsign in\t0 tools\tsign in needed/m);
     assert.match(before.err, /server "remote" needs a sign-in: run `minagent login remote`/);
 
     let opened = false;
@@ -80,7 +80,7 @@ describe('minagent CLI and OAuth', () => {
 
     const logout = await cli(work, ['logout', 'remote']);
     assert.match(logout.out, /signed out of "remote"/);
-    assert.match((await cli(work, ['servers'])).out, /^remote\terror\t0 tools\tsign in needed/m);
+    assert.match((await cli(work, ['servers'])).out, /^remote\tsign in\t0 tools\tsign in needed/m);
   });
 
   test('--sign-in fetch completes a sign-in without a browser, as a test suite needs', PER_TEST, async () => {

@@ -282,6 +282,7 @@ export class ServerAuth implements OAuthClientProvider {
     if (!issuer) throw new SignInNeeded(this.server, 'the authorization server is not known yet');
     let bound = this.options.config.oauth?.issuer ?? this.boundIssuer;
     if (!bound) {
+      if (!(await this.mayInteract(false))) throw new SignInNeeded(this.server, 'the server requires you to sign in');
       const ask = this.options.ui.bindClientSecret;
       if (!ask) throw new ClientSecretUnbound(this.server, `its "oauth.clientSecret" names no authorization server: if it belongs to ${issuer}, add "oauth.issuer": "${issuer}" to the entry`);
       if (!(await ask(this.server, issuer))) throw new ClientSecretUnbound(this.server, `its client secret was not sent to ${issuer} (you did not confirm that it belongs there)`);

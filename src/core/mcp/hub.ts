@@ -220,7 +220,7 @@ export class ServerHub {
 
   start(name: string): void {
     const entry = this.entries.get(name);
-    if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error')) return;
+    if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error' && entry.source.state.kind !== 'signIn')) return;
     this.serverLog(name).info('starting');
     this.retire(entry, 'restarted');
     entry.crashes.reset();

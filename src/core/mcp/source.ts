@@ -175,7 +175,7 @@ export class McpToolSource {
       }
       const message = await this.failureMessage(err, 'start');
       await this.disposeConnection();
-      if (!this.closing) this.setState({ kind: 'error', message, stderrTail: this.stderr.text(), ...(isSignInNeeded(err) ? { signIn: true as const } : {}) });
+      if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text() });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
@@ -376,7 +376,7 @@ export class McpToolSource {
    */
   private notRunning(): string {
     const state = this.currentState;
-    if (state.kind === 'error') return `${NOT_CONNECTED}: ${state.message}`;
+    if (state.kind === 'error' || state.kind === 'signIn') return `${NOT_CONNECTED}: ${state.message}`;
     // Closed by its owner: the seed's own words for a call after close().
     if (this.closing) return NOT_CONNECTED;
     if (state.kind === 'starting') return `${NOT_CONNECTED}: "${this.name}" is still starting; try again shortly`;
@@ -472,6 +472,7 @@ export class McpToolSource {
 
   private setState(state: ServerState): void {
     if (state.kind === 'error') state = { ...state, message: this.redactor.redact(state.message), stderrTail: this.redactor.redact(state.stderrTail) };
+    else if (state.kind === 'signIn') state = { ...state, message: this.redactor.redact(state.message) };
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);
   }

@@ -4,7 +4,9 @@ export type ServerState =
   | { kind: 'starting' }
   /** `protocolVersion`: the revision negotiated (2026-07-28 in the stateless era, else from initialize). */
   | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
-  | { kind: 'error'; message: string; stderrTail: string; /** The server needs the user to sign in (OAuth). */ signIn?: true };
+  | { kind: 'error'; message: string; stderrTail: string }
+  /** The server waits for the user to sign in (OAuth): not a failure, and Sign In is what puts it right. */
+  | { kind: 'signIn'; message: string };
 
 export function assertNever(value: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(value)}`);

@@ -67,9 +67,7 @@ const ui: SignInUi = {
       open,
     );
     if (answer !== open) return false;
-    // The address as a string: a vscode.Uri would decode and re-encode its query, and the resource
-    // indicator (a URL inside the query) reached the authorization server with "//" folded to "/".
-    const opened = await vscode.env.openExternal(url.href as unknown as vscode.Uri);
+    const opened = await vscode.env.openExternal((await browserAddress(url)) as unknown as vscode.Uri);
     if (opened) void vscode.window.setStatusBarMessage(`MinAgent: waiting for the sign-in to "${server}" in the browser…`, 10_000);
     return opened;
   },
@@ -99,6 +97,23 @@ const ui: SignInUi = {
     return true;
   },
 };
+
+/**
+ * The authorization URL as the editor must be given it so that the browser gets it exactly, query
+ * encoding included. A string is passed on as it is; but where the editor runs remotely or in a
+ * browser, an address on the extension host's machine is rewritten to the editor's port proxy
+ * (`asExternalUri`), and that rewrite re-encodes the query from its decoded form: the resource
+ * indicator (a URL in the query) reached code-server's proxy as `resource=http://…`, the proxy folded
+ * its "//" to "/", and the MCP server refused the token issued for that resource. So the proxy
+ * address is asked for here, and the URL's own path and query are put after it as they are (the
+ * editor does not rewrite an address of its own origin again).
+ */
+async function browserAddress(url: URL): Promise<string> {
+  const origin = vscode.Uri.parse(`${url.origin}/`);
+  const external = await vscode.env.asExternalUri(origin);
+  if (external.toString() === origin.toString()) return url.href;
+  return `${external.scheme}://${external.authority}${external.path.replace(/\/$/, '')}${url.pathname}${url.search}${url.hash}`;
+}
 
 /** Writes `oauth.issuer` into the settings entry of `server` (user or workspace settings); an MCP file's entry keeps it for this session only. */
 async function writeIssuer(server: string, issuer: string): Promise<void> {

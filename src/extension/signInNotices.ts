@@ -34,7 +34,7 @@ export class SignInNotices implements vscode.Disposable {
     this.noticed.add(name);
     const args = encodeURIComponent(JSON.stringify([{ kind: 'server', name }]));
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MinAgent: server "${noticeText(name)}" needs you to sign in.`, cancellable: false },
+      { location: vscode.ProgressLocation.Notification, title: `MinAgent: server "${noticeText(name)}" needs you to sign in`, cancellable: false },
       (progress) => {
         progress.report({ message: `[Sign In](command:minagent.signIn?${args})` });
         return new Promise<void>((resolve) => this.open.set(name, resolve));

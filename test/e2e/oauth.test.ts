@@ -1,6 +1,9 @@
-// OAuth in a real VS Code (code-server): a server that needs a sign-in shows "sign in needed" and a
-// Sign In action; Sign In opens the authorization page through openExternal, the (fixture) authorization
-// server approves and redirects back, and the server's tools appear. No token reaches the log.
+// OAuth in a real VS Code (code-server), as a user clicks it: Add Server (HTTP) on a server behind an
+// authorization server, "sign in needed" in the tree and a notice, Sign In clicked, the dialog that
+// names the authorization server, the authorization page in the browser window the editor opened
+// (through whatever address it opened: code-server's port proxy), Allow clicked, and the tools
+// appear. Then the mix-up, played by a hostile server the user signs in to from its notice: the
+// honest server's code never reaches it. No token reaches the log.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -9,62 +12,127 @@ import { missingPrerequisites } from './prereqs';
 import { Workbench } from './workbench';
 import { startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
-let fixture: OAuthFixture | undefined;
-after(() => fixture?.stop());
+const fixtures: OAuthFixture[] = [];
+after(() => fixtures.forEach((f) => f.stop()));
 
-/** Records the addresses the workbench asks the browser to open (openExternal ends in window.open). */
-async function recordOpenedWindows(page: Page): Promise<void> {
-  // A string, not a function: the test transpiler would add helpers the page does not have.
-  await page.evaluate(`(() => {
-    const open = window.open.bind(window);
-    window.__minagentOpened = [];
-    window.open = (url, ...rest) => { window.__minagentOpened.push(String(url)); return open(url, ...rest); };
-  })()`);
+async function fixture(...args: string[]): Promise<OAuthFixture> {
+  const f = await startOAuthFixture(...args);
+  fixtures.push(f);
+  return f;
 }
 
+/** Clicks the button of the modal dialog that names the authorization server, after checking its text. */
+async function confirmDialog(page: Page, text: RegExp): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 60_000 });
+  assert.match((await dialog.innerText()).replace(/\s+/g, ' '), text);
+  await dialog.locator('.monaco-button', { hasText: 'Open Browser' }).click();
+}
+
+/** The browser window the editor opens for the authorization page, once it has loaded something. */
+async function nextWindow(wb: Workbench, click: () => Promise<void>): Promise<Page> {
+  const popup = wb.context.waitForEvent('page', { timeout: 120_000 });
+  popup.catch(() => undefined);
+  await click();
+  const page = await popup;
+  await page.waitForLoadState('domcontentloaded');
+  return page;
+}
+
+/** MinAgent: Add Server, HTTP, the URL, the name, user settings: the clicks and keys a user makes. */
+async function addHttpServer(w: Workbench, url: string, name: string): Promise<void> {
+  const page = w.page;
+  await w.command('MinAgent: Add Server');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'HTTP' }).first().click();
+  const input = page.locator('.quick-input-widget input');
+  await page.locator('.quick-input-widget', { hasText: 'The server URL' }).waitFor();
+  await input.fill(url);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget', { hasText: 'A name for the server' }).waitFor();
+  await input.fill(name);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'User settings' }).first().click();
+}
+
+const toast = (page: Page, text: string) => page.locator('.notification-toast', { hasText: text });
+
 describe('OAuth sign-in in VS Code', () => {
-  // Its own limit rather than e2eTest's 300 s: code-server start, the sign-in and the reconnect, on a shared machine.
-  test('a server that needs sign-in shows Sign In; after the authorization its tools appear', { timeout: 540_000 }, async () => {
+  // Its own limit rather than e2eTest's 300 s: code-server start, two sign-ins and reconnects, on a shared machine.
+  test('Add Server (HTTP), Sign In in the tree, Allow in the browser window the editor opened: the tools appear; the mix-up from a hostile server\'s notice gets it nothing', { timeout: 600_000 }, async () => {
     const missing = missingPrerequisites();
     if (missing.length) throw new Error(`e2e prerequisites are missing:\n  ${missing.join('\n  ')}`);
-    const f = (fixture = await startOAuthFixture());
-    const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: {}, userSettings: { 'minagent.connectTimeout': 120_000, 'minagent.servers': { remote: { type: 'http', url: f.mcp } } } });
+    const f = await fixture('--consent');
+    const honest = await fixture('--consent', '--cimd', '--iss', 'none');
+    const evil = await fixture('--cimd', '--iss', 'none', '--mixup-to', honest.as, '--mixup-resource', honest.mcp);
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings: {},
+      userSettings: {
+        'minagent.connectTimeout': 120_000,
+        'minagent.oauth.clientMetadataUrl': 'https://minagent.example/oauth/client.json',
+        'minagent.servers': { honest: { type: 'http', url: honest.mcp } },
+      },
+    });
     let wb: Workbench | undefined;
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;
+      const page = w.page;
       await w.openMinAgent();
-      await w.waitForRows('the server asking for a sign-in', (r) => r.includes('remote sign in needed') && r.includes('Sign In'), 240_000);
-      assert.equal(f.events.filter((e) => e.kind === 'authorize').length, 0, 'nothing opens before the user asks');
+      await w.waitForRows('the honest server asking for a sign-in', (r) => r.includes('honest sign in needed'), 240_000);
+
+      // Add Server (HTTP), as a user adds one.
+      await addHttpServer(w, f.mcp, 'remote');
+      const rows = await w.waitForRows('the added server asking for a sign-in', (r) => r.includes('remote sign in needed') && r.includes('Sign In'), 240_000);
+      assert.ok(!rows.includes('Show Logs') && !rows.includes('Restart'), `a sign-in is not a failure: ${rows.join(' | ')}`);
+      assert.equal(f.events.filter((e) => e.kind === 'authorize' || e.kind === 'register').length, 0, 'nothing is registered or opened before the user asks');
+      await toast(page, 'server "remote" needs you to sign in').first().waitFor({ timeout: 60_000 });
+      assert.equal(await toast(page, 'failed to start').count(), 0, 'a sign-in is not reported as a failure');
       await w.screenshot('oauth-sign-in-needed');
 
-      await recordOpenedWindows(w.page);
-      // code-server hands a localhost address to the browser through its own port proxy (/proxy/PORT/), and
-      // that proxy folds the "//" inside the query's resource indicator to "/" (the fixture then issues a token
-      // for the wrong resource, which its MCP server rightly refuses). That window is stopped at the proxy;
-      // the test follows the recorded address itself, as the user's browser would without the proxy.
-      const asPort = new URL(f.as).port;
-      await w.context.route(`**/proxy/${asPort}/**`, (route) => route.abort());
-      await w.row('Sign In').click();
-      // The workbench opens the authorization page in a new browser window (recorded above).
-      const opened = await w.page.waitForFunction(`(window.__minagentOpened || []).find(u => u.includes('/authorize?'))`, undefined, { timeout: 120_000 });
-      const authorizeUrl = String(await opened.jsonValue());
-      const direct = authorizeUrl.replace(new RegExp(`^https?://[^/]+/proxy/${asPort}/`), `${f.as}/`);
-      assert.ok(direct.startsWith(`${f.as}/authorize?`), authorizeUrl);
-      assert.match(new URL(direct).searchParams.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-      // The fixture approves at once and redirects back to MinAgent's loopback address.
-      const back = await fetch(direct);
-      assert.match(await back.text(), /Signed in/);
+      // Sign In in the tree: the dialog names the authorization server, then the browser window opens.
+      // The Sign In row under "remote" (the honest server's is above it).
+      const remoteRow = (await w.treeRows()).findIndex((r) => r.startsWith('remote '));
+      const remoteSignIn = page.locator('.pane-body .monaco-list-row').nth(remoteRow + 1);
+      assert.equal((await remoteSignIn.innerText()).trim(), 'Sign In');
+      const popup = await nextWindow(w, async () => {
+        await remoteSignIn.click();
+        await confirmDialog(page, new RegExp(`Sign in to "remote" at 127\\.0\\.0\\.1:${new URL(f.as).port}\\?`));
+      });
+      await popup.locator('button', { hasText: 'Allow' }).click();
+      await popup.waitForURL(/\/callback\//, { timeout: 60_000 });
+      assert.match(await popup.locator('body').innerText(), /Signed in/);
       await w.waitForRows('the server running with its tools', (r) => r.some((x) => x.startsWith('remote 2 tools')) && r.includes('echo') && r.includes('admin_op'), 240_000);
-      assert.ok(!(await w.treeRows()).includes('Sign In'), 'the Sign In action is gone');
+      const authorize = f.events.find((e) => e.kind === 'authorize')!;
+      assert.equal(authorize.resource, f.mcp, 'the resource indicator arrived whole (no "//" folded)');
+      await toast(page, 'server "remote" needs you to sign in').first().waitFor({ state: 'detached', timeout: 60_000 });
       await w.screenshot('oauth-signed-in');
-      assert.ok(f.events.some((e) => e.kind === 'issued' && e.grant === 'authorization_code'));
+
+      // The mix-up: a hostile server is added; the user signs in to it from its notice.
+      await addHttpServer(w, evil.mcp, 'evil');
+      await w.waitForRows('the hostile server asking for a sign-in', (r) => r.includes('evil sign in needed'), 240_000);
+      const notice = toast(page, 'server "evil" needs you to sign in').first();
+      await notice.waitFor({ timeout: 60_000 });
+      const hostilePopup = await nextWindow(w, async () => {
+        await notice.locator('a', { hasText: 'Sign In' }).click();
+        await confirmDialog(page, new RegExp(`Sign in to "evil" at 127\\.0\\.0\\.1:${new URL(evil.as).port}\\?`));
+      });
+      // The hostile authorization server sent the browser on to the honest one, whose page asks; the user allows.
+      await hostilePopup.locator('button', { hasText: 'Allow' }).click();
+      await hostilePopup.waitForURL(/\/callback\//, { timeout: 60_000 });
+      assert.match(await hostilePopup.locator('body').innerText(), /another authorization server .* refused/);
+      await w.waitForRows('the hostile server failed with the mix-up named', (r) => r.some((x) => /mix-up/.test(x)), 120_000);
+      assert.ok(evil.events.some((e) => e.kind === 'mixup'));
+      assert.deepEqual(evil.events.filter((e) => e.kind === 'token'), [], 'the honest code and verifier never reached the hostile server');
+      assert.deepEqual(honest.events.filter((e) => e.kind === 'issued'), [], 'no honest token was issued');
+      await w.screenshot('oauth-mix-up-refused');
+
       const log = cs.minagentLog();
-      assert.match(log, /oauth: sign-ins return to http:\/\/127\.0\.0\.1:\d+\/callback/);
-      for (const t of f.tokens()) assert.ok(!log.includes(t), 'no token in the log');
+      for (const t of [...f.tokens(), ...honest.tokens()]) assert.ok(!log.includes(t), 'no token in the log');
     } catch (err) {
       const shot = await wb?.screenshot('oauth-failure');
-      throw new Error(`${(err as Error).message} (screenshot: ${shot})\nMinAgent log:\n${cs.minagentLog().split('\n').filter((l) => l.includes('[remote]') || l.includes('oauth')).join('\n')}\nauthorization server: ${JSON.stringify(f.events.map(({ access_token: _a, refresh_token: _r, ...e }) => e))}`);
+      const events = (x: OAuthFixture) => JSON.stringify(x.events.map(({ access_token: _a, refresh_token: _r, ...e }) => e));
+      throw new Error(`${(err as Error).message} (screenshot: ${shot})\nMinAgent log:\n${cs.minagentLog().split('\n').filter((l) => /\[(remote|evil|honest)\]|oauth/.test(l)).join('\n')}\nremote: ${events(f)}\nevil: ${events(evil)}\nhonest: ${events(honest)}`);
     } finally {
       await wb?.close();
       await cs.stop();

@@ -332,7 +332,7 @@ export class ServerAuth implements OAuthClientProvider {
       try {
         return await waiting;
       } catch (err) {
-        if (err instanceof MixUpRefused) throw new MixUpRefused(`server "${this.server}": ${err.message}`);
+        if (err instanceof MixUpRefused) throw err;
         throw new SignInNeeded(this.server, signal.aborted ? 'sign-in was cancelled' : `no answer from the browser within ${Math.round(timeoutMs / 1000)} s`);
       }
     })();

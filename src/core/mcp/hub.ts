@@ -316,7 +316,10 @@ export class ServerHub {
     const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => (entry.source === source ? source.connect() : undefined))
       .catch((err: unknown) => {
-        if (!(err instanceof ClosedWhileStarting)) this.serverLog(name).error(errorMessage(err));
+        if (err instanceof ClosedWhileStarting) return;
+        // Waiting for the user to sign in is not a failure.
+        if (source.state.kind === 'signIn') this.serverLog(name).info(errorMessage(err));
+        else this.serverLog(name).error(errorMessage(err));
       })
       .finally(() => {
         if (entry.connecting === connecting) entry.connecting = undefined;

@@ -65,7 +65,8 @@ describe('minagent CLI and OAuth', () => {
       }
     });
     assert.equal(login.code, 0, login.err);
-    assert.match(login.err, /it returns to http:\/\/127\.0\.0\.1:\d+\/callback/);
+    assert.match(login.err, new RegExp(`Sign in to server "remote" at 127\\.0\\.0\\.1:${new URL(f.as).port} \\(authorization server 127\\.0\\.0\\.1:${new URL(f.as).port}\\)`), 'the authorization server is named before the address');
+    assert.match(login.err, /it returns to http:\/\/127\.0\.0\.1:\d+\/callback\/127\.0\.0\.1-\d+-[0-9a-f]{10}\)/);
     assert.match(login.out, /signed in to "remote" \(2 tools\)/);
 
     const file = join(work, 'config', 'minagent', 'oauth.json');
@@ -88,6 +89,18 @@ describe('minagent CLI and OAuth', () => {
     const run = await cli(work, ['call', 'admin_op', '{}', '--sign-in', 'fetch']);
     assert.equal(run.code, 0, run.err);
     assert.match(run.out, /admin done with scopes .*admin/, 'the sign-in and the step-up both ran headless');
+  });
+
+  test('attack: an authorization endpoint with another scheme is never printed or opened; the error names the server', PER_TEST, async () => {
+    const f = await startOAuthFixture('--authorization-endpoint', 'vscode://vscode.git/clone?url=https%3A%2F%2Fevil.example%2Fr.git');
+    fixtures.push(f);
+    const work = mkdtempSync(join(tmpdir(), 'minagent-cli-oauth-'));
+    mkdirSync(join(work, '.vscode'));
+    writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { evil: { type: 'http', url: f.mcp } } }));
+    const login = await cli(work, ['login', 'evil', '--sign-in', 'print']);
+    assert.notEqual(login.code, 0);
+    assert.doesNotMatch(login.err, /vscode:\/\/|Sign in to server/, 'the address was not printed');
+    assert.match(login.err, /server "evil": refused to open its authorization endpoint: it uses the scheme "vscode:"/);
   });
 
   test('a bad --sign-in value is a usage error', PER_TEST, async () => {

@@ -225,6 +225,32 @@ describe('OAuth for HTTP servers', () => {
     await s.hub.closeAll();
   });
 
+  test('a sign-in from before each authorization server had its own redirect: its tokens keep working, and the next Sign In registers the client again', PER_TEST, async () => {
+    const f = await fixture();
+    const s = await setup(f);
+    await signIn(s);
+    assert.equal(f.events.filter((e) => e.kind === 'register').length, 1);
+    // Rewrite the stored record as the earlier version wrote it: one redirect for every server.
+    const [key, text] = [...s.secrets.values].find(([k]) => k.startsWith('minagent.oauth/'))!;
+    const record = JSON.parse(text) as { client: { redirect_uris: string[] }; tokens?: unknown };
+    record.client.redirect_uris = ['http://127.0.0.1:1/callback'];
+    await s.secrets.store(key, JSON.stringify(record));
+    const again = await setup(f, { secrets: s.secrets });
+    assert.equal(state(again).kind, 'running', 'the old tokens still work');
+    assert.equal(s.opened.length + again.opened.length, 1, 'no browser');
+    delete record.tokens;
+    await s.secrets.store(key, JSON.stringify(record));
+    const third = await setup(f, { secrets: s.secrets });
+    assert.equal(state(third).kind, 'signIn');
+    await signIn(third);
+    assert.equal(state(third).kind, 'running');
+    const registrations = f.events.filter((e) => e.kind === 'register');
+    assert.equal(registrations.length, 2, 'registered again for the new redirect');
+    assert.match(String((registrations[1]!.redirect_uris as string[])[0]), /^http:\/\/127\.0\.0\.1:\d+\/callback\/127\.0\.0\.1-\d+-[0-9a-f]{10}$/);
+    assert.ok(third.log.lines.some((l) => /the client registered earlier names another redirect/.test(l)));
+    await Promise.all([s, again, third].map((x) => x.hub.closeAll()));
+  });
+
   test('Sign Out forgets the tokens: the server needs a sign-in again', PER_TEST, async () => {
     const f = await fixture();
     const s = await setup(f);

@@ -5,6 +5,8 @@
 // appear. Then the mix-up, played by a hostile server the user signs in to from its notice: the
 // honest server's code never reaches it. No token reaches the log.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startCodeServer } from './codeServer';
@@ -64,13 +66,18 @@ describe('OAuth sign-in in VS Code', () => {
     const f = await fixture('--consent');
     const honest = await fixture('--consent', '--cimd', '--iss', 'none');
     const evil = await fixture('--cimd', '--iss', 'none', '--mixup-to', honest.as, '--mixup-resource', honest.mcp);
+    const pre = await fixture('--consent', '--no-dcr', '--preregistered', 'my-app:pre-secret-value');
     const cs = await startCodeServer({
       workspace: 'e2e',
       workspaceSettings: {},
       userSettings: {
         'minagent.connectTimeout': 120_000,
         'minagent.oauth.clientMetadataUrl': 'https://minagent.example/oauth/client.json',
-        'minagent.servers': { honest: { type: 'http', url: honest.mcp } },
+        'minagent.servers': {
+          honest: { type: 'http', url: honest.mcp },
+          // A pre-registered client written before secrets were bound to an issuer.
+          pre: { type: 'http', url: pre.mcp, oauth: { clientId: 'my-app', clientSecret: 'pre-secret-value' } },
+        },
       },
     });
     let wb: Workbench | undefined;
@@ -79,6 +86,8 @@ describe('OAuth sign-in in VS Code', () => {
       const w = wb;
       const page = w.page;
       await w.openMinAgent();
+      // Four servers and their rows: the Chat view is folded so the Tools tree has the room.
+      await page.locator('.sidebar .pane-header', { hasText: 'Chat' }).first().click();
       await w.waitForRows('the honest server asking for a sign-in', (r) => r.includes('honest sign in needed'), 240_000);
 
       // Add Server (HTTP), as a user adds one.
@@ -127,8 +136,26 @@ describe('OAuth sign-in in VS Code', () => {
       assert.deepEqual(honest.events.filter((e) => e.kind === 'issued'), [], 'no honest token was issued');
       await w.screenshot('oauth-mix-up-refused');
 
+      // The pre-registered secret without an issuer: Sign In asks once whether it belongs to the
+      // authorization server the server names; yes writes the issuer to the entry, and the sign-in goes on.
+      const preRow = (await w.treeRows()).findIndex((r) => r.startsWith('pre '));
+      await page.locator('.pane-body .monaco-list-row').nth(preRow + 1).click();
+      const ask = page.locator('.monaco-dialog-box');
+      await ask.waitFor({ timeout: 60_000 });
+      assert.match((await ask.innerText()).replace(/\s+/g, ' '), new RegExp(`The client secret of "pre" names no authorization server\\. Does it belong to 127\\.0\\.0\\.1:${new URL(pre.as).port}\\?`));
+      assert.deepEqual(pre.events.filter((e) => e.kind === 'authorize' || e.kind === 'token'), [], 'nothing went before the answer');
+      const prePopup = await nextWindow(w, async () => {
+        await ask.locator('.monaco-button', { hasText: 'Send It There' }).click();
+        await confirmDialog(page, new RegExp(`Sign in to "pre" at 127\\.0\\.0\\.1:${new URL(pre.as).port}\\?`));
+      });
+      await prePopup.locator('button', { hasText: 'Allow' }).click();
+      await w.waitForRows('the pre-registered server running', (r) => r.some((x) => x.startsWith('pre 2 tools')), 240_000);
+      const written = readFileSync(join(cs.dir, 'user-data', 'User', 'settings.json'), 'utf8');
+      assert.ok(written.includes(`"issuer": "${pre.as}"`), `the issuer is written to the entry: ${written}`);
+      assert.equal(pre.events.filter((e) => e.kind === 'authorize').length, 1, 'one authorization: the browser opened once');
+
       const log = cs.minagentLog();
-      for (const t of [...f.tokens(), ...honest.tokens()]) assert.ok(!log.includes(t), 'no token in the log');
+      for (const t of [...f.tokens(), ...honest.tokens(), ...pre.tokens(), 'pre-secret-value']) assert.ok(!log.includes(t), 'no token or secret in the log');
     } catch (err) {
       const shot = await wb?.screenshot('oauth-failure');
       const events = (x: OAuthFixture) => JSON.stringify(x.events.map(({ access_token: _a, refresh_token: _r, ...e }) => e));

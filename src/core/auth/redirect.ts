@@ -76,7 +76,7 @@ export class PendingCallbacks {
     if (!state || !waiter) return 'unknown';
     this.waiters.delete(state);
     if (waiter.route !== route) {
-      waiter.reject(new MixUpRefused('the browser came back through another authorization server\'s address than the one this sign-in was sent to (a mix-up attempt); nothing was sent'));
+      waiter.reject(new MixUpRefused('mix-up refused: the browser came back through another authorization server\'s address than the one this sign-in was sent to; nothing was sent'));
       return 'refused';
     }
     waiter.resolve(params);

@@ -19,6 +19,17 @@ if (spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore
 const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const modelPort = await new Promise((r) => model.stdout.once('data', (d) => r(String(d).trim().split(' ')[1])));
 
+// An MCP server behind a local OAuth authorization server (its page asks, Allow signs in), to try Sign In.
+const oauth = spawn(process.execPath, ['fixtures/servers/oauth.mjs', '--consent'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const oauthUrls = await new Promise((r) => {
+  let text = '';
+  oauth.stdout.on('data', (d) => {
+    text += d;
+    const line = /^listening (.*)$/m.exec(text)?.[1];
+    if (line) r(JSON.parse(line));
+  });
+});
+
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const home = resolve(process.env.MINAGENT_DEMO_HOME ?? join(paths.cache, '..', 'demo-profile'));
@@ -27,7 +38,18 @@ const extensions = join(home, 'extensions');
 mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(
   join(userData, 'User', 'settings.json'),
-  JSON.stringify({ 'workbench.startupEditor': 'none', 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${modelPort}/v1`, 'minagent.chat.model': 'demo-model' }, null, 2),
+  JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      'minagent.chat.provider': 'openai',
+      'minagent.chat.baseUrl': `http://127.0.0.1:${modelPort}/v1`,
+      'minagent.chat.model': 'demo-model',
+      // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
+      'minagent.servers': { 'sign-in': { type: 'http', url: oauthUrls.mcp, namespace: 'signin' } },
+    },
+    null,
+    2,
+  ),
 );
 const workspace = resolve('fixtures/workspaces/demo');
 const node = join(paths.node24Bin, 'node');
@@ -49,7 +71,8 @@ const onOutput = (d) => {
     console.log(
       `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
         'Click the MinAgent icon in the activity bar. In the chat, ask "What is MCP?", "use analytics" or "run the slow job"\n' +
-        '(the demo model is a local stand-in that speaks the OpenAI wire format). Ctrl-C stops it.\n',
+        '(the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server waits for you\n' +
+        'to sign in: click Sign In under it (its authorization server runs here too). Ctrl-C stops it.\n',
     );
   }
 };
@@ -57,6 +80,7 @@ server.stdout.on('data', onOutput);
 server.stderr.on('data', onOutput);
 const stop = () => {
   model.kill();
+  oauth.stdin.end();
   try {
     process.kill(-server.pid, 'SIGTERM');
   } catch {}

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { discoverOAuthServerInfo } from '@modelcontextprotocol/client';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 // The Client ID Metadata Document URL the suite's CIMD scenario expects (auth/basic-cimd).
@@ -21,7 +22,16 @@ if (!url || !/^https?:\/\//.test(url)) {
 const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 const work = mkdtempSync(join(tmpdir(), 'minagent-conformance-'));
 mkdirSync(join(work, '.vscode'));
-const server = { type: 'http', url, ...(context.client_id ? { oauth: { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) } } : {}) };
+// A client secret names the authorization server it was registered with (`oauth.issuer`), as the user who
+// registered it knows: here read from the server's metadata, the way that user would look it up.
+async function issuerOf(serverUrl) {
+  const info = await discoverOAuthServerInfo(serverUrl);
+  return info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
+}
+const oauth = context.client_id
+  ? { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret, issuer: await issuerOf(url) } : {}) }
+  : undefined;
+const server = { type: 'http', url, ...(oauth ? { oauth } : {}) };
 writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { test: server } }));
 const cli = (args) =>
   spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--settings', join(work, '.vscode', 'settings.json'), '--sign-in', 'fetch', '--client-metadata-url', CLIENT_METADATA_URL], {

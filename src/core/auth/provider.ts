@@ -252,10 +252,11 @@ export class ServerAuth implements OAuthClientProvider {
     const metadata = discovery?.authorizationServerMetadata;
     const cimd = metadata?.client_id_metadata_document_supported === true && this.clientMetadataUrl;
     if (cimd) return undefined;
-    if (metadata?.registration_endpoint && discovery) {
+    // Registration: at the metadata's endpoint, or (a 2025-03-26 server without metadata) at /register of its origin.
+    if (discovery && (metadata ? metadata.registration_endpoint : true)) {
       // Nothing is registered for a server the user has not chosen to sign in to (no request a server can cause without a click).
       if (!this.signInRequested && this.options.interaction !== 'always') throw new SignInNeeded(this.server, 'the server requires you to sign in');
-      const problem = endpointProblem(metadata.registration_endpoint);
+      const problem = endpointProblem(metadata?.registration_endpoint ?? new URL('/register', discovery.authorizationServerUrl));
       if (problem) throw new EndpointRefused(`server "${this.server}": refused the registration endpoint: it ${problem}`);
       const registered = await registerClient(discovery.authorizationServerUrl, { metadata, clientMetadata: this.clientMetadata, fetchFn: this.fetchFn ?? this.guard(fetch) });
       const info = { ...registered, redirect_uris: registered.redirect_uris ?? [this.redirectUrl], ...stamp };

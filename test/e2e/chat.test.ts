@@ -47,6 +47,8 @@ describe('the chat panel', () => {
         assert.match(await card.locator('.card-result pre').innerText(), /open protocol that lets AI applications/);
         const answer = chat.locator('.msg.assistant').last();
         await answer.locator('blockquote').waitFor();
+        // The quote streams in: wait for its end rather than read the first words of it (a loaded run read "Model Context Protoco").
+        await chat.locator('.msg.assistant', { hasText: /Model Context Protocol/ }).last().waitFor();
         assert.match(await answer.innerText(), /Here is what the tool returned:[\s\S]*Model Context Protocol/);
       });
 

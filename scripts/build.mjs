@@ -22,7 +22,9 @@ const builds = [
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ];
 if (existsSync('src/extension/extension.ts')) {
-  builds.push(build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }));
+  // A test build (--test-api, the desktop suite) exports a way to run a tool without approval; no other build has one.
+  const testApi = process.argv.includes('--test-api');
+  builds.push(build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], define: { MINAGENT_TEST_API: String(testApi) } }));
 }
 if (existsSync('src/webview/main.ts')) {
   builds.push(build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }));

@@ -8,7 +8,7 @@ import { runTests } from '@vscode/test-electron';
 import { ensureNodeModules, run } from './setup.mjs';
 
 ensureNodeModules();
-if (run(process.execPath, ['scripts/build.mjs']) !== 0) process.exit(1);
+if (run(process.execPath, ['scripts/build.mjs', '--test-api']) !== 0) process.exit(1);
 const workspace = join(mkdtempSync(join(tmpdir(), 'minagent-desktop-')), 'workspace');
 cpSync('fixtures/workspaces/e2e', workspace, { recursive: true });
 process.env.MINAGENT_FIXTURES = resolve('fixtures/servers');

@@ -49,21 +49,29 @@ const SWITCHES_KEY = 'minagent.tools.off';
  * Wires the core to the editor and returns at once: servers connect in the background. Everything
  * made here is owned by `context.subscriptions`; the hub (and every server process) by `deactivate`.
  */
-/** What activate returns: a small read-only view for other extensions and the desktop tests. */
+/**
+ * What activate returns: a small read-only view for other extensions and the desktop tests. `call`
+ * runs a tool with no approval, so it exists only in a test build (`scripts/build.mjs --test-api`,
+ * used by `npm run test:desktop`): any extension can activate MinAgent and read its exports.
+ */
 export interface MinAgentApi {
   servers(): ReturnType<ServerHub['servers']>;
   toolNames(): string[];
-  call(name: string, args: Record<string, unknown>): Promise<string>;
+  call?(name: string, args: Record<string, unknown>): Promise<string>;
 }
+
+/** Set by the bundler: true only in a test build. */
+declare const MINAGENT_TEST_API: boolean;
 
 export function activate(context: vscode.ExtensionContext): MinAgentApi {
   try {
     const serverHub = start(context);
-    return {
+    const api: MinAgentApi = {
       servers: () => serverHub.servers(),
       toolNames: () => serverHub.registry.names(),
-      call: (name, args) => serverHub.registry.call(name, args),
     };
+    if (MINAGENT_TEST_API) api.call = (name, args) => serverHub.registry.call(name, args);
+    return api;
   } catch (err) {
     // VS Code does not tell the user when activation fails; we do.
     void vscode.window.showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs').then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));

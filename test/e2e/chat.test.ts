@@ -171,6 +171,10 @@ describe('the chat panel', () => {
       await w.openMinAgent();
       // Every server running (the status bar: the tree below the chat shows only its first rows).
       await w.page.locator('.statusbar-item', { hasText: /\b(\d+)\/\1 · \d+ tools\b/ }).first().waitFor({ timeout: 120_000 });
+      // The test extension also plays a hostile one: MinAgent's exports give it no way to run a tool.
+      const probe = w.page.locator('.statusbar-item', { hasText: /^probe: / }).first();
+      await probe.waitFor({ timeout: 60_000 });
+      assert.equal((await probe.innerText()).trim(), 'probe: exports servers,toolNames; no way to run a tool');
       const chat = await w.webview();
       try {
         await chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' }).waitFor({ state: 'attached' });

@@ -166,8 +166,12 @@ describe('the Tools tree, polished', () => {
         const storm = toasts.filter({ hasText: 'servers failed' });
         await storm.first().waitFor();
         assert.equal(await storm.count(), 1);
-        assert.match(await storm.first().innerText(), /3 servers failed: missing, nocmd, nokey\./);
-        assert.equal(await toasts.filter({ hasText: 'failed to start' }).count(), 0, 'no notice per server beside it');
+        const stormText = await storm.first().innerText();
+        // The notice waits for servers still starting, at most 15 s: on a loaded machine (a fresh-clone run, two
+        // editors on two cores) nokey's start took longer, and its failure came in a notice of its own.
+        if (/2 servers failed: missing, nocmd\./.test(stormText)) await toasts.filter({ hasText: 'server "nokey" failed to start' }).first().waitFor();
+        else assert.match(stormText, /3 servers failed: missing, nocmd, nokey\./);
+        assert.equal(await toasts.filter({ hasText: /server "(missing|nocmd)" failed to start/ }).count(), 0, 'no notice per server beside it');
         await storm.first().hover();
         await storm.first().locator('.codicon-notifications-clear').click();
         // Restarting one that fails again: one notification, for it, with its line and the actions.

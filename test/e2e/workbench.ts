@@ -105,7 +105,11 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
       }
     }
-    if (await menuItem.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
+    // A menu still open after the click is closed with Enter, but only when it did not close by itself
+    // and nothing the item opened (a quick input) would take that Enter: a fresh run's Enter accepted
+    // Try Tool's prefilled arguments while the menu faded out.
+    const closed = await menuItem.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
+    if (!closed && !(await this.page.locator('.quick-input-widget').isVisible().catch(() => false))) await this.page.keyboard.press('Enter');
   }
 
   /** The text of the active editor, with soft wraps and runs of spaces as single spaces. */

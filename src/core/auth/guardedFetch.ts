@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { originOf } from '../models/origins';
 import { AddressRefused, pinnedFetch } from '../net/pinnedFetch';
 import { AddressPolicy, endpointProblem, shortHost } from './endpoints';
 
@@ -81,7 +82,7 @@ export function guardedFetch(base: FetchLike, guard: FetchGuard): FetchLike {
     const grant = grantType(init?.body);
     if (grant === 'authorization_code' || grant === 'refresh_token') {
       const issuer = guard.issuer();
-      const issuerOrigin = issuer ? safeOrigin(issuer) : undefined;
+      const issuerOrigin = issuer ? originOf(issuer) : undefined;
       if (!issuerOrigin || issuerOrigin !== target.origin) {
         throw new CredentialOriginError(
           `refused to send ${grant === 'refresh_token' ? 'a refresh token' : 'an authorization code'} to ${target.origin}: the token endpoint is not on the authorization server's origin (${issuerOrigin ?? 'unknown'})`,
@@ -104,12 +105,4 @@ function grantType(body: unknown): string | undefined {
   if (body instanceof URLSearchParams) return body.get('grant_type') ?? undefined;
   if (typeof body === 'string') return new URLSearchParams(body).get('grant_type') ?? undefined;
   return undefined;
-}
-
-function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }

@@ -20,6 +20,7 @@ import {
 import { silentLogger, type Logger } from '../logger';
 import type { HttpServerConfig } from '../mcp/config';
 import { serverIdentity } from '../mcp/identity';
+import { isLoopbackHostname } from '../net/addresses';
 import { endpointProblem, shortHost } from './endpoints';
 import { EndpointRefused, guardedFetch } from './guardedFetch';
 import { MixUpRefused, redirectRoute, type RedirectReceiver } from './redirect';
@@ -424,7 +425,7 @@ function fitsRedirect(client: StoredOAuthClientInformation, redirect: string): b
   const key = (u: string) => {
     try {
       const url = new URL(u);
-      if (url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]')) url.port = '';
+      if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) url.port = '';
       return url.href;
     } catch {
       return u;

@@ -34,7 +34,7 @@ const oauth = context.client_id
 const server = { type: 'http', url, ...(oauth ? { oauth } : {}) };
 writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { test: server } }));
 const cli = (args) =>
-  spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--settings', join(work, '.vscode', 'settings.json'), '--sign-in', 'fetch', '--client-metadata-url', CLIENT_METADATA_URL], {
+  spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args, '--settings', join(work, '.vscode', 'settings.json'), '--sign-in', 'fetch', '--client-metadata-url', CLIENT_METADATA_URL], {
     // A token store of its own per run, in a fresh config folder.
     env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config') },
     stdio: 'inherit',

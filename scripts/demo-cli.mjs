@@ -5,7 +5,8 @@ import { ensureNodeModules, run } from './setup.mjs';
 ensureNodeModules();
 if (run(process.execPath, ['scripts/build.mjs']) !== 0) process.exit(1);
 
-const settings = ['--settings', 'fixtures/workspaces/demo/.vscode/settings.json'];
+// Our own demo folder: trusted for these runs (a folder's servers otherwise start only once trusted).
+const settings = ['--settings', 'fixtures/workspaces/demo/.vscode/settings.json', '--trust'];
 const steps = [
   ['minagent servers', ['servers']],
   ['minagent tools', ['tools']],

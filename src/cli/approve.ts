@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalRequest } from '../core/agent/agent';
+import { stderr, terminalLine } from './terminalText';
 
 /**
  * Who decides whether a tool call of `minagent chat` runs. `ask` (the default on a terminal):
@@ -29,25 +30,26 @@ export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: Approv
   let allowAll = false;
   return (req, signal) => {
     const readOnly = req.annotations?.readOnlyHint === true;
-    const where = req.server ? ` on server "${req.server}"` : '';
+    const name = terminalLine(req.name);
+    const where = req.server ? ` on server "${terminalLine(req.server)}"` : '';
     switch (mode) {
       case 'all':
         return Promise.resolve(true);
       case 'none':
-        terminal.note(`denied: ${req.name}${where} (--approve none)`);
+        terminal.note(`denied: ${name}${where} (--approve none)`);
         return Promise.resolve(false);
       case 'readonly':
-        if (!readOnly) terminal.note(`denied: ${req.name}${where} is not read-only; run on a terminal to be asked, or pass --yes / --approve all`);
+        if (!readOnly) terminal.note(`denied: ${name}${where} is not read-only; run on a terminal to be asked, or pass --yes / --approve all`);
         return Promise.resolve(readOnly);
       case 'ask': {
         if (readOnly) return Promise.resolve(true);
         const answer = queue.then(async () => {
           if (allowAll) return true;
           if (signal?.aborted) return false;
-          const line = (await terminal.question(`Run ${req.name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
+          const line = (await terminal.question(`Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
           if (line === 'a' || line === 'all') allowAll = true;
           const ok = allowAll || line === 'y' || line === 'yes';
-          if (!ok) terminal.note(`denied: ${req.name}${where}`);
+          if (!ok) terminal.note(`denied: ${name}${where}`);
           return ok;
         });
         queue = answer.then(() => undefined, () => undefined);
@@ -71,14 +73,14 @@ export function processTerminal(): Terminal & { close(): void } {
   return {
     question(text, signal) {
       open();
-      process.stderr.write(text);
+      stderr(text);
       if (lines.length) return Promise.resolve(lines.shift()!);
       return new Promise((resolve) => {
         waiting.push(resolve);
         signal?.addEventListener('abort', () => resolve(''), { once: true });
       });
     },
-    note: (line) => process.stderr.write(`${line}\n`),
+    note: (line) => stderr(`${line}\n`),
     close: () => {
       rl?.close();
     },

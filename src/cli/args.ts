@@ -25,6 +25,8 @@ export interface CliArgs {
   elicitation?: string;
   /** `--root DIR` (repeatable): the roots servers see; default the current folder. */
   roots: string[];
+  /** `--trust`: the folder's servers may start this run without asking. */
+  trust: boolean;
   help: boolean;
 }
 
@@ -69,6 +71,10 @@ servers that ask (elicitation forms and URLs, sampling, roots):
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json
                           (the file read is named on stderr: it decides which programs start)
+  --trust                 start the folder's servers this run without asking (also MINAGENT_TRUST=1);
+                          otherwise a folder's servers start only once you trusted the folder: asked
+                          once on a terminal (y/N, naming what would start) and remembered in
+                          $XDG_CONFIG_HOME/minagent/trusted-folders.json (else ~/.config/...)
   --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
   --verbose               log server output and lifecycle to stderr
   --sign-in print|fetch|none
@@ -104,6 +110,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       'client-metadata-url': { type: 'string' },
       elicitation: { type: 'string' },
       root: { type: 'string', multiple: true },
+      trust: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -128,6 +135,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['client-metadata-url'] !== undefined ? { clientMetadataUrl: values['client-metadata-url'] } : {}),
     ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
     roots: values.root ?? [],
+    trust: values.trust ?? false,
     help: values.help ?? false,
   };
 }

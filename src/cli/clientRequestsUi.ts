@@ -1,6 +1,7 @@
 import { initialValues, parseTyped, type FieldValue, type FormField } from '../core/mcp/clientRequests/formSchema';
 import type { ClientRequestUi, FormAnswer, SamplingAnswer, UrlAnswer } from '../core/mcp/clientRequests/ui';
 import type { Terminal } from './approve';
+import { indentLines, terminalLine } from './terminalText';
 
 /**
  * `ask` (the default on a terminal): forms, URLs and sampling are asked on the terminal.
@@ -25,7 +26,7 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
   return {
     askForm: (ask, validate, signal) =>
       serial(async (): Promise<FormAnswer> => {
-        const what = `server "${ask.server}" asks for a form: ${ask.message}`;
+        const what = `server "${terminalLine(ask.server)}" asks for a form: ${indentLines(ask.message)}`;
         if (mode !== 'ask') {
           const content = initialValues(ask.fields);
           const missing = Object.keys(validate(content));
@@ -60,7 +61,7 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
       }),
     askUrl: (ask, signal) =>
       serial(async (): Promise<UrlAnswer> => {
-        const what = `server "${ask.server}" asks you to open a URL: ${ask.message}\n  URL:  ${ask.url}\n  host: ${ask.host}`;
+        const what = `server "${terminalLine(ask.server)}" asks you to open a URL: ${indentLines(ask.message)}\n  URL:  ${terminalLine(ask.url)}\n  host: ${terminalLine(ask.host)}`;
         if (mode !== 'ask') {
           terminal.note(`declined: ${what}\n  (${NO_TERMINAL})`);
           return 'decline';
@@ -72,9 +73,9 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
     approveSampling: (ask, signal) =>
       serial(async (): Promise<SamplingAnswer> => {
         const lines = [
-          `server "${ask.server}" asks to send this to your model (${ask.model}), for up to ${ask.maxTokens} tokens (its limit: ${ask.limit}):`,
-          ...(ask.systemPrompt ? [`  [system] ${ask.systemPrompt}`] : []),
-          ...ask.messages.map((m) => `  [${m.role}] ${m.text}`),
+          `server "${terminalLine(ask.server)}" asks to send this to your model (${ask.model}), for up to ${ask.maxTokens} tokens (its limit: ${ask.limit}):`,
+          ...(ask.systemPrompt ? [`  [system] ${indentLines(ask.systemPrompt)}`] : []),
+          ...ask.messages.map((m) => `  [${terminalLine(m.role)}] ${indentLines(m.text)}`),
         ];
         if (mode !== 'ask') {
           terminal.note(`denied: ${lines.join('\n')}\n  (${NO_TERMINAL})`);
@@ -96,5 +97,5 @@ function prompt(field: FormField): string {
   if (field.kind === 'string' && field.format) hints.push(field.format);
   if (field.default !== undefined) hints.push(`Enter for ${Array.isArray(field.default) ? field.default.join(', ') : String(field.default)}`);
   const desc = field.description ? ` - ${field.description}` : '';
-  return `  ${field.label}${field.required ? ' (required)' : ''}${desc}${hints.length ? ` [${hints.join('; ')}]` : ''}: `;
+  return terminalLine(`  ${field.label}${field.required ? ' (required)' : ''}${desc}${hints.length ? ` [${hints.join('; ')}]` : ''}: `);
 }

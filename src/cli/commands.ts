@@ -7,6 +7,7 @@ import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config';
 import type { ParsedServers } from '../core/mcp/config';
 import type { ServerHub } from '../core/mcp/hub';
+import { row } from './terminalText';
 
 export class UsageError extends Error {}
 
@@ -19,13 +20,13 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    const line = state.kind === 'error' ? `${s.name}\terror\t${count}\t${state.message}` : state.kind === 'signIn' ? `${s.name}\tsign in\t${count}\t${state.message}` : `${s.name}\t${state.kind}\t${count}`;
+    const line = state.kind === 'error' ? row(s.name, 'error', count, state.message) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count);
     io.out(line);
   }
   const broken = new Map<string, string>();
   for (const p of parsed.problems) if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
-  for (const [name, message] of broken) io.out(`${name}\terror\t0 tools\t${message}`);
-  for (const name of parsed.disabled) io.out(`${name}\tstopped\t0 tools\tdisabled in settings`);
+  for (const [name, message] of broken) io.out(row(name, 'error', '0 tools', message));
+  for (const name of parsed.disabled) io.out(row(name, 'stopped', '0 tools', 'disabled in settings'));
   return 0;
 }
 
@@ -35,7 +36,7 @@ export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number 
     io.out(JSON.stringify(rows, null, 2));
     return 0;
   }
-  for (const r of rows) io.out(`${r.name}\t${r.server}\t${r.description}`);
+  for (const r of rows) io.out(row(r.name, r.server, r.description));
   return 0;
 }
 

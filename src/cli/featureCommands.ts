@@ -2,6 +2,7 @@ import { isFeatureError, type FeatureError } from '../core/mcp/featureTypes';
 import type { ServerHub } from '../core/mcp/hub';
 import { formatPromptMessages } from '../core/mcp/prompts';
 import { parseNameAndJson, UsageError, type Output } from './commands';
+import { row } from './terminalText';
 
 /** `resources`: every server's resources, then its templates, in settings order. */
 export function resourcesCommand(hub: ServerHub, json: boolean, io: Output): number {
@@ -11,8 +12,8 @@ export function resourcesCommand(hub: ServerHub, json: boolean, io: Output): num
     io.out(JSON.stringify({ resources, templates }, null, 2));
     return 0;
   }
-  for (const r of resources) io.out(`${r.server}\t${r.uri}\t${r.title ?? r.name}\t${r.mimeType ?? ''}`);
-  for (const t of templates) io.out(`${t.server}\t${t.uriTemplate}\t${t.name}\ttemplate: ${t.variables.join(', ')}`);
+  for (const r of resources) io.out(row(r.server, r.uri, r.title ?? r.name, r.mimeType ?? ''));
+  for (const t of templates) io.out(row(t.server, t.uriTemplate, t.name, `template: ${t.variables.join(', ')}`));
   return 0;
 }
 
@@ -52,7 +53,7 @@ export function promptsCommand(hub: ServerHub, json: boolean, io: Output): numbe
     io.out(JSON.stringify(rows, null, 2));
     return 0;
   }
-  for (const r of rows) io.out(`${r.name}\t${r.server}\t${r.description}\t${r.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')}`);
+  for (const r of rows) io.out(row(r.name, r.server, r.description, r.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')));
   return 0;
 }
 

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../core/mcp/config';
 import type { ServerHub } from '../core/mcp/hub';
 import type { CliAuth } from './signIn';
 import type { Output } from './commands';
+import { stderr } from './terminalText';
 
 function httpServer(servers: readonly ServerConfig[], name: string): ServerConfig | string {
   const server = servers.find((s) => s.name === name);
@@ -16,7 +17,7 @@ function httpServer(servers: readonly ServerConfig[], name: string): ServerConfi
 export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, config: LoadedConfig, name: string, io: Output): Promise<number> {
   const server = httpServer(config.servers, name);
   if (typeof server === 'string' || !auth) {
-    process.stderr.write(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
+    stderr(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
     return 1;
   }
   auth.manager.requestSignIn(name);
@@ -24,7 +25,7 @@ export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, co
   await hub.whenIdle();
   const state = hub.servers()[0]?.state;
   if (state?.kind !== 'running') {
-    process.stderr.write(`minagent: server "${name}": ${state?.kind === 'error' ? state.message : 'did not start'}\n`);
+    stderr(`minagent: server "${name}": ${state?.kind === 'error' ? state.message : 'did not start'}\n`);
     return 1;
   }
   io.out(`signed in to "${name}" (${state.toolCount} tools)`);
@@ -35,7 +36,7 @@ export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, co
 export async function logoutCommand(auth: CliAuth | undefined, servers: readonly ServerConfig[], name: string, out: (line: string) => void): Promise<number> {
   const server = httpServer(servers, name);
   if (typeof server === 'string' || !auth) {
-    process.stderr.write(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
+    stderr(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
     return 1;
   }
   auth.manager.forServer(server, silentLogger);

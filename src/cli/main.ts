@@ -14,6 +14,8 @@ import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clie
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
+import { stderr, stdout } from './terminalText';
+import { decideFolderTrust } from './folderTrust';
 
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout']);
 
@@ -25,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return fail(`${(err as Error).message}\n${USAGE}`, 2);
   }
   if (args.help || !args.command) {
-    process.stdout.write(`${USAGE}\n`);
+    stdout(`${USAGE}\n`);
     return args.help ? 0 : 2;
   }
   if (!COMMANDS.has(args.command)) return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
@@ -57,15 +59,20 @@ async function main(argv: string[]): Promise<number> {
     return fail((err as Error).message, 1);
   }
   // The settings file decides which programs start: say which one it is.
-  process.stderr.write(`settings: ${settingsPath}\n`);
+  stderr(`settings: ${settingsPath}\n`);
   const folder = dirname(settingsPath);
   const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
   const config = loadConfig(settings, { workspaceFolder: workspace });
-  const log = streamLogger((line) => process.stderr.write(`${line}\n`), args.verbose);
+  const log = streamLogger((line) => stderr(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const terminal = processTerminal();
+  const trust = await decideFolderTrust({ folder: workspace, settingsPath, servers: config.servers, trustedByFlag: args.trust || process.env.MINAGENT_TRUST === '1', terminal: isTTY ? terminal : undefined });
+  if (!trust.trusted) {
+    terminal.close();
+    return fail(trust.reason, 1);
+  }
   // `login` always signs in (printing the address unless told to fetch it); other commands as --sign-in says.
   const mode = args.command === 'login' && args.signIn === undefined ? 'print' : signInMode(args.signIn, isTTY);
   let auth: CliAuth | undefined;
@@ -77,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.command === 'logout') {
     try {
-      return await logoutCommand(auth, config.servers, args.positionals[0]!, (line) => process.stdout.write(`${line}\n`));
+      return await logoutCommand(auth, config.servers, args.positionals[0]!, (line) => stdout(`${line}\n`));
     } finally {
       await auth?.dispose();
       terminal.close();
@@ -99,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const io: Output = { out: (line) => process.stdout.write(`${line}\n`) };
+  const io: Output = { out: (line) => stdout(`${line}\n`) };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);
@@ -122,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
         return await promptCommand(hub, prompt!, args.json, io);
       default: {
         const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
-        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => process.stderr.write(`${line}\n`), cliApprover(approve, terminal));
+        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => stderr(`${line}\n`), cliApprover(approve, terminal));
       }
     }
   } catch (err) {
@@ -138,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function fail(message: string, code: number): number {
-  process.stderr.write(`minagent: ${message}\n`);
+  stderr(`minagent: ${message}\n`);
   return code;
 }
 
@@ -147,7 +154,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`minagent: ${String(err)}\n`);
+    stderr(`minagent: ${String(err)}\n`);
     process.exitCode = 1;
   },
 );

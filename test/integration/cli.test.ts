@@ -28,7 +28,7 @@ const script = join(work, 'script.json');
 writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP connects models to tools.' }]));
 
 function cli(args: string[], cwd = work) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -86,7 +86,7 @@ describe('minagent CLI', () => {
       try {
         const baseUrl = provider === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
         const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-          const child = spawn(process.execPath, [CLI, 'chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } });
+          const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } });
           let out = '';
           child.stdout.on('data', (d: Buffer) => (out += d));
           child.on('exit', (code) => resolve({ code, out }));
@@ -104,7 +104,7 @@ describe('minagent CLI', () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
       const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000'], { cwd: work });
+        const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000'], { cwd: work });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d));
         child.on('exit', (code) => resolve({ code, out }));

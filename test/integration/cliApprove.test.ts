@@ -21,14 +21,14 @@ writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'analytics.row_count
 const DENIED = 'analytics.row_count -> {"error":"the user denied the call to \\"analytics.row_count\\""}';
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, 'chat', 'count the papers', '--script', script, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'count the papers', '--script', script, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /** Runs the chat on a pty; answers `answer` once the question appears. Output is the terminal's (stdout and stderr). */
 function onTerminal(answer: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, CLI, 'chat', "'count the papers'", '--script', script].join(' ');
+    const command = [process.execPath, CLI, '--trust', 'chat', "'count the papers'", '--script', script].join(' ');
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     let answered = false;

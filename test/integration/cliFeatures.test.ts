@@ -22,7 +22,7 @@ writeFileSync(
 );
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

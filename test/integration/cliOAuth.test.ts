@@ -23,7 +23,7 @@ interface Run {
 /** Runs the CLI without a terminal; `onErr` sees stderr as it arrives (to play the user's browser). */
 function cli(work: string, args: string[], onErr?: (text: string) => void): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--settings', join(work, '.vscode', 'settings.json')], {
+    const child = spawn(process.execPath, [CLI, '--trust', ...args, '--settings', join(work, '.vscode', 'settings.json')], {
       cwd: work,
       env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), HOME: work },
       stdio: ['pipe', 'pipe', 'pipe'],

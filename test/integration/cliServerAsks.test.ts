@@ -3,12 +3,13 @@
 // how to answer; --elicitation defaults accepts a form whose fields all have defaults; --root
 // sets the roots servers see.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { onTerminal } from '../pty';
 import { ROOT, SERVERS } from '../helpers';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -25,32 +26,12 @@ const script = join(work, 'script.json');
 writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'sample', arguments: { prompt: 'What is 6 x 7?' } }] }, { final: 'forty-two' }, { final: 'done' }]));
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** Runs the CLI on a pty and answers each question (matched by its prompt) in turn; resolves with what the terminal showed. */
-function onTerminal(args: string[], answers: Array<[string, string]>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const command = [process.execPath, CLI, ...args.map((a) => `'${a}'`)].join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    let seen = 0;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      while (answers.length) {
-        const [prompt, answer] = answers[0]!;
-        const at = out.indexOf(prompt, seen);
-        if (at < 0) break;
-        seen = at + prompt.length;
-        answers.shift();
-        child.stdin.write(`${answer}\n`);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', () => resolve(out));
-  });
-}
+/** Runs the CLI on a pty and answers each question (matched by its prompt) in turn. */
+const onCliTerminal = (args: string[], answers: Array<[string, string]>) => onTerminal([process.execPath, CLI, '--trust', ...args], answers, { cwd: work });
 
 describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   test('without a terminal a form is declined, with a note that says how to answer', () => {
@@ -67,7 +48,7 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   });
 
   test('on a terminal the form is asked field by field, a wrong value is asked again, Enter keeps the default', async () => {
-    const out = await onTerminal(['call', 'ask_profile'], [
+    const out = await onCliTerminal(['call', 'ask_profile'], [
       ['[y]es, [d]ecline, [c]ancel: ', 'y'],
       ['Your name (required): ', 'Ada'],
       ['Team [one of: core, web, infra; Enter for web]: ', ''],
@@ -81,7 +62,7 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   });
 
   test('a URL is shown with its host and opened (printed) only after a yes', async () => {
-    const out = await onTerminal(['call', 'ask_url', '{"url":"https://login.example.com/x"}'], [['Open it? [y]es, [n]o: ', 'y']]);
+    const out = await onCliTerminal(['call', 'ask_url', '{"url":"https://login.example.com/x"}'], [['Open it? [y]es, [n]o: ', 'y']]);
     assert.match(out, /URL: {2}https:\/\/login\.example\.com\/x\s+host: login\.example\.com/);
     assert.match(out, /Open this URL in your browser: https:\/\/login\.example\.com\/x/);
     assert.match(out, /visit: accept/);
@@ -91,12 +72,12 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
     const denied = cli(['chat', 'ask the oracle', '--script', script, '--yes']);
     assert.match(denied.err, /denied: server "asker" asks to send this to your model \(fake\), for up to 100 tokens \(its limit: 500\):\n {2}\[system\] You are a terse oracle\.\n {2}\[user\] What is 6 x 7\?/);
     assert.match(denied.out, /User rejected sampling request/);
-    const out = await onTerminal(['chat', 'ask the oracle', '--script', script, '--yes'], [['[a]lways for this server (this run): ', 'y']]);
+    const out = await onCliTerminal(['chat', 'ask the oracle', '--script', script, '--yes'], [['[a]lways for this server (this run): ', 'y']]);
     assert.match(out, /sample -> model fake said: forty-two/);
   });
 
   test('attack: a sampling request over the server\'s limit (from the settings file) is refused without asking', () => {
-    const over = spawnSync(process.execPath, [CLI, 'call', 'easy.sample', '{"prompt":"long","maxTokens":50}'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+    const over = spawnSync(process.execPath, [CLI, '--trust', 'call', 'easy.sample', '{"prompt":"long","maxTokens":50}'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
     assert.match(over.stdout, /asks for up to 50 tokens, and the user allows server \\"easy\\" at most 10 per request/);
     assert.doesNotMatch(over.stderr, /asks to send this to your model/);
   });

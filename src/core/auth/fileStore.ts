@@ -3,10 +3,14 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SecretStore } from './store';
 
-/** The CLI's token file: `$XDG_CONFIG_HOME/minagent/oauth.json`, else `~/.config/minagent/oauth.json`. */
+/** The CLI's own folder: `$XDG_CONFIG_HOME/minagent`, else `~/.config/minagent`. */
+export function cliConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'minagent');
+}
+
+/** The CLI's token file: `oauth.json` in its folder. */
 export function defaultAuthFile(env: NodeJS.ProcessEnv = process.env): string {
-  const config = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(config, 'minagent', 'oauth.json');
+  return join(cliConfigDir(env), 'oauth.json');
 }
 
 /**

@@ -1,0 +1,51 @@
+/**
+ * What reaches the terminal. Servers, models and files write names, descriptions, results and
+ * errors; a terminal obeys control characters in them: `\r` and CSI erase what was written, OSC 52
+ * writes the clipboard, OSC 0 sets the window title, bidi overrides reorder what is read. Every
+ * such character is shown as its escape (`\r`, `\u001b`, `\u202e`), so the text reads as what it is.
+ *
+ * The escapes are JSON's, so `--json` output stays valid JSON that decodes to the same text.
+ */
+
+// C0 controls but tab and newline (those two are the CLI's own layout), DEL, C1 controls, and the
+// Unicode format characters that change how text is ordered or hides it.
+const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+// On one line (a name in a question, a field's label), tab and newline are escaped too.
+const UNSAFE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+const SHORT: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+
+function escape(ch: string): string {
+  return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** Text for the terminal: lines stay lines, every other control or bidi character shows as its escape. */
+export function terminalText(text: string): string {
+  return text.replace(UNSAFE_MULTILINE, escape);
+}
+
+/** One line of text for the terminal: newlines and tabs are escaped as well. */
+export function terminalLine(text: string): string {
+  return text.replace(UNSAFE_LINE, escape);
+}
+
+/** A writer for a stream that only ever passes terminal text. */
+export function safeWriter(stream: NodeJS.WritableStream): (text: string) => void {
+  return (text) => {
+    stream.write(terminalText(text));
+  };
+}
+
+/** The CLI's two streams: everything the CLI prints goes through one of these. */
+export const stdout = safeWriter(process.stdout);
+export const stderr = safeWriter(process.stderr);
+
+/** Server text that may span lines, inside a line of ours: every further line is indented, so none reads as the CLI's own. */
+export function indentLines(text: string, pad = '    '): string {
+  return text.replace(/\r?\n/g, `\n${pad}`);
+}
+
+/** A tab-separated row of server-written fields: each stays on its row and in its column. */
+export function row(...fields: string[]): string {
+  return fields.map(terminalLine).join('\t');
+}

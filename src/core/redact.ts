@@ -11,7 +11,8 @@ export const MIN_SECRET_CHARS = 8;
 
 /**
  * Replaces a server's secrets wherever they appear in text. One per server, built from its
- * entry, and applied at the edges: log lines, the server's state and stderr, tool results.
+ * entry, and applied at the edges: every message the server sends (redactedTransport), failure
+ * messages, log lines, the server's state and stderr.
  */
 export class Redactor {
   /** [text, replacement], longest text first so a secret inside a longer one cannot split it. */
@@ -45,6 +46,40 @@ export class Redactor {
     let out = text;
     for (const [secret, replacement] of this.pairs) if (out.includes(secret)) out = out.split(secret).join(replacement);
     return out;
+  }
+
+  /**
+   * A parsed JSON value with every known secret replaced in its strings, object keys included, however
+   * deep (no recursion, so a hostile nesting depth cannot overflow the stack). Objects and arrays are
+   * changed in place; the value (or, for a string, its replacement) is returned.
+   */
+  redactJson(value: unknown): unknown {
+    if (this.pairs.length === 0) return value;
+    if (typeof value === 'string') return this.redact(value);
+    if (typeof value !== 'object' || value === null) return value;
+    const pending: object[] = [value];
+    for (let node = pending.pop(); node; node = pending.pop()) {
+      if (Array.isArray(node)) {
+        for (let i = 0; i < node.length; i++) {
+          const v: unknown = node[i];
+          if (typeof v === 'string') node[i] = this.redact(v);
+          else if (typeof v === 'object' && v !== null) pending.push(v);
+        }
+        continue;
+      }
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const v = record[key];
+        if (typeof v === 'string') record[key] = this.redact(v);
+        else if (typeof v === 'object' && v !== null) pending.push(v);
+        const safe = this.redact(key);
+        if (safe !== key) {
+          Object.defineProperty(record, safe, { value: record[key], writable: true, enumerable: true, configurable: true });
+          delete record[key];
+        }
+      }
+    }
+    return value;
   }
 
   get empty(): boolean {

@@ -16,6 +16,23 @@ test('a secret is replaced wherever it appears, also inside JSON strings; short 
   assert.equal(r.redact('root of the tree'), 'root of the tree');
 });
 
+test('a parsed message is redacted in every string, keys too, however deep; numbers and other values stay', () => {
+  const r = new Redactor();
+  r.addSecret(TOKEN);
+  const message = { content: [{ type: 'text', text: `the token is ${TOKEN}` }], structuredContent: { [TOKEN]: { list: [TOKEN, 7, true, null] } }, size: 12 };
+  assert.equal(r.redactJson(message), message, 'changed in place');
+  assert.deepEqual(message, { content: [{ type: 'text', text: `the token is ${REDACTED}` }], structuredContent: { [REDACTED]: { list: [REDACTED, 7, true, null] } }, size: 12 });
+  assert.equal(r.redactJson(`a ${TOKEN}`), `a ${REDACTED}`);
+  // A hostile nesting depth: no recursion, so no stack overflow.
+  let deep: unknown = TOKEN;
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  let inner = r.redactJson(deep);
+  for (let i = 0; i < 200_000; i++) inner = (inner as unknown[])[0];
+  assert.equal(inner, REDACTED);
+  const empty = { text: TOKEN };
+  assert.deepEqual(new Redactor().redactJson(empty), { text: TOKEN }, 'a server without secrets: nothing to do');
+});
+
 test('URL credentials and query strings are redacted, the host and path stay readable', () => {
   const url = 'https://alice:pa55word-xyz@api.example.test:8443/mcp?api_key=qs-secret-777&x=1';
   assert.equal(redactUrl(url), `https://${REDACTED}@api.example.test:8443/mcp?${REDACTED}`);

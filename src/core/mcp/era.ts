@@ -142,7 +142,7 @@ export function completeResultsWithoutType(transport: Transport): Transport {
 }
 
 /** The get/set pair of an accessor property (an earlier wrapper's), if `key` is one. */
-function accessorOf(target: object, key: string): PropertyDescriptor | undefined {
+export function accessorOf(target: object, key: string): PropertyDescriptor | undefined {
   for (let o: object | null = target; o; o = Object.getPrototypeOf(o) as object | null) {
     const d = Object.getOwnPropertyDescriptor(o, key);
     if (d) return d.get && d.set ? d : undefined;

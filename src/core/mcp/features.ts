@@ -17,6 +17,8 @@ export interface FeatureHost {
   /** Why a request failed, in the same words a tool call would use. */
   describe(err: unknown): Promise<string>;
   log: Logger;
+  /** The server's redaction, for the text of a failure that did not come in a message (an HTTP error body). */
+  redact?(text: string): string;
 }
 
 export type FeatureKind = 'resources' | 'prompts';
@@ -92,7 +94,7 @@ export class ServerFeatures implements Disposable {
         const [resources, templates] = await Promise.all([
           listPages(client, 'resources/list', 'resources', this.server, timeout),
           listPages(client, 'resources/templates/list', 'resourceTemplates', this.server, timeout).catch((err: unknown) => {
-            problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list resource templates: ${errorMessage(err)}` });
+            problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list resource templates: ${this.redacted(errorMessage(err))}` });
             return { items: [], problems: [] };
           }),
         ]);
@@ -106,7 +108,7 @@ export class ServerFeatures implements Disposable {
         this.prompts = parsePrompts(prompts.items, this.icons, problems);
       }
     } catch (err) {
-      problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list its ${kind}: ${errorMessage(err)}` });
+      problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list its ${kind}: ${this.redacted(errorMessage(err))}` });
     }
     this.problems = [...this.problems.filter((p) => !isProblemOf(p, kind)), ...problems.map((p) => ({ ...p, kind }))];
     for (const p of problems) this.host.log.warn(p.message);
@@ -189,6 +191,10 @@ export class ServerFeatures implements Disposable {
     } catch (err) {
       return { error: await this.host.describe(err) };
     }
+  }
+
+  private redacted(text: string): string {
+    return this.host.redact ? this.host.redact(text) : text;
   }
 
   dispose(): void {

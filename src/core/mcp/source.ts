@@ -21,6 +21,7 @@ import { checkIcons, iconContext, type SafeIcon } from './icons';
 import type { ListProblem } from './paging';
 import { formatCallResult, reportResource } from './result';
 import { tracedTransport, type McpTrace } from './trace';
+import { redactedTransport } from './redactedTransport';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { isErrorLine } from './errorLine';
@@ -90,7 +91,7 @@ export class McpToolSource {
   private currentState: ServerState = { kind: 'stopped' };
   private readonly stderr = new StderrTail();
   private readonly log: Logger;
-  /** This server's secrets; applied to its logs, state, stderr and results. */
+  /** This server's secrets; applied to every message it sends (see redactedTransport), and to its failures, logs, state and stderr. */
   readonly redactor: Redactor;
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   private readonly onDidChangeToolsEmitter = new Emitter<readonly RemoteTool[]>();
@@ -115,6 +116,7 @@ export class McpToolSource {
       timeoutMs: () => this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000,
       describe: (err) => (err === undefined ? Promise.resolve(this.ending ?? NOT_CONNECTED) : this.requestFailure(err)),
       log: this.log,
+      redact: (text) => this.redactor.redact(text),
     });
   }
 
@@ -210,7 +212,8 @@ export class McpToolSource {
       timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
     });
     try {
-      const wire = this.options.trace ? tracedTransport(transport, this.options.trace) : transport;
+      // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
+      const wire = redactedTransport(this.options.trace ? tracedTransport(transport, this.options.trace) : transport, this.redactor);
       await Promise.race([connectInEra(client, wire, CLIENT_INFO, timeoutMs), timeout]);
     } catch (err) {
       await this.disposeConnection();
@@ -332,10 +335,13 @@ export class McpToolSource {
     return names;
   }
 
-  /** Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted; never rejects. */
+  /**
+   * Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted
+   * (the result arrived redacted, failures are described redacted); never rejects.
+   */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
     // Logged through this server's redacting logger, like every other line.
-    return loggedCall(this.log, remoteName, args, async () => this.redactor.redact(await this.callRaw(remoteName, args, options)));
+    return loggedCall(this.log, remoteName, args, () => this.callRaw(remoteName, args, options));
   }
 
   private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
@@ -383,9 +389,10 @@ export class McpToolSource {
     return NOT_CONNECTED;
   }
 
-  /** Why a request to the server failed: a timeout, the server's own message, or what became of the server. */
+  /** Why a request to the server failed: a timeout, the server's own message, or what became of the server; redacted. */
   private async requestFailure(err: unknown): Promise<string> {
     if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000} ms`;
+    // The server's own message arrived redacted (redactedTransport).
     if (err instanceof ProtocolError) return err.message.replace(/^MCP error -?\d+: /, '');
     return this.failureMessage(err, 'call');
   }
@@ -438,8 +445,15 @@ export class McpToolSource {
     });
   }
 
-  /** Says why a start, call or session failed, with exit status for processes. */
+  /**
+   * Says why a start, call or session failed, with exit status for processes; redacted, since it may
+   * quote the server (its stderr, an HTTP error body) where no message of its passed redactedTransport.
+   */
   private async failureMessage(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
+    return this.redactor.redact(await this.describeFailure(err, phase));
+  }
+
+  private async describeFailure(err: unknown, phase: 'start' | 'call' | 'run'): Promise<string> {
     if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
     // Without an OAuth client (stdio, or an entry with its own Authorization header) a 401 is about the headers.
     if (isSignInNeeded(err) && (this.options.auth || err instanceof SignInNeeded)) return signInMessage(err);

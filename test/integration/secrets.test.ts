@@ -1,10 +1,12 @@
 // Secrets never become text: a real server given secrets through ${env:}, ${input:}, an env file
 // and a URL; every edge (log, tooltip text, state, stderr, results, stored chat, export) is checked.
+// Then a server that echoes its `${env:}` secret into everything it writes (fixtures/servers/leaky.mjs),
+// in both protocol eras: every path its text takes to the model, the chat, the log or the user.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
 import { describeEndpoint, parseServers, type ServerConfig } from '../../src/core/mcp/config';
@@ -12,7 +14,16 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import type { Logger } from '../../src/core/logger';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
-import { freePort, httpMcpServer, SERVERS, stopFixtures } from '../helpers';
+import { Attachments } from '../../src/core/chat/attachments';
+import { estimateCounter } from '../../src/core/budget/tokens';
+import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
+import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
+import { isFeatureError } from '../../src/core/mcp/featureTypes';
+import { formatPromptMessages } from '../../src/core/mcp/prompts';
+import type { ToolResource } from '../../src/core/tools';
+import { EchoModel, ScriptedUi } from '../clientRequestsUi';
+import { freePort, httpMcpServer, ROOT, SERVERS, stopFixtures } from '../helpers';
 
 after(stopFixtures);
 const TIMEOUT = { timeout: 30_000 };
@@ -131,4 +142,153 @@ describe('secrets never become text', () => {
       await hub.closeAll();
     }
   });
+
+  test('an HTTP error body that quotes the header (not a message of the server: no redaction on the way in) is redacted in the call result and the log', TIMEOUT, async () => {
+    const url = await httpMcpServer('--fail-calls-echoing');
+    const config: ServerConfig = parseServers({ remote: { url, headers: { Authorization: 'Bearer header-token-7720' } } }).servers[0]!;
+    const { logger, lines } = capture();
+    const hub = new ServerHub({ logger });
+    try {
+      hub.reconcile([config]);
+      await hub.whenIdle();
+      const result = await hub.registry.call('echo', { text: 'hi' });
+      assert.match(result, /^\{"error":"HTTP 500 Internal Server Error from http:\/\/127\.0\.0\.1:\d+\/mcp: refused the call of \[redacted\]"\}$/);
+      assertClean('the result', result, ['header-token-7720']);
+      assertClean('the log', lines.join('\n'), ['header-token-7720']);
+    } finally {
+      await hub.closeAll();
+    }
+  });
 });
+
+const LEAK = 'leaky-secret-5c3e81';
+
+/** `text` never shows the leaky server's secret, and shows `[redacted]` where it was. */
+function assertRedacted(where: string, text: string) {
+  assertClean(where, text, [LEAK]);
+  assert.ok(text.includes('[redacted]'), `${where} shows [redacted] where the secret was:\n${text}`);
+}
+
+for (const era of ['2026-07-28', '2025-11-25'] as const) {
+  describe(`a server echoes its \${env:} secret into everything it writes (${era}): none of it carries the secret`, { timeout: 60_000 }, () => {
+    const ui = new ScriptedUi();
+    const model = new EchoModel((messages) => `echo: ${messages.at(-1)?.content}`);
+    const requests = new ClientRequests({ ui, roots: new FolderRoots([ROOT]), sampling: { model: async () => model, maxTokens: () => 200, grants: new MemoryGrants() } });
+    const { logger, lines } = capture();
+    const hub = new ServerHub({ logger, clientRequests: requests });
+
+    before(async () => {
+      const { servers, problems } = parseServers(
+        { leaky: { command: process.execPath, args: [join(SERVERS, 'leaky.mjs')], env: { LEAKY_SECRET: '${env:LEAK_TOKEN}', ...(era === '2025-11-25' ? { LEAKY_ERA: 'legacy' } : {}) } } },
+        { workspaceFolder: ROOT, env: { ...process.env, LEAK_TOKEN: LEAK } },
+      );
+      assert.deepEqual(problems, []);
+      hub.reconcile(servers);
+      await hub.whenIdle();
+      const state = hub.server('leaky')!.state;
+      assert.equal(state.kind === 'running' ? state.protocolVersion : state.kind, era);
+    });
+    after(async () => {
+      await hub.closeAll();
+      requests.dispose();
+    });
+
+    test('a tool result, its structured content, its progress note and the resources it links', async () => {
+      const progress: string[] = [];
+      const resources: ToolResource[] = [];
+      const result = await hub.registry.call('reveal', {}, { onProgress: (p) => p.message !== undefined && progress.push(p.message), onResource: (r) => resources.push(r) });
+      assertRedacted('the result', result);
+      assert.match(result, /the token is \[redacted\]/);
+      assert.match(result, /"\[redacted\]":"as a key"/, 'a key of the structured content too');
+      assertRedacted('the progress note', progress.join('\n'));
+      assert.equal(resources.length, 2);
+      assertRedacted('the linked and embedded resources (the card shows them)', JSON.stringify(resources));
+    });
+
+    test('a tool failure', async () => {
+      assert.equal(await hub.registry.call('fail', {}), '{"error":"token [redacted] was rejected"}');
+    });
+
+    test('the tool list: descriptions sent to the model', () => {
+      assertRedacted('the tool description', hub.registry.get('reveal')!.description);
+      assertRedacted('the tool schemas the model gets', JSON.stringify(hub.registry.schemas()));
+    });
+
+    test('the built-in read_resource tool', async () => {
+      const result = await hub.registry.call('read_resource', { server: 'leaky', uri: 'leaky://token' });
+      assert.match(result, /^\[resource <leaky:\/\/token> \(text\/plain\) from server "leaky"\]\nthe token is \[redacted\]$/);
+      assertRedacted('read_resource', result);
+      assertRedacted('a failed read through read_resource', await hub.registry.call('read_resource', { server: 'leaky', uri: 'leaky://vault/missing' }));
+    });
+
+    test("the hub's resources: the list, a read, a template read and a failed read", async () => {
+      const listed = hub.catalog.resources().find((r) => r.uri === 'leaky://token')!;
+      assertRedacted('the listed resource', JSON.stringify(listed));
+      const read = await hub.catalog.readResource('leaky', 'leaky://token');
+      assert.ok(!isFeatureError(read));
+      assert.equal(read.contents[0]!.text, 'the token is [redacted]');
+      const entry = await hub.catalog.readResource('leaky', 'leaky://vault/door');
+      assert.ok(!isFeatureError(entry));
+      assert.equal(entry.contents[0]!.text, 'door: [redacted]');
+      const failed = await hub.catalog.readResource('leaky', 'leaky://vault/missing');
+      assert.ok(isFeatureError(failed));
+      assertRedacted('the read error', failed.error);
+    });
+
+    test('a resource attached to a chat message', async () => {
+      const attachments = new Attachments({ read: (s, u) => hub.catalog.readResource(s, u), counter: async () => estimateCounter, maxChars: () => 50_000 });
+      assert.equal(await attachments.add('leaky', 'leaky://token', 'Token'), undefined);
+      assertRedacted('what the message carries to the model', attachments.peek()!.context);
+      const failed = await attachments.add('leaky', 'leaky://vault/missing', 'Missing');
+      assertRedacted('a failed attachment', failed!.error);
+      attachments.dispose();
+    });
+
+    test('prompts: the list, a get (messages, description, embedded resource) and a failed get', async () => {
+      assertRedacted('the listed prompt', JSON.stringify(hub.catalog.prompts().find((p) => p.name === 'leak')));
+      const got = await hub.catalog.getPrompt('leak', { key: 'door' });
+      assert.ok(!isFeatureError(got));
+      assert.equal(got.description, 'the door prompt of [redacted]');
+      assert.equal(formatPromptMessages(got), 'user: Use door with [redacted].\n\nuser: [resource <leaky://token>]\nembedded [redacted]');
+      assertClean('the prompt', JSON.stringify(got), [LEAK]);
+      const failed = await hub.catalog.getPrompt('broken');
+      assert.ok(isFeatureError(failed));
+      assertRedacted('the prompt error', failed.error);
+    });
+
+    test('completions of a prompt argument and of a template variable', async () => {
+      const prompt = await hub.catalog.completePrompt('leak', 'key', '');
+      assert.ok(!isFeatureError(prompt));
+      assert.deepEqual(prompt.values, ['[redacted]', 'other']);
+      const template = await hub.catalog.completeTemplate('leaky', 'leaky://vault/{key}', 'key', '');
+      assert.ok(!isFeatureError(template));
+      assert.deepEqual(template.values, ['[redacted]', 'key-[redacted]']);
+    });
+
+    test("the server's title and instructions (the system prompt)", () => {
+      assertRedacted('the title', hub.catalog.serverInfo('leaky')!.title!);
+      assertRedacted('the instructions', hub.catalog.instructions());
+    });
+
+    test('a form the server asks the user to fill', async () => {
+      ui.form = () => ({ action: 'cancel' });
+      assert.equal(await hub.registry.call('ask', {}), 'asked: cancel');
+      const { ask } = ui.forms.at(-1)!;
+      assert.equal(ask.message, 'Confirm the token [redacted]');
+      assertRedacted('the form', JSON.stringify(ask.fields));
+    });
+
+    test('a sampling request: what the user is shown and what the model gets', async () => {
+      ui.sampling = { allow: true, remember: false };
+      assert.equal(await hub.registry.call('sample', {}), 'sampled: echo: Remember [redacted]');
+      assert.deepEqual(ui.samplings.at(-1)!.messages, [{ role: 'user', text: 'Remember [redacted]' }]);
+      assert.equal(ui.samplings.at(-1)!.systemPrompt, 'The token is [redacted].');
+      assertRedacted('the messages the model got', JSON.stringify(model.calls.at(-1)!.messages));
+    });
+
+    test('the log and the problems', () => {
+      assertClean('the log', lines.join('\n'), [LEAK]);
+      assertClean('the problems', JSON.stringify([hub.problems(), hub.catalog.problems()]), [LEAK]);
+    });
+  });
+}

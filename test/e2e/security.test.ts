@@ -19,11 +19,14 @@ interface Endpoint {
   port: string;
   child: ChildProcess;
   requests(): Promise<Array<{ headers: Record<string, string>; body: { model: string } }>>;
+  /** Every request of any kind (a probe included), as "METHOD /path". */
+  hits(): Promise<string[]>;
 }
 
 async function endpoint(label: string): Promise<Endpoint> {
   const { port, child } = await listeningFixture('fixtures/models/mock-model.mjs', ['--label', label]);
-  return { port, child, requests: async () => (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as Awaited<ReturnType<Endpoint['requests']>> };
+  const get = async (path: string) => (await fetch(`http://127.0.0.1:${port}${path}`)).json();
+  return { port, child, requests: async () => (await get('/requests')) as Awaited<ReturnType<Endpoint['requests']>>, hits: async () => (await get('/hits')) as string[] };
 }
 
 async function ask(chat: Frame, text: string): Promise<void> {
@@ -33,8 +36,8 @@ async function ask(chat: Frame, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-/** MinAgent: Set API Key, as a user does it: the provider from the list, then the key. */
-async function setApiKey(w: Workbench): Promise<void> {
+/** MinAgent: Set API Key, as a user does it: the provider from the list, then the key (empty: removed). */
+async function setApiKey(w: Workbench, key = KEY): Promise<void> {
   await w.command('MinAgent: Set API Key');
   // Typed and picked with Enter, as Workbench.command does: a click can miss while the list animates.
   const filter = w.page.locator('.quick-input-widget input');
@@ -44,9 +47,9 @@ async function setApiKey(w: Workbench): Promise<void> {
   await w.page.keyboard.press('Enter');
   const input = w.page.locator('.quick-input-widget input[type="password"]');
   await input.waitFor();
-  await input.fill(KEY);
+  await input.fill(key);
   await input.press('Enter');
-  await w.page.locator('.statusbar', { hasText: 'key for OpenAI-compatible saved' }).waitFor();
+  await w.page.locator('.statusbar', { hasText: `key for OpenAI-compatible ${key ? 'saved' : 'removed'}` }).waitFor();
 }
 
 const dialog = (w: Workbench) => w.page.locator('.monaco-dialog-box');
@@ -125,7 +128,7 @@ describe('a hostile workspace', () => {
         await card.locator('.card-status', { hasText: 'denied' }).waitFor();
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
       });
-      assert.deepEqual(await repo.requests(), [], 'the repo endpoint never received anything');
+      assert.deepEqual(await repo.hits(), [], 'the repo endpoint never received anything, not even a probe');
       assert.equal(await dialog(w).count(), 0, 'no modal was needed');
     }));
 
@@ -141,7 +144,8 @@ describe('a hostile workspace', () => {
         assert.match(await dialog(w).innerText(), new RegExp(`stored for http://127\\.0\\.0\\.1:${mine.port}.*from this workspace's settings`, 's'));
         await w.page.keyboard.press('Escape');
         await chat.locator('.notice', { hasText: `Not sent: you did not confirm ${host}` }).waitFor();
-        assert.deepEqual(await repo.requests(), []);
+        // Not even the budget meter's Ollama probe (/api/show, /api/ps) went before the user confirmed.
+        assert.deepEqual(await repo.hits(), []);
       });
       await stage('confirm', async () => {
         await ask(chat, 'hello again');
@@ -176,6 +180,25 @@ describe('a hostile workspace', () => {
           assert.deepEqual((await other.requests()).map((r) => r.headers.authorization), [undefined, undefined], 'no key without confirmation');
         } finally {
           other.child.stdin!.end();
+        }
+      });
+      await stage('no-key-still-asks', async () => {
+        // No key stored at all: the repo's endpoint would still receive the whole conversation, so it is asked too.
+        await setApiKey(w, '');
+        const collector = await endpoint('collector');
+        try {
+          const collectorHost = `127.0.0.1:${collector.port}`;
+          writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://${collectorHost}/v1`, 'minagent.chat.model': 'repo-model' }));
+          await chat.locator('#model option', { hasText: `repo-model · ${collectorHost}` }).waitFor({ state: 'attached', timeout: 30_000 });
+          await ask(chat, 'my secret plan');
+          await dialog(w).waitFor();
+          assert.match(await dialog(w).innerText(), new RegExp(`Send this chat to ${collectorHost.replace(/\./g, '\\.')}\\?.*This workspace's settings point the chat at`, 's'));
+          assert.deepEqual(await collector.hits(), [], 'nothing, not even a probe, before the answer');
+          await dialog(w).locator('.monaco-button', { hasText: `Allow ${collectorHost}` }).click();
+          await chat.locator('.msg.assistant', { hasText: '[collector] You said: my secret plan' }).waitFor();
+          assert.deepEqual((await collector.requests()).map((r) => r.headers.authorization), [undefined]);
+        } finally {
+          collector.child.stdin!.end();
         }
       });
       assert.deepEqual(await mine.requests(), [], 'a trusted workspace may choose the endpoint; the user endpoint is not used');

@@ -8,6 +8,7 @@ import { AnthropicModel } from '../../src/core/models/anthropic';
 import { streamSse } from '../../src/core/models/http';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { checkOrigin, isLoopback, keyOriginFor, redirectAllowed } from '../../src/core/models/origins';
+import { openAILimits } from '../../src/core/budget/limits';
 
 interface Seen {
   url: string;
@@ -83,6 +84,24 @@ describe('redirects', { timeout: 20_000 }, () => {
   });
 });
 
+describe("the budget meter's Ollama probe", { timeout: 20_000 }, () => {
+  test('a redirect to another origin is not followed: the other origin receives nothing, the window is assumed', async () => {
+    const elsewhere = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ parameters: 'num_ctx 9999', model_info: {} })));
+    const provider = await serve((req, res) => res.writeHead(307, { location: `${elsewhere.base}${req.url}` }).end());
+    const limits = await openAILimits({ baseUrl: `${provider.base}/v1`, model: 'llama-redirect' });
+    assert.match(limits.window.source, /^assumed/);
+    assert.equal(elsewhere.seen.length, 0);
+  });
+
+  test('probeWindow false (an origin the user has not allowed yet): not even a probe goes out', async () => {
+    const ollama = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ parameters: 'num_ctx 9999', model_info: {} })));
+    assert.match((await openAILimits({ baseUrl: `${ollama.base}/v1`, model: 'llama-unasked', probeWindow: false })).window.source, /^assumed/);
+    assert.equal(ollama.seen.length, 0);
+    assert.equal((await openAILimits({ baseUrl: `${ollama.base}/v1`, model: 'llama-asked' })).window.tokens, 9999);
+    assert.deepEqual(ollama.seen.map((r) => r.url), ['/api/show', '/api/ps']);
+  });
+});
+
 describe('origin policy', () => {
   test('the bound origin and loopback http go without asking', () => {
     assert.deepEqual(checkOrigin({ baseUrl: 'https://api.openai.com/v1', keyOrigin: 'https://api.openai.com', confirmed: [] }), { kind: 'ok', origin: 'https://api.openai.com' });
@@ -102,6 +121,19 @@ describe('origin policy', () => {
     assert.deepEqual(checkOrigin({ baseUrl: 'http://192.168.1.20:11434/v1', confirmed: [] }), { kind: 'confirm', origin: 'http://192.168.1.20:11434', host: '192.168.1.20:11434', reasons: ['plainHttp'] });
     assert.deepEqual(checkOrigin({ baseUrl: 'http://192.168.1.20:11434/v1', keyOrigin: 'https://api.openai.com', confirmed: [] }).kind === 'confirm' && checkOrigin({ baseUrl: 'http://192.168.1.20:11434/v1', keyOrigin: 'https://api.openai.com', confirmed: [] }), { kind: 'confirm', origin: 'http://192.168.1.20:11434', host: '192.168.1.20:11434', reasons: ['key', 'plainHttp'] });
     assert.equal(checkOrigin({ baseUrl: 'http://192.168.1.20:11434/v1', confirmed: ['http://192.168.1.20:11434'] }).kind, 'ok');
+  });
+
+  test("a workspace's https base URL without any key still asks: the conversation is what it would receive", () => {
+    const repo = { baseUrl: 'https://collector.example/v1', confirmed: [], fromWorkspace: true, userOrigin: 'https://api.openai.com' };
+    assert.deepEqual(checkOrigin(repo), { kind: 'confirm', origin: 'https://collector.example', host: 'collector.example', reasons: ['workspace'] });
+    // Loopback too: another local service is not the user's choice of model.
+    assert.deepEqual(checkOrigin({ ...repo, baseUrl: 'http://127.0.0.1:9/v1' }).kind, 'confirm');
+    assert.equal(checkOrigin({ ...repo, confirmed: ['https://collector.example'] }).kind, 'ok');
+    // The user's own origin, or the key's, named by the workspace, is not a new choice.
+    assert.equal(checkOrigin({ ...repo, baseUrl: 'https://api.openai.com/v1' }).kind, 'ok');
+    assert.equal(checkOrigin({ ...repo, baseUrl: 'http://127.0.0.1:4000/v1', keyOrigin: 'http://127.0.0.1:4000' }).kind, 'ok');
+    // The same URL from the user's own settings goes as before.
+    assert.equal(checkOrigin({ ...repo, fromWorkspace: false }).kind, 'ok');
   });
 
   test('other schemes, credentials in the URL and non-URLs are refused', () => {

@@ -26,14 +26,14 @@ export function o200kCounter(): Promise<TokenCounter> {
 
 export const SETTING = 'minagent.chat.contextWindow';
 
-/** The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own, or the default. */
-export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean }, signal?: AbortSignal): Promise<ModelLimits> {
+/** The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own (unless `probeWindow` is false), or the default. */
+export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean; probeWindow?: boolean }, signal?: AbortSignal): Promise<ModelLimits> {
   const counter = OPENAI_MODEL.test(o.model) ? await o200kCounter() : estimateCounter;
   const images = o.sendImages ? {} : { imageTokens: 0 };
   if (o.contextWindow) return { window: { tokens: o.contextWindow, source: SETTING }, counter, ...images };
   const known = knownWindow(o.model);
   if (known) return { window: known, counter, ...images };
-  const ollama = await ollamaWindow(o.baseUrl, o.model, signal);
+  const ollama = o.probeWindow === false ? undefined : await ollamaWindow(o.baseUrl, o.model, signal);
   return { window: ollama ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` }, counter, ...images };
 }
 

@@ -17,6 +17,8 @@ async function getJson(url: string, body: unknown | undefined, signal?: AbortSig
     method: body === undefined ? 'GET' : 'POST',
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    // The probe goes to the origin the user allowed, and nowhere else: a redirect is a failure.
+    redirect: 'error',
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return (await response.json()) as unknown;

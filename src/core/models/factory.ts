@@ -4,7 +4,7 @@ import { OpenAICompatibleModel } from './openai';
 
 /** `contextWindow`: tokens per request from the user's setting (else the model's known window). */
 export type ProviderSpec =
-  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean; contextWindow?: number }
+  | { provider: 'openai'; baseUrl: string; model: string; apiKey?: string; sendImages?: boolean; contextWindow?: number; probeWindow?: boolean }
   | { provider: 'anthropic'; baseUrl: string; model: string; apiKey?: string; maxTokens?: number; contextWindow?: number }
   | { provider: 'scripted'; script: ScriptedTurn[]; contextWindow?: number };
 
@@ -17,7 +17,7 @@ export function createModel(spec: ProviderSpec): ChatModel {
   const window = spec.contextWindow ? { contextWindow: spec.contextWindow } : {};
   switch (spec.provider) {
     case 'openai':
-      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}), ...window });
+      return new OpenAICompatibleModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.sendImages ? { sendImages: true } : {}), ...(spec.probeWindow === false ? { probeWindow: false } : {}), ...window });
     case 'anthropic':
       return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}), ...window });
     case 'scripted':

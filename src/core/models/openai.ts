@@ -17,6 +17,11 @@ export interface OpenAIOptions {
   sendImages?: boolean;
   /** Tokens per request, from the user's setting; else a published window, Ollama's own, or a default. */
   contextWindow?: number;
+  /**
+   * `false`: the window is never asked of the server (Ollama's `/api/show`, `/api/ps`): the base URL's
+   * origin is not yet one the user allowed, and nothing may reach it before they do.
+   */
+  probeWindow?: boolean;
 }
 
 const PROVIDER = 'OpenAI-compatible';

@@ -10,14 +10,24 @@ export type OriginCheck =
   /** The request may go as it is (with the key when there is one). */
   | { kind: 'ok'; origin: string }
   /** The user must confirm `origin` first; `reasons` say why (both may apply). */
-  | { kind: 'confirm'; origin: string; host: string; reasons: Array<'key' | 'plainHttp'> };
+  | { kind: 'confirm'; origin: string; host: string; reasons: OriginReason[] };
+
+/** Why an origin needs the user: the key is bound elsewhere, plain http off this machine, a workspace chose it. */
+export type OriginReason = 'key' | 'plainHttp' | 'workspace';
 
 export interface OriginPolicyInput {
   baseUrl: string;
   /** The origin the stored key is bound to; undefined when there is no key. */
   keyOrigin?: string;
-  /** Origins the user confirmed (for the key and for plain http). */
+  /** Origins the user confirmed (for the key, for plain http and for a workspace's choice). */
   confirmed: readonly string[];
+  /**
+   * The base URL comes from a workspace's settings, not the user's: its origin gets nothing (not a
+   * request, not a probe) until the user confirmed it, key or no key, unless it is the origin the
+   * user chose themselves (`userOrigin`: their own base URL, else the vendor's) or the key's.
+   */
+  fromWorkspace?: boolean;
+  userOrigin?: string;
 }
 
 /** The origin of a URL (`https://api.openai.com`), or undefined when it is not a URL. */
@@ -41,7 +51,7 @@ export function isLoopback(url: string): boolean {
 }
 
 /** Decides whether a request to `baseUrl` may go now, and with the key or not. */
-export function checkOrigin({ baseUrl, keyOrigin, confirmed }: OriginPolicyInput): OriginCheck {
+export function checkOrigin({ baseUrl, keyOrigin, confirmed, fromWorkspace, userOrigin }: OriginPolicyInput): OriginCheck {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -52,9 +62,10 @@ export function checkOrigin({ baseUrl, keyOrigin, confirmed }: OriginPolicyInput
   if (url.username || url.password) return { kind: 'invalid', message: 'the base URL must not carry a user name or password; keep the key in MinAgent: Set API Key' };
   const origin = url.origin;
   if (confirmed.includes(origin)) return { kind: 'ok', origin };
-  const reasons: Array<'key' | 'plainHttp'> = [];
+  const reasons: OriginReason[] = [];
   if (keyOrigin !== undefined && keyOrigin !== origin) reasons.push('key');
   if (url.protocol === 'http:' && !isLoopback(baseUrl)) reasons.push('plainHttp');
+  if (fromWorkspace && origin !== userOrigin && origin !== keyOrigin) reasons.push('workspace');
   return reasons.length ? { kind: 'confirm', origin, host: url.host, reasons } : { kind: 'ok', origin };
 }
 

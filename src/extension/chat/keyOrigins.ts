@@ -54,7 +54,7 @@ export class KeyOrigins {
     const key = await this.secrets.get(keyName(provider));
     const keyOrigin = key ? await this.boundOrigin(provider) : undefined;
     const confirmed = this.state.get<string[]>(confirmedKey(provider), []);
-    const check = checkOrigin({ baseUrl, ...(keyOrigin ? { keyOrigin } : {}), confirmed });
+    const check = this.check(provider, baseUrl, keyOrigin, confirmed);
     switch (check.kind) {
       case 'invalid':
         throw new Error(`"minagent.chat.baseUrl": ${check.message}`);
@@ -77,6 +77,27 @@ export class KeyOrigins {
     }
   }
 
+  /**
+   * Whether anything (a probe included) may go to `baseUrl` now, without asking: the origin needs no
+   * confirmation, or the user already answered for it. The budget meter measures only then.
+   */
+  async mayContact(provider: Provider, baseUrl: string): Promise<boolean> {
+    const key = await this.secrets.get(keyName(provider));
+    const keyOrigin = key ? this.state.get<string>(originKey(provider)) ?? this.userOrigin(provider) : undefined;
+    const check = this.check(provider, baseUrl, keyOrigin, this.state.get<string[]>(confirmedKey(provider), []));
+    return check.kind === 'ok' || (check.kind === 'confirm' && this.state.get<string[]>(keylessKey(provider), []).includes(check.origin));
+  }
+
+  private check(provider: Provider, baseUrl: string, keyOrigin: string | undefined, confirmed: string[]): OriginCheck {
+    return checkOrigin({ baseUrl, ...(keyOrigin ? { keyOrigin } : {}), confirmed, fromWorkspace: this.baseUrlFromWorkspace(), userOrigin: this.userOrigin(provider) });
+  }
+
+  /** Whether the chat's base URL is a trusted workspace's choice (an untrusted one's settings are ignored). */
+  private baseUrlFromWorkspace(): boolean {
+    const inspected = vscode.workspace.getConfiguration('minagent.chat').inspect<string>('baseUrl');
+    return vscode.workspace.isTrusted && (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined;
+  }
+
   /** The origin the stored key is bound to; a key stored before binding existed is bound now, once. */
   private async boundOrigin(provider: Provider): Promise<string> {
     const bound = this.state.get<string>(originKey(provider));
@@ -88,9 +109,7 @@ export class KeyOrigins {
   }
 
   private async ask(provider: Provider, check: Extract<OriginCheck, { kind: 'confirm' }>, keyOrigin: string | undefined): Promise<'confirm' | 'withoutKey' | undefined> {
-    const inspected = vscode.workspace.getConfiguration('minagent.chat').inspect<string>('baseUrl');
-    const fromWorkspace = vscode.workspace.isTrusted && (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined;
-    const where = fromWorkspace ? "this workspace's settings" : 'your settings';
+    const where = this.baseUrlFromWorkspace() ? "this workspace's settings" : 'your settings';
     const plain = check.reasons.includes('plainHttp') ? ` The connection to ${check.host} is plain http: what you send travels unencrypted.` : '';
     if (check.reasons.includes('key')) {
       const send = `Send Key to ${check.host}`;
@@ -105,11 +124,10 @@ export class KeyOrigins {
       return answer === send ? 'confirm' : answer === without ? 'withoutKey' : undefined;
     }
     const allow = `Allow ${check.host}`;
-    const answer = await vscode.window.showWarningMessage(
-      `Send the chat to ${check.host} over plain http?`,
-      { modal: true, detail: `The chat's base URL, from ${where}, is ${check.origin}.${plain} Allow it if ${check.host} is yours (a LAN Ollama, vLLM in Docker); MinAgent remembers this for ${check.origin}.` },
-      allow,
-    );
+    const chosen = check.reasons.includes('workspace')
+      ? `This workspace's settings point the chat at ${check.origin}: everything you send goes there, tool results included, and nothing has gone there yet.${plain} Allow it only if ${check.host} is yours or you trust it; MinAgent remembers this for ${check.origin}.`
+      : `The chat's base URL, from ${where}, is ${check.origin}.${plain} Allow it if ${check.host} is yours (a LAN Ollama, vLLM in Docker); MinAgent remembers this for ${check.origin}.`;
+    const answer = await vscode.window.showWarningMessage(check.reasons.includes('workspace') ? `Send this chat to ${check.host}?` : `Send the chat to ${check.host} over plain http?`, { modal: true, detail: chosen }, allow);
     return answer === allow ? 'confirm' : undefined;
   }
 }

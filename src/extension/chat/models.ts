@@ -68,7 +68,8 @@ export class ModelChoices {
   /**
    * The selected model, ready to call; throws a message saying what is missing. With `withKey`
    * false (the budget meter, which only counts and asks the window), no key is looked up, so
-   * measuring never shows the key-origin modal and never carries a key.
+   * measuring never shows the key-origin modal and never carries a key; and the window is asked of
+   * the server (Ollama's probe) only when its origin may be reached without asking.
    */
   async create({ withKey = true }: { withKey?: boolean } = {}): Promise<ChatModel> {
     const id = this.selected();
@@ -90,7 +91,8 @@ export class ModelChoices {
     const apiKey = withKey ? await this.keys.keyFor(provider, baseUrl) : undefined;
     const common = { baseUrl, model: setting<string>('chat.model', ''), ...(apiKey ? { apiKey } : {}), ...window };
     const maxTokens = setting<number>('chat.maxOutputTokens', 0);
-    return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false) }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
+    const probe = withKey || (await this.keys.mayContact(provider, baseUrl)) ? {} : { probeWindow: false };
+    return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false), ...probe }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
   }
 
   /** Asks for a provider's key and keeps it in SecretStorage (never in settings or logs), bound to one origin. */

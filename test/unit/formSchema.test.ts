@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { initialValues, parseFormSchema, parseTyped, validateAnswers, withDefaults } from '../../src/core/mcp/clientRequests/formSchema';
+import { answerContent, initialValues, parseFormSchema, parseTyped, validateAnswers } from '../../src/core/mcp/clientRequests/formSchema';
 import { plainText, safeUrl } from '../../src/core/mcp/clientRequests/serverText';
 
 describe('elicitation form schema', () => {
@@ -19,7 +19,40 @@ describe('elicitation form schema', () => {
     assert.deepEqual(fields[1]!.kind === 'enum' && fields[1]!.options, [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }]);
     assert.deepEqual(initialValues(fields), { color: 'g', tags: ['a'] });
     assert.deepEqual(validateAnswers(fields, { tags: ['a', 'b'], when: '2026-13-45' }), { size: 'size is required', tags: 'tags: choose at most 1', when: 'when: must be a date (YYYY-MM-DD)' });
-    assert.deepEqual(withDefaults(fields, { size: 'l' }), { color: 'g', size: 'l', tags: ['a'] });
+    assert.deepEqual(answerContent(fields, { ...initialValues(fields), size: 'l' }), { color: 'g', size: 'l', tags: ['a'] });
+  });
+
+  test('attack: a field the user cleared, or "(none)", is sent as no value, never as the server\'s default', () => {
+    const fields = parseFormSchema('s', {
+      type: 'object',
+      properties: {
+        recipient: { type: 'string', default: 'attacker@evil.example' },
+        scope: { type: 'string', enum: ['read', 'admin'], default: 'admin' },
+        copies: { type: 'integer', default: 5 },
+        tags: { type: 'array', items: { enum: ['a', 'b'] }, default: ['a', 'b'] },
+        confirm: { type: 'boolean', default: true },
+      },
+    });
+    // The form opened with every default; the user cleared the text, picked "(none)", emptied the number, unticked every tag and the box.
+    const left = { tags: [], confirm: false };
+    assert.deepEqual(validateAnswers(fields, left), {});
+    assert.deepEqual(answerContent(fields, left), { tags: [], confirm: false });
+    // Empty strings (a cleared box that reports "") are no value either.
+    assert.deepEqual(answerContent(fields, { recipient: '', scope: '' }), {});
+  });
+
+  test('a required field with a default that the user cleared must be filled again: the default does not answer it', () => {
+    const fields = parseFormSchema('s', { type: 'object', properties: { branch: { type: 'string', title: 'Branch', default: 'main' }, env: { type: 'string', title: 'Env', enum: ['dev', 'prod'], default: 'prod' } }, required: ['branch', 'env'] });
+    assert.deepEqual(validateAnswers(fields, {}), { branch: 'Branch is required', env: 'Env is required' });
+    assert.deepEqual(validateAnswers(fields, initialValues(fields)), {});
+  });
+
+  test('typed text: Enter at a prompt that offers the default is the default; an emptied prefilled box is no value', () => {
+    const [name, tags] = parseFormSchema('s', { type: 'object', properties: { name: { type: 'string', default: 'Ada' }, tags: { type: 'array', items: { enum: ['a', 'b'] }, default: ['a'] } } });
+    assert.equal(parseTyped(name!, ''), 'Ada');
+    assert.deepEqual(parseTyped(tags!, '  '), ['a']);
+    assert.equal(parseTyped(name!, '', 'none'), undefined);
+    assert.equal(parseTyped(name!, 'Grace', 'none'), 'Grace');
   });
 
   test('a bad schema names the server and the field', () => {

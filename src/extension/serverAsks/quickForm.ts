@@ -5,7 +5,8 @@ import type { FormAnswer, FormAsk } from '../../core/mcp/clientRequests/ui';
 /**
  * An elicitation form as a row of quick inputs (for asks that come during the tree's Try Tool):
  * Answer / Decline / Cancel first, then one input per field with its default filled in and the
- * core's check as the validation message. Escape at any step cancels.
+ * core's check as the validation message. Escape at any step cancels. What the user leaves is the
+ * answer: an emptied box, or "(none)" of an optional choice, is no value (the default is not put back).
  */
 export async function quickForm(ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>, signal: AbortSignal): Promise<FormAnswer> {
   const cts = new vscode.CancellationTokenSource();
@@ -50,8 +51,10 @@ async function askField(field: FormField, title: string, content: Record<string,
       return picked ? picked.value : CANCELLED;
     }
     case 'enum': {
-      const items = field.options.map((o) => ({ label: o.label, description: o.label === o.value ? '' : o.value, value: o.value, picked: o.value === field.default }));
+      const items: Array<{ label: string; description: string; value: string | undefined; picked: boolean }> = field.options.map((o) => ({ label: o.label, description: o.label === o.value ? '' : o.value, value: o.value, picked: o.value === field.default }));
       items.sort((a, b) => Number(b.picked) - Number(a.picked));
+      // An optional choice can be left without a value.
+      if (!field.required) items.push({ label: '(none)', description: 'no value', value: undefined, picked: false });
       const picked = await vscode.window.showQuickPick(items, { title, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true }, token);
       return picked ? picked.value : CANCELLED;
     }
@@ -67,11 +70,12 @@ async function askField(field: FormField, title: string, content: Record<string,
           ...(placeHolder ? { prompt: placeHolder } : {}),
           value: field.default === undefined ? '' : String(field.default),
           ignoreFocusOut: true,
-          validateInput: (text) => validate({ ...content, [field.name]: parseTyped(field, text) })[field.name],
+          // The box opens with the default: emptied, it holds no value.
+          validateInput: (text) => validate({ ...content, [field.name]: parseTyped(field, text, 'none') })[field.name],
         },
         token,
       );
-      return typed === undefined ? CANCELLED : parseTyped(field, typed);
+      return typed === undefined ? CANCELLED : parseTyped(field, typed, 'none');
     }
   }
 }

@@ -12,11 +12,13 @@ import { answerSampling, type SamplingDeps } from './sampling';
 import type { ClientRequestUi } from './ui';
 
 /**
- * What MinAgent offers servers: form and URL elicitation (form defaults applied by the SDK as well
- * as by us), sampling, and roots with change notifications.
+ * What MinAgent offers servers: form and URL elicitation, sampling, and roots with change
+ * notifications. A form opens with the schema's defaults filled in; the answer is what the user
+ * left, so the SDK is not asked to apply defaults afterwards (`applyDefaults` would put a default
+ * back into a field the user cleared).
  */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
-  elicitation: { form: { applyDefaults: true }, url: {} },
+  elicitation: { form: {}, url: {} },
   sampling: {},
   roots: { listChanged: true },
 };

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger';
-import { FormSchemaError, parseFormSchema, validateAnswers, withDefaults } from './formSchema';
+import { answerContent, FormSchemaError, parseFormSchema, validateAnswers } from './formSchema';
 import { plainText, safeUrl } from './serverText';
 import type { ClientRequestUi } from './ui';
 
@@ -11,7 +11,8 @@ export const MAX_MESSAGE_CHARS = 4000;
  * Answers one `elicitation/create` of a server, whichever protocol era carried it (a 2025-11-25
  * request, or an `input_required` round of 2026-07-28): the SDK hands both to the same handler.
  * A form is checked, shown with its defaults, and its answer checked again here (the UI's word is
- * not taken for it); a URL is shown in full and opened only after the user agrees.
+ * not taken for it) and sent as the user left it: a field they emptied gets no default back. A URL
+ * is shown in full and opened only after the user agrees.
  */
 export async function answerElicitation(server: string, params: ElicitRequestFormParams | ElicitRequestURLParams, ui: ClientRequestUi, log: Logger, signal: AbortSignal): Promise<ElicitResult> {
   const message = plainText(params.message, MAX_MESSAGE_CHARS);
@@ -47,5 +48,5 @@ export async function answerElicitation(server: string, params: ElicitRequestFor
     return { action: 'cancel' };
   }
   log.info('elicitation form: accept');
-  return { action: 'accept', content: withDefaults(fields, answer.content) };
+  return { action: 'accept', content: answerContent(fields, answer.content) };
 }

@@ -5,6 +5,10 @@ import { plainText } from './serverText';
  * booleans and enums), read into fields a UI can render, with the spec's defaults and a check of
  * the user's answers. A schema outside the restricted form, or larger than a form a person can
  * fill in, is refused with an error that names the server and the field.
+ *
+ * Defaults are what a form opens with (`initialValues`), never what is sent for a field the user
+ * emptied: an answer keeps what the user left (`answerContent`), so a cleared field or "(none)"
+ * reaches the server as no value, and a required field the user cleared must be filled again.
  */
 
 export type FieldValue = string | number | boolean | string[];
@@ -154,13 +158,16 @@ export function initialValues(fields: readonly FormField[]): Record<string, Fiel
   return values;
 }
 
-/** The answer as the server gets it: only the form's fields, with defaults for those left empty. */
-export function withDefaults(fields: readonly FormField[], content: Record<string, unknown>): Record<string, FieldValue> {
+/**
+ * The answer as the server gets it: only the form's fields, each as the user left it. A field left
+ * empty (cleared, or "(none)") is left out; its default is not put back, since the form showed it
+ * and the user removed it.
+ */
+export function answerContent(fields: readonly FormField[], content: Record<string, unknown>): Record<string, FieldValue> {
   const out: Record<string, FieldValue> = {};
   for (const f of fields) {
     const v = content[f.name];
     if (v !== undefined && v !== '') out[f.name] = v as FieldValue;
-    else if (f.default !== undefined) out[f.name] = Array.isArray(f.default) ? [...f.default] : f.default;
   }
   return out;
 }
@@ -172,7 +179,8 @@ export function validateAnswers(fields: readonly FormField[], content: Record<st
     const v = content[f.name];
     const missing = v === undefined || v === '' || (Array.isArray(v) && v.length === 0 && f.kind === 'multi' && f.required);
     if (missing) {
-      if (f.required && f.default === undefined) errors[f.name] = `${f.label} is required`;
+      // A default does not answer a required field: the form opens with it, and a user who cleared it must fill it again.
+      if (f.required) errors[f.name] = `${f.label} is required`;
       continue;
     }
     const problem = fieldProblem(f, v);
@@ -224,10 +232,14 @@ function formatProblem(format: StringFormat, v: string): string | undefined {
   }
 }
 
-/** Reads what a user typed into a field (a text box, a checkbox) as the field's value; undefined for empty. */
-export function parseTyped(f: FormField, typed: string): FieldValue | undefined {
+/**
+ * Reads what a user typed for a field as the field's value. Empty text is the field's default at a
+ * prompt that offers it on Enter (`empty: 'default'`, the CLI's), and no value in a box that opened
+ * with the default filled in (`empty: 'none'`, the editor's: emptying it removed the default).
+ */
+export function parseTyped(f: FormField, typed: string, empty: 'default' | 'none' = 'default'): FieldValue | undefined {
   const t = typed.trim();
-  if (t === '') return undefined;
+  if (t === '') return empty === 'default' && f.default !== undefined ? (Array.isArray(f.default) ? [...f.default] : f.default) : undefined;
   switch (f.kind) {
     case 'number':
       return Number(t);

@@ -3,7 +3,7 @@ import type { ChatModel } from '../../core/agent/model';
 import type { Post } from '../../core/chat/router';
 import { ClientRequests } from '../../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../core/mcp/clientRequests/roots';
-import { samplingLimit } from '../../core/mcp/clientRequests/sampling';
+import { samplingInputLimit, samplingLimit } from '../../core/mcp/clientRequests/sampling';
 import type { AskAnswer } from '../../shared/asks';
 import type { HostMessage } from '../../shared/protocol';
 import { setting } from '../trustedSettings';
@@ -20,7 +20,8 @@ export interface AskChat {
 /**
  * Servers' requests to the client in the editor: the UI (chat cards, quick inputs, modals), the
  * roots (the workspace's folders, told to servers when they change), sampling with the chat's
- * current model within `minagent.sampling.maxTokens`, remembered grants per workspace.
+ * current model within `minagent.sampling.maxTokens` and `minagent.sampling.maxInputChars`,
+ * remembered grants per workspace.
  * `connectChat` is called once the chat exists (the hub, which needs this, is made first).
  */
 export function editorServerAsks(workspaceState: vscode.Memento, model: () => Promise<ChatModel>) {
@@ -30,7 +31,12 @@ export function editorServerAsks(workspaceState: vscode.Memento, model: () => Pr
   const requests = new ClientRequests({
     ui: new EditorClientRequestUi(() => (chat ? { asks, open: chat.viewCount > 0 } : undefined)),
     roots,
-    sampling: { model, maxTokens: (server) => samplingLimit(setting<unknown>('sampling.maxTokens', {}), server), grants: new MementoGrants(workspaceState) },
+    sampling: {
+      model,
+      maxTokens: (server) => samplingLimit(setting<unknown>('sampling.maxTokens', {}), server),
+      maxInputChars: () => samplingInputLimit(setting<unknown>('sampling.maxInputChars', undefined)),
+      grants: new MementoGrants(workspaceState),
+    },
   });
   const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => roots.set(workspaceRoots()));
   return {

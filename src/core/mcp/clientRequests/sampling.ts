@@ -2,16 +2,23 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageRequest, type Creat
 import type { ChatMessage, ChatModel } from '../../agent/model';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
-import { plainText } from './serverText';
+import { stripUnsafe } from './serverText';
 import type { ClientRequestUi, SamplingAsk } from './ui';
 
 /** The spec's error for a sampling request the user rejected. */
 export const USER_REJECTED = -1;
 /** Default per-server limit on the tokens one sampling request may ask for (`minagent.sampling.maxTokens`). */
 export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
+/**
+ * Default bound on what one sampling request may send (`minagent.sampling.maxInputChars`): its
+ * messages and system prompt together, in characters. Whatever is within it is shown whole before
+ * it is sent; a larger request is refused, never cut for the eyes and sent whole.
+ */
+export const DEFAULT_SAMPLING_MAX_INPUT_CHARS = 20_000;
+/** The setting that bounds it, named in the refusal the server gets. */
+export const SAMPLING_MAX_INPUT_SETTING = 'minagent.sampling.maxInputChars';
 /** A token is seldom longer than this many characters: an answer beyond limit x this is cut, whatever the provider did. */
 const CHARS_PER_TOKEN_BOUND = 4;
-const MAX_SHOWN_CHARS = 20_000;
 
 /** Servers whose sampling requests the user allowed without asking again. */
 export interface SamplingGrants {
@@ -36,6 +43,8 @@ export interface SamplingDeps {
   model(): Promise<ChatModel | undefined>;
   /** The most tokens one request of this server may ask for. */
   maxTokens(server: string): number;
+  /** The most characters one request may send (messages and system prompt); DEFAULT_SAMPLING_MAX_INPUT_CHARS when absent. */
+  maxInputChars?(server: string): number;
   grants: SamplingGrants;
 }
 
@@ -46,6 +55,10 @@ type Params = CreateMessageRequest['params'];
  * the user sees what the server wants sent (messages, system prompt, max tokens) and approves it,
  * unless they allowed this server before; it goes to the chat's current model, within the
  * server's token limit. A denial is the spec's error (-1), and nothing is sent.
+ *
+ * What is shown is what is sent, character for character: a request larger than the input bound
+ * (`minagent.sampling.maxInputChars`) is refused before anyone is asked, so nothing is ever cut for
+ * display while the whole goes to the model.
  */
 export async function answerSampling(server: string, identity: string, params: Params, deps: SamplingDeps, log: Logger, signal: AbortSignal): Promise<CreateMessageResult> {
   const limit = deps.maxTokens(server);
@@ -55,15 +68,26 @@ export async function answerSampling(server: string, identity: string, params: P
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `sampling request refused: it asks for up to ${params.maxTokens} tokens, and the user allows server "${server}" at most ${limit} per request`);
   }
   if ('tools' in params && params.tools) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'sampling with tools is not supported by this client');
+  // The exact texts that would be sent: what the user sees below, and what the model gets.
+  const messages = params.messages.map((m) => ({ role: m.role, text: stripUnsafe(messageText(m.content)) }));
+  const systemPrompt = params.systemPrompt ? stripUnsafe(params.systemPrompt) : '';
+  const size = messages.reduce((n, m) => n + m.text.length, systemPrompt.length);
+  const maxInput = inputLimitOf(deps, server);
+  if (size > maxInput) {
+    log.warn(`refused a sampling request of ${size} characters (${SAMPLING_MAX_INPUT_SETTING} allows ${maxInput})`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `sampling request refused: its messages and system prompt are ${size.toLocaleString('en')} characters, and the user allows at most ${maxInput.toLocaleString('en')} per request (${SAMPLING_MAX_INPUT_SETTING})`,
+    );
+  }
   const model = await deps.model().catch((err: unknown) => {
     throw new ProtocolError(ProtocolErrorCode.InternalError, `no model to sample with: ${errorMessage(err)}`);
   });
   if (!model) throw new ProtocolError(ProtocolErrorCode.InternalError, 'no model to sample with: the user has not chosen one');
-  const messages = params.messages.map((m) => ({ role: m.role, text: messageText(m.content) }));
   const ask: SamplingAsk = {
     server,
-    ...(params.systemPrompt ? { systemPrompt: plainText(params.systemPrompt, MAX_SHOWN_CHARS) } : {}),
-    messages: messages.map((m) => ({ role: m.role, text: plainText(m.text, MAX_SHOWN_CHARS) })),
+    ...(systemPrompt ? { systemPrompt } : {}),
+    messages: messages.map((m) => ({ role: m.role, text: m.text })),
     maxTokens: params.maxTokens,
     model: model.id,
     limit,
@@ -77,7 +101,7 @@ export async function answerSampling(server: string, identity: string, params: P
     if (answer.remember) await deps.grants.add(identity, server);
   }
   // What is sent is what was shown: the same messages, the same system prompt, no tools.
-  const chat: ChatMessage[] = [...(params.systemPrompt ? [{ role: 'system' as const, content: params.systemPrompt }] : []), ...messages.map((m) => ({ role: m.role, content: m.text }))];
+  const chat: ChatMessage[] = [...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []), ...messages.map((m) => ({ role: m.role, content: m.text }))];
   const bound = params.maxTokens * CHARS_PER_TOKEN_BOUND;
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -113,6 +137,19 @@ function messageText(content: unknown): string {
   return blocks
     .map((b: { type?: string; text?: string; mimeType?: string }) => (b?.type === 'text' ? (b.text ?? '') : `[${b?.type ?? 'unknown'} content${b?.mimeType ? ` (${b.mimeType})` : ''} not sent]`))
     .join('\n');
+}
+
+function inputLimitOf(deps: SamplingDeps, server: string): number {
+  const v = deps.maxInputChars?.(server);
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : DEFAULT_SAMPLING_MAX_INPUT_CHARS;
+}
+
+/**
+ * The bound from `minagent.sampling.maxInputChars`: a positive whole number of characters (the
+ * messages and the system prompt of one request together); anything else is the default.
+ */
+export function samplingInputLimit(setting: unknown): number {
+  return typeof setting === 'number' && Number.isSafeInteger(setting) && setting > 0 ? setting : DEFAULT_SAMPLING_MAX_INPUT_CHARS;
 }
 
 /**

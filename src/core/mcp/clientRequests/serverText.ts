@@ -7,9 +7,14 @@
 /** Control characters (but tab and newline) and bidirectional overrides, which can disguise text. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+/** Server text with its unsafe characters dropped, whole (for text that is shown and then sent as shown). */
+export function stripUnsafe(value: unknown): string {
+  return typeof value === 'string' ? value.replace(UNSAFE, '') : '';
+}
+
 /** Server text as the user may see it: unsafe characters dropped, at most `max` characters (cut with a note). */
 export function plainText(value: unknown, max: number): string {
-  const text = typeof value === 'string' ? value.replace(UNSAFE, '') : '';
+  const text = stripUnsafe(value);
   return text.length > max ? `${text.slice(0, max)}… (cut: ${text.length.toLocaleString('en')} characters)` : text;
 }
 

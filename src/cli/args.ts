@@ -66,7 +66,8 @@ servers that ask (elicitation forms and URLs, sampling, roots):
                           note (the default without a terminal)
   --root DIR              a root folder servers may see (repeatable); default: the current folder
   (sampling uses the chat's model, within minagent.sampling.maxTokens of the settings file:
-   {"*": 1024, "<server>": N} tokens per request)
+   {"*": 1024, "<server>": N} tokens per request; a request whose messages exceed
+   minagent.sampling.maxInputChars, default 20000 characters, is refused, never cut)
 
 options:
   --settings FILE         VS Code settings file (JSONC); default .vscode/settings.json

@@ -8,7 +8,7 @@ import { approveMode, cliApprover, processTerminal, type ApproveMode } from './a
 import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
 import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../core/mcp/clientRequests/roots';
-import { MemoryGrants, samplingLimit } from '../core/mcp/clientRequests/sampling';
+import { MemoryGrants, samplingInputLimit, samplingLimit } from '../core/mcp/clientRequests/sampling';
 import { createModel } from '../core/models/factory';
 import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   const clientRequests = new ClientRequests({
     ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (isTTY ? 'ask' : 'decline'), terminal),
     roots,
-    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants() },
+    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants(), maxInputChars: () => samplingInputLimit(settings['minagent.sampling.maxInputChars']) },
   });
   const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();

@@ -76,8 +76,7 @@ describe('minagent and a sampling request larger than it shows', { timeout: 90_0
     assert.match(r.stdout, /User rejected sampling request/);
   });
 
-  // Drop the todo once src/cli/main.ts passes the setting: `maxInputChars: () => samplingInputLimit(settings['minagent.sampling.maxInputChars'])`.
-  test('the bound is minagent.sampling.maxInputChars of the settings file', { todo: 'src/cli/main.ts does not pass minagent.sampling.maxInputChars to the core yet' }, () => {
+  test('the bound is minagent.sampling.maxInputChars of the settings file', () => {
     const folder = join(work, 'strict');
     mkdirSync(join(folder, '.vscode'), { recursive: true });
     writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { asker: { command: 'node', args: [`${SERVERS}/asker.mjs`] } }, 'minagent.sampling.maxInputChars': 1000 }));

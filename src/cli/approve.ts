@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalRequest } from '../core/agent/agent';
 import { stderr, terminalLine } from './terminalText';
+import { readOnlyRisk } from '../core/approvals/policy';
 
 /**
  * Who decides whether a tool call of `minagent chat` runs. `ask` (the default on a terminal):
@@ -29,7 +30,9 @@ export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: Approv
   let queue = Promise.resolve();
   let allowAll = false;
   return (req, signal) => {
-    const readOnly = req.annotations?.readOnlyHint === true;
+    // A read-only claim stands only while the model has read no other server's results (see readOnlyRisk).
+    const risk = readOnlyRisk(req, false);
+    const readOnly = req.annotations?.readOnlyHint === true && !risk;
     const name = terminalLine(req.name);
     const where = req.server ? ` on server "${terminalLine(req.server)}"` : '';
     switch (mode) {
@@ -39,13 +42,14 @@ export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: Approv
         terminal.note(`denied: ${name}${where} (--approve none)`);
         return Promise.resolve(false);
       case 'readonly':
-        if (!readOnly) terminal.note(`denied: ${name}${where} is not read-only; run on a terminal to be asked, or pass --yes / --approve all`);
+        if (!readOnly) terminal.note(`denied: ${name}${where} ${risk ? `is read-only, but ${risk.replace(/^Asks although its server calls it read-only: /, '')}` : 'is not read-only'}; run on a terminal to be asked, or pass --yes / --approve all`);
         return Promise.resolve(readOnly);
       case 'ask': {
         if (readOnly) return Promise.resolve(true);
         const answer = queue.then(async () => {
           if (allowAll) return true;
           if (signal?.aborted) return false;
+          if (risk) terminal.note(`${name}${where}: ${risk}`);
           const line = (await terminal.question(`Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
           if (line === 'a' || line === 'all') allowAll = true;
           const ok = allowAll || line === 'y' || line === 'yes';

@@ -24,7 +24,7 @@ export interface ToolCard {
   resultChars?: number;
   durationMs?: number;
   startedAt: number;
-  /** Why the call ran without asking (e.g. the server declared it read-only), shown in the card. */
+  /** Why the call ran without asking (e.g. the server declared it read-only), or why it asks although it would not otherwise; shown in the card. */
   approval?: string;
   /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
   images?: Array<{ mimeType: string; data: string }>;

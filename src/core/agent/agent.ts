@@ -1,3 +1,4 @@
+import { resultSources } from '../approvals/contextSources';
 import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
@@ -36,6 +37,11 @@ export interface ApprovalRequest {
   serverIdentity?: string;
   arguments: unknown;
   annotations?: ToolAnnotations;
+  /**
+   * The servers whose results the model has read in this conversation before this call (see
+   * resultSources): a read-only call runs unasked only when none of them is another server.
+   */
+  contextServers?: string[];
 }
 
 export interface AgentOptions {
@@ -134,7 +140,8 @@ export class Agent {
       }
       // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
       const offered = new Set(tools.map((t) => t.name));
-      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, signal, onEvent)));
+      const sources = resultSources(conversation, this.registry);
+      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, sources, signal, onEvent)));
       for (const r of results) {
         conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
         emit({
@@ -174,7 +181,7 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
     let server = tool?.server;
@@ -213,7 +220,7 @@ export class Agent {
     }
     const pin = pinOf(tool);
     if (this.options.approve) {
-      const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
+      const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}), contextServers };
       const denied = await this.askApproval(request, signal);
       if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[], resources: [] as ToolResource[] };
     }

@@ -16,6 +16,11 @@ export interface PolicyContext {
   alwaysAllowed: boolean;
   /** The current entry of the request's server, if it has one. */
   server?: ServerConfig;
+  /**
+   * The user vouched for the request's server: an "Always allow" on one of its tools, or
+   * `trusted: true` on its entry in user settings. Its read-only tools run whatever the model read.
+   */
+  serverTrusted?: boolean;
 }
 
 /**
@@ -29,8 +34,28 @@ export function preapproval(req: ApprovalRequest, ctx: PolicyContext): string | 
   if (ctx.alwaysAllowed) return `Always allowed for this server's ${ctx.server?.type === 'stdio' ? 'command and arguments' : 'URL'}.`;
   const auto = autoApproved(req, ctx);
   if (auto) return auto;
-  if (ctx.mode === 'readOnly' && req.annotations?.readOnlyHint === true) return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
+  if (ctx.mode === 'readOnly' && req.annotations?.readOnlyHint === true && !readOnlyRisk(req, ctx.serverTrusted === true)) return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
   return undefined;
+}
+
+/**
+ * Why a tool its server calls read-only still asks, or undefined when the claim may stand.
+ * "Read-only" is the server's word, and a call carries its arguments out: once the model has read
+ * another server's results (a secret from the user's files, say), a read-only call could send them
+ * to its own server. So it runs unasked only while no other server's result is in the conversation,
+ * or when the user vouched for its server.
+ */
+export function readOnlyRisk(req: ApprovalRequest, serverTrusted: boolean): string | undefined {
+  if (req.annotations?.readOnlyHint !== true || serverTrusted) return undefined;
+  const others = (req.contextServers ?? []).filter((s) => s !== req.server);
+  if (!others.length) return undefined;
+  const names = others.map((s) => (s.startsWith('the tool "') ? s : `"${s}"`));
+  return `Asks although its server calls it read-only: this conversation holds results from ${names.length === 1 ? 'server ' : 'servers '}${names.join(', ')}, and its arguments could carry them to ${req.server ? `"${req.server}"` : 'its server'}.`;
+}
+
+/** Whether the user vouched for a server: `trusted: true` on its entry in user settings (a workspace file cannot). */
+export function trustedByUser(server: ServerConfig | undefined): boolean {
+  return server?.trusted === true && server.origin === USER_ORIGIN;
 }
 
 function autoApproved(req: ApprovalRequest, ctx: PolicyContext): string | undefined {

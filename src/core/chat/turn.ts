@@ -34,6 +34,8 @@ export interface TurnHost {
   look?(name: string, server: string | undefined): { title?: string; icon?: string };
   /** Why the call may run without asking (shown in its card), or undefined: ask. */
   preapproval(req: ApprovalRequest): string | undefined;
+  /** Why a call that would otherwise run unasked asks this time (shown in its card while it waits). */
+  askNote?(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
   ask(req: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
 }
@@ -203,7 +205,8 @@ export class Turn {
       this.updateCard(id, (card) => ({ ...card, approval: preapproved }));
       return true;
     }
-    this.updateCard(id, (card) => ({ ...card, status: 'waiting' }));
+    const note = this.host.askNote?.(req);
+    this.updateCard(id, (card) => ({ ...card, status: 'waiting', ...(note ? { approval: note } : {}) }));
     // The webview answers with the card's id.
     const allowed = await this.host.ask({ ...req, callId: id ?? req.callId }, signal ?? this.signal);
     this.updateCard(id, (card) => ({ ...card, status: allowed ? 'running' : this.ended ? 'cancelled' : 'denied' }));

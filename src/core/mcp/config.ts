@@ -16,6 +16,11 @@ interface ServerConfigBase {
   /** Per-call timeout in ms for this server's tools. */
   timeoutMs?: number;
   autoApprove: string[];
+  /**
+   * `trusted: true`: the user vouches for this server, so its read-only tools run even after the
+   * model read other servers' results. Counts only from user settings (see trustedByUser).
+   */
+  trusted?: true;
   /** `false` keeps the server's instructions out of the model's system prompt (default: they reach it, bounded). */
   instructions?: false;
   /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
@@ -94,6 +99,7 @@ const entrySchema = z.object({
   disabled: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
   autoApprove: z.array(z.string()).optional(),
+  trusted: z.boolean().optional(),
   instructions: z.boolean().optional(),
   oauth: z
     .object({
@@ -154,6 +160,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   const base = {
     name,
     autoApprove: e.autoApprove ?? [],
+    ...(e.trusted === true ? { trusted: true as const } : {}),
     ...(e.namespace !== undefined ? { namespace: e.namespace } : {}),
     ...(e.timeout !== undefined ? { timeoutMs: e.timeout } : {}),
     ...(e.instructions === false ? { instructions: false as const } : {}),

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import { AlwaysAllow, grantKey } from '../../core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../core/approvals/waiting';
-import { preapproval } from '../../core/approvals/policy';
+import { preapproval, readOnlyRisk, trustedByUser } from '../../core/approvals/policy';
 import type { ServerHub } from '../../core/mcp/hub';
 import { serverIdentity } from '../../core/mcp/identity';
 import { setting } from '../trustedSettings';
@@ -36,8 +36,23 @@ export class Approvals {
       trusted: vscode.workspace.isTrusted,
       allowedForChat: this.forChat.has(keyOf(req)),
       alwaysAllowed: this.always.hasKey(this.grantKey(req)),
+      serverTrusted: this.serverTrusted(req),
       ...(server ? { server } : {}),
     });
+  }
+
+  /** Why a call that would have run unasked asks this time (shown in its card), or undefined. */
+  askNote(req: ApprovalRequest): string | undefined {
+    if (setting<string>('chat.approval', 'readOnly') !== 'readOnly') return undefined;
+    return readOnlyRisk(req, this.serverTrusted(req));
+  }
+
+  /** The user vouched for the request's server: `trusted: true` in user settings, or an "Always allow" on one of its tools. */
+  private serverTrusted(req: ApprovalRequest): boolean {
+    const config = req.server !== undefined ? this.hub.server(req.server)?.config : undefined;
+    if (trustedByUser(config)) return true;
+    const identity = req.serverIdentity ?? (config ? serverIdentity(config) : undefined);
+    return identity !== undefined && this.always.list().some((g) => g.identity === identity);
   }
 
   /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */

@@ -40,6 +40,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     whenServersReady: (signal, onWaiting) => serversReady(hub, signal, { onWaiting }),
     whyUnavailable: (name) => tools.whyUnavailable(name),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),
+    askNote: (req: ApprovalRequest) => approvals.askNote(req),
     ask: (req, signal) => approvals.ask(req, signal),
   };
 }

@@ -1,0 +1,43 @@
+import type { ChatMessage, ToolCall } from '../agent/model';
+import type { ToolRegistry } from '../tools';
+
+/**
+ * The servers whose results the model has read in this conversation (earlier turns included):
+ * the server of every tool result in `messages`, by the tool's registry entry (a built-in that
+ * routes by its arguments, read_resource, by the server it reached). A result whose tool is no
+ * longer listed counts as an unknown source, named by the tool.
+ */
+export function resultSources(messages: readonly ChatMessage[], registry: ToolRegistry): string[] {
+  const calls = new Map<string, ToolCall>();
+  for (const m of messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) calls.set(c.id, c);
+  const sources = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'tool') continue;
+    const name = registry.resolve(m.name);
+    const tool = name === undefined ? undefined : registry.get(name);
+    if (!tool) {
+      sources.add(`the tool "${m.name}" (no longer listed)`);
+      continue;
+    }
+    if (tool.server !== undefined) {
+      sources.add(tool.server);
+      continue;
+    }
+    const args = argumentsOf(calls.get(m.toolCallId));
+    const target = args && tool.targetServer?.(args);
+    if (target !== undefined) sources.add(target);
+  }
+  return [...sources];
+}
+
+function argumentsOf(call: ToolCall | undefined): Record<string, unknown> | undefined {
+  let args: unknown = call?.arguments;
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return undefined;
+    }
+  }
+  return args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
+}

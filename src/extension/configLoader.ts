@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config';
 import { USER_ORIGIN } from '../core/approvals/policy';
+import { inputBinding } from '../core/mcp/inputBinding';
 import type { InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
@@ -71,7 +72,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       own[name] = entry;
     }
     const values = new Map<string, Map<string, string>>();
-    for (const [name, entry] of Object.entries(own)) values.set(name, await inputs.resolve(name, inputReferences(entry), found.inputs));
+    // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
+    for (const [name, entry] of Object.entries(own)) values.set(name, await inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), found.inputs));
     const fileCtx: VariableContext = { ...ctx, input: (id: string, server: string) => values.get(server)?.get(id) };
     const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));

@@ -1,20 +1,28 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { rebindNotice, type InputBinding } from '../core/mcp/inputBinding';
 import type { InputDefinition } from './mcpFiles';
 
-/** Which inputs have a stored value in this workspace (names only, never values), for "forget". */
+/** Which inputs have a stored value in this workspace (names and entries, never values), for "forget". */
 const INDEX_KEY = 'minagent.inputs.stored';
 
 interface StoredInput {
   server: string;
   id: string;
+  /** The key of the entry the value was given for (`inputBinding`); absent for a value stored before values were bound to entries. */
+  binding?: string;
+  /** What that entry ran, as written, for the notice when it changes. */
+  runs?: string;
 }
 
 /**
- * Values for `${input:ID}` in `.vscode/mcp.json`: asked once per workspace and server, then kept in
- * SecretStorage (never in settings or logs). A value given to one workspace's server is never
- * handed to another workspace or another server. A dismissed prompt leaves the input unresolved,
- * which the config reports.
+ * Values for `${input:ID}` in `.vscode/mcp.json`: asked once per workspace and server entry, then
+ * kept in SecretStorage (never in settings or logs). A value is bound to the entry it was given for
+ * (its origin and what it runs or reaches, see `inputBinding`): when a pulled change points the
+ * entry at another command or URL, the value is asked for again with a notice saying why, and the
+ * stored one is never handed to the new target; a version-only change of the same package keeps it.
+ * A value given to one workspace's server is never handed to another workspace or another server.
+ * A dismissed prompt leaves the input unresolved, which the config reports.
  */
 export class InputStore {
   private asking = new Map<string, Promise<string | undefined>>();
@@ -24,11 +32,11 @@ export class InputStore {
     private readonly memento: vscode.Memento,
   ) {}
 
-  /** The values of `ids` for one server, asking for any not stored yet. */
-  async resolve(server: string, ids: readonly string[], definitions: readonly InputDefinition[]): Promise<Map<string, string>> {
+  /** The values of `ids` for one server entry, asking for any not stored for that entry. */
+  async resolve(server: string, binding: InputBinding, ids: readonly string[], definitions: readonly InputDefinition[]): Promise<Map<string, string>> {
     const values = new Map<string, string>();
     for (const id of ids) {
-      const value = await this.get(server, id, definitions.find((d) => d.id === id));
+      const value = await this.get(server, binding, id, definitions.find((d) => d.id === id));
       if (value !== undefined) values.set(id, value);
     }
     return values;
@@ -42,7 +50,7 @@ export class InputStore {
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      stored.map((s) => ({ label: `\${input:${s.id}}`, description: `server ${s.server}`, picked: true, input: s })),
+      stored.map((s) => ({ label: `\${input:${s.id}}`, description: `server ${s.server}${s.runs ? ` (${s.runs})` : ''}`, picked: true, input: s })),
       { canPickMany: true, title: 'MinAgent: forget these ${input:} values (they will be asked for again)' },
     );
     if (!picked?.length) return;
@@ -52,32 +60,45 @@ export class InputStore {
 
   async forget(inputs: readonly StoredInput[]): Promise<void> {
     for (const input of inputs) {
-      await this.secrets.delete(this.key(input.server, input.id));
+      await this.secrets.delete(this.key(input));
       await this.secrets.delete(legacyKey(input.id));
     }
-    const gone = (s: StoredInput) => inputs.some((i) => i.server === s.server && i.id === s.id);
+    const gone = (s: StoredInput) => inputs.some((i) => i.server === s.server && i.id === s.id && i.binding === s.binding);
     await this.memento.update(INDEX_KEY, this.index().filter((s) => !gone(s)));
   }
 
-  private async get(server: string, id: string, def: InputDefinition | undefined): Promise<string | undefined> {
-    const key = this.key(server, id);
+  private async get(server: string, binding: InputBinding, id: string, def: InputDefinition | undefined): Promise<string | undefined> {
+    const entry: StoredInput = { server, id, binding: binding.key, runs: binding.runs };
+    const key = this.key(entry);
     const stored = await this.secrets.get(key);
-    if (stored !== undefined) return stored;
+    if (stored !== undefined) {
+      // The same entry, perhaps at another version of its package: remember what it runs now.
+      if (this.index().some((s) => s.server === server && s.id === id && s.binding === binding.key && s.runs !== binding.runs)) {
+        await this.memento.update(INDEX_KEY, this.index().map((s) => (s.server === server && s.id === id && s.binding === binding.key ? entry : s)));
+      }
+      return stored;
+    }
     let pending = this.asking.get(key);
     if (!pending) {
       pending = (async () => {
+        // A value given for what this server ran before is not handed to what it runs now: say why it is asked again.
+        const earlier = this.index().filter((s) => s.server === server && s.id === id);
+        const notice = earlier.length ? rebindNotice(server, binding, earlier.find((s) => s.binding !== undefined)?.runs) : undefined;
+        const about = def?.description ?? `A value used by the MCP server "${server}" in this workspace (${id})`;
         const value = await vscode.window.showInputBox({
           title: `MinAgent: value for \${input:${id}} (server "${server}")`,
-          prompt: def?.description ?? `A value used by the MCP server "${server}" in this workspace (${id})`,
+          prompt: notice ? `${notice} ${about}` : about,
           password: def?.password ?? true,
           value: def?.default ?? '',
           ignoreFocusOut: true,
         });
         if (value !== undefined) {
           await this.secrets.store(key, value);
+          // The value for what the server ran before goes: one value per server and input.
+          for (const old of earlier) if (old.binding !== binding.key) await this.secrets.delete(this.key(old));
           // Earlier versions kept one value per id for every workspace; it is not used any more.
           await this.secrets.delete(legacyKey(id));
-          if (!this.index().some((s) => s.server === server && s.id === id)) await this.memento.update(INDEX_KEY, [...this.index(), { server, id }]);
+          await this.memento.update(INDEX_KEY, [...this.index().filter((s) => !(s.server === server && s.id === id)), entry]);
         }
         return value;
       })().finally(() => this.asking.delete(key));
@@ -91,8 +112,12 @@ export class InputStore {
     return Array.isArray(v) ? v.filter((s): s is StoredInput => typeof s?.server === 'string' && typeof s?.id === 'string') : [];
   }
 
-  private key(server: string, id: string): string {
-    return `minagent.input.${workspaceId()}.${server}.${id}`;
+  /** Where a value is kept: one key per workspace, server, entry and input, hashed as a whole so no part can forge another's key. */
+  private key(input: StoredInput): string {
+    // A value stored before values were bound to entries (never read now: it is only deleted).
+    if (input.binding === undefined) return `minagent.input.${workspaceId()}.${input.server}.${input.id}`;
+    const which = createHash('sha256').update(JSON.stringify([input.server, input.binding, input.id])).digest('hex').slice(0, 32);
+    return `minagent.input.${workspaceId()}.${which}`;
   }
 }
 

@@ -28,8 +28,10 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const config = vscode.workspace.getConfiguration('minagent');
   const trusted = vscode.workspace.isTrusted;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  // Untrusted: the user's own servers start in their home folder and read no env file from the workspace.
-  const ctx = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), userHome: homedir(), ...(trusted ? {} : { untrusted: true }) };
+  // Untrusted: the user's own servers start in their home folder and read no env file from any
+  // folder of the workspace (a multi-root workspace's second root is as untrusted as its first).
+  const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const ctx: VariableContext = { ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}), workspaceFolders, userHome: homedir(), ...(trusted ? {} : { untrusted: true }) };
 
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const userServers = inspected?.globalValue ?? {};

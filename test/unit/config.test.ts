@@ -66,7 +66,7 @@ test('env files read ahead (as the extension does) give the same servers and pro
   const raw = { a: { command: 'y', envFile: '${workspaceFolder}/.env', env: { OVERRIDDEN: 'entry' } }, b: { command: 'y', envFile: 'nope.env' } };
   const ctx = { workspaceFolder: dir };
   const envFiles = await readEnvFiles(raw, ctx);
-  const sync = mock.method(fs, 'readFileSync');
+  const sync = mock.method(fs, 'openSync');
   try {
     const ahead = parseServers(raw, { ...ctx, envFiles });
     assert.equal(sync.mock.callCount(), 0, 'parsing read no file');

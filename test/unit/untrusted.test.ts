@@ -60,7 +60,7 @@ describe('user servers in an untrusted workspace', () => {
     const { server, problems } = parse({ cwd: '${workspaceFolder}' }, true);
     assert.equal(server?.cwd, home);
     assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'cwd', 'warning']]);
-    assert.match(problems[0]!.message, /inside the untrusted workspace; the server starts in/);
+    assert.match(problems[0]!.message, /inside the untrusted workspace \(or reached through a link there\); the server starts in/);
   });
 
   test('untrusted: an env file inside the workspace (directly or through a link) is not read; one in home is', () => {
@@ -69,7 +69,7 @@ describe('user servers in an untrusted workspace', () => {
       assert.ok(server, 'the server still starts');
       assert.equal(server.env.PLANTED, undefined, envFile);
       assert.deepEqual(problems.map((p) => [p.field, p.severity]), [['envFile', 'warning']]);
-      assert.match(problems[0]!.message, /is inside the untrusted workspace; it is not read/);
+      assert.match(problems[0]!.message, /is inside the untrusted workspace \(or reached through a link there\); it is not read/);
     }
     const mine = parse({ envFile: 'mine.env' }, true);
     assert.equal(mine.server?.env.MINE, '1', 'a relative env file resolves against home');

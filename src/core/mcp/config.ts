@@ -1,11 +1,10 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { Redactor } from '../redact';
 import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
+import { reachesInto, readEnvFile, readEnvFileSync } from './workspacePaths';
 
 /** One server entry after validation and variable expansion. */
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
@@ -67,7 +66,10 @@ export interface ParsedServers {
 }
 
 export interface VariableContext {
+  /** What `${workspaceFolder}` means: the first folder of the workspace. */
   workspaceFolder?: string;
+  /** Every folder of the workspace (several in a multi-root workspace); trust applies to all of them. */
+  workspaceFolders?: readonly string[];
   userHome?: string;
   env?: NodeJS.ProcessEnv;
   /** Resolves `${input:ID}` for a server; absent means inputs are not supported in this source. */
@@ -78,9 +80,10 @@ export interface VariableContext {
    */
   envFiles?: ReadonlyMap<string, string | Error>;
   /**
-   * The workspace is not trusted: a server never runs inside its folder (the default cwd is the
-   * user's home) and no env file inside it is read, since a repository could plant `node_modules`,
-   * `.npmrc`, Python modules or variables there.
+   * The workspace is not trusted: a server never runs inside any of its folders (the default cwd is
+   * the user's home) and no env file there is read, since a repository could plant `node_modules`,
+   * `.npmrc`, Python modules or variables there. "There" includes every path that passes through a
+   * link inside a folder: the repository decides where its links point (see reachesInto).
    */
   untrusted?: boolean;
 }
@@ -153,7 +156,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   const errors: ConfigProblem[] = [];
   const secrets = new Set<string>();
   // The home and workspace folders are shown anyway (as `${userHome}`, in paths); they are not secrets.
-  const known = new Set([ctx.userHome ?? homedir(), ctx.workspaceFolder]);
+  const known = new Set([ctx.userHome ?? homedir(), ...folders(ctx)]);
   const serverCtx: VariableContext = { ...ctx, ...(ctx.input ? { input: (id: string) => ctx.input!(id, name) } : {}) };
   const expand = (text: string, field: string) =>
     expandVariables(text, serverCtx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }), (value) => known.has(value) || secrets.add(value));
@@ -176,7 +179,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
       if (insideUntrusted(resolvePath(file, ctx), ctx)) {
-        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace; it is not read`, severity: 'warning' });
+        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace (or reached through a link there); it is not read`, severity: 'warning' });
       } else {
         try {
           const values = parseEnv(envFileText(resolvePath(file, ctx), ctx));
@@ -192,7 +195,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     }
     let cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : baseDir(ctx);
     if (insideUntrusted(cwd, ctx)) {
-      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace; the server starts in ${baseDir(ctx)}`, severity: 'warning' });
+      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace (or reached through a link there); the server starts in ${baseDir(ctx)}`, severity: 'warning' });
       cwd = baseDir(ctx);
     }
     config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
@@ -231,21 +234,27 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
 }
 
 function envFileText(path: string, ctx: VariableContext): string {
-  if (!ctx.envFiles) return readFileSync(path, 'utf8');
+  if (!ctx.envFiles) return readEnvFileSync(path);
   const text = ctx.envFiles.get(path) ?? new Error('it was not read ahead');
   if (text instanceof Error) throw text;
   return text;
 }
 
-/** Reads the env files that the entries of a `minagent.servers` object name, without blocking; pass the result as `ctx.envFiles`. */
+/**
+ * Reads the env files that the enabled entries of a `minagent.servers` object name, without
+ * blocking; pass the result as `ctx.envFiles`. The trust decision comes first (a file of an
+ * untrusted workspace is never opened), and each read is bounded (readEnvFile).
+ */
 export async function readEnvFiles(raw: unknown, ctx: VariableContext): Promise<Map<string, string | Error>> {
   const files = new Map<string, string | Error>();
   if (!raw || typeof raw !== 'object') return files;
   const paths = Object.values(raw as Record<string, unknown>).flatMap((entry) => {
-    const envFile = entry && typeof entry === 'object' ? (entry as { envFile?: unknown }).envFile : undefined;
+    if (!entry || typeof entry !== 'object' || (entry as { disabled?: unknown }).disabled === true) return [];
+    const envFile = (entry as { envFile?: unknown }).envFile;
     return typeof envFile === 'string' ? [resolvePath(expandVariables(envFile, ctx, () => {}), ctx)] : [];
   });
-  await Promise.all(paths.map(async (path) => files.set(path, await readFile(path, 'utf8').catch((err: Error) => err))));
+  const readable = [...new Set(paths)].filter((path) => !insideUntrusted(path, ctx));
+  await Promise.all(readable.map(async (path) => files.set(path, await readEnvFile(path).catch((err: Error) => err))));
   return files;
 }
 
@@ -259,18 +268,14 @@ function baseDir(ctx: VariableContext): string {
   return ctx.workspaceFolder ?? process.cwd();
 }
 
-/** Whether `path` (followed through links) lies in a workspace folder that is not trusted. */
+/** Every workspace folder the context names. */
+function folders(ctx: VariableContext): string[] {
+  return [...new Set([...(ctx.workspaceFolder !== undefined ? [ctx.workspaceFolder] : []), ...(ctx.workspaceFolders ?? [])])];
+}
+
+/** Whether `path` is the untrusted workspace's: in any of its folders, directly or through a link (reachesInto). */
 function insideUntrusted(path: string, ctx: VariableContext): boolean {
-  if (!ctx.untrusted || ctx.workspaceFolder === undefined) return false;
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  const rel = relative(real(ctx.workspaceFolder), real(path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return !!ctx.untrusted && reachesInto(path, folders(ctx));
 }
 
 /**

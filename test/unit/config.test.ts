@@ -101,3 +101,17 @@ test('the server environment inherits PATH, drops editor internals, and lets the
   assert.deepEqual(env, { PATH: '/custom', HOME: '/h' });
   assert.equal(serverEnvironment({}, { PATH: '/usr/bin' }).PATH, '/usr/bin');
 });
+
+test("a substituted value naming a folder or file of this machine is not a secret (redacting it broke the server's resource URIs); a credential is", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'minagent-data-dir-'));
+  const envFile = join(dir, '.env');
+  writeFileSync(envFile, `DATA_FILE=${envFile}\nAPI_TOKEN=tok-0123456789abcdef\n`);
+  const { servers } = parseServers({ s: { command: 'node', args: ['${env:DATA}'], env: { T: '${env:TOKEN_LONG}', GONE: '${env:MISSING_PATH}' }, envFile } }, { workspaceFolder: '/ws', env: { DATA: dir, TOKEN_LONG: 'sekret-0123456789', MISSING_PATH: '/no/such/folder/here' } });
+  const secrets = servers[0]!.secrets ?? [];
+  assert.ok(!secrets.includes(dir), 'an existing folder is not a secret');
+  assert.ok(!secrets.includes(envFile), 'an existing file named in an env file is not a secret');
+  assert.ok(secrets.includes('sekret-0123456789'));
+  assert.ok(secrets.includes('tok-0123456789abcdef'));
+  // A path that does not exist here is not known to be one: it stays secret.
+  assert.ok(secrets.includes('/no/such/folder/here'));
+});

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -119,6 +120,11 @@ const KNOWN_FIELDS = new Set(Object.keys(entrySchema.shape));
  * Parses a `minagent.servers` object. A bad entry becomes a problem that names the server and the
  * field, and every other entry is still returned.
  */
+/** An absolute path that exists on this machine (a folder or file the user named, not a credential). */
+function isMachinePath(value: string): boolean {
+  return isAbsolute(value) && !/[\0\n]/.test(value) && existsSync(value);
+}
+
 export function parseServers(raw: unknown, ctx: VariableContext = {}, origin?: string): ParsedServers {
   const result: ParsedServers = { servers: [], disabled: [], problems: [] };
   if (raw === undefined || raw === null) return result;
@@ -155,11 +161,14 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
 
   const errors: ConfigProblem[] = [];
   const secrets = new Set<string>();
-  // The home and workspace folders are shown anyway (as `${userHome}`, in paths); they are not secrets.
+  // The home and workspace folders are shown anyway (as `${userHome}`, in paths); they are not secrets,
+  // and neither is any other folder or file of this machine named by its absolute path: redacting one
+  // would break what servers name by it (resource URIs, file paths read back from a result).
   const known = new Set([ctx.userHome ?? homedir(), ...folders(ctx)]);
+  const notSecret = (value: string) => known.has(value) || isMachinePath(value);
   const serverCtx: VariableContext = { ...ctx, ...(ctx.input ? { input: (id: string) => ctx.input!(id, name) } : {}) };
   const expand = (text: string, field: string) =>
-    expandVariables(text, serverCtx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }), (value) => known.has(value) || secrets.add(value));
+    expandVariables(text, serverCtx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }), (value) => notSecret(value) || secrets.add(value));
   const base = {
     name,
     autoApprove: e.autoApprove ?? [],
@@ -183,7 +192,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       } else {
         try {
           const values = parseEnv(envFileText(resolvePath(file, ctx), ctx));
-          for (const v of Object.values(values)) if (v !== undefined) secrets.add(v);
+          for (const v of Object.values(values)) if (v !== undefined && !notSecret(v)) secrets.add(v);
           Object.assign(env, values);
         } catch (err) {
           errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });

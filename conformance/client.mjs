@@ -42,7 +42,7 @@ function resolveSchemas(value) {
     if (!tools) {
       const r = cli(['tools', '--json'], ['ignore', 'pipe', 'inherit']);
       if (r.status !== 0) throw new Error(`minagent tools --json exited ${r.status}`);
-      tools = JSON.parse(r.stdout);
+      tools = JSON.parse(r.stdout).tools;
     }
     const tool = tools.find((t) => t.name === value.$schemaOf);
     if (!tool) throw new Error(`no tool "${value.$schemaOf}" among ${tools.map((t) => t.name).join(', ')}`);

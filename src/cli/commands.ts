@@ -8,11 +8,17 @@ import { describeProblem } from '../core/mcp/config';
 import type { ParsedServers } from '../core/mcp/config';
 import type { ServerHub } from '../core/mcp/hub';
 import { row } from './terminalText';
+import { allFailed, couldHaveBeen, failureLines, type FailedServer } from './failures';
 
+/** Bad flags or arguments: exit 2. */
 export class UsageError extends Error {}
+/** A tool, resource or prompt that no running server has: exit 1. */
+export class NotFound extends Error {}
 
 export interface Output {
   out(line: string): void;
+  /** A line on stderr (failed servers). */
+  err(line: string): void;
 }
 
 /** `servers`: one line per server, configured ones first in settings order, then broken and disabled entries. */
@@ -27,17 +33,21 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const p of parsed.problems) if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
   for (const [name, message] of broken) io.out(row(name, 'error', '0 tools', message));
   for (const name of parsed.disabled) io.out(row(name, 'stopped', '0 tools', 'disabled in settings'));
-  return 0;
+  const failed = broken.size + hub.servers().filter((s) => s.state.kind === 'error' || s.state.kind === 'signIn').length;
+  return failed > 0 && !hub.servers().some((s) => s.state.kind === 'running') ? 1 : 0;
 }
 
-export function toolsCommand(hub: ServerHub, json: boolean, io: Output): number {
+/** Names the failed servers on stderr; the exit code of a list command: 1 when every server failed. */
+export function listStatus(hub: ServerHub, failed: readonly FailedServer[], io: Output): number {
+  for (const line of failureLines(failed)) io.err(line);
+  return allFailed(hub, failed) ? 1 : 0;
+}
+
+export function toolsCommand(hub: ServerHub, json: boolean, io: Output, failed: readonly FailedServer[]): number {
   const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters }));
-  if (json) {
-    io.out(JSON.stringify(rows, null, 2));
-    return 0;
-  }
-  for (const r of rows) io.out(row(r.name, r.server, r.description));
-  return 0;
+  if (json) io.out(JSON.stringify({ tools: rows, failed }, null, 2));
+  else for (const r of rows) io.out(row(r.name, r.server, r.description));
+  return listStatus(hub, failed, io);
 }
 
 /** `NAME [JSON]` positionals: the name (required, `usage` says how) and the parsed JSON, if any. */
@@ -59,10 +69,10 @@ export function parseCallInput(positionals: string[]): { name: string; args: Rec
   return { name, args: args as Record<string, unknown> };
 }
 
-export async function callCommand(hub: ServerHub, { name, args }: { name: string; args: Record<string, unknown> }, io: Output): Promise<number> {
+export async function callCommand(hub: ServerHub, { name, args }: { name: string; args: Record<string, unknown> }, io: Output, failed: readonly FailedServer[] = []): Promise<number> {
   if (!hub.registry.resolve(name)) {
     const known = hub.registry.names();
-    throw new UsageError(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}`);
+    throw new NotFound(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`);
   }
   const result = await hub.registry.call(name, args);
   io.out(result);

@@ -5,7 +5,8 @@ import { streamLogger } from '../core/logger';
 import { loadConfig, readSettingsFile } from '../core/settingsFile';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
-import { callCommand, chatCommand, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import { failedServers, failureLines } from './failures';
 import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../core/mcp/clientRequests/roots';
 import { MemoryGrants, samplingInputLimit, samplingLimit } from '../core/mcp/clientRequests/sampling';
@@ -106,34 +107,37 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const io: Output = { out: (line) => stdout(`${line}\n`) };
+  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);
     await hub.whenIdle();
     signInHints(hub, log);
+    const failed = failedServers(hub, config);
     switch (args.command) {
       case 'servers':
         return serversCommand(hub, config, io);
       case 'tools':
-        return toolsCommand(hub, args.json, io);
+        return toolsCommand(hub, args.json, io, failed);
       case 'call':
-        return await callCommand(hub, call!, io);
+        return await callCommand(hub, call!, io, failed);
       case 'resources':
-        return resourcesCommand(hub, args.json, io);
+        return resourcesCommand(hub, args.json, io, failed);
       case 'read':
-        return await readCommand(hub, read!, args.json, io);
+        return await readCommand(hub, read!, args.json, io, failed);
       case 'prompts':
-        return promptsCommand(hub, args.json, io);
+        return promptsCommand(hub, args.json, io, failed);
       case 'prompt':
-        return await promptCommand(hub, prompt!, args.json, io);
+        return await promptCommand(hub, prompt!, args.json, io, failed);
       default: {
+        for (const line of failureLines(failed)) io.err(line);
         const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
         return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => stderr(`${line}\n`), cliApprover(approve, terminal));
       }
     }
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 2);
+    if (err instanceof NotFound) return fail(err.message, 1);
     return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
   } finally {
     await hub.closeAll();

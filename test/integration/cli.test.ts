@@ -48,10 +48,14 @@ describe('minagent CLI', () => {
     assert.match(lines[3]![3]!, /server "broken", field "args"/);
   });
 
-  test('tools --json: stdout is only the JSON rows; logs go to stderr', () => {
+  test('tools --json: stdout is only the JSON (the tools, and the servers that failed with their errors); logs go to stderr', () => {
     const { code, out, err } = cli(['tools', '--json']);
-    assert.equal(code, 0);
-    const rows = JSON.parse(out) as Array<Record<string, string>>;
+    assert.equal(code, 0, 'some servers run: the list is what they have');
+    const json = JSON.parse(out) as { tools: Array<Record<string, string>>; failed: Array<{ server: string; error: string }> };
+    const rows = json.tools;
+    assert.deepEqual(json.failed.map((f) => f.server), ['crashy', 'broken']);
+    assert.match(json.failed[0]!.error, /exited with code 3 during startup/);
+    assert.match(err, /minagent: server "crashy" did not connect: .*exited with code 3/);
     assert.deepEqual(rows.map((r) => [r.name, r.wireName, r.server]), [
       ['echo', 'echo', 'research'],
       ['search_corpus', 'search_corpus', 'research'],

@@ -61,7 +61,7 @@ describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () =
     const { code, out } = cli(['prompts']);
     assert.equal(code, 0);
     assert.deepEqual(out.trim().split('\n'), ['summarize\talpha\tSummarize a note of the alpha\tnote [style]', 'beta.summarize\tbeta\tSummarize a note of the beta\tnote [style]']);
-    const rows = JSON.parse(cli(['prompts', '--json']).out) as Array<{ name: string; arguments: Array<{ name: string; required: boolean }> }>;
+    const rows = (JSON.parse(cli(['prompts', '--json']).out) as { prompts: Array<{ name: string; arguments: Array<{ name: string; required: boolean }> }> }).prompts;
     assert.deepEqual(rows[1]!.arguments, [{ name: 'note', required: true, description: 'The note to summarize' }, { name: 'style', required: false, description: 'How to write it' }]);
   });
 
@@ -74,6 +74,8 @@ describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () =
     const missing = cli(['prompt', 'summarize']);
     assert.deepEqual([missing.code, missing.out], [1, '{"error":"prompt \\"summarize\\" needs \\"note\\""}\n']);
     assert.match(cli(['prompt', 'summarize', '{"note": 3}']).err, /must be a JSON object of strings/);
-    assert.equal(JSON.parse(cli(['prompt', 'nope', '{}']).out).error, 'unknown prompt "nope"; prompts: summarize, beta.summarize');
+    const unknown = cli(['prompt', 'nope', '{}']);
+    assert.deepEqual([unknown.code, unknown.out], [1, '']);
+    assert.match(unknown.err, /\nminagent: unknown prompt "nope"; prompts: summarize, beta\.summarize\n$/);
   });
 });

@@ -45,7 +45,7 @@ describe('the CLI shows server text as text', { timeout: 60_000 }, () => {
     assert.ok(rows[1]!.includes('lists files\\u001b]52;c;cm0gLXJmIH4K\\u0007\\u001b]0;pwned\\u0007 \\u009b2J \\u202eexe.tseb\\u202c\\nlist_files2\\tfs\\ta fake row'), rows[1]);
     const json = cli(dir, env, ['tools', '--json', '--trust']);
     assert.doesNotMatch(json.out, RAW_CONTROL);
-    const names = (JSON.parse(json.out) as Array<{ name: string }>).map((t) => t.name);
+    const names = (JSON.parse(json.out) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     assert.deepEqual(names, [HOSTILE_NAME, 'list_files']);
   });
 

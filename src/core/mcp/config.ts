@@ -327,6 +327,8 @@ export function expandVariables(text: string, ctx: VariableContext, report: (mes
 export interface HubSettings {
   conflictPolicy: ConflictPolicy;
   connectTimeoutMs: number;
+  /** How long the era probe (`server/discover`) waits for an answer before the 2025 handshake is tried. */
+  probeTimeoutMs: number;
   callTimeoutMs: number;
   maxOutputChars: number;
 }
@@ -334,6 +336,7 @@ export interface HubSettings {
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
   conflictPolicy: 'prefix',
   connectTimeoutMs: 30_000,
+  probeTimeoutMs: 5_000,
   callTimeoutMs: 60_000,
   maxOutputChars: 50_000,
 };
@@ -353,6 +356,7 @@ export function parseHubSettings(get: (key: string) => unknown, problems: Config
     else problems.push({ server: '', field: `minagent.${setting}`, message: `must be a positive integer; using ${s[key]}`, severity: 'warning' });
   };
   num('connectTimeoutMs', 'connectTimeout');
+  num('probeTimeoutMs', 'probeTimeout');
   num('callTimeoutMs', 'callTimeout');
   num('maxOutputChars', 'maxOutputChars');
   return s;

@@ -1,16 +1,52 @@
-import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, type Client, type ClientOptions, type Implementation, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { probeStdioEra } from './transport/eraProbe';
+import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type Implementation, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { isSignInNeeded } from '../auth/provider';
+import { errorMessage } from '../tools';
+import { clip, probeStdioEra, resultAnswer, rpcErrorAnswer, type ProbeFallback, type StdioVerdict } from './transport/eraProbe';
 import { ProcessTransport } from './transport/processTransport';
+
+export type { ProbeFallback };
 
 /**
  * Both protocol eras through the SDK's own negotiation: `auto` probes with `server/discover` and
  * speaks 2026-07-28 with a server that offers it, and the initialize handshake (2025-11-25 and
- * older) with the rest.
+ * older) with the rest. The probe waits at most `probeTimeoutMs` for its answer.
  */
-export const ERA_NEGOTIATION: NonNullable<ClientOptions['versionNegotiation']> = { mode: 'auto' };
+export function eraNegotiation(probeTimeoutMs: number): NonNullable<ClientOptions['versionNegotiation']> {
+  return { mode: 'auto', probe: { timeoutMs: probeTimeoutMs } };
+}
 
 /** The first revision of the stateless era (no initialize; `server/discover`, per-request `_meta`). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The probe's bound within a connect limit: the setting, and at most half the limit, so the handshake keeps the rest. */
+export function probeBound(probeTimeoutMs: number, connectTimeoutMs: number): number {
+  return Math.max(1, Math.min(probeTimeoutMs, Math.floor(connectTimeoutMs / 2)));
+}
+
+export interface EraOptions {
+  /** The connect limit (the SDK's own request bound while connecting). */
+  timeoutMs: number;
+  /** How long the probe waits for its answer (see probeBound). */
+  probeTimeoutMs: number;
+  /** Straight to the 2025 handshake, no probe: the second try after BadProbeAnswer. */
+  legacy?: boolean;
+  /** Called once when this connect's probe got a bad answer and the 2025 handshake follows. */
+  onFallback?: (fallback: ProbeFallback) => void;
+}
+
+/**
+ * A connect over HTTP that failed on the probe's answer (an HTTP 5xx, an HTML page, a dropped
+ * connection, no answer in time), where the SDK gives up: the server gets one more try with the
+ * 2025 handshake, on a new transport (`legacy`). `got` says what the probe got.
+ */
+export class BadProbeAnswer extends Error {
+  constructor(
+    readonly got: string,
+    override readonly cause: unknown,
+  ) {
+    super(`server/discover ${got}`);
+  }
+}
 
 /**
  * The era of each stdio program (command, arguments, cwd, environment) probed in this process, so a
@@ -18,29 +54,36 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
  * A verdict that fails to connect is dropped; a program upgraded to 2026-07-28 while cached as legacy
  * still answers initialize, and speaks the new era from the next process on.
  */
-const stdioVerdicts = new Map<string, Promise<'modern' | 'legacy'>>();
+const stdioVerdicts = new Map<string, Promise<StdioVerdict>>();
 
 /**
- * Connects `client` (made with ERA_NEGOTIATION) in the era the server speaks. Over HTTP the SDK
- * probes in place. A stdio server is probed on a disposable sibling first (see probeStdioEra), so
- * that a legacy server that is silent to the probe, or exits on it, connects at once on its own
- * untouched process; a modern one is then negotiated in place by the SDK (one more round trip,
- * which also opens its list-change subscription). The verdict is kept per program (stdioVerdicts).
+ * Connects `client` (made with eraNegotiation) in the era the server speaks. Over HTTP the SDK
+ * probes in place; an answer it cannot use (which it reports as a failure) becomes BadProbeAnswer.
+ * A stdio server is probed on a disposable sibling first (see probeStdioEra), so that a legacy
+ * server that is silent to the probe, or exits on it, connects at once on its own untouched
+ * process; a modern one is then negotiated in place by the SDK (one more round trip, which also
+ * opens its list-change subscription). The verdict is kept per program (stdioVerdicts).
  */
-export async function connectInEra(client: Client, transport: Transport, clientInfo: Implementation, timeoutMs: number): Promise<void> {
+export async function connectInEra(client: Client, transport: Transport, clientInfo: Implementation, options: EraOptions): Promise<void> {
+  const { timeoutMs, probeTimeoutMs } = options;
   completeResultsWithoutType(transport);
+  if (options.legacy) return client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
   if (transport instanceof ProcessTransport) {
     const key = transport.identity;
     let verdict = stdioVerdicts.get(key);
+    const probed = !verdict;
     if (!verdict) {
-      verdict = probeStdioEra(transport.sibling(), clientInfo, timeoutMs);
+      verdict = probeStdioEra(transport, clientInfo, { answerMs: probeTimeoutMs, startMs: Math.max(probeTimeoutMs, Math.floor(timeoutMs / 2)) });
       stdioVerdicts.set(key, verdict);
     }
     try {
-      const era = await verdict;
+      const { era, fallback } = await verdict;
       // Closed by its owner while probing: the probe was cut short and says nothing about the program.
       if (transport.closed && stdioVerdicts.get(key) === verdict) stdioVerdicts.delete(key);
-      if (era === 'legacy') return await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
+      if (era === 'legacy') {
+        if (probed && fallback) options.onFallback?.(fallback);
+        return await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
+      }
       await client.connect(transport, { timeout: timeoutMs });
       return;
     } catch (err) {
@@ -49,11 +92,100 @@ export async function connectInEra(client: Client, transport: Transport, clientI
       throw err;
     }
   }
+  const probe = watchProbe(transport);
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (err) {
+    const got = probe.badAnswer(err, probeTimeoutMs);
+    if (got !== undefined) throw new BadProbeAnswer(got, err);
+    probe.reportFallback(options.onFallback);
     throw probeCause(err);
+  } finally {
+    probe.stop();
   }
+  probe.reportFallback(options.onFallback);
+}
+
+/** Network errors that mean the server was never reached: trying the handshake would fail the same way. */
+const UNREACHED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|EADDRNOTAVAIL|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$|CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_/;
+
+/**
+ * Watches the probe on an HTTP transport (its `send` and replies, wrapped in place until `stop`):
+ * what its answer was, whether the connect was still probing when it failed (badAnswer), and
+ * whether the SDK went on to the 2025 handshake by itself (reportFallback).
+ */
+function watchProbe(transport: Transport): {
+  badAnswer(err: unknown, probeTimeoutMs: number): string | undefined;
+  reportFallback(onFallback: EraOptions['onFallback']): void;
+  stop(): void;
+} {
+  let probeId: string | number | undefined;
+  let fallback: ProbeFallback | undefined;
+  let probing = true;
+  /** The SDK went on to initialize on its own (a 4xx, a JSON-RPC error, a result that is not a discover result). */
+  let handshake = false;
+  const send = transport.send;
+  transport.send = async (message, options) => {
+    const m = message as { id?: string | number; method?: string };
+    const isProbe = m.method === 'server/discover' && m.id !== undefined;
+    if (isProbe) probeId = m.id;
+    else if (m.id !== undefined && m.method !== undefined) probing = false;
+    if (m.method === 'initialize') handshake = true;
+    try {
+      return await send.call(transport, message, options);
+    } catch (err) {
+      if (isProbe && fallback === undefined) {
+        const got = sendFailure(err);
+        if (got !== undefined) fallback = { got };
+      }
+      throw err;
+    }
+  };
+  let watching = true;
+  mapIncoming(transport, (message) => {
+    const m = message as { id?: string | number; method?: string; error?: { code?: unknown; message?: unknown } };
+    if (!watching || probeId === undefined || m.id !== probeId || m.method !== undefined) return message;
+    if (fallback === undefined) fallback = m.error ? rpcErrorAnswer(m.error) : resultAnswer((m as { result?: unknown }).result);
+    return message;
+  });
+  let reported = false;
+  return {
+    reportFallback(onFallback) {
+      if (reported || !handshake || fallback === undefined) return;
+      reported = true;
+      onFallback?.(fallback);
+    },
+    badAnswer(err, probeTimeoutMs) {
+      // A server of a later era, a sign-in, or a connect that got past the probe: not the probe's answer.
+      if (!probing || probeId === undefined || err instanceof UnsupportedProtocolVersionError || isSignInNeeded(err)) return undefined;
+      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return `did not answer within ${probeTimeoutMs} ms`;
+      return fallback?.got;
+    },
+    stop() {
+      watching = false;
+      if (transport.send !== send) transport.send = send;
+    },
+  };
+}
+
+/** What a failed send of the probe says the server answered; undefined when it was not an answer (never reached, a sign-in). */
+function sendFailure(err: unknown): string | undefined {
+  if (isSignInNeeded(err)) return undefined;
+  const data = (err as { data?: { status?: unknown; statusText?: unknown; text?: unknown } } | undefined)?.data;
+  if (typeof data?.status === 'number') {
+    const text = typeof data.text === 'string' ? clip(data.text) : '';
+    return `answered HTTP ${data.status}${typeof data.statusText === 'string' && data.statusText ? ` ${data.statusText}` : ''}${text ? `: ${text}` : ''}`;
+  }
+  if ((err instanceof SdkError && err.code === SdkErrorCode.ClientHttpUnexpectedContent) || (err instanceof Error && err.name === 'SyntaxError')) {
+    return `answered something that is not a 2026-07-28 reply (${clip(errorMessage(err))})`;
+  }
+  if (err instanceof TypeError) {
+    const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const code = typeof cause?.code === 'string' ? cause.code : undefined;
+    if (code !== undefined && UNREACHED.test(code)) return undefined;
+    return `closed the connection (${code ?? clip(String(cause?.message ?? err.message))})`;
+  }
+  return undefined;
 }
 
 /**
@@ -120,13 +252,20 @@ export function completeResultsWithoutType(transport: Transport): Transport {
     if (m.id !== undefined && m.method !== undefined && typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) modernIds.add(m.id);
     return send(message, options);
   };
-  const fix = (message: JSONRPCMessage): JSONRPCMessage => {
+  return mapIncoming(transport, (message) => {
     const m = message as { id?: string | number; method?: string; result?: unknown };
     if (m.id === undefined || m.method !== undefined || !modernIds.delete(m.id)) return message;
     const result = m.result;
     if (typeof result !== 'object' || result === null || 'resultType' in result) return message;
     return { ...message, result: { ...result, resultType: 'complete' } } as JSONRPCMessage;
-  };
+  });
+}
+
+/**
+ * Passes every message the transport delivers through `map` before its reader sees it; `onmessage`
+ * is wrapped in place (an accessor over an earlier wrapper's), so the transport keeps its class.
+ */
+function mapIncoming(transport: Transport, map: (message: JSONRPCMessage) => JSONRPCMessage): Transport {
   const prior = accessorOf(transport, 'onmessage');
   let wrapped: Transport['onmessage'];
   Object.defineProperty(transport, 'onmessage', {
@@ -134,7 +273,7 @@ export function completeResultsWithoutType(transport: Transport): Transport {
     enumerable: true,
     get: () => (prior ? prior.get!.call(transport) : wrapped) as Transport['onmessage'],
     set: (handler: Transport['onmessage']) => {
-      wrapped = handler ? (message, extra) => handler(fix(message), extra) : undefined;
+      wrapped = handler ? (message, extra) => handler(map(message), extra) : undefined;
       prior?.set!.call(transport, wrapped);
     },
   });

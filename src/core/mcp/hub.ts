@@ -277,6 +277,9 @@ export class ServerHub {
       get connectTimeoutMs() {
         return hub.settings.connectTimeoutMs;
       },
+      get probeTimeoutMs() {
+        return hub.settings.probeTimeoutMs;
+      },
       get callTimeoutMs() {
         return hub.settings.callTimeoutMs;
       },

@@ -13,9 +13,9 @@ import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
 import { redactingLogger, type Redactor } from '../redact';
-import { describeEndpoint, serverRedactor, type ServerConfig } from './config';
+import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
-import { connectInEra, ERA_NEGOTIATION, eraRefusal } from './era';
+import { BadProbeAnswer, connectInEra, eraNegotiation, eraRefusal, probeBound, type ProbeFallback } from './era';
 import { ServerFeatures } from './features';
 import { checkIcons, iconContext, type SafeIcon } from './icons';
 import type { ListProblem } from './paging';
@@ -40,6 +40,8 @@ export type CloseReason = 'restarted' | 'stopped';
 export interface SourceOptions {
   logger?: Logger;
   connectTimeoutMs?: number;
+  /** How long the era probe waits before the 2025 handshake is tried (default: the hub setting's default; at most half the connect limit). */
+  probeTimeoutMs?: number;
   callTimeoutMs?: number;
   maxOutputChars?: number;
   closeTimings?: CloseTimings;
@@ -86,6 +88,8 @@ export class McpToolSource {
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
   private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
+  /** What the era probe got when it led to the 2025 handshake: a failed handshake names both. */
+  private probeFallback: ProbeFallback | undefined;
   /** Malformed tools the server listed (skipped or given an empty schema). */
   problems: ToolProblem[] = [];
   private currentState: ServerState = { kind: 'stopped' };
@@ -148,7 +152,7 @@ export class McpToolSource {
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
     try {
       try {
-        await this.afterSignIn(() => this.connectWith(this.createTransport(this.config.type === 'sse' ? 'sse' : 'primary'), timeoutMs));
+        await this.afterSignIn(() => this.connectNegotiated(this.config.type === 'sse' ? 'sse' : 'primary', timeoutMs));
       } catch (err) {
         // The spec's backwards compatibility: an old server answers the POST with 400, 404 or 405.
         if (this.config.type !== 'http' || this.closing || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
@@ -175,18 +179,44 @@ export class McpToolSource {
         await this.disposeConnection();
         throw new ClosedWhileStarting(this.name);
       }
-      const message = await this.failureMessage(err, 'start');
+      const fallback = this.probeFallback;
+      const failed = await this.failureMessage(err, 'start');
+      // The probe got a bad answer and the 2025 handshake failed too: both are the story.
+      const message = fallback && !fallback.ordinary && !isSignInNeeded(err) ? `server/discover ${fallback.got}; initialize: ${failed}` : failed;
       await this.disposeConnection();
       if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text() });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
 
-  private async connectWith(transport: Transport, timeoutMs: number): Promise<void> {
+  /**
+   * Connects in the era the server speaks. A probe answered badly where the SDK gives up (HTTP 5xx,
+   * an HTML page, a dropped connection, no answer in time) gets the 2025 handshake once, on a new
+   * transport, within what is left of the connect limit; a server never reached is not tried again.
+   */
+  private async connectNegotiated(kind: 'primary' | 'sse', timeoutMs: number): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.connectWith(this.createTransport(kind), timeoutMs);
+    } catch (err) {
+      if (!(err instanceof BadProbeAnswer) || this.closing) throw err;
+      this.noteFallback({ got: err.got });
+      await this.connectWith(this.createTransport(kind), Math.max(1, timeoutMs - (Date.now() - started)), true);
+    }
+  }
+
+  /** The one log line of a probe that led to the 2025 handshake. */
+  private noteFallback(fallback: ProbeFallback): void {
+    this.probeFallback = fallback;
+    this.log.info(`server/discover ${fallback.got}; trying the 2025 handshake (initialize)`);
+  }
+
+  private async connectWith(transport: Transport, timeoutMs: number, legacy = false): Promise<void> {
+    const probeTimeoutMs = probeBound(this.options.probeTimeoutMs ?? DEFAULT_HUB_SETTINGS.probeTimeoutMs, timeoutMs);
     const client = new Client(
       CLIENT_INFO,
       {
-        versionNegotiation: ERA_NEGOTIATION,
+        versionNegotiation: eraNegotiation(probeTimeoutMs),
         listChanged: {
           tools: {
             // Debounced, so a storm of notifications becomes one refresh; we list tolerantly ourselves.
@@ -214,7 +244,7 @@ export class McpToolSource {
     try {
       // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
       const wire = redactedTransport(this.options.trace ? tracedTransport(transport, this.options.trace) : transport, this.redactor);
-      await Promise.race([connectInEra(client, wire, CLIENT_INFO, timeoutMs), timeout]);
+      await Promise.race([connectInEra(client, wire, CLIENT_INFO, { timeoutMs, probeTimeoutMs, legacy, onFallback: (f) => this.noteFallback(f) }), timeout]);
     } catch (err) {
       await this.disposeConnection();
       throw err;

@@ -4,6 +4,24 @@ import type { ProcessTransport } from './processTransport';
 /** Which era a stdio server speaks, as its disposable sibling showed it. */
 export type StdioEra = 'modern' | 'legacy';
 
+/** The probe was answered with something that is not a valid 2026-07-28 reply, and the 2025 handshake follows. */
+export interface ProbeFallback {
+  /** What the probe got, as a predicate of "server/discover": "answered HTTP 500: ...", "did not answer within 5000 ms". */
+  got: string;
+  /**
+   * An answer a failed handshake needs no help to explain: what a 2025 server gives (Method not
+   * found; silence while it answers initialize; a stdio server that exits on it), or a list of
+   * other revisions. A failed handshake after it says so alone.
+   */
+  ordinary?: boolean;
+}
+
+/** The era, and for the 2025 handshake what the probe got. */
+export interface StdioVerdict {
+  era: StdioEra;
+  fallback?: ProbeFallback;
+}
+
 const TELL_ID = 'minagent-era-tell';
 
 /**
@@ -19,20 +37,40 @@ const TELL_ID = 'minagent-era-tell';
  * SDK hears it as the "Method not found" a well-behaved legacy server would have sent. Silent,
  * exiting and erroring legacy servers are all known at once.
  *
- * Resolves `legacy` for anything that is not definite modern evidence, including a sibling that
- * could not start: the session process then fails with the real reason.
+ * Resolves `legacy` for anything that is not definite modern evidence (a JSON-RPC error, a line
+ * that is not JSON-RPC, no answer), including a sibling that could not start: the session process
+ * then fails with the real reason. The legacy verdict says what the probe got. "No answer" is
+ * `answerMs` after the sibling's first sign of life (any output, stderr included), so a program
+ * that is slow to start on a busy machine is not taken for a stuck one; one that shows none is
+ * given `startMs`.
  */
-export async function probeStdioEra(sibling: ProcessTransport, clientInfo: Implementation, timeoutMs: number): Promise<StdioEra> {
-  const tell = new TellingTransport(sibling, clientInfo);
-  const client = new Client(clientInfo, { versionNegotiation: { mode: 'auto', probe: { timeoutMs } } });
+export async function probeStdioEra(session: ProcessTransport, clientInfo: Implementation, bounds: { answerMs: number; startMs: number }): Promise<StdioVerdict> {
+  const { answerMs, startMs } = bounds;
+  let stuck: NodeJS.Timeout | undefined;
+  let resolveStuck!: (verdict: 'stuck') => void;
+  const stuckVerdict = new Promise<'stuck'>((r) => (resolveStuck = r));
+  const alive = () => (stuck ??= setTimeout(() => resolveStuck('stuck'), answerMs));
+  let tell: TellingTransport | undefined;
+  const sibling = session.sibling({
+    onStderr: alive,
+    onGarbage: (line) => {
+      alive();
+      tell?.garbage(line);
+    },
+  });
+  tell = new TellingTransport(sibling, clientInfo, alive);
+  const client = new Client(clientInfo, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: startMs } } });
   try {
-    const connected = client.connect(tell, { timeout: timeoutMs }).then(
+    const connected = client.connect(tell, { timeout: startMs }).then(
       () => (client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') as StdioEra,
       () => 'legacy' as const,
     );
     // The SDK falls back to initialize in place once it decided "legacy": that is the answer too.
-    return await Promise.race([connected, tell.fallback]);
+    const era = await Promise.race([connected, tell.fallback, stuckVerdict]);
+    if (era === 'stuck') return { era: 'legacy', fallback: tell.got(answerMs) };
+    return era === 'modern' ? { era } : { era, fallback: tell.got(startMs) };
   } finally {
+    clearTimeout(stuck);
     await sibling.close();
   }
 }
@@ -50,15 +88,32 @@ class TellingTransport implements Transport {
   private resolveFallback!: (era: 'legacy') => void;
   private pendingProbe: string | number | undefined;
   private told = false;
+  /** What the probe got, once it got something (see got()). */
+  private answer: ProbeFallback | undefined;
 
   constructor(
     private readonly sibling: ProcessTransport,
     private readonly clientInfo: Implementation,
+    /** Called on every message from the sibling: it is alive. */
+    private readonly alive: () => void,
   ) {
     this.fallback = new Promise((r) => (this.resolveFallback = r));
-    sibling.onclose = () => this.onclose?.();
+    sibling.onclose = () => {
+      if (this.pendingProbe !== undefined) this.answer ??= { got: `did not answer: the probe process ended${describeExit(sibling)}`, ordinary: true };
+      this.onclose?.();
+    };
     sibling.onerror = (err) => this.onerror?.(err);
     sibling.onmessage = (message) => this.receive(message);
+  }
+
+  /** A line of the sibling's stdout that is not JSON-RPC: while the probe waits, that is its answer. */
+  garbage(line: string): void {
+    if (this.pendingProbe !== undefined) this.answer ??= { got: `answered a line that is not JSON-RPC: ${clip(line)}` };
+  }
+
+  /** What the probe got, for the legacy verdict: its answer, or that it had none within `timeoutMs`. */
+  got(timeoutMs: number): ProbeFallback {
+    return this.answer ?? { got: `did not answer within ${timeoutMs} ms` };
   }
 
   get pid(): number | undefined {
@@ -79,10 +134,11 @@ class TellingTransport implements Transport {
       this.resolveFallback('legacy');
       return;
     }
+    const isProbe = m.method === 'server/discover' && m.id !== undefined;
+    // Pending before it is written: the answer may arrive before the write is reported done.
+    if (isProbe) this.pendingProbe = m.id;
     await this.sibling.send(message);
-    if (m.method !== 'server/discover' || m.id === undefined) return;
-    this.pendingProbe = m.id;
-    if (this.told) return;
+    if (!isProbe || this.told) return;
     this.told = true;
     await this.sibling
       .send({ jsonrpc: '2.0', id: TELL_ID, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: this.clientInfo } })
@@ -90,19 +146,51 @@ class TellingTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage): void {
-    const m = message as { id?: string | number; result?: unknown };
+    this.alive();
+    const m = message as { id?: string | number; result?: unknown; error?: { code?: unknown; message?: unknown } };
     if (m.id !== TELL_ID) {
-      if (m.id !== undefined && m.id === this.pendingProbe) this.pendingProbe = undefined;
+      if (m.id !== undefined && m.id === this.pendingProbe) {
+        this.pendingProbe = undefined;
+        this.answer ??= m.error ? rpcErrorAnswer(m.error) : resultAnswer(m.result);
+      }
       this.onmessage?.(message);
       return;
     }
     const probe = this.pendingProbe;
     if (m.result === undefined || probe === undefined) return;
     this.pendingProbe = undefined;
+    this.answer ??= { got: 'did not answer (the server answered initialize)', ordinary: true };
     this.onmessage?.({ jsonrpc: '2.0', id: probe, error: { code: -32601, message: 'Method not found (the server answered initialize instead)' } });
   }
 
   close(): Promise<void> {
     return this.sibling.close();
   }
+}
+
+function describeExit(sibling: ProcessTransport): string {
+  const exit = sibling.exit;
+  if (!exit) return '';
+  return exit.signal ? ` (killed by ${exit.signal})` : ` (exit code ${exit.code})`;
+}
+
+/** A JSON-RPC error to the probe; "Method not found" is what a 2025 server answers. */
+export function rpcErrorAnswer(error: { code?: unknown; message?: unknown }): ProbeFallback {
+  return { got: `answered a JSON-RPC error ${String(error.code)} (${clip(String(error.message ?? ''))})`, ...(error.code === -32601 ? { ordinary: true } : {}) };
+}
+
+/** A result to the probe that did not make the server a 2026-07-28 one: a discover result of other revisions, or not one. */
+export function resultAnswer(result: unknown): ProbeFallback {
+  const offered = (result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
+  if (Array.isArray(offered) && offered.length && offered.every((v) => typeof v === 'string')) {
+    // What the handshake then says (a refusal that names the versions) explains it.
+    return { got: `offered only protocol ${clip(offered.join(', '))}`, ordinary: true };
+  }
+  return { got: 'answered a result that is not a valid 2026-07-28 discover result' };
+}
+
+/** One line of at most 200 characters. */
+export function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

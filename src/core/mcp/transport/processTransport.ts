@@ -99,12 +99,13 @@ export class ProcessTransport implements Transport {
   }
 
   /**
-   * A new transport for the same command whose output is not reported (for a disposable probe).
+   * A new transport for the same command whose output is not reported (for a disposable probe);
+   * its stderr and non-JSON-RPC lines go to `hooks` only.
    * It belongs to this one: closing this one closes it too.
    */
-  sibling(): ProcessTransport {
+  sibling(hooks: Pick<ProcessParams, 'onStderr' | 'onGarbage'> = {}): ProcessTransport {
     const { onStderr: _stderr, onGarbage: _garbage, ...params } = this.params;
-    const sibling = new ProcessTransport(params, this.timings);
+    const sibling = new ProcessTransport({ ...params, ...hooks }, this.timings);
     this.siblings.add(sibling);
     return sibling;
   }

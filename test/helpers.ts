@@ -88,6 +88,19 @@ export async function listeningFixture(file: string, args: string[] = []): Promi
   return { port, child };
 }
 
+/**
+ * Starts an HTTP fixture under fixtures/servers that prints "listening <port>" and writes one line
+ * per request on stderr ("<HTTP method> <JSON-RPC method>"); `methods` collects those lines.
+ */
+export async function httpFixtureWithMethods(file: string, args: string[] = []): Promise<{ url: string; methods: string[]; child: import('node:child_process').ChildProcess }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [join(SERVERS, file), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const methods: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => methods.push(...String(d).split('\n').filter(Boolean)));
+  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  return { url: `http://127.0.0.1:${port}/mcp`, methods, child };
+}
+
 const started: Array<import('node:child_process').ChildProcess> = [];
 
 /** Starts fixtures/servers/http.mjs with `args` and returns its MCP endpoint; `stopFixtures` ends it. */

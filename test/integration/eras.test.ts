@@ -2,7 +2,7 @@
 // stdio and Streamable HTTP, side by side in one hub; legacy stdio servers that are silent to the
 // era probe or exit on it; no SSE fallback for a server that refuses only the era we offered.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS, type HttpServerConfig } from '../../src/core/mcp/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { McpToolSource } from '../../src/core/mcp/source';
-import { fixture, isAlive, ROOT, waitFor } from '../helpers';
+import { fixture, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';
 
 /** Long enough that a probe waiting for its timeout would fail the test by the test's own timeout. */
 const NEVER = 10 * 60_000;
@@ -19,12 +19,9 @@ after(() => children.forEach((c) => c.stdin?.end()));
 
 /** Starts fixtures/servers/modern-only.mjs over HTTP; `methods` collects "<HTTP method> <JSON-RPC method>" per request. */
 async function modernHttp(...args: string[]): Promise<{ url: string; methods: string[] }> {
-  const child = spawn(process.execPath, [join(ROOT, 'fixtures/servers/modern-only.mjs'), '--http', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const { url, methods, child } = await httpFixtureWithMethods('modern-only.mjs', ['--http', ...args]);
   children.push(child);
-  const methods: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => methods.push(...String(d).split('\n').filter(Boolean)));
-  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
-  return { url: `http://127.0.0.1:${port}/mcp`, methods };
+  return { url, methods };
 }
 
 const http = (name: string, url: string): HttpServerConfig => ({ name, type: 'http', url, headers: {}, autoApprove: [] });

@@ -55,6 +55,10 @@ describe('the chat panel', () => {
       await stage('2-analytics', async () => {
         await ask(chat, 'Now use analytics');
         const card = cards(chat).nth(1);
+        // analytics.echo is read-only, but research's result is in the conversation: it asks, and says why.
+        await card.locator('.card-status', { hasText: 'waiting for approval' }).waitFor();
+        assert.match(await card.locator('.card-approval-note').innerText(), /Asks although its server calls it read-only: this conversation holds results from server "research"/);
+        await card.locator('button', { hasText: 'Allow once' }).click();
         await card.locator('.card-status', { hasText: 'done' }).waitFor();
         assert.equal(await card.locator('.card-name').innerText(), 'analytics.echo');
         assert.equal(await card.locator('.card-server').innerText(), '→ analytics');

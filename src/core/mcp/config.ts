@@ -336,7 +336,7 @@ export interface HubSettings {
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
   conflictPolicy: 'prefix',
   connectTimeoutMs: 30_000,
-  probeTimeoutMs: 5_000,
+  probeTimeoutMs: 15_000,
   callTimeoutMs: 60_000,
   maxOutputChars: 50_000,
 };

@@ -88,6 +88,7 @@ class TellingTransport implements Transport {
   private resolveFallback!: (era: 'legacy') => void;
   private pendingProbe: string | number | undefined;
   private told = false;
+  private probeSent = false;
   /** What the probe got, once it got something (see got()). */
   private answer: ProbeFallback | undefined;
 
@@ -99,7 +100,12 @@ class TellingTransport implements Transport {
   ) {
     this.fallback = new Promise((r) => (this.resolveFallback = r));
     sibling.onclose = () => {
-      if (this.pendingProbe !== undefined) this.answer ??= { got: `did not answer: the probe process ended${describeExit(sibling)}`, ordinary: true };
+      // A process that ends before the probe was answered (or even sent) has given its answer: no
+      // waiting for a timeout; the session process then fails (or not) with its own reason.
+      if (this.pendingProbe !== undefined || !this.probeSent) {
+        this.answer ??= { got: `did not answer: the probe process ended${describeExit(sibling)}`, ordinary: true };
+        this.resolveFallback('legacy');
+      }
       this.onclose?.();
     };
     sibling.onerror = (err) => this.onerror?.(err);
@@ -124,8 +130,15 @@ class TellingTransport implements Transport {
     return null;
   }
 
-  start(): Promise<void> {
-    return this.sibling.start();
+  async start(): Promise<void> {
+    try {
+      await this.sibling.start();
+    } catch (err) {
+      // A program that cannot start (not found, not executable) is not slow: say so at once.
+      this.answer ??= { got: `did not answer: the probe process could not start (${clip(err instanceof Error ? err.message : String(err))})`, ordinary: true };
+      this.resolveFallback('legacy');
+      throw err;
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -136,7 +149,10 @@ class TellingTransport implements Transport {
     }
     const isProbe = m.method === 'server/discover' && m.id !== undefined;
     // Pending before it is written: the answer may arrive before the write is reported done.
-    if (isProbe) this.pendingProbe = m.id;
+    if (isProbe) {
+      this.pendingProbe = m.id;
+      this.probeSent = true;
+    }
     await this.sibling.send(message);
     if (!isProbe || this.told) return;
     this.told = true;

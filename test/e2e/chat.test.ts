@@ -101,6 +101,8 @@ describe('the chat panel', () => {
         const titleBefore = await chat.evaluate('document.title');
         await ask(chat, 'xss please');
         const card = cards(chat).nth(5);
+        // research's echo is read-only, but other servers' results are in this conversation: it asks.
+        await card.locator('button', { hasText: 'Allow once' }).click();
         await card.locator('.card-status', { hasText: 'done' }).waitFor();
         await chat.locator('.msg.assistant').last().locator('blockquote').waitFor();
         assert.match(await card.locator('.card-result pre').innerText(), /<img src=x onerror=.*<script>document\.title="pwned"<\/script> payload/);

@@ -8,7 +8,7 @@ import { describeProblem } from '../core/mcp/config';
 import type { ParsedServers } from '../core/mcp/config';
 import type { ServerHub } from '../core/mcp/hub';
 import { row } from './terminalText';
-import { allFailed, couldHaveBeen, failureLines, type FailedServer } from './failures';
+import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
 
 /** Bad flags or arguments: exit 2. */
 export class UsageError extends Error {}
@@ -33,8 +33,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const p of parsed.problems) if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
   for (const [name, message] of broken) io.out(row(name, 'error', '0 tools', message));
   for (const name of parsed.disabled) io.out(row(name, 'stopped', '0 tools', 'disabled in settings'));
-  const failed = broken.size + hub.servers().filter((s) => s.state.kind === 'error' || s.state.kind === 'signIn').length;
-  return failed > 0 && !hub.servers().some((s) => s.state.kind === 'running') ? 1 : 0;
+  return allFailed(hub, failedServers(hub, parsed)) ? 1 : 0;
 }
 
 /** Names the failed servers on stderr; the exit code of a list command: 1 when every server failed. */

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cliConfigDir } from '../core/auth/fileStore';
 import { describeEndpoint, type ServerConfig } from '../core/mcp/config';
 import type { Terminal } from './approve';
@@ -57,7 +57,7 @@ function readTrusted(file: string): Record<string, string> {
 function remember(file: string, folder: string): void {
   const all = readTrusted(file);
   all[folder] = new Date().toISOString();
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);

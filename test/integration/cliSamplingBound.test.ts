@@ -3,11 +3,12 @@
 // asked or the chat's model (a scripted one) sees it; a request within the bound is shown whole.
 // Played on a real terminal (a pty through util-linux `script`) where a user answers "y".
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { onTerminal } from '../pty';
 import { ROOT, SERVERS } from '../helpers';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -30,34 +31,14 @@ function chatScript(name: string, args: Record<string, unknown>): string {
 }
 
 /** Runs the CLI on a pty and answers each question (matched by its prompt) in turn; resolves with what the terminal showed. */
-function onTerminal(args: string[], answers: Array<[string, string]>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const command = [process.execPath, CLI, ...args.map((a) => `'${a}'`)].join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: work, env, stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    let seen = 0;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      while (answers.length) {
-        const [prompt, answer] = answers[0]!;
-        const at = out.indexOf(prompt, seen);
-        if (at < 0) break;
-        seen = at + prompt.length;
-        answers.shift();
-        child.stdin.write(`${answer}\n`);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', () => resolve(out));
-  });
-}
+const onCliTerminal = (args: string[], answers: Array<[string, string]>) => onTerminal([process.execPath, CLI, ...args], answers, { cwd: work, env });
 
 describe('minagent and a sampling request larger than it shows', { timeout: 90_000 }, () => {
   test('attack: 2 MB with an instruction after 20,000 characters is refused with its size and the setting; the user is not asked and the model never gets it', async () => {
     const padding = 2_021_000;
     const script = chatScript('big', { prompt: HIDDEN, maxTokens: 50, padding });
     // A user who answers "y" to whatever they are shown.
-    const out = await onTerminal(['chat', 'ask the oracle', '--script', script, '--yes'], [['[a]lways for this server (this run): ', 'y']]);
+    const out = await onCliTerminal(['chat', 'ask the oracle', '--script', script, '--yes'], [['[a]lways for this server (this run): ', 'y']]);
     const size = (padding + HIDDEN.length + ORACLE.length).toLocaleString('en');
     assert.match(out, new RegExp(`sampling request refused: its messages and system prompt are ${size} characters, and the user allows at most 20,000 per request \\(minagent\\.sampling\\.maxInputChars\\)`));
     assert.doesNotMatch(out, /asks to send this to your model/, 'the user is not asked');

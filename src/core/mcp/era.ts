@@ -265,7 +265,7 @@ export function completeResultsWithoutType(transport: Transport): Transport {
  * Passes every message the transport delivers through `map` before its reader sees it; `onmessage`
  * is wrapped in place (an accessor over an earlier wrapper's), so the transport keeps its class.
  */
-function mapIncoming(transport: Transport, map: (message: JSONRPCMessage) => JSONRPCMessage): Transport {
+export function mapIncoming(transport: Transport, map: (message: JSONRPCMessage) => JSONRPCMessage): Transport {
   const prior = accessorOf(transport, 'onmessage');
   let wrapped: Transport['onmessage'];
   Object.defineProperty(transport, 'onmessage', {

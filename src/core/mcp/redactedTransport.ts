@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { Redactor } from '../redact';
-import { accessorOf } from './era';
+import { mapIncoming } from './era';
 
 /**
  * The one place a server's words enter MinAgent: every message the server sends (results, errors,
@@ -9,8 +9,7 @@ import { accessorOf } from './era';
  * and elicitation or sampling requests all arrive redacted, and a feature added later cannot forget to
  * redact. Only `params`, `result` and `error` are touched (never `id` or `method`). The redactor is read
  * per message, so a secret it learns later (an OAuth token) counts from then on. The transport's
- * `onmessage` is wrapped in place (like tracedTransport, on top of an earlier wrapper), so its class
- * and its other members keep working.
+ * `onmessage` is wrapped in place by mapIncoming, so its class and its other members keep working.
  */
 export function redactedTransport(transport: Transport, redactor: Redactor): Transport {
   const redact = (message: JSONRPCMessage): JSONRPCMessage => {
@@ -21,16 +20,5 @@ export function redactedTransport(transport: Transport, redactor: Redactor): Tra
     if (m.error !== undefined) m.error = redactor.redactJson(m.error);
     return message;
   };
-  const prior = accessorOf(transport, 'onmessage');
-  let wrapped: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (prior ? prior.get!.call(transport) : wrapped) as Transport['onmessage'],
-    set: (handler: Transport['onmessage']) => {
-      wrapped = handler ? (message, extra) => handler(redact(message), extra) : undefined;
-      prior?.set!.call(transport, wrapped);
-    },
-  });
-  return transport;
+  return mapIncoming(transport, redact);
 }

@@ -43,9 +43,11 @@ describe('read-only exfiltration in the chat', () => {
         'minagent.chat.provider': 'openai',
         'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
         'minagent.chat.model': 'mock-model',
+        // The tree lists servers in settings order and draws only the rows in view: collector first,
+        // or fs's 14 expanded tools push collector's row out of the DOM when fs connects first.
         'minagent.servers': {
-          fs: { command: 'node', args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] },
           collector: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/collector.mjs', '--log', log] },
+          fs: { command: 'node', args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), dir] },
         },
       },
     });

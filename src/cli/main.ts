@@ -1,4 +1,6 @@
-import { dirname, basename, resolve } from 'node:path';
+import { dirname, basename, join, resolve } from 'node:path';
+import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
+import { EraMemory } from '../core/mcp/eraMemory';
 import { describeProblem } from '../core/mcp/config';
 import { ServerHub } from '../core/mcp/hub';
 import { streamLogger } from '../core/logger';
@@ -99,7 +101,9 @@ async function main(argv: string[]): Promise<number> {
     roots,
     sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants(), maxInputChars: () => samplingInputLimit(settings['minagent.sampling.maxInputChars']) },
   });
-  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
+  // Each server's era, so the next run goes straight to the handshake it speaks (digests only).
+  const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));
+  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();

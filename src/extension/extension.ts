@@ -1,3 +1,4 @@
+import { editorEraMemory } from './eraStore';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeProblem } from '../core/mcp/config';
@@ -96,7 +97,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     (m) => (auth = m),
     (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
   );
-  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, auth: (c, l) => auth?.forServer(c, l) });
+  const serverHub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, eras: editorEraMemory(context.globalState), auth: (c, l) => auth?.forServer(c, l) });
   context.subscriptions.push(serverLogs, new FailureNotices(serverHub), new SignInNotices(serverHub));
   hub = serverHub;
   const inputs = new InputStore(context.secrets, context.workspaceState);

@@ -1,6 +1,6 @@
 // A server that answers the 2026-07-28 era probe (`server/discover`) badly still connects: any answer
 // that is not a valid 2026-07-28 reply (4xx, 5xx, a JSON-RPC error, an HTML page, a closed connection,
-// no answer within the probe bound, a line that is not JSON-RPC) means the 2025 handshake, tried once
+// no answer within the probe bound) means the 2025 handshake, tried once (over stdio on the same process)
 // and logged on the server's log. A server that is down, or fails the handshake too, is still a failure.
 import assert from 'node:assert/strict';
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS, type HttpServerConfig, type ServerConfig } from '../../src/core/mcp/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { Logger } from '../../src/core/logger';
-import { fixture, freePort, httpFixtureWithMethods, ROOT } from '../helpers';
+import { fixture, freePort, httpFixtureWithMethods, ROOT, waitFor } from '../helpers';
 
 /** The probe bound in these tests; the connect limit is far above it, so a probe that waits for the connect limit fails the test. */
 const PROBE_MS = 1_000;
@@ -51,9 +51,11 @@ const HTTP_CASES: Array<[kind: string, got: RegExp]> = [
   ['hang', new RegExp(`did not answer within ${PROBE_MS} ms`)],
 ];
 
+// On stdio the handshake follows on the same process: a line that is not JSON-RPC is no answer
+// (it is logged as such), so the probe waits out its bound.
 const STDIO_CASES: Array<[kind: string, got: RegExp]> = [
   ['rpc-error', /answered a JSON-RPC error -32603 \(Internal error: discover is broken\)/],
-  ['garbage', /answered a line that is not JSON-RPC: <html><body>500 Internal Server Error/],
+  ['garbage', new RegExp(`did not answer within ${PROBE_MS} ms`)],
   ['hang', new RegExp(`did not answer within ${PROBE_MS} ms`)],
 ];
 
@@ -92,6 +94,9 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
         const lines = fallbackLines(log);
         assert.equal(lines.length, 1, log.join('\n'));
         assert.match(lines[0]!, got);
+        if (kind === 'garbage') assert.ok(log.some((l) => /^warn ignored a stdout line that is not JSON-RPC: <html><body>500 Internal Server Error/.test(l)), log.join('\n'));
+        // One process: the probe and the handshake on the same stdin.
+        assert.deepEqual(source.stderrTail.split('\n').filter((l) => l.startsWith('got ')).slice(0, 3), ['got server/discover', 'got initialize', 'got notifications/initialized']);
       } finally {
         await hub.closeAll();
       }
@@ -105,6 +110,8 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
       const state = hub.source('broken')!.state;
       assert.equal(state.kind, 'error');
       assert.match(state.kind === 'error' ? state.message : '', /^server\/discover answered HTTP 500 .*Error in httpTransport: 500; initialize: HTTP 500 .*initialize is broken too$/);
+      // The fixture's stderr may still be on its way.
+      await waitFor('both requests on the server\'s log', () => methods.length >= 2 || undefined);
       assert.deepEqual(methods, ['POST server/discover', 'POST initialize']);
       assert.equal(fallbackLines(log).length, 1, log.join('\n'));
     } finally {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS, type HttpServerConfig } from '../../src/core/mcp/config';
 import { ServerHub } from '../../src/core/mcp/hub';
+import { EraMemory } from '../../src/core/mcp/eraMemory';
 import { McpToolSource } from '../../src/core/mcp/source';
 import { fixture, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';
 
@@ -64,56 +65,88 @@ describe('protocol eras', { timeout: 60_000 }, () => {
     }
   });
 
-  for (const unknown of ['silent', 'exit', 'error']) {
-    test(`a 2025-06-18 stdio server that ${unknown === 'error' ? 'answers "method not found" to' : unknown === 'silent' ? 'is silent to' : 'exits on'} the era probe connects at once, on one untouched process`, { timeout: 20_000 }, async () => {
-      const source = new McpToolSource(fixture('legacy', 'legacy-only.mjs', ['--unknown', unknown]), { connectTimeoutMs: NEVER });
+  const methods = (source: McpToolSource) => source.stderrTail.split('\n').filter((l) => l.startsWith('got '));
+  const pids = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+  const ranFile = () => join(mkdtempSync(join(tmpdir(), 'minagent-eras-')), 'ran');
+
+  for (const unknown of ['error', 'silent']) {
+    test(`a 2025-06-18 stdio server that ${unknown === 'error' ? 'answers "method not found" to' : 'is silent to'} the era probe is started once: the handshake follows on the same process`, { timeout: 20_000 }, async () => {
+      const ran = ranFile();
+      const source = new McpToolSource(fixture('legacy', 'legacy-only.mjs', ['--unknown', unknown], { env: { LEGACY_PID_FILE: ran } }), { connectTimeoutMs: NEVER, probeTimeoutMs: 1_000, eras: new EraMemory() });
       try {
         await source.connect();
         assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
         assert.equal(await source.call('legacy_echo', { text: 'x' }), '[2025-06-18] x');
-        // The session's own process never saw the probe: its first request was initialize.
-        const got = source.stderrTail.split('\n').filter((l) => l.startsWith('got '));
-        assert.deepEqual(got.slice(0, 3), ['got initialize', 'got notifications/initialized', 'got tools/list']);
-        assert.ok(!got.includes('got server/discover'), source.stderrTail);
+        await waitFor('the methods on the server\'s log', () => methods(source).length >= 4 || undefined);
+        assert.deepEqual(methods(source).slice(0, 4), ['got server/discover', 'got initialize', 'got notifications/initialized', 'got tools/list']);
+        assert.deepEqual(pids(ran), [source.pid], 'one process, the session\'s');
       } finally {
         await source.close();
       }
     });
   }
 
-  test('the probe sibling is gone once the server runs, and closing a server while it is probed ends the sibling too', { timeout: 20_000 }, async () => {
-    const pids = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
-    const dir = mkdtempSync(join(tmpdir(), 'minagent-eras-'));
-    const ran = join(dir, 'ran');
-    const source = new McpToolSource(fixture('legacy', 'legacy-only.mjs', ['--unknown', 'exit'], { env: { LEGACY_PID_FILE: ran } }), { connectTimeoutMs: NEVER });
-    await source.connect();
-    const [sibling, session] = pids(ran);
-    assert.equal(source.pid, session);
-    assert.ok(sibling !== undefined && !isAlive(sibling), 'the probe sibling was ended');
-    await source.close();
-
-    // A hung server (no answer to anything): the probe waits on its sibling; close() must end it.
-    const hungFile = join(dir, 'hung');
-    const hung = new McpToolSource(fixture('hung', 'legacy-only.mjs', ['--unknown', 'mute'], { env: { LEGACY_PID_FILE: hungFile } }), { connectTimeoutMs: NEVER });
-    const running = hung.connect();
-    const [probing] = await waitFor('the sibling to start', () => { try { return pids(hungFile).length ? pids(hungFile) : undefined; } catch { return undefined; } });
-    await hung.close();
-    await assert.rejects(running, /closed while starting/);
-    assert.ok(!isAlive(probing!), 'the sibling of a server closed while probed was ended');
-    assert.equal(pids(hungFile).length, 1, 'the session process never started');
+  test('a 2025-06-18 stdio server that exits on the probe is started once more for the handshake, and never probed again', { timeout: 20_000 }, async () => {
+    const ran = ranFile();
+    const eras = new EraMemory();
+    const config = fixture('legacy', 'legacy-only.mjs', ['--unknown', 'exit'], { env: { LEGACY_PID_FILE: ran } });
+    for (const starts of [2, 3]) {
+      const source = new McpToolSource(config, { connectTimeoutMs: NEVER, eras });
+      try {
+        await source.connect();
+        assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+        // The stderr tail is the session process's (the log keeps the first one's too).
+        const expected = ['got initialize', 'got notifications/initialized'];
+        // Stderr and stdout are separate pipes: the last line may still be on its way.
+        await waitFor('the methods on the server\'s log', () => methods(source).length >= expected.length || undefined);
+        assert.deepEqual(methods(source).slice(0, expected.length), expected);
+        assert.equal(pids(ran).length, starts, starts === 2 ? 'the process that ended on the probe, then the session' : 'the restart went straight to initialize');
+        assert.equal(source.pid, pids(ran).at(-1));
+        for (const pid of pids(ran).slice(0, -1)) assert.ok(!isAlive(pid), `process ${pid} was ended`);
+      } finally {
+        await source.close();
+      }
+    }
   });
 
-  test('a restart of the same program reuses its era verdict: no second probe', { timeout: 20_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'minagent-eras-'));
-    const ran = join(dir, 'ran');
-    const config = fixture('again', 'legacy-only.mjs', ['--unknown', 'silent'], { env: { LEGACY_PID_FILE: ran } });
-    for (let i = 0; i < 2; i++) {
-      const source = new McpToolSource(config, { connectTimeoutMs: NEVER });
+  test('closing a server while it is probed ends its one process', { timeout: 20_000 }, async () => {
+    // A hung server (no answer to anything).
+    const ran = ranFile();
+    const hung = new McpToolSource(fixture('hung', 'legacy-only.mjs', ['--unknown', 'mute'], { env: { LEGACY_PID_FILE: ran } }), { connectTimeoutMs: NEVER, eras: new EraMemory() });
+    const running = hung.connect();
+    const [probing] = await waitFor('the server to start', () => { try { return pids(ran).length ? pids(ran) : undefined; } catch { return undefined; } });
+    await hung.close();
+    await assert.rejects(running, /closed while starting/);
+    assert.ok(!isAlive(probing!), 'the server closed while probed was ended');
+    assert.equal(pids(ran).length, 1, 'no second start');
+  });
+
+  test('a restart of the same program reuses its era: no second probe, and a changed entry is probed afresh', { timeout: 20_000 }, async () => {
+    const ran = ranFile();
+    const eras = new EraMemory();
+    const config = fixture('again', 'legacy-only.mjs', ['--unknown', 'error'], { env: { LEGACY_PID_FILE: ran } });
+    const changed = fixture('again', 'legacy-only.mjs', ['--unknown', 'error', '--changed'], { env: { LEGACY_PID_FILE: ran } });
+    const firsts: string[] = [];
+    for (const entry of [config, config, changed]) {
+      const source = new McpToolSource(entry, { connectTimeoutMs: NEVER, eras });
       await source.connect();
       assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+      firsts.push(methods(source)[0]!);
       await source.close();
     }
-    assert.equal(readFileSync(ran, 'utf8').split('\n').filter(Boolean).length, 3, 'one probe sibling, then two sessions');
+    assert.deepEqual(firsts, ['got server/discover', 'got initialize', 'got server/discover']);
+    assert.equal(pids(ran).length, 3, 'one process per session');
+  });
+
+  test('a 2026-07-28 stdio server is started once and spoken to in its era', { timeout: 20_000 }, async () => {
+    const source = new McpToolSource(fixture('modern', 'modern-only.mjs'), { connectTimeoutMs: NEVER, eras: new EraMemory() });
+    try {
+      await source.connect();
+      assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2026-07-28');
+      assert.equal(await source.call('modern_echo', { text: 'x' }), '[2026-07-28] x');
+    } finally {
+      await source.close();
+    }
   });
 
   test('over HTTP a 2026-07-28-only server is spoken to in its era: server/discover, no initialize, no SSE', { timeout: 20_000 }, async () => {

@@ -57,9 +57,8 @@ describe('the host event loop', () => {
       hub.reconcile(Array.from({ length: 8 }, (_, i) => fixture(`r${i}`, 'research.mjs')));
       await hub.whenIdle();
       assert.deepEqual(hub.servers().map((s) => s.state.kind), Array(8).fill('running'));
-      // A stdio program is first probed for its protocol era on a sibling process, once per program
-      // (src/core/mcp/era.ts): the eight entries run the same one.
-      assert.equal(spawns.length, 10, 'eight servers, one era probe, and the guard');
+      // Each server is started once: its era is found on its own process (src/core/mcp/era.ts).
+      assert.equal(spawns.length, 9, 'eight servers and the guard');
       assert.equal(spawns[0]!.file, 'guard', 'the guard runs before the first server');
       assert.ok(guardPid() !== undefined && isAlive(guardPid()!));
       const iterations = spawns.map((s) => s.iteration);

@@ -1,7 +1,8 @@
-import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type Implementation, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../auth/provider';
 import { errorMessage } from '../tools';
-import { clip, probeStdioEra, resultAnswer, rpcErrorAnswer, type ProbeFallback, type StdioVerdict } from './transport/eraProbe';
+import type { EraSlot } from './eraMemory';
+import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
 import { ProcessTransport } from './transport/processTransport';
 
 export type { ProbeFallback };
@@ -30,80 +31,63 @@ export interface EraOptions {
   probeTimeoutMs: number;
   /** Straight to the 2025 handshake, no probe: the second try after BadProbeAnswer. */
   legacy?: boolean;
+  /** The era this server spoke before (see EraMemory): a 2025 one is not probed again. */
+  memory?: EraSlot;
   /** Called once when this connect's probe got a bad answer and the 2025 handshake follows. */
   onFallback?: (fallback: ProbeFallback) => void;
 }
 
 /**
- * A connect over HTTP that failed on the probe's answer (an HTTP 5xx, an HTML page, a dropped
- * connection, no answer in time), where the SDK gives up: the server gets one more try with the
- * 2025 handshake, on a new transport (`legacy`). `got` says what the probe got.
+ * A connect that failed on the probe's answer where the SDK gives up (an HTTP 5xx, an HTML page, a
+ * dropped connection, no answer in time; a stdio server that ended on it): the server gets one more
+ * try with the 2025 handshake, on a new transport (`legacy`). `got` says what the probe got.
  */
 export class BadProbeAnswer extends Error {
   constructor(
-    readonly got: string,
+    readonly fallback: ProbeFallback,
     override readonly cause: unknown,
   ) {
-    super(`server/discover ${got}`);
+    super(`server/discover ${fallback.got}`);
   }
 }
 
 /**
- * The era of each stdio program (command, arguments, cwd, environment) probed in this process, so a
- * restart, or a second entry for the same program, does not probe again (the SDK's `prior` verdict).
- * A verdict that fails to connect is dropped; a program upgraded to 2026-07-28 while cached as legacy
- * still answers initialize, and speaks the new era from the next process on.
+ * Connects `client` (made with eraNegotiation) in the era the server speaks, on the one transport
+ * it is given: the SDK probes in place with `server/discover` and speaks 2026-07-28 to a server that
+ * offers it; any other answer (a JSON-RPC error, a result that is not a discover result, and on
+ * stdio no answer within the probe bound) leads it to the 2025 handshake on the same connection.
+ * So a stdio server is started once. Where the SDK gives up instead (see BadProbeAnswer, and a
+ * stdio server that exits on the probe) the caller tries once more in the 2025 era. A server the
+ * memory knows as a 2025 one goes straight to initialize; the era of every session is remembered,
+ * and a remembered verdict that does not lead to a session is forgotten.
  */
-const stdioVerdicts = new Map<string, Promise<StdioVerdict>>();
-
-/**
- * Connects `client` (made with eraNegotiation) in the era the server speaks. Over HTTP the SDK
- * probes in place; an answer it cannot use (which it reports as a failure) becomes BadProbeAnswer.
- * A stdio server is probed on a disposable sibling first (see probeStdioEra), so that a legacy
- * server that is silent to the probe, or exits on it, connects at once on its own untouched
- * process; a modern one is then negotiated in place by the SDK (one more round trip, which also
- * opens its list-change subscription). The verdict is kept per program (stdioVerdicts).
- */
-export async function connectInEra(client: Client, transport: Transport, clientInfo: Implementation, options: EraOptions): Promise<void> {
-  const { timeoutMs, probeTimeoutMs } = options;
+export async function connectInEra(client: Client, transport: Transport, options: EraOptions): Promise<void> {
+  const { timeoutMs, probeTimeoutMs, memory } = options;
   completeResultsWithoutType(transport);
-  if (options.legacy) return client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
-  if (transport instanceof ProcessTransport) {
-    const key = transport.identity;
-    let verdict = stdioVerdicts.get(key);
-    const probed = !verdict;
-    if (!verdict) {
-      verdict = probeStdioEra(transport, clientInfo, { answerMs: probeTimeoutMs, startMs: Math.max(probeTimeoutMs, Math.floor(timeoutMs / 2)) });
-      stdioVerdicts.set(key, verdict);
-    }
+  const remembered = options.legacy ? undefined : await memory?.recall();
+  if (options.legacy || remembered === 'legacy') {
     try {
-      const { era, fallback } = await verdict;
-      // Closed by its owner while probing: the probe was cut short and says nothing about the program.
-      if (transport.closed && stdioVerdicts.get(key) === verdict) stdioVerdicts.delete(key);
-      if (era === 'legacy') {
-        if (probed && fallback) options.onFallback?.(fallback);
-        return await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
-      }
-      await client.connect(transport, { timeout: timeoutMs });
-      return;
+      await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
     } catch (err) {
-      // A verdict that did not lead to a session is not kept: the next start probes again.
-      if (stdioVerdicts.get(key) === verdict) stdioVerdicts.delete(key);
+      if (remembered) memory?.forget();
       throw err;
     }
+    memory?.remember('legacy');
+    return;
   }
-  const probe = watchProbe(transport);
+  const probe = watchProbe(transport, probeTimeoutMs);
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (err) {
-    const got = probe.badAnswer(err, probeTimeoutMs);
-    if (got !== undefined) throw new BadProbeAnswer(got, err);
+    const fallback = probe.badAnswer(err);
+    if (fallback !== undefined) throw new BadProbeAnswer(fallback, err);
     probe.reportFallback(options.onFallback);
     throw probeCause(err);
   } finally {
     probe.stop();
   }
   probe.reportFallback(options.onFallback);
+  memory?.remember(client.getProtocolEra() === 'modern' ? 'modern' : 'legacy');
 }
 
 /** Network errors that mean the server was never reached: trying the handshake would fail the same way. */
@@ -114,8 +98,11 @@ const UNREACHED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|EN
  * what its answer was, whether the connect was still probing when it failed (badAnswer), and
  * whether the SDK went on to the 2025 handshake by itself (reportFallback).
  */
-function watchProbe(transport: Transport): {
-  badAnswer(err: unknown, probeTimeoutMs: number): string | undefined;
+function watchProbe(
+  transport: Transport,
+  probeTimeoutMs: number,
+): {
+  badAnswer(err: unknown): ProbeFallback | undefined;
   reportFallback(onFallback: EraOptions['onFallback']): void;
   stop(): void;
 } {
@@ -144,22 +131,26 @@ function watchProbe(transport: Transport): {
   let watching = true;
   mapIncoming(transport, (message) => {
     const m = message as { id?: string | number; method?: string; error?: { code?: unknown; message?: unknown } };
-    if (!watching || probeId === undefined || m.id !== probeId || m.method !== undefined) return message;
+    // An answer after the handshake began (a stdio server slower than the probe bound) is not what the probe got.
+    if (!watching || handshake || probeId === undefined || m.id !== probeId || m.method !== undefined) return message;
     if (fallback === undefined) fallback = m.error ? rpcErrorAnswer(m.error) : resultAnswer((m as { result?: unknown }).result);
     return message;
   });
   let reported = false;
   return {
     reportFallback(onFallback) {
-      if (reported || !handshake || fallback === undefined) return;
+      if (reported || !handshake || probeId === undefined) return;
       reported = true;
-      onFallback?.(fallback);
+      // No answer at all: on stdio the SDK takes silence for a 2025 server and goes on in place.
+      onFallback?.(fallback ?? { got: `did not answer within ${probeTimeoutMs} ms` });
     },
-    badAnswer(err, probeTimeoutMs) {
+    badAnswer(err) {
       // A server of a later era, a sign-in, or a connect that got past the probe: not the probe's answer.
       if (!probing || probeId === undefined || err instanceof UnsupportedProtocolVersionError || isSignInNeeded(err)) return undefined;
-      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return `did not answer within ${probeTimeoutMs} ms`;
-      return fallback?.got;
+      // A stdio server that ended on the probe (the SDK cannot fall back in place on a dead process).
+      if (transport instanceof ProcessTransport && transport.exit) return exitAnswer(transport.exit);
+      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return { got: `did not answer within ${probeTimeoutMs} ms` };
+      return fallback;
     },
     stop() {
       watching = false;

@@ -1,3 +1,4 @@
+import type { EraMemory } from './eraMemory';
 import { DisposableStore, Emitter } from '../event';
 import { silentLogger, taggedLogger, type Logger } from '../logger';
 import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
@@ -27,6 +28,8 @@ export interface HubOptions {
   auth?: (config: ServerConfig, log: Logger) => ServerAuth | undefined;
   /** Answers servers' requests to the client (elicitation, sampling, roots); without it none are offered. */
   clientRequests?: ClientRequestsHost;
+  /** The era each server spoke before, kept by the host (see EraMemory); default: this process's. */
+  eras?: EraMemory;
 }
 
 /** A server as the UI shows it. */
@@ -288,6 +291,7 @@ export class ServerHub {
       },
       trace: this.trace(name),
       ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
+      ...(this.options.eras ? { eras: this.options.eras } : {}),
     };
     const auth = this.options.auth?.(entry.config, options.logger!);
     if (auth) options.auth = auth;

@@ -15,6 +15,8 @@ import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptio
 import { redactingLogger, type Redactor } from '../redact';
 import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig } from './config';
 import { serverEnvironment } from './env';
+import { EraMemory, processEraMemory } from './eraMemory';
+import { serverIdentity } from './identity';
 import { BadProbeAnswer, connectInEra, eraNegotiation, eraRefusal, probeBound, type ProbeFallback } from './era';
 import { ServerFeatures } from './features';
 import { checkIcons, iconContext, type SafeIcon } from './icons';
@@ -55,6 +57,8 @@ export interface SourceOptions {
   auth?: ServerAuth;
   /** Answers the server's requests to the client (elicitation, sampling, roots). */
   clientRequests?: ClientRequestsHost;
+  /** The era each server spoke before (default: this process's memory). */
+  eras?: EraMemory;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -200,7 +204,9 @@ export class McpToolSource {
       await this.connectWith(this.createTransport(kind), timeoutMs);
     } catch (err) {
       if (!(err instanceof BadProbeAnswer) || this.closing) throw err;
-      this.noteFallback({ got: err.got });
+      this.noteFallback(err.fallback);
+      // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log keeps both).
+      this.stderr.clear();
       await this.connectWith(this.createTransport(kind), Math.max(1, timeoutMs - (Date.now() - started)), true);
     }
   }
@@ -244,13 +250,19 @@ export class McpToolSource {
     try {
       // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
       const wire = redactedTransport(this.options.trace ? tracedTransport(transport, this.options.trace) : transport, this.redactor);
-      await Promise.race([connectInEra(client, wire, CLIENT_INFO, { timeoutMs, probeTimeoutMs, legacy, onFallback: (f) => this.noteFallback(f) }), timeout]);
+      const memory = (this.options.eras ?? processEraMemory).slot(this.eraKey(transport));
+      await Promise.race([connectInEra(client, wire, { timeoutMs, probeTimeoutMs, legacy, memory, onFallback: (f) => this.noteFallback(f) }), timeout]);
     } catch (err) {
       await this.disposeConnection();
       throw err;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Who the server is for the era memory: a stdio program with its folder and environment, or an HTTP server's entry. */
+  private eraKey(transport: Transport): string {
+    return transport instanceof ProcessTransport ? `stdio:${transport.identity}` : `${this.config.type}:${serverIdentity(this.config)}`;
   }
 
   private createTransport(kind: 'primary' | 'sse'): Transport {

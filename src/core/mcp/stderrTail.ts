@@ -32,6 +32,13 @@ export class StderrTail {
     }
   }
 
+  /** Starts over (a new process of the same server: its tail is what explains it). */
+  clear(): void {
+    this.lines = [];
+    this.chars = 0;
+    this.partial = '';
+  }
+
   /** The tail as text, the unfinished last line included. */
   text(): string {
     return [...this.lines, ...(this.partial ? [this.partial] : [])].join('\n').trim();

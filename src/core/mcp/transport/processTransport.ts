@@ -59,19 +59,15 @@ export class ProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private closeFired: Promise<void> | undefined;
   private started = false;
-  /** Probe processes started from the same parameters (see sibling()); closed with this one. */
-  private readonly siblings = new Set<ProcessTransport>();
 
   constructor(
     private readonly params: ProcessParams,
     private readonly timings: CloseTimings = DEFAULT_CLOSE_TIMINGS,
   ) {}
 
-  /** The server's process; before it starts, the process of a sibling probing the server (see sibling()). */
+  /** The server's process, once started. */
   get pid(): number | undefined {
-    if (this.child) return this.child.pid;
-    for (const s of this.siblings) if (s.pid !== undefined && !s.exit) return s.pid;
-    return undefined;
+    return this.child?.pid;
   }
 
   get exit(): ExitInfo | undefined {
@@ -96,18 +92,6 @@ export class ProcessTransport implements Transport {
   get identity(): string {
     const { command, args, cwd, env } = this.params;
     return createHash('sha256').update(JSON.stringify([command, args, cwd, Object.entries(env).sort()])).digest('hex');
-  }
-
-  /**
-   * A new transport for the same command whose output is not reported (for a disposable probe);
-   * its stderr and non-JSON-RPC lines go to `hooks` only.
-   * It belongs to this one: closing this one closes it too.
-   */
-  sibling(hooks: Pick<ProcessParams, 'onStderr' | 'onGarbage'> = {}): ProcessTransport {
-    const { onStderr: _stderr, onGarbage: _garbage, ...params } = this.params;
-    const sibling = new ProcessTransport({ ...params, ...hooks }, this.timings);
-    this.siblings.add(sibling);
-    return sibling;
   }
 
   /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
@@ -196,7 +180,6 @@ export class ProcessTransport implements Transport {
   }
 
   private async shutdown(): Promise<void> {
-    await Promise.all([...this.siblings].map((s) => s.close()));
     const child = this.child;
     const leader = child?.pid;
     if (!child || leader === undefined) {

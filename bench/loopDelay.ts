@@ -2,13 +2,14 @@
 // that holds the hub stalls (perf_hooks.monitorEventLoopDelay, 1 ms resolution), against an idle
 // loop and against a plain loop that spawns the same servers one per tick (the floor: a spawn is a
 // synchronous fork + exec, so no host can stall less while it spawns on its own thread, if its
-// servers run at the same priority: the floor's run at the default, the hub's at nice 10, priority.ts).
+// servers run at the same priority: the floor's run at the default, the hub's at nice 10, the
+// `minagent.serverPriority: "low"` this bench measures; priority.ts).
 // Interleaved rounds; the per-round ratio's median is reported.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ServerHub } from '../src/core/mcp/hub';
 import { enableOrphanGuard } from '../src/core/mcp/transport/orphanGuard';
 import { fixture } from '../test/helpers';
-import type { StdioServerConfig } from '../src/core/mcp/config';
+import { DEFAULT_HUB_SETTINGS, type StdioServerConfig } from '../src/core/mcp/config';
 import { RawClient } from './rawClient';
 import { median, record } from './results';
 
@@ -85,7 +86,7 @@ interface HubRound {
 }
 
 async function hubRound(): Promise<HubRound> {
-  const hub = new ServerHub();
+  const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, serverPriority: 'low' } });
   const connect = await watch(async () => {
     hub.reconcile(configs());
     await hub.whenIdle();

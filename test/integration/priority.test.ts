@@ -1,17 +1,42 @@
-// Servers run below the host that starts them: a busy server, or thirty answering at once, must not
-// take the CPU from the extension host (bench/loopDelay.ts measures what that is worth).
+// A server's CPU priority is the user's choice: by default it runs at the priority of the host that
+// starts it (as the SDK's client starts it; at nice 10 a server on a busy machine missed its connect
+// limit); with `minagent.serverPriority: "low"` it and its children run below the host, so thirty
+// servers answering at once do not take the CPU from the extension host (bench/loopDelay.ts).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { test } from 'node:test';
+import { DEFAULT_HUB_SETTINGS, parseHubSettings, type ConfigProblem } from '../../src/core/mcp/config';
 import { McpToolSource } from '../../src/core/mcp/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { SERVER_NICE } from '../../src/core/mcp/transport/priority';
 import { fixture, SERVERS, waitFor } from '../helpers';
 
-test('a server and the child it starts (npx-style) run at nice 10, in a scheduling group at nice 10; the host keeps its own', async () => {
+test('by default a server and the child it starts (npx-style) run at the host\'s priority', async () => {
+  assert.equal(DEFAULT_HUB_SETTINGS.serverPriority, 'normal');
   const hostNice = getPriority();
   const s = new McpToolSource(fixture('wrapped', 'wrapper.mjs', [`${SERVERS}/research.mjs`]));
+  try {
+    await s.connect();
+    const tree = [...(await processTree(s.pid!))];
+    assert.equal(tree.length, 2, 'the wrapper and its server');
+    for (const pid of tree) assert.equal(getPriority(pid), hostNice, `process ${pid}`);
+    if (existsSync('/proc/self/autogroup')) {
+      const hostGroup = readFileSync('/proc/self/autogroup', 'utf8').trim().replace(/^\/autogroup-\d+ /, '');
+      for (const pid of tree) assert.equal(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim().replace(/^\/autogroup-\d+ /, ''), hostGroup, `the scheduling group of ${pid}`);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
+test('with serverPriority "low": nice 10, in a scheduling group at nice 10; the host keeps its own', async () => {
+  const problems: ConfigProblem[] = [];
+  assert.equal(parseHubSettings((k) => (k === 'serverPriority' ? 'low' : undefined), problems).serverPriority, 'low');
+  assert.equal(parseHubSettings((k) => (k === 'serverPriority' ? 'lowest' : undefined), problems).serverPriority, 'normal');
+  assert.deepEqual(problems.map((p) => `${p.field}: ${p.message}`), ['minagent.serverPriority: must be one of normal, low; using "normal"']);
+  const hostNice = getPriority();
+  const s = new McpToolSource(fixture('wrapped', 'wrapper.mjs', [`${SERVERS}/research.mjs`]), { serverPriority: 'low' });
   try {
     await s.connect();
     const tree = [...(await processTree(s.pid!))];

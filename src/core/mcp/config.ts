@@ -331,7 +331,12 @@ export interface HubSettings {
   probeTimeoutMs: number;
   callTimeoutMs: number;
   maxOutputChars: number;
+  /** `low`: stdio servers run below the editor (nice 10); `normal`: at the user's priority. */
+  serverPriority: ServerPriority;
 }
+
+export const SERVER_PRIORITIES = ['normal', 'low'] as const;
+export type ServerPriority = (typeof SERVER_PRIORITIES)[number];
 
 export const DEFAULT_HUB_SETTINGS: HubSettings = {
   conflictPolicy: 'prefix',
@@ -339,6 +344,7 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
   probeTimeoutMs: 15_000,
   callTimeoutMs: 60_000,
   maxOutputChars: 50_000,
+  serverPriority: 'normal',
 };
 
 /** Reads the hub settings from a flat `minagent.*` map; a bad value is reported and the default used. */
@@ -359,6 +365,11 @@ export function parseHubSettings(get: (key: string) => unknown, problems: Config
   num('probeTimeoutMs', 'probeTimeout');
   num('callTimeoutMs', 'callTimeout');
   num('maxOutputChars', 'maxOutputChars');
+  const priority = get('serverPriority');
+  if (priority !== undefined) {
+    if (SERVER_PRIORITIES.includes(priority as ServerPriority)) s.serverPriority = priority as ServerPriority;
+    else problems.push({ server: '', field: 'minagent.serverPriority', message: `must be one of ${SERVER_PRIORITIES.join(', ')}; using "normal"`, severity: 'warning' });
+  }
   return s;
 }
 

@@ -289,6 +289,9 @@ export class ServerHub {
       get maxOutputChars() {
         return hub.settings.maxOutputChars;
       },
+      get serverPriority() {
+        return hub.settings.serverPriority;
+      },
       trace: this.trace(name),
       ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
       ...(this.options.eras ? { eras: this.options.eras } : {}),

@@ -13,7 +13,8 @@ import { Emitter } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
 import { redactingLogger, type Redactor } from '../redact';
-import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig } from './config';
+import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig, type ServerPriority } from './config';
+import { ConnectTimeout, connectLimit } from './connectLimit';
 import { serverEnvironment } from './env';
 import { EraMemory, processEraMemory } from './eraMemory';
 import { serverIdentity } from './identity';
@@ -59,6 +60,8 @@ export interface SourceOptions {
   clientRequests?: ClientRequestsHost;
   /** The era each server spoke before (default: this process's memory). */
   eras?: EraMemory;
+  /** `low`: a stdio server runs below the editor (see transport/priority.ts); default `normal`. */
+  serverPriority?: ServerPriority;
 }
 
 const NOT_CONNECTED = 'mcp server not connected';
@@ -176,7 +179,9 @@ export class McpToolSource {
       if (this.closing) throw new ClosedWhileStarting(this.name);
       const protocolVersion = this.client?.getNegotiatedProtocolVersion();
       this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
-      this.log.info(`connected (protocol ${protocolVersion ?? 'unknown'}): ${this.remoteTools.length} tools`);
+      const since = this.transport instanceof ProcessTransport ? this.transport.runningSince : undefined;
+      const took = since === undefined ? '' : ` ${((Date.now() - since) / 1000).toFixed(1)} s after its process started`;
+      this.log.info(`connected${took} (protocol ${protocolVersion ?? 'unknown'}): ${this.remoteTools.length} tools`);
     } catch (err) {
       // Closed by its owner while starting: not a failure of the server, whatever the process said.
       if (this.closing) {
@@ -243,20 +248,26 @@ export class McpToolSource {
       if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) this.log.trace(`protocol: ${errorMessage(err)}`);
       else this.log.warn(`protocol: ${errorMessage(err)}`);
     };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ConnectTimeout(timeoutMs)), timeoutMs);
+    const spawned = transport instanceof ProcessTransport ? transport : undefined;
+    // Counted from the moment the process runs; a stdio server still starting at the limit gets it once more.
+    const limit = connectLimit({
+      limitMs: timeoutMs,
+      running: spawned ? spawned.running : Promise.resolve(),
+      stillStarting: () => !!spawned && !spawned.exit && !this.closing,
+      onPatience: (ms) => this.log.warn(`still starting after ${ms} ms (its process runs); waiting ${ms} ms more before calling it failed`),
     });
     try {
       // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
       const wire = redactedTransport(this.options.trace ? tracedTransport(transport, this.options.trace) : transport, this.redactor);
       const memory = (this.options.eras ?? processEraMemory).slot(this.eraKey(transport));
-      await Promise.race([connectInEra(client, wire, { timeoutMs, probeTimeoutMs, legacy, memory, onFallback: (f) => this.noteFallback(f) }), timeout]);
+      // The SDK's own bound leaves room for the patience; the limit above decides.
+      const sdkTimeoutMs = spawned ? 2 * timeoutMs + 1_000 : timeoutMs;
+      await Promise.race([connectInEra(client, wire, { timeoutMs: sdkTimeoutMs, probeTimeoutMs, legacy, memory, onFallback: (f) => this.noteFallback(f) }), limit.expired]);
     } catch (err) {
       await this.disposeConnection();
       throw err;
     } finally {
-      clearTimeout(timer);
+      limit.dispose();
     }
   }
 
@@ -277,6 +288,7 @@ export class McpToolSource {
           cwd: c.cwd,
           onStderr: (text) => this.stderr.write(text, (line) => line && this.logStderr(line)),
           ...(this.options.maxMessageBytes ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
+          ...(this.options.serverPriority === 'low' ? { lowPriority: true } : {}),
           onGarbage: (line) => {
             const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
             this.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
@@ -547,12 +559,6 @@ function isPipeFailure(err: unknown): boolean {
 export class ClosedWhileStarting extends Error {
   constructor(server: string) {
     super(`server "${server}" was closed while starting`);
-  }
-}
-
-class ConnectTimeout extends Error {
-  constructor(readonly ms: number) {
-    super(`did not answer initialize within ${ms} ms`);
   }
 }
 

@@ -24,6 +24,8 @@ export interface ProcessParams {
   /** A stdout line that is not JSON-RPC. */
   onGarbage?: (line: string) => void;
   maxMessageBytes?: number;
+  /** Run below the editor (nice 10, its scheduling group too; see priority.ts); default: the user's normal priority. */
+  lowPriority?: boolean;
 }
 
 export interface CloseTimings {
@@ -59,6 +61,11 @@ export class ProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private closeFired: Promise<void> | undefined;
   private started = false;
+  private markRunning!: () => void;
+  /** Resolves once the process runs (never, for one that could not start). */
+  readonly running = new Promise<void>((resolve) => (this.markRunning = resolve));
+  /** When the process started to run (ms since the epoch). */
+  runningSince: number | undefined;
 
   constructor(
     private readonly params: ProcessParams,
@@ -122,7 +129,7 @@ export class ProcessTransport implements Transport {
         ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       });
       this.child = child;
-      if (child.pid !== undefined) lowerPriority(child.pid);
+      if (child.pid !== undefined && this.params.lowPriority) lowerPriority(child.pid);
       const reader = new LineReader(
         this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
         (line) => this.handleLine(line),
@@ -159,6 +166,8 @@ export class ProcessTransport implements Transport {
       });
       child.once('spawn', () => {
         if (child.pid !== undefined && process.platform !== 'win32') guardProcessGroup(child.pid);
+        this.runningSince = Date.now();
+        this.markRunning();
         resolve();
       });
     });

@@ -3,13 +3,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 
-export function ensureNodeModules() {
-  const marker = 'node_modules/.package-lock.json';
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync('package-lock.json').mtimeMs) return;
-  console.error('setup: installing npm dependencies (npm ci)...');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', shell: process.platform === 'win32' });
+export function ensureNodeModules(folder = '.', extra = []) {
+  const marker = `${folder}/node_modules/.package-lock.json`;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(`${folder}/package-lock.json`).mtimeMs) return;
+  console.error(`setup: installing npm dependencies (npm ci${folder === '.' ? '' : ` in ${folder}`})...`);
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', ...extra], { cwd: folder, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) {
-    console.error('setup: npm ci failed');
+    console.error(`setup: npm ci failed${folder === '.' ? '' : ` in ${folder}`}`);
     process.exit(r.status ?? 1);
   }
 }

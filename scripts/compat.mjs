@@ -1,0 +1,12 @@
+// `npm run compat`: the compatibility suite (test/compat). Installs the pinned third-party servers
+// of compat/package.json (install scripts off: none of them needs one to serve), builds the CLI and
+// compares what it sees of each server with what the SDK's client sees. CI runs it after `npm test`.
+import { ensureNodeModules, run } from './setup.mjs';
+
+ensureNodeModules();
+ensureNodeModules('compat', ['--ignore-scripts']);
+const started = Date.now();
+let status = run(process.execPath, ['scripts/build.mjs']);
+if (status === 0) status = run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', 'test/compat/compat.test.ts']);
+console.error(`npm run compat: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(status);

@@ -1,0 +1,173 @@
+// The compatibility suite: third-party MCP servers from npm (compat/package.json, pinned), each
+// driven through the minagent CLI and through the SDK's own client (`@modelcontextprotocol/sdk`,
+// what the MCP Inspector and most hosts use) on the same server, over stdio and, where the server
+// offers it, Streamable HTTP. Both must see the same tools, the same text from one call, the same
+// resources (and the first one's text) and the same prompts. Run by `npm run compat`.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { freePort, ROOT, waitFor } from '../helpers';
+import { COMPAT_SERVERS, entryOf, type CompatServer } from './servers';
+
+const CLI = join(ROOT, 'dist', 'cli.js');
+const work = mkdtempSync(join(tmpdir(), 'minagent-compat-'));
+const repo = join(work, 'repo');
+const children: ChildProcess[] = [];
+
+before(() => {
+  mkdirSync(repo);
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'hello\n');
+  git('add', '.');
+  git('-c', 'user.email=compat@example.invalid', '-c', 'user.name=compat', 'commit', '-qm', 'first');
+});
+after(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** What one client saw of a server. */
+interface Seen {
+  tools: string[];
+  call: { text: string; error: boolean };
+  resources: string[];
+  firstResource?: string;
+  prompts: string[];
+}
+
+const withRepo = (args: Record<string, unknown>): Record<string, unknown> => JSON.parse(JSON.stringify(args).replaceAll('{repo}', repo)) as Record<string, unknown>;
+/** "MCP error -32603: MCP error -32603: x" -> "x": the SDK's own prefix, which each client words its own way. */
+const bare = (message: string) => message.replace(/^(MCP error -?\d+: )+/, '');
+
+async function bySdk(server: CompatServer, transport: Transport): Promise<Seen> {
+  const client = new Client({ name: 'compat-sdk', version: '1.0.0' });
+  try {
+    await client.connect(transport, { timeout: 60_000 });
+    const caps = client.getServerCapabilities() ?? {};
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    let call: Seen['call'];
+    try {
+      const r = (await client.callTool({ name: server.call.tool, arguments: withRepo(server.call.args) }, undefined, { timeout: 60_000 })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
+      call = { text: (r.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n'), error: !!r.isError };
+    } catch (err) {
+      call = { text: bare((err as Error).message), error: true };
+    }
+    const resources = caps.resources ? (await client.listResources()).resources.map((r) => r.uri).sort() : [];
+    const first = resources[0];
+    const firstResource = first === undefined ? undefined : ((await client.readResource({ uri: first })).contents[0] as { text?: string } | undefined)?.text;
+    const prompts = caps.prompts ? (await client.listPrompts()).prompts.map((p) => p.name).sort() : [];
+    return { tools, call, resources, prompts, ...(firstResource !== undefined ? { firstResource } : {}) };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+function byCli(folder: string, server: CompatServer, first: string | undefined): Seen {
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config') } });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  const json = <T>(verb: string): T => {
+    const r = run(verb, '--json');
+    assert.equal(r.code, 0, `minagent ${verb}: ${r.err}`);
+    return JSON.parse(r.out) as T;
+  };
+  // MinAgent's own read_resource tool (for a server with resources) is not the server's.
+  const tools = json<{ tools: Array<{ name: string; server: string }> }>('tools').tools.filter((t) => t.server === server.name).map((t) => t.name).sort();
+  const called = run('call', server.call.tool, JSON.stringify(withRepo(server.call.args)));
+  const text = called.out.replace(/\n$/, '');
+  let call: Seen['call'] = { text, error: false };
+  if (called.code !== 0) {
+    // {"error": ...}: the server's error, in MinAgent's words around it.
+    const error = (JSON.parse(text) as { error?: string }).error;
+    assert.equal(typeof error, 'string', `minagent call: ${called.out}${called.err}`);
+    call = { text: bare(error!), error: true };
+  }
+  const resources = json<{ resources: Array<{ uri: string }> }>('resources').resources.map((r) => r.uri).sort();
+  const prompts = json<{ prompts: Array<{ name: string }> }>('prompts').prompts.map((p) => p.name).sort();
+  let firstResource: string | undefined;
+  if (first !== undefined) {
+    const read = run('read', first);
+    assert.equal(read.code, 0, `minagent read: ${read.err}`);
+    firstResource = read.out.replace(/\n$/, '');
+  }
+  return { tools, call, resources, prompts, ...(firstResource !== undefined ? { firstResource } : {}) };
+}
+
+function folderFor(name: string, entry: Record<string, unknown>): string {
+  const folder = join(work, name);
+  mkdirSync(join(folder, '.vscode'), { recursive: true });
+  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { [name.replace(/-.*/, '')]: entry } }));
+  return folder;
+}
+
+function compare(server: CompatServer, sdk: Seen, cli: Seen): void {
+  assert.ok(sdk.tools.length > 0, 'the server lists tools');
+  assert.deepEqual(cli.tools, sdk.tools, 'tool names');
+  assert.equal(cli.call.error, sdk.call.error, `whether ${server.call.tool} failed: ${cli.call.text} / ${sdk.call.text}`);
+  // An error thrown as JSON-RPC is told in each client's own words around the server's message.
+  if (sdk.call.error) assert.ok(cli.call.text.includes(sdk.call.text) || sdk.call.text.includes(cli.call.text), `${server.call.tool}'s error: ${JSON.stringify(cli.call.text)} vs ${JSON.stringify(sdk.call.text)}`);
+  else assert.equal(cli.call.text, sdk.call.text, `${server.call.tool}'s text`);
+  assert.match(sdk.call.text, server.call.expect, 'the call reached the server');
+  assert.deepEqual(cli.resources, sdk.resources, 'resources');
+  assert.equal(cli.firstResource, sdk.firstResource, 'the first resource\'s text');
+  assert.deepEqual(cli.prompts, sdk.prompts, 'prompts');
+}
+
+/** Starts a server on its HTTP port and resolves once it accepts connections. */
+async function serveHttp(server: CompatServer): Promise<{ url: string; child: ChildProcess }> {
+  const http = server.http!;
+  const port = await freePort();
+  const child = spawn(process.execPath, [entryOf(server), ...(http.args?.(port) ?? [])], {
+    cwd: work,
+    env: { ...process.env, ...server.env, ...http.env?.(port) },
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `http://${http.host ?? '127.0.0.1'}:${port}${http.path}`;
+  await waitFor(() => `${server.name} to serve HTTP on ${port}: ${stderr.slice(-500)}`, async () => {
+    if (child.exitCode !== null) throw new Error(`${server.name} exited: ${stderr.slice(-500)}`);
+    return fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+  }, 30_000);
+  return { url, child };
+}
+
+const installed = existsSync(join(ROOT, 'compat', 'node_modules'));
+
+describe('third-party servers: the minagent CLI sees what the SDK\'s client sees', { timeout: 30 * 60_000, concurrency: 2 }, () => {
+  test('the servers are installed (npm run compat installs compat/package.json)', () => {
+    assert.ok(installed, 'compat/node_modules is missing: run `npm run compat`');
+    assert.ok(COMPAT_SERVERS.length >= 10, 'at least ten servers');
+  });
+
+  for (const server of COMPAT_SERVERS) {
+    test(`${server.name} (${server.pkg}) over stdio`, { timeout: 5 * 60_000 }, async () => {
+      const entry = { command: process.execPath, args: [entryOf(server), ...(server.args ?? [])], ...(server.env ? { env: server.env } : {}) };
+      const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
+      const cli = byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
+      compare(server, sdk, cli);
+    });
+    if (!server.http) continue;
+    test(`${server.name} (${server.pkg}) over Streamable HTTP`, { timeout: 5 * 60_000 }, async () => {
+      const { url, child } = await serveHttp(server);
+      try {
+        const headers = server.http!.headers ?? {};
+        const sdk = await bySdk(server, new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+        const cli = byCli(folderFor(`${server.name}-http`, { type: 'http', url, headers }), server, sdk.resources[0]);
+        compare(server, sdk, cli);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
+});

@@ -6,6 +6,7 @@ import { benchCallOverhead } from './callOverhead';
 import { benchChatOpen } from './chatOpen';
 import { benchClose } from './close';
 import { benchConnect } from './connect';
+import { benchConnectLoaded } from './connectLoaded';
 import { benchLoopDelay } from './loopDelay';
 import { benchMemory } from './memory';
 import { save } from './results';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   await benchCallOverhead();
   await benchTraceOverhead();
   await benchConnect();
+  await benchConnectLoaded();
   await benchClose();
   await benchLoopDelay();
   benchScale();

@@ -135,5 +135,7 @@ export async function chatCommand(
       if (e.type === 'notice') log(e.message);
     },
   });
+  // Nothing reached the model: said like any step that ended the run.
+  if (result.notSent !== undefined) io.out(`[${result.steps.length}] error: not sent: ${result.notSent}`);
   return result.stopped ? 1 : 0;
 }

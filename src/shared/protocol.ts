@@ -144,6 +144,10 @@ export type HostMessage =
   | { type: 'append'; item: TranscriptItem }
   | { type: 'update'; item: TranscriptItem }
   | { type: 'textDelta'; id: string; delta: string }
+  /** An item taken out of the transcript (a message that was not sent). */
+  | { type: 'remove'; id: string }
+  /** The message the user sent was not sent (it alone is over the model's window): it goes back into the input, with why. */
+  | { type: 'notSent'; text: string; reason: string }
   | { type: 'busy'; busy: boolean }
   | { type: 'budget'; budget: BudgetView | undefined }
   | { type: 'reply'; requestId: number; error?: string }

@@ -157,6 +157,10 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return isTranscriptItem(m.item) ? (m as HostMessage) : undefined;
     case 'textDelta':
       return isStr(m.id) && isStr(m.delta) ? (m as HostMessage) : undefined;
+    case 'remove':
+      return isStr(m.id) ? (m as HostMessage) : undefined;
+    case 'notSent':
+      return isStr(m.text) && isStr(m.reason) ? (m as HostMessage) : undefined;
     case 'busy':
       return isBool(m.busy) ? (m as HostMessage) : undefined;
     case 'budget':

@@ -152,6 +152,16 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'textDelta':
       transcript.appendText(m.id, m.delta);
       break;
+    case 'remove':
+      transcript.remove(m.id);
+      break;
+    case 'notSent':
+      // Back where the user typed it (before anything typed since), with the reason beside it.
+      input.value = input.value ? `${m.text}\n${input.value}` : m.text;
+      input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
+      input.focus();
+      showError(m.reason);
+      break;
     case 'busy':
       setBusy(m.busy);
       break;

@@ -114,6 +114,16 @@ export class Transcript {
     return chunk;
   }
 
+  /** An item taken out (a message that was not sent). */
+  remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.pending.delete(id);
+    entry.chunk.ids.splice(entry.chunk.ids.indexOf(id), 1);
+    entry.el?.remove();
+  }
+
   /** Text added to a streaming answer: rendered with the next frame. */
   appendText(id: string, delta: string): void {
     const entry = this.entries.get(id);

@@ -157,6 +157,30 @@ describe('the chat, polished (issue 11)', () => {
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
       });
 
+      await stage('24.1-refused-message', async () => {
+        // A paste far over the model's window (32,768 tokens by default): the meter says so, and Send
+        // does not send it: it stays in the input, the transcript and the history are untouched.
+        const paste = Array.from({ length: 2500 }, (_, i) => `line ${i}: a long log pasted into the chat, far more than the model takes`).join('\n');
+        const before = await chat.locator('#transcript .msg').count();
+        const input = chat.locator('#input');
+        await input.fill(paste);
+        await input.press('Enter');
+        const refused = chat.locator('.notice.error', { hasText: 'Not sent: this request needs about' });
+        await refused.waitFor();
+        assert.match(await refused.innerText(), /Your message is back in the input\.$/);
+        await waitFor('the paste back in the input', async () => (await input.inputValue()) === paste);
+        assert.equal(await chat.evaluate('document.activeElement && document.activeElement.id'), 'input', 'the caret is in the input');
+        assert.equal(await chat.locator('#transcript .msg.user', { hasText: 'a long log pasted' }).count(), 0, 'the paste is not in the transcript');
+        assert.equal(await chat.locator('#transcript .msg').count(), before);
+        await w.screenshot('refused-message');
+        // The user shortens it and sends: the history is whole (no turn left out).
+        await input.fill('just the last line, then');
+        await input.press('Enter');
+        await chat.locator('.msg.user', { hasText: 'just the last line' }).waitFor();
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        assert.equal(await chat.locator('.notice', { hasText: /oldest turns? left out/ }).count(), 0, 'no earlier turn was left out');
+      });
+
       await stage('screenshots', async () => {
         // The user picks a theme from the palette.
         const theme = async (name: string, selector: string) => {

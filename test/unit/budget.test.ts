@@ -99,12 +99,14 @@ describe('a conversation past a small window, through the mock model over HTTP',
     for (const messages of sent) assert.ok(JSON.stringify(messages).length / 3 < 2000, 'each request is within the window');
   });
 
-  test('a request that cannot fit even alone is not sent: the turn ends with a message saying why', { timeout: 15_000 }, async () => {
+  test('a message that cannot fit even alone is not sent: the run says why and hands back the history without it', { timeout: 15_000 }, async () => {
     const m = await mock({ replies: [{ text: 'never' }] });
     const model = new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock-model', contextWindow: 400 });
-    const result = await new Agent(model, new ToolRegistry()).run('x'.repeat(3000));
+    const history = [{ role: 'user' as const, content: 'hi' }, { role: 'assistant' as const, content: 'hello' }];
+    const result = await new Agent(model, new ToolRegistry()).run('x'.repeat(3000), { history });
     assert.equal(result.stopped, 'error');
-    assert.match(result.steps.at(-1)!.detail, /^not sent: this request needs about \d+ tokens, but the model's window allows 300 \(400 less 100 kept for the answer; minagent.chat.contextWindow\)/);
+    assert.match(result.notSent ?? '', /^this request needs about \d+ tokens, but the model's window allows 300 \(400 less 100 kept for the answer; minagent.chat.contextWindow\)/);
+    assert.deepEqual(result.messages, history, 'the history as it was, without the message');
     assert.equal(m.requests.length, 0, 'nothing reached the model');
   });
 

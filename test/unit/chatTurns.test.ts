@@ -69,7 +69,7 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
     const store = new FileConversationStore(dir);
     const runner = new TurnRunner(host);
     const router = new ChatRouter(store, runner, actions);
-    return { mock: m, store, runner, router, asked, selected };
+    return { mock: m, store, runner, router, asked, selected, dir };
   });
 }
 
@@ -218,6 +218,49 @@ describe('chat turns', { timeout: 20_000 }, () => {
     assert.equal(ran, 0);
     assert.equal(m.requests.length, 2);
     assert.deepEqual(userTexts(m.requests[1]!.body), ['delete the things', 'something else']);
+  });
+});
+
+describe('a message the model cannot take', { timeout: 20_000 }, () => {
+  test('a message over the window alone is not sent: it leaves the transcript, goes back to the view that sent it, and the next message keeps the whole history', async () => {
+    let port = 0;
+    const { mock: m, runner, router, store, dir } = await setup([{ text: 'first answer' }, { text: 'second answer' }], new ToolRegistry(), undefined, {
+      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'mock', contextWindow: 2000 }),
+    });
+    port = m.port;
+    const v = view(router);
+    const other = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'first question' });
+    await runner.idle();
+    const c = await router.current();
+    const before = { items: c.items.map((i) => i.id), messages: c.messages.length };
+
+    const paste = Array.from({ length: 1500 }, (_, i) => `line ${i} of a long paste`).join('\n');
+    await v.send({ type: 'send', text: paste });
+    await runner.idle();
+    await waitFor('the message back in the view', () => v.got.some((x) => x.type === 'notSent'), 10_000);
+    const notSent = v.got.filter((x): x is Extract<HostMessage, { type: 'notSent' }> => x.type === 'notSent');
+    assert.equal(notSent.length, 1, 'the sending view gets the message back');
+    assert.equal(notSent[0]!.text, paste);
+    assert.match(notSent[0]!.reason, /^Not sent: this request needs about \d+ tokens, but the model's window allows \d+ .*shorten the message.*\. Your message is back in the input\.$/);
+    assert.ok(!other.got.some((x) => x.type === 'notSent'), 'only the view that sent it');
+    const removed = v.got.filter((x) => x.type === 'remove');
+    assert.equal(removed.length, 1, 'the message left the transcript in every view');
+    assert.ok(other.got.some((x) => x.type === 'remove'));
+    assert.deepEqual(c.items.map((i) => i.id), before.items, 'the transcript is as it was');
+    assert.equal(c.messages.length, before.messages, 'the history is as it was');
+    assert.equal(m.requests.length, 1, 'nothing reached the model');
+    // Stored as it shows: a reopened conversation has no trace of the paste.
+    await store.save(c);
+    const reopened = await new FileConversationStore(dir).open(c.id);
+    assert.ok(!JSON.stringify(reopened.items).includes('long paste'));
+
+    const notices = v.got.length;
+    await v.send({ type: 'send', text: 'second question' });
+    await runner.idle();
+    assert.deepEqual(userTexts(m.requests[1]!.body), ['first question', 'second question'], 'the next request carries the whole history');
+    assert.ok(!JSON.stringify(v.got.slice(notices)).includes('left out'), 'no earlier turn was left out');
   });
 });
 

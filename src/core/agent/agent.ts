@@ -79,6 +79,12 @@ export interface RunResult {
   stopped?: 'cancelled' | 'maxSteps' | 'error';
   /** The final answer was cut at the model's output limit. */
   cut?: boolean;
+  /**
+   * Why nothing of this run reached the model: its input alone does not fit the window. `messages`
+   * is then the history as it was, without the input (a refused message must not crowd out the
+   * history of the next one).
+   */
+  notSent?: string;
 }
 
 /** The loop: ask the model, run the tool calls it asks for (concurrently), repeat until it answers. */
@@ -123,6 +129,7 @@ export class Agent {
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');
+        if (err instanceof BudgetError && turn === 0) return { steps, final: '', messages: [...(options.history ?? [])], stopped: 'error', notSent: err.message };
         if (err instanceof BudgetError) return end('error', `not sent: ${err.message}`);
         return end('error', `model error: ${errorMessage(err)}`);
       }

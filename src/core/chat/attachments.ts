@@ -19,6 +19,8 @@ export interface TakenContext {
   context: string;
   /** Shown on the user's message in the transcript. */
   labels: string[];
+  /** What was taken, so a message that was not sent gives it back (see giveBack). */
+  readonly taken?: readonly Attached[];
 }
 
 export interface AttachmentHost {
@@ -79,11 +81,19 @@ export class Attachments implements Disposable {
 
   /** Takes everything attached, for the message being sent. */
   take(): TakenContext | undefined {
-    const taken = this.peek();
-    if (!taken) return undefined;
-    this.items.length = 0;
+    const peeked = this.peek();
+    if (!peeked) return undefined;
+    const taken = this.items.splice(0);
     this.onDidChangeEmitter.fire();
-    return taken;
+    return { ...peeked, taken };
+  }
+
+  /** Attaches again what a message that was not sent had taken (before anything attached since). */
+  giveBack(context: TakenContext | undefined): void {
+    const back = (context?.taken ?? []).filter((a) => !this.items.some((i) => i.chip.server === a.chip.server && i.chip.uri === a.chip.uri));
+    if (!back.length) return;
+    this.items.unshift(...back.slice(0, Math.max(0, MAX_ATTACHMENTS - this.items.length)));
+    this.onDidChangeEmitter.fire();
   }
 
   dispose(): void {

@@ -6,7 +6,8 @@ import type { TranscriptItem } from '../../shared/protocol';
 export type ConversationChange =
   | { type: 'append'; item: TranscriptItem }
   | { type: 'update'; item: TranscriptItem }
-  | { type: 'textDelta'; id: string; delta: string };
+  | { type: 'textDelta'; id: string; delta: string }
+  | { type: 'remove'; id: string };
 
 /** The longest full result kept for "Open full result"; the card shows its own cut copy anyway. */
 export const MAX_FULL_RESULT = 200_000;
@@ -24,6 +25,8 @@ export class Conversation {
   /** Items added or changed since the store last took them. */
   private readonly dirtyItems = new Set<string>();
   private readonly dirtyResults = new Set<string>();
+  /** Items removed since the store last took the changes. */
+  private readonly removedItems = new Set<string>();
   /** Messages from this index on are new since the store last took them. */
   private messagesWrittenUpTo = 0;
   private messagesDirty = false;
@@ -81,6 +84,15 @@ export class Conversation {
     this.onDidChangeEmitter.fire({ type: 'update', item });
   }
 
+  /** Takes an item out of the transcript (a message that was not sent). */
+  remove(id: string): void {
+    if (!this.byId.delete(id)) return;
+    this.order.splice(this.order.indexOf(id), 1);
+    this.dirtyItems.delete(id);
+    this.removedItems.add(id);
+    this.onDidChangeEmitter.fire({ type: 'remove', id });
+  }
+
   /** Streamed text of an assistant item: one small event, the item keeps the whole text. */
   appendText(id: string, delta: string): void {
     const item = this.byId.get(id);
@@ -122,7 +134,7 @@ export class Conversation {
   }
 
   /** Takes what changed since the last call, for the store to append. */
-  takeChanges(): { items: TranscriptItem[]; messages?: { from: number; list: ChatMessage[] }; results: Array<[string, string]> } {
+  takeChanges(): { items: TranscriptItem[]; removed: string[]; messages?: { from: number; list: ChatMessage[] }; results: Array<[string, string]> } {
     const items = [...this.dirtyItems].flatMap((id) => {
       const item = this.byId.get(id);
       return item ? [item] : [];
@@ -133,11 +145,13 @@ export class Conversation {
     });
     const from = this.messagesWrittenUpTo;
     const messages = this.messagesDirty ? { from, list: this.messageList.slice(from) } : undefined;
+    const removed = [...this.removedItems];
     this.dirtyItems.clear();
     this.dirtyResults.clear();
+    this.removedItems.clear();
     this.messagesWrittenUpTo = this.messageList.length;
     this.messagesDirty = false;
-    return { items, ...(messages ? { messages } : {}), results };
+    return { items, removed, ...(messages ? { messages } : {}), results };
   }
 
   /** Every full result, oldest first (the store compacts from the front). */

@@ -50,6 +50,8 @@ interface Index {
 type Line =
   | { h: { id: string; createdAt: number } }
   | { i: TranscriptItem }
+  /** An item taken out of the transcript (a message that was not sent). */
+  | { x: string }
   | { m: number; l: ChatMessage[] }
   | { r: string; t: string };
 
@@ -152,7 +154,8 @@ export class FileConversationStore implements ConversationStore {
       if ('i' in r) {
         if (isTranscriptItem(r.i)) items.set(r.i.id, r.i);
         else bad++;
-      } else if ('m' in r && Array.isArray(r.l)) messages = [...messages.slice(0, r.m), ...r.l];
+      } else if ('x' in r && typeof r.x === 'string') items.delete(r.x);
+      else if ('m' in r && Array.isArray(r.l)) messages = [...messages.slice(0, r.m), ...r.l];
       else if ('r' in r && typeof r.t === 'string') results.set(r.r, r.t);
       else if ('h' in r) createdAt = r.h.createdAt;
     }
@@ -198,11 +201,11 @@ export class FileConversationStore implements ConversationStore {
   private async write(c: Conversation): Promise<void> {
     if (this.removed.has(c.id)) return;
     const changes = c.takeChanges();
-    if (!changes.items.length && !changes.results.length && !changes.messages) return;
+    if (!changes.items.length && !changes.removed.length && !changes.results.length && !changes.messages) return;
     if (!this.sizes.has(c.id)) {
       await this.rewrite(c);
     } else {
-      const lines: Line[] = [...changes.items.map((i) => ({ i })), ...changes.results.map(([r, t]) => ({ r, t }))];
+      const lines: Line[] = [...changes.items.map((i) => ({ i })), ...changes.removed.map((x) => ({ x })), ...changes.results.map(([r, t]) => ({ r, t }))];
       if (changes.messages) lines.push({ m: changes.messages.from, l: changes.messages.list });
       const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
       await appendFile(this.file(c.id), text);

@@ -33,7 +33,7 @@ export interface ChatActions {
   /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
   openResource?(resource: CardResource): Promise<void>;
   /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
-  attachments?: { take(): TakenContext | undefined; remove(id: string): void };
+  attachments?: { take(): TakenContext | undefined; remove(id: string): void; giveBack(taken: TakenContext | undefined): void };
   /** The user answered a server's ask card (a form, a sampling request). */
   answerAsk?(id: string, answer: AskAnswer): void;
   /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
@@ -201,12 +201,19 @@ export class ChatRouter implements Disposable {
   }
 
   /** Starts a turn in the current conversation; throws when one runs (the sender sees why). */
-  async send(text: string, origin?: unknown): Promise<void> {
+  async send(text: string, origin?: Post): Promise<void> {
     const c = this.conversation ?? (await this.current());
     // Taken only when the turn starts (start throws at once when one runs): a refused send keeps them.
     const attached = this.runner.busy(c) ? undefined : this.actions.attachments?.take();
     const turn = this.runner.start(c, text, origin, attached);
-    void turn.then(() => this.save(c));
+    void turn.then(({ notSent }) => {
+      // Nothing reached the model: the message goes back to the view that sent it, with what was attached.
+      if (notSent) {
+        this.actions.attachments?.giveBack(notSent.attached);
+        if (origin && this.views.has(origin)) origin({ type: 'notSent', text: notSent.text, reason: notSent.reason });
+      }
+      return this.save(c);
+    });
   }
 
   private need(prompts: ChatPrompts | undefined): ChatPrompts {

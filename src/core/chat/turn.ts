@@ -57,6 +57,12 @@ const END_TEXT: Record<EndReason, string> = {
  * the conversation it was started for: a turn that was abandoned (New Chat) can finish, but the
  * conversation that replaced it never sees it.
  */
+/** What became of a turn, for the view that started it. */
+export interface TurnOutcome {
+  /** Nothing reached the model (the message alone is over its window): the message, why, and what was attached. */
+  notSent?: { text: string; reason: string; attached?: TakenContext };
+}
+
 export class Turn {
   private readonly abort = new AbortController();
   private endReason: EndReason | undefined;
@@ -110,35 +116,36 @@ export class Turn {
     this.conversation.update({ kind: 'notice', id: waiting.id, level: without ? 'warning' : 'info', text });
   }
 
-  private running: Promise<void> | undefined;
+  private running: Promise<TurnOutcome> | undefined;
 
   /** Shows the user's message and runs the agent, once. */
-  start(): Promise<void> {
+  start(): Promise<TurnOutcome> {
     this.running ??= this.run();
     return this.running;
   }
 
   /** Settles when the turn has written its last change. */
-  get finished(): Promise<void> {
+  get finished(): Promise<unknown> {
     return this.running ?? Promise.resolve();
   }
 
-  private async run(): Promise<void> {
+  private async run(): Promise<TurnOutcome> {
     const c = this.conversation;
     const input = this.input;
-    if (typeof input === 'string') c.append({ kind: 'user', id: c.newId('u'), text: input, ...(this.attached ? { attachments: this.attached.labels } : {}) });
-    else c.append({ kind: 'prompt', id: c.newId('p'), name: input.prompt, server: input.server, messages: input.shown });
+    const shownId = c.newId(typeof input === 'string' ? 'u' : 'p');
+    if (typeof input === 'string') c.append({ kind: 'user', id: shownId, text: input, ...(this.attached ? { attachments: this.attached.labels } : {}) });
+    else c.append({ kind: 'prompt', id: shownId, name: input.prompt, server: input.server, messages: input.shown });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
     } catch (err) {
       this.notice(this.ended ? 'info' : 'error', this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err));
-      return;
+      return {};
     }
     await this.serversReady();
     if (this.ended) {
       this.notice('info', END_TEXT[this.endReason ?? 'stopped']);
-      return;
+      return {};
     }
     const agent = new Agent(model, this.host.registry, {
       ...this.host.agentOptions(),
@@ -148,6 +155,12 @@ export class Turn {
     });
     try {
       const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      if (result.notSent !== undefined && typeof input === 'string') {
+        // Not a turn of the conversation: the message leaves the transcript and goes back to the input, the history stays as it was.
+        c.remove(shownId);
+        return { notSent: { text: input, reason: `Not sent: ${result.notSent}. Your message is back in the input.`, ...(this.attached ? { attached: this.attached } : {}) } };
+      }
+      if (result.notSent !== undefined) this.notice('error', `Not sent: ${result.notSent}.`);
       c.messages = result.messages;
     } catch (err) {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);
@@ -158,6 +171,7 @@ export class Turn {
         if (item?.kind === 'tool' && (item.card.status === 'running' || item.card.status === 'waiting')) c.update({ ...item, card: { ...item.card, status: 'cancelled' } });
       }
     }
+    return {};
   }
 
   private onEvent(e: AgentEvent): void {

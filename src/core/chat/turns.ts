@@ -1,7 +1,7 @@
 import { Emitter } from '../event';
 import type { TakenContext } from './attachments';
 import type { Conversation } from './conversation';
-import { Turn, type EndReason, type TurnHost, type TurnInput } from './turn';
+import { Turn, type EndReason, type TurnHost, type TurnInput, type TurnOutcome } from './turn';
 
 /** Thrown to the view that sent a message while its conversation already runs a turn. */
 export class TurnBusy extends Error {
@@ -31,8 +31,8 @@ export class TurnRunner {
     return this.running.get(conversation);
   }
 
-  /** Starts a turn, or throws TurnBusy; the returned promise settles when the turn has ended. */
-  start(conversation: Conversation, input: TurnInput, origin?: unknown, attached?: TakenContext): Promise<void> {
+  /** Starts a turn, or throws TurnBusy; the returned promise settles with its outcome when the turn has ended. */
+  start(conversation: Conversation, input: TurnInput, origin?: unknown, attached?: TakenContext): Promise<TurnOutcome> {
     if (this.running.has(conversation)) throw new TurnBusy();
     const turn = new Turn(conversation, this.host, input, origin, attached);
     this.running.set(conversation, turn);

@@ -102,6 +102,24 @@ describe('server prompts in the chat', () => {
         await form.locator('.prompt-completions').first().waitFor({ state: 'hidden' });
       });
 
+      await stage('2-form-in-a-short-chat', async () => {
+        // A short window: the form scrolls inside the chat; its buttons, the chat input and the model
+        // picker stay in sight, and the page itself does not scroll (it did, and hid all three).
+        const full = w.page.viewportSize()!;
+        await w.page.setViewportSize({ width: full.width, height: 480 });
+        try {
+          const inSight = (selector: string) => chat.evaluate(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);
+          await waitFor('the chat to lay out again', async () => (await chat.evaluate('innerHeight')) < 300);
+          assert.ok(await inSight('.prompt-form:not([hidden]) .prompt-form-buttons button'), 'the form\'s Send is in sight');
+          assert.ok(await inSight('#input'), 'the chat input is in sight');
+          assert.ok(await inSight('header select'), 'the model picker is in sight');
+          assert.equal(await chat.evaluate('document.scrollingElement.scrollTop'), 0, 'the page did not scroll');
+          await w.screenshot('prompts-2-form-short-chat-light');
+        } finally {
+          await w.page.setViewportSize(full);
+        }
+      });
+
       await stage('3-sent', async () => {
         await chat.locator('.prompt-input').first().press('Enter');
         await chat.locator('.prompt-form').waitFor({ state: 'hidden' });

@@ -50,6 +50,23 @@ describe('resources and icons in VS Code', () => {
         chat = await w.webview();
       });
 
+      await stage('1-layout', async () => {
+        // A server with resources arrives: the Resources view comes as a collapsed header, and the
+        // chat keeps its room and its input in sight (it opened at 498 px and squeezed the chat to 148).
+        const header = w.page.locator('.pane-header', { hasText: /^Resources/ });
+        await header.waitFor({ timeout: 120_000 });
+        await w.waitForRows('the server running', (r) => r.some((x) => x.startsWith('library The library Library ·')));
+        assert.equal(await header.getAttribute('aria-expanded'), 'false', 'Resources starts collapsed');
+        const view = (await w.page.locator('iframe.webview[src*="purpose=webviewView"]').boundingBox())!;
+        const sidebar = (await w.page.locator('.part.sidebar').boundingBox())!;
+        assert.ok(view.height > sidebar.height * 0.5, `the chat is ${view.height} px of a ${sidebar.height} px sidebar`);
+        const input = (await chat.locator('#input').boundingBox())!;
+        assert.ok(input.y + input.height <= view.y + view.height && input.y >= view.y, 'the chat input is in sight');
+        await w.screenshot('resources-1-layout');
+        await header.click();
+        await waitFor('Resources open', async () => (await header.getAttribute('aria-expanded')) === 'true');
+      });
+
       await stage('1-icons', async () => {
         await w.waitForRows('the server, its tools and its resources', (r) => r.some((x) => x.startsWith('library The library Library ·')) && r.some((x) => x.startsWith('Note readme')) && r.some((x) => x.startsWith('cite Cite a note')));
         // The server's and the cite tool's data: PNG icons, kept as files and shown as the rows' icons;
@@ -93,6 +110,10 @@ describe('resources and icons in VS Code', () => {
       });
 
       await stage('4-template', async () => {
+        // The templates are below the fold of the small Resources view: the user folds Tools away for room.
+        const tools = w.page.locator('.pane-header', { hasText: /^Tools/ });
+        if ((await tools.getAttribute('aria-expanded')) === 'true') await tools.locator('h3.title').click();
+        await waitFor('Tools folded', async () => (await tools.getAttribute('aria-expanded')) === 'false');
         await w.row('A book').click();
         const input = w.page.locator('.quick-input-widget input');
         await input.fill('fi');

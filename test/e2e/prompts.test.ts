@@ -109,7 +109,7 @@ describe('server prompts in the chat', () => {
         await w.page.setViewportSize({ width: full.width, height: 480 });
         try {
           const inSight = (selector: string) => chat.evaluate(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);
-          await waitFor('the chat to lay out again', async () => (await chat.evaluate('innerHeight')) < 300);
+          await waitFor('the chat to lay out again', async () => (await chat.evaluate<number>('innerHeight')) < 300);
           assert.ok(await inSight('.prompt-form:not([hidden]) .prompt-form-buttons button'), 'the form\'s Send is in sight');
           assert.ok(await inSight('#input'), 'the chat input is in sight');
           assert.ok(await inSight('header select'), 'the model picker is in sight');

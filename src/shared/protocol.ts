@@ -176,6 +176,8 @@ export type WebviewRequest =
   | { type: 'continue' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
   | { type: 'draft'; text: string }
+  /** The chat's page got or lost the keyboard focus (the chat's keys apply while it has it). */
+  | { type: 'focus'; focused: boolean }
   /** Takes an attached resource back (the chip's x). */
   | { type: 'detach'; id: string }
   /** Opens the `index`th resource of a tool card (the host looks it up: the view names no URI). */

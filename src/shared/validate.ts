@@ -38,6 +38,8 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isStr(m.text) && m.text.trim() !== '' && m.text.length <= MAX_TEXT ? { type: 'send', text: m.text, requestId: m.requestId } : undefined;
     case 'approve':
       return isId(m.callId) && DECISIONS.includes(m.decision as ApprovalDecision) ? { type: 'approve', callId: m.callId, decision: m.decision as ApprovalDecision, requestId: m.requestId } : undefined;
+    case 'focus':
+      return isBool(m.focused) ? { type: 'focus', focused: m.focused, requestId: m.requestId } : undefined;
     case 'draft':
       // Empty is a draft too (the input was cleared); the meter measures at most MAX_TEXT of it.
       return isStr(m.text) && m.text.length <= MAX_TEXT ? { type: 'draft', text: m.text, requestId: m.requestId } : undefined;

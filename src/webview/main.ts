@@ -23,7 +23,10 @@ const sendButton = $<HTMLButtonElement>('send');
 const modelSelect = $<HTMLSelectElement>('model');
 const banner = $<HTMLDivElement>('banner');
 const transcript = new Transcript($<HTMLDivElement>('transcript'), {
-  approve: (callId, decision) => send({ type: 'approve', callId, decision }),
+  approve: (callId, decision) => {
+    send({ type: 'approve', callId, decision });
+    backToInput(); // the card's buttons go with the decision: the caret returns to the input, as in Copilot Chat
+  },
   openResult: (callId) => send({ type: 'openResult', callId }),
   openResource: (callId, index) => send({ type: 'openResource', callId, index }),
   continueAnswer: () => send({ type: 'continue' }),
@@ -63,7 +66,13 @@ const chips = new AttachmentChips($<HTMLDivElement>('attachments'), (id) => send
 // Before the input's own key handlers: the `/` menu takes Enter and Escape while it is open.
 const prompts = new PromptUi(input, send);
 document.querySelector('footer')!.before(...prompts.elements);
-const asks = new AskCards((card) => transcript.appendNote(card), (id, answer) => send({ type: 'answerAsk', id, answer }));
+const asks = new AskCards(
+  (card) => transcript.appendNote(card),
+  (id, answer) => {
+    send({ type: 'answerAsk', id, answer });
+    backToInput();
+  },
+);
 let busy = false;
 
 function setBusy(value: boolean): void {
@@ -189,6 +198,18 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
   }
 });
+
+/** Puts the caret in the input (after an action whose button is gone, or when the view is focused). */
+function backToInput(): void {
+  input.focus();
+}
+
+// Focusing the view (its Focus command, Ctrl+Alt+M, a click on its title) lands in the input, not on the page.
+window.addEventListener('focus', () => {
+  send({ type: 'focus', focused: true });
+  if (document.activeElement === document.body || document.activeElement === null) backToInput();
+});
+window.addEventListener('blur', () => send({ type: 'focus', focused: false }));
 
 function submit(): void {
   // While a turn runs the input keeps what is typed; only Stop (the button or Escape) stops.

@@ -307,6 +307,29 @@ describe('the chat, polished (issue 11)', () => {
         await w.page.keyboard.press('Escape');
         assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['first conversation', 'still there?', 'back again'], 'deleting another chat leaves the shown one');
       });
+
+      await stage('24.4-keys-and-focus', async () => {
+        // Where the caret is, inside the chat's frame (the frame itself must have the focus).
+        const focused = () => chat.evaluate('document.hasFocus() && document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""');
+        // From the Tools tree, Ctrl+Alt+M lands in the chat's input (it focused the view, three Tabs away).
+        await w.row('research').click();
+        await w.page.keyboard.press('Control+Alt+M');
+        await waitFor('the caret in the chat input', async () => (await focused()) === 'input');
+        await w.page.keyboard.type('a slow one, please');
+        await w.page.keyboard.press('Enter');
+        // After Allow once the card's buttons are gone: the caret goes back to the input, not the page.
+        await chat.locator('.card.status-waiting button', { hasText: 'Allow once' }).click();
+        await waitFor('the caret back in the input after Allow once', async () => (await focused()) === 'input');
+        await chat.locator('.card .card-status', { hasText: 'running' }).waitFor();
+        await w.page.keyboard.press('Escape'); // Stop, from the input
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        // Ctrl+Alt+N in the chat starts a new chat (it opened an Untitled file in code-server).
+        await w.page.keyboard.press('Control+Alt+N');
+        await chat.locator('#welcome').waitFor();
+        assert.equal(await chat.locator('#transcript .msg').count(), 0, 'a new, empty chat');
+        assert.equal(await w.page.locator('.tabs-container .tab', { hasText: /Untitled/ }).count(), 0, 'no Untitled editor opened');
+        assert.equal(await focused(), 'input');
+      });
     });
   }, { timeout: 540_000 });
 });

@@ -28,6 +28,8 @@ export interface ChatActions {
   setupModel(): Promise<void>;
   /** The message being typed (the budget meter measures what sending it would cost). */
   draft?(text: string): void;
+  /** A chat page got or lost the keyboard focus. */
+  focusChanged?(focused: boolean): void;
   /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
   contextChanged?(): void;
   /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
@@ -152,6 +154,9 @@ export class ChatRouter implements Disposable {
         void this.runner.start(c, input, post).then(() => this.save(c));
         return;
       }
+      case 'focus':
+        this.actions.focusChanged?.(message.focused);
+        return;
       case 'draft':
         this.actions.draft?.(message.text);
         return;

@@ -43,6 +43,8 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       await vscode.window.showTextDocument(doc, { preview: language === 'plaintext' });
     },
     chooseTools: () => tools.choose(),
+    // The chat's keys (New Chat) apply while its page has the focus: VS Code's own focus keys do not see inside a webview view.
+    focusChanged: (focused) => void vscode.commands.executeCommand('setContext', 'minagent.chatFocused', focused),
     setupModel: async () => {
       await vscode.commands.executeCommand('minagent.setupModel');
     },

@@ -1,8 +1,10 @@
 // The README's run command: a real VS Code (code-server) in your browser, on the demo workspace
 // whose settings list the seed's fixture servers, with the packaged extension installed.
 // No account, key or network needed. Stop it with Ctrl-C.
+// Each run starts from a fresh profile (no chats, grants or layout from the last run); `npm run demo
+// -- --keep` (or MINAGENT_DEMO_KEEP=1) keeps the last one.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureE2e, paths } from './e2e-setup.mjs';
 import { ensureNodeModules } from './setup.mjs';
@@ -13,7 +15,8 @@ if (left.length) {
   console.error(`demo: cannot start VS Code, still missing:\n  ${left.join('\n  ')}`);
   process.exit(1);
 }
-if (spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
+// MINAGENT_DEMO_SKIP_PACKAGE=1: the tests' own package is used (they have just built it).
+if (process.env.MINAGENT_DEMO_SKIP_PACKAGE !== '1' && spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
 
 // A local model server that speaks the OpenAI wire format, so the chat works with no account or key.
 const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -35,17 +38,31 @@ const host = process.env.HOST ?? '127.0.0.1';
 const home = resolve(process.env.MINAGENT_DEMO_HOME ?? join(paths.cache, '..', 'demo-profile'));
 const userData = join(home, 'user-data');
 const extensions = join(home, 'extensions');
+const keep = process.argv.includes('--keep') || process.env.MINAGENT_DEMO_KEEP === '1';
+if (!keep) rmSync(userData, { recursive: true, force: true });
 mkdirSync(join(userData, 'User'), { recursive: true });
+const servers = resolve('fixtures/servers');
 writeFileSync(
   join(userData, 'User', 'settings.json'),
   JSON.stringify(
     {
       'workbench.startupEditor': 'none',
+      // Nothing competes for the first look: MinAgent's chat opens with the caret in its input.
+      'minagent.revealOnStartup': true,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'chat.disableAIFeatures': true,
+      'git.openRepositoryInParentFolders': 'never',
       'minagent.chat.provider': 'openai',
       'minagent.chat.baseUrl': `http://127.0.0.1:${modelPort}/v1`,
       'minagent.chat.model': 'demo-model',
-      // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
-      'minagent.servers': { 'sign-in': { type: 'http', url: oauthUrls.mcp, namespace: 'signin' } },
+      'minagent.servers': {
+        // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
+        'sign-in': { type: 'http', url: oauthUrls.mcp, namespace: 'signin' },
+        // Prompts (type / in the chat), resources (the Resources view, Add to Chat) and resource links.
+        library: { command: 'node', args: [join(servers, 'library.mjs')] },
+        // A server that asks: a form (elicitation), a URL, a completion from your model (sampling), your roots.
+        asker: { command: 'node', args: [join(servers, 'asker.mjs')] },
+      },
     },
     null,
     2,
@@ -70,9 +87,10 @@ const onOutput = (d) => {
     shown = true;
     console.log(
       `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
-        'Click the MinAgent icon in the activity bar. In the chat, ask "What is MCP?", "use analytics" or "run the slow job"\n' +
-        '(the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server waits for you\n' +
-        'to sign in: click Sign In under it (its authorization server runs here too). Ctrl-C stops it.\n',
+        'The MinAgent chat opens on the left. Ask "What is MCP?", "use analytics" or "run the slow job"; type / for the\n' +
+        'library\'s prompts; open Resources for its notes; ask "fill in my profile" for a server\'s form, "ask the oracle"\n' +
+        'for sampling (the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server waits for you to sign in: click Sign In\n' +
+        `under it (its authorization server runs here too). ${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,
     );
   }
 };

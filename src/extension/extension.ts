@@ -72,12 +72,26 @@ export function activate(context: vscode.ExtensionContext): MinAgentApi {
       toolNames: () => serverHub.registry.names(),
     };
     if (MINAGENT_TEST_API) api.call = (name, args) => serverHub.registry.call(name, args);
+    // The user's choice (the demo's profile makes it): the chat opens, and takes the focus once its page is ready (revealOnce).
+    if (revealOnStartup()) void vscode.commands.executeCommand('minagent.chat.focus');
     return api;
   } catch (err) {
     // VS Code does not tell the user when activation fails; we do.
     void vscode.window.showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs').then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));
     throw err;
   }
+}
+
+const revealOnStartup = () => vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
+
+/** With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its input (focusing an unloaded view does not). */
+function revealOnce(): () => void {
+  let done = false;
+  return () => {
+    if (done || !revealOnStartup()) return;
+    done = true;
+    void vscode.commands.executeCommand('minagent.chat.focus');
+  };
 }
 
 function start(context: vscode.ExtensionContext): ServerHub {
@@ -180,7 +194,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     runner,
     chat,
     panels,
-    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, revealOnce()), { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),

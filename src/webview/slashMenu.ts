@@ -58,7 +58,9 @@ export class SlashMenu {
   /** Shows the matches for what is typed (only `/word`, at the start), or hides. */
   update(): void {
     const m = /^\/(\S*)$/.exec(this.input.value);
-    if (!m || !this.prompts.length || this.dismissedFor === this.input.value) return this.hide();
+    if (!m || this.dismissedFor === this.input.value) return this.hide();
+    // No server offers a prompt: a bare `/` says so, instead of nothing.
+    if (!this.prompts.length) return m[1] === '' ? this.showNone() : this.hide();
     this.dismissedFor = undefined;
     this.shown = filterPrompts(this.prompts, m[1]!);
     if (!this.shown.length) return this.hide();
@@ -66,6 +68,18 @@ export class SlashMenu {
     this.render();
     this.el.hidden = false;
     this.input.setAttribute('aria-expanded', 'true');
+  }
+
+  /** The menu with one line that says there is nothing to pick (Enter still sends what is typed). */
+  private showNone(): void {
+    this.shown = [];
+    const note = el('li', 'slash-empty', 'No prompts: none of your running servers offers one. A server\'s prompts show here as /name.');
+    note.setAttribute('role', 'option');
+    note.setAttribute('aria-disabled', 'true');
+    this.list.replaceChildren(note);
+    this.el.hidden = false;
+    this.input.setAttribute('aria-expanded', 'true');
+    this.input.removeAttribute('aria-activedescendant');
   }
 
   hide(): void {
@@ -103,6 +117,16 @@ export class SlashMenu {
   private onKey(e: KeyboardEvent): void {
     if (!this.isOpen || e.isComposing) return;
     const n = this.shown.length;
+    if (!n) {
+      // Only the "no prompts" line: Escape closes it, every other key does what it does in the input.
+      if (e.key === 'Escape') {
+        this.dismissedFor = this.input.value;
+        this.hide();
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      return;
+    }
     let handled = true;
     if (e.key === 'ArrowDown') this.active = (this.active + 1) % n;
     else if (e.key === 'ArrowUp') this.active = (this.active - 1 + n) % n;

@@ -329,6 +329,12 @@ describe('the chat, polished (issue 11)', () => {
         assert.equal(await chat.locator('#transcript .msg').count(), 0, 'a new, empty chat');
         assert.equal(await w.page.locator('.tabs-container .tab', { hasText: /Untitled/ }).count(), 0, 'no Untitled editor opened');
         assert.equal(await focused(), 'input');
+        // No server here offers a prompt: a bare / says so (it showed nothing), and Escape closes it.
+        await chat.locator('#input').pressSequentially('/');
+        await chat.locator('.slash-menu:not([hidden]) .slash-empty', { hasText: 'No prompts: none of your running servers offers one.' }).waitFor();
+        await chat.locator('#input').press('Escape');
+        await chat.locator('.slash-menu').waitFor({ state: 'hidden' });
+        await chat.locator('#input').fill('');
       });
     });
   }, { timeout: 540_000 });

@@ -7,7 +7,7 @@ export const PANEL_TYPE = 'minagent.chatPanel';
 export const VIEW_ID = 'minagent.chat';
 
 /** Connects one webview to the router; it receives state once it says `ready`. */
-function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter): vscode.Disposable {
+function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, onReady?: () => void): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
   webview.html = chatHtml(webview, extensionUri);
   let ready = false;
@@ -17,7 +17,10 @@ function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: Chat
   const attached = router.attach(post);
   const listener = webview.onDidReceiveMessage((m: unknown) => {
     // Only opens the channel; the router checks the message itself.
-    if ((m as { type?: unknown } | undefined)?.type === 'ready') ready = true;
+    if ((m as { type?: unknown } | undefined)?.type === 'ready' && !ready) {
+      ready = true;
+      onReady?.();
+    }
     void router.handle(m, post);
   });
   return vscode.Disposable.from(attached, listener);
@@ -28,10 +31,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly router: ChatRouter,
+    /** Called when a view's page is ready (it can take the focus then). */
+    private readonly onReady?: () => void,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    const connection = connect(view.webview, this.extensionUri, this.router);
+    const connection = connect(view.webview, this.extensionUri, this.router, this.onReady);
     view.onDidDispose(() => connection.dispose());
   }
 }

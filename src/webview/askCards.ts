@@ -43,9 +43,11 @@ export class AskCards {
     const values: Record<string, FieldValue> = initialValues(ask.fields);
     const messages = new Map<string, HTMLElement>();
     const accept = el('button', 'primary', 'Accept');
+    // A field's message shows once the user has been in it (not in red before anything was typed).
+    const touched = new Set<string>();
     const check = () => {
       const errors = validateAnswers(ask.fields, values);
-      for (const [name, m] of messages) m.textContent = errors[name] ?? '';
+      for (const [name, m] of messages) m.textContent = touched.has(name) ? (errors[name] ?? '') : '';
       accept.disabled = Object.keys(errors).length > 0;
     };
     const body = el('div', 'ask-fields');
@@ -53,7 +55,15 @@ export class AskCards {
       const row = el('label', 'ask-field');
       row.append(el('span', 'ask-label', `${field.label}${field.required ? ' *' : ''}`));
       if (field.description) row.append(el('span', 'ask-description', field.description));
-      row.append(input(field, values, check));
+      const control = input(field, values, () => {
+        touched.add(field.name);
+        check();
+      });
+      control.addEventListener('focusout', () => {
+        touched.add(field.name);
+        check();
+      });
+      row.append(control);
       const m = el('span', 'ask-error');
       messages.set(field.name, m);
       row.append(m);
@@ -64,6 +74,16 @@ export class AskCards {
     accept.addEventListener('click', () => this.answer(ask.id, { action: 'accept', content: { ...values } }));
     actions.append(accept, button('Decline', () => this.answer(ask.id, { action: 'decline' })), button('Cancel', () => this.answer(ask.id, { action: 'cancel' })));
     card.append(actions);
+    // Enter in a field accepts a valid form, as in VS Code's own input boxes.
+    body.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || e.shiftKey || e.isComposing || (e.target as HTMLElement).tagName === 'TEXTAREA') return;
+      e.preventDefault();
+      if (!accept.disabled) accept.click();
+      else {
+        for (const f of ask.fields) touched.add(f.name);
+        check();
+      }
+    });
     check();
     return card;
   }

@@ -63,14 +63,27 @@ describe('elicitation in VS Code', () => {
         assert.equal(await form.locator('select').inputValue(), 'web');
         assert.equal(await form.locator('input[type="number"]').inputValue(), '3');
         assert.equal(await form.locator('input[type="checkbox"]').isChecked(), true);
+        // The tool's card says what it waits for in the user's words, not the SDK's.
+        const waiting = chat.locator('.card', { hasText: 'ask_profile' });
+        await waiting.locator('.card-progress, .card-body', { hasText: 'the server asked for your input' }).first().waitFor();
+        assert.doesNotMatch(await waiting.innerText(), /Fulfilling input required/);
         const accept = form.locator('button', { hasText: 'Accept' });
         assert.equal(await accept.isDisabled(), true);
-        assert.match(await form.locator('.ask-error').first().innerText(), /Your name is required/);
-        await form.locator('input[name="name"]').fill('A');
+        // No message in red before the user was in the field; leaving it empty says why Accept waits.
+        assert.deepEqual((await form.locator('.ask-error').allInnerTexts()).filter((t) => t.trim()), [], 'no error before the field was touched');
+        const name = form.locator('input[name="name"]');
+        await name.focus();
+        await form.locator('select').focus();
+        await form.locator('.ask-error', { hasText: 'Your name is required' }).waitFor();
+        await name.fill('A');
         await form.locator('.ask-error', { hasText: 'at least 2 characters' }).waitFor();
-        await form.locator('input[name="name"]').fill('Ada Lovelace');
+        // Enter on an invalid form accepts nothing.
+        await name.press('Enter');
+        assert.equal(await form.locator('.ask-outcome').count(), 0);
+        await name.fill('Ada Lovelace');
         await waitFor('Accept to be enabled', async () => !(await accept.isDisabled()));
-        await accept.click();
+        // Enter in a field accepts, as VS Code's own input boxes do.
+        await name.press('Enter');
 
         await form.locator('.ask-outcome', { hasText: 'accepted' }).waitFor();
         const card = chat.locator('.card.status-done', { hasText: 'ask_profile' });

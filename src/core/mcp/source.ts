@@ -411,7 +411,7 @@ export class McpToolSource {
           {
             timeout,
             resetTimeoutOnProgress: true,
-            onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+            onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: progressText(p.message) } : {}) }),
             ...(options.signal ? { signal: options.signal } : {}),
           },
         ),
@@ -553,6 +553,16 @@ function signInMessage(err: unknown): string {
 
 function isPipeFailure(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
+}
+
+/**
+ * A progress message in the user's words: the SDK reports each round of a 2026-07-28 server's
+ * input requests as "Fulfilling input required by 'tools/call' (round 1)", its own internals.
+ */
+export function progressText(message: string): string {
+  const round = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/.exec(message)?.[1];
+  if (round === undefined) return message;
+  return round === '1' ? 'the server asked for your input' : `the server asked for your input (${round} times)`;
 }
 
 /** connect() of a source that was closed before or while it started; its owner asked for that. */

@@ -9,7 +9,13 @@ export function splitCommandLine(line: string): string[] {
 export function suggestName(source: string): string {
   let base = source;
   try {
-    base = new URL(source).hostname.split('.').filter((p) => p !== 'www' && p !== 'mcp')[0] ?? source;
+    const url = new URL(source);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A local or numeric address says nothing ("127"): the path's last word, else "local" and the port.
+    if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) {
+      const word = url.pathname.split('/').filter((p) => p && p !== 'mcp' && p !== 'sse').pop();
+      base = word ?? `local-${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+    } else base = host.split('.').filter((p) => p !== 'www' && p !== 'mcp')[0] ?? source;
   } catch {
     const words = splitCommandLine(source).filter((w) => !w.startsWith('-'));
     base = (words[words.length - 1] ?? '').split(/[\\/]/).pop() ?? '';

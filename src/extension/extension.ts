@@ -168,6 +168,12 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const storage = context.storageUri ?? context.globalStorageUri;
   const store = new FileConversationStore(join(storage.fsPath, 'conversations'), {
     logger: taggedLogger(log, 'chat'),
+    // Every conversation is kept unless the user sets a limit; reaching it is said before anything is removed.
+    maxConversations: () => vscode.workspace.getConfiguration('minagent.chat').get<number>('maxConversations'),
+    onFull: (limit, next) =>
+      void vscode.window
+        .showInformationMessage(`MinAgent keeps your last ${limit} chats (minagent.chat.maxConversations): the next new chat removes the oldest, "${next.title || 'untitled'}".`, 'Open Settings')
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'minagent.chat.maxConversations')),
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);

@@ -101,6 +101,39 @@ describe('the conversation history (store)', () => {
     assert.deepEqual((await new FileConversationStore(dir).list()).map((e) => e.id), [keep.id]);
   });
 
+  test('every conversation is kept by default (it deleted all past 100 without a word); with a limit, reaching it is said before the oldest is removed', async () => {
+    const all = new FileConversationStore(tempDir());
+    for (let i = 0; i < 105; i++) {
+      const c = i === 0 ? await all.current() : all.create();
+      say(c, `chat ${i}`);
+      await all.save(c);
+    }
+    assert.equal((await all.list()).length, 105, 'none removed');
+
+    const told: string[] = [];
+    const dir = tempDir();
+    const limited = new FileConversationStore(dir, { maxConversations: () => 3, onFull: (limit, next) => told.push(`${limit} ${next.title}`) });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = i === 0 ? await limited.current() : limited.create();
+      say(c, `chat ${i}`);
+      await limited.save(c);
+      ids.push(c.id);
+    }
+    assert.deepEqual(told, ['3 chat 0'], 'told once the limit is reached, naming the chat the next one removes');
+    assert.equal((await limited.list()).length, 3, 'nothing removed yet');
+    // Another message in a kept chat removes nothing and says nothing more.
+    const again = await limited.open(ids[1]!);
+    say(again, 'more');
+    await limited.save(again);
+    assert.equal(told.length, 1);
+    const fourth = limited.create();
+    say(fourth, 'chat 3');
+    await limited.save(fourth);
+    assert.deepEqual((await limited.list()).map((e) => e.title).sort(), ['chat 1', 'chat 2', 'chat 3']);
+    assert.equal(existsSync(join(dir, `${ids[0]}.jsonl`)), false, 'the oldest chat\'s file is gone');
+  });
+
   test('an index with a forged entry (a path for an id, a title that is not text) lists only the sound entries', async () => {
     const dir = tempDir();
     const store = new FileConversationStore(dir);

@@ -19,8 +19,10 @@ export interface LegacyConversation {
 export interface FileStoreOptions {
   /** A conversation file is compacted when it grows past this (default 16 MB). */
   maxFileBytes?: number;
-  /** Conversations kept; the oldest beyond this are deleted (default 100). */
-  maxConversations?: number;
+  /** Conversations kept, read at each save (the user's setting); the oldest beyond it are deleted. Absent or 0: every one is kept. */
+  maxConversations?: () => number | undefined;
+  /** Told once the kept conversations reach the limit: a new one will remove `next`, the oldest (said before anything is removed). */
+  onFull?: (limit: number, next: ConversationInfo) => void;
   /** Today's conversation from workspace state, moved into a file once. */
   legacy?: { read(): LegacyConversation | undefined; clear(): Promise<void> | Thenable<void> };
   logger?: Logger;
@@ -265,9 +267,15 @@ export class FileConversationStore implements ConversationStore {
     const entry: IndexEntry = old?.renamed ? { ...old, updatedAt: Date.now() } : { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: firstLine(c) };
     index.conversations = [entry, ...index.conversations.filter((e) => e.id !== c.id)];
     if (this.now === c) index.current = c.id;
-    const dropped = index.conversations.splice(this.options.maxConversations ?? 100);
+    const limit = this.options.maxConversations?.() || 0;
+    const dropped = limit > 0 ? index.conversations.splice(limit) : [];
     await this.writeIndex();
-    for (const e of dropped) await rm(this.file(e.id), { force: true });
+    for (const e of dropped) {
+      await rm(this.file(e.id), { force: true });
+      this.log.info(`chat: removed the oldest conversation "${e.title}" (minagent.chat.maxConversations is ${limit})`);
+    }
+    const oldest = index.conversations.at(-1);
+    if (limit > 0 && index.conversations.length === limit && oldest && !old) this.options.onFull?.(limit, { id: oldest.id, title: oldest.title, createdAt: oldest.createdAt, updatedAt: oldest.updatedAt });
   }
 
   /** Size in bytes of a conversation's file (for tests and the bench). */

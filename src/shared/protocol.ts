@@ -148,6 +148,8 @@ export type HostMessage =
   | { type: 'remove'; id: string }
   /** The message the user sent was not sent (it alone is over the model's window): it goes back into the input, with why. */
   | { type: 'notSent'; text: string; reason: string }
+  /** Edit: the last message is taken back into the input to be changed and sent again. */
+  | { type: 'editDraft'; text: string }
   | { type: 'busy'; busy: boolean }
   | { type: 'budget'; budget: BudgetView | undefined }
   | { type: 'reply'; requestId: number; error?: string }
@@ -174,6 +176,10 @@ export type WebviewRequest =
   | { type: 'setupModel' }
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }
+  /** Sends the last message again, in place of its answer. */
+  | { type: 'retry' }
+  /** Takes the last message and its answer back, the message into the input. */
+  | { type: 'editLast' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
   | { type: 'draft'; text: string }
   /** The chat's page got or lost the keyboard focus (the chat's keys apply while it has it). */

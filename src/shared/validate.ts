@@ -27,6 +27,8 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
   if (!isObj(m) || !isNum(m.requestId) || !Number.isSafeInteger(m.requestId)) return undefined;
   switch (m.type) {
     case 'ready':
+    case 'retry':
+    case 'editLast':
     case 'stop':
     case 'newChat':
     case 'export':
@@ -163,6 +165,8 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return isStr(m.id) ? (m as HostMessage) : undefined;
     case 'notSent':
       return isStr(m.text) && isStr(m.reason) ? (m as HostMessage) : undefined;
+    case 'editDraft':
+      return isStr(m.text) ? (m as HostMessage) : undefined;
     case 'busy':
       return isBool(m.busy) ? (m as HostMessage) : undefined;
     case 'budget':

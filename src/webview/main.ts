@@ -1,3 +1,4 @@
+import { LastMessageActions } from './lastActions';
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { autoGrow } from './autoGrow';
@@ -32,6 +33,10 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+const lastActions = new LastMessageActions($<HTMLDivElement>('transcript'), {
+  retry: () => send({ type: 'retry' }),
+  edit: () => send({ type: 'editLast' }),
+});
 const fitInput = autoGrow(input);
 const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
   input.value = prompt;
@@ -81,6 +86,7 @@ function setBusy(value: boolean): void {
   sendButton.title = busy ? 'Stop (Escape)' : 'Send (Enter)';
   sendButton.classList.toggle('stop', busy);
   document.body.classList.toggle('busy', busy);
+  lastActions.place(busy);
 }
 
 function applyState(state: ChatState): void {
@@ -154,6 +160,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'append':
       welcome.setEmpty(false);
       transcript.upsert(m.item);
+      lastActions.place(busy);
       break;
     case 'update':
       transcript.upsert(m.item);
@@ -163,6 +170,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'remove':
       transcript.remove(m.id);
+      lastActions.place(busy);
+      break;
+    case 'editDraft':
+      input.value = m.text;
+      input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
+      backToInput();
       break;
     case 'notSent':
       // Back where the user typed it (before anything typed since), with the reason beside it.

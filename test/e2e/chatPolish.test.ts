@@ -9,7 +9,7 @@ import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { ROOT, waitFor } from '../helpers';
 import type { CodeServer } from './codeServer';
-import { startDemoWithMockModel } from './mockChat';
+import { requests, startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { ARTIFACTS, Workbench } from './workbench';
 
@@ -334,6 +334,25 @@ describe('the chat, polished (issue 11)', () => {
         await chat.locator('.slash-menu:not([hidden]) .slash-empty', { hasText: 'No prompts: none of your running servers offers one.' }).waitFor();
         await chat.locator('#input').press('Escape');
         await chat.locator('.slash-menu').waitFor({ state: 'hidden' });
+        await chat.locator('#input').fill('');
+      });
+
+      await stage('24.10-retry-and-edit', async () => {
+        await ask(chat, 'retry me');
+        await chat.locator('.msg.assistant', { hasText: 'You said: retry me' }).waitFor();
+        const bar = chat.locator('.last-actions:not([hidden])');
+        await bar.waitFor();
+        const before = (await requests(port)).length;
+        await bar.locator('button', { hasText: 'Retry' }).click();
+        await waitFor('the retried request', async () => (await requests(port)).length === before + 1);
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['retry me'], 'the message once');
+        assert.equal(await chat.locator('#transcript .msg.assistant').count(), 1, 'its new answer in place of the old');
+        await bar.locator('button', { hasText: 'Edit' }).click();
+        await waitFor('the message back in the input', async () => (await chat.locator('#input').inputValue()) === 'retry me');
+        assert.equal(await chat.locator('#transcript .msg').count(), 0, 'the message and its answer were taken back');
+        assert.equal(await chat.evaluate('document.activeElement && document.activeElement.id'), 'input');
+        await w.screenshot('retry-and-edit');
         await chat.locator('#input').fill('');
       });
     });

@@ -264,6 +264,44 @@ describe('a message the model cannot take', { timeout: 20_000 }, () => {
   });
 });
 
+describe('Retry and Edit on the last message', { timeout: 20_000 }, () => {
+  test('Retry sends the last message again in place of its answer; Edit takes both back and the message into the input', async () => {
+    const { mock: m, runner, router } = await setup([{ text: 'answer one' }, { text: 'a poor answer' }, { text: 'a better answer' }, { text: 'answer to the edit' }]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'first question' });
+    await runner.idle();
+    await v.send({ type: 'send', text: 'second question' });
+    await runner.idle();
+    const c = await router.current();
+    const shown = () => c.items.map((i) => `${i.kind}:${'text' in i ? i.text : ''}`);
+    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a poor answer']);
+
+    await v.send({ type: 'retry' });
+    await waitFor('the retried answer', () => c.items.some((i) => 'text' in i && i.text === 'a better answer'));
+    await runner.idle();
+    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a better answer'], 'the message once, its new answer in place of the old');
+    assert.deepEqual(userTexts(m.requests[2]!.body), ['first question', 'second question'], 'the model got it once, without the poor answer');
+    assert.ok(!JSON.stringify(m.requests[2]!.body).includes('a poor answer'));
+
+    await v.send({ type: 'editLast' });
+    assert.deepEqual(v.got.filter((x) => x.type === 'editDraft'), [{ type: 'editDraft', text: 'second question' }]);
+    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one']);
+    assert.equal(c.messages.length, 2, 'the history is back to before it');
+    await v.send({ type: 'send', text: 'second question, better put' });
+    await runner.idle();
+    assert.deepEqual(userTexts(m.requests[3]!.body), ['first question', 'second question, better put']);
+  });
+
+  test('nothing to take back, or a chat still answering: the view is told why', async () => {
+    const { router } = await setup([]);
+    const v = view(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'retry' });
+    assert.match(v.replies().at(-1)!.error ?? '', /there is no message of yours to take back/);
+  });
+});
+
 describe('no silent stalls in the chat', { timeout: 20_000 }, () => {
   test('a model that stops sending ends the turn with a message; the chat is free again', async () => {
     const { runner, router } = await setup([{ hang: true }, { text: 'back' }], new ToolRegistry(), 1_000);

@@ -93,6 +93,27 @@ export class Conversation {
     this.onDidChangeEmitter.fire({ type: 'remove', id });
   }
 
+  /**
+   * Takes back the last turn the user typed (Retry, Edit): its message and everything after it
+   * leave the transcript and the history. Undefined when the last turn is not a typed message (a
+   * server's prompt) or there is none. The history is cut only where its last user message is that
+   * one (a turn that never reached the model added none).
+   */
+  takeBackLastTurn(): string | undefined {
+    const lastIndex = <T>(list: readonly T[], hit: (x: T) => boolean) => {
+      for (let i = list.length - 1; i >= 0; i--) if (hit(list[i]!)) return i;
+      return -1;
+    };
+    const at = lastIndex(this.order, (id) => ['user', 'prompt'].includes(this.byId.get(id)!.kind));
+    const item = at < 0 ? undefined : this.byId.get(this.order[at]!);
+    if (item?.kind !== 'user') return undefined;
+    const m = lastIndex(this.messageList, (x) => x.role === 'user');
+    const last = this.messageList[m];
+    if (last && typeof last.content === 'string' && last.content.endsWith(item.text)) this.messages = this.messageList.slice(0, m);
+    for (const id of this.order.slice(at)) this.remove(id);
+    return item.text;
+  }
+
   /** Streamed text of an assistant item: one small event, the item keeps the whole text. */
   appendText(id: string, delta: string): void {
     const item = this.byId.get(id);

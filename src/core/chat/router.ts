@@ -162,6 +162,18 @@ export class ChatRouter implements Disposable {
         return;
       case 'send':
         return this.send(message.text, post);
+      case 'retry':
+      case 'editLast': {
+        const c = await this.current();
+        if (this.runner.busy(c)) throw new Error('the chat is still answering; stop it first');
+        const text = c.takeBackLastTurn();
+        if (text === undefined) throw new Error('there is no message of yours to take back');
+        void this.save(c);
+        this.actions.contextChanged?.();
+        if (message.type === 'retry') return this.send(text, post);
+        post({ type: 'editDraft', text });
+        return;
+      }
       case 'continue':
         return this.send('Continue exactly where your previous answer was cut off.', post);
       case 'stop':

@@ -101,3 +101,11 @@ test('approvals: a denied call never runs and the model reads why; read-only dec
   assert.equal(res.steps[0]!.tool!.result, '{"error":"the user denied the call to \\"rm\\""}');
   assert.equal(res.steps[1]!.tool!.result, 'listing');
 });
+
+test("a call's duration is the tool's own time: the time the user spent deciding is not counted", async () => {
+  const r = registry({ name: 'quick', call: async () => 'done' });
+  const model = new FakeModel([{ toolCalls: [{ name: 'quick' }] }, { final: 'ok' }]);
+  const res = await new Agent(model, r, { approve: () => new Promise((resolve) => setTimeout(() => resolve(true), 400)) }).run('go');
+  const step = res.steps.find((s) => s.kind === 'tool_call')!;
+  assert.ok(step.tool!.durationMs < 200, `the call took ${step.tool!.durationMs} ms, with 400 ms of deciding before it`);
+});

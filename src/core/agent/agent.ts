@@ -229,10 +229,12 @@ export class Agent {
     if (this.options.approve) {
       const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}), contextServers };
       const denied = await this.askApproval(request, signal);
-      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: Date.now() - started, images: [] as ToolImage[], resources: [] as ToolResource[] };
+      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: 0, images: [] as ToolImage[], resources: [] as ToolResource[] };
     }
+    // The call's own time: what the user spent deciding is not the tool's.
+    const calling = Date.now();
     result = await this.registry.callPinned(pin, args, callOptions);
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images, resources };
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - calling, images, resources };
   }
 }
 

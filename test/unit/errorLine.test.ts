@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { explainingLine, isErrorLine, summarizeError } from '../../src/core/mcp/errorLine';
+import { explainingLine, isErrorLine, stderrGist, summarizeError } from '../../src/core/mcp/errorLine';
 
 // What Node 20 prints for `node missing.mjs`, as the issue saw it in the tree.
 const NODE_MISSING_MODULE = `node:internal/modules/cjs/loader:1228
@@ -42,6 +42,14 @@ describe('the line that explains a server error', () => {
     const enoent = 'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo; PATH=/usr/local/bin:/usr/bin:/bin:/opt/a:/opt/b)';
     assert.deepEqual(summarizeError(enoent, ''), { line: 'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo)' });
     assert.deepEqual(summarizeError('did not answer initialize within 30000 ms', ''), { line: 'did not answer initialize within 30000 ms' });
+  });
+
+  test("a failure's message carries the line that explains it, never the tail of a crash dump (\"} | | Node.js v20.20.2\")", () => {
+    assert.match(stderrGist(NODE_MISSING_MODULE), /^Error: Cannot find module /);
+    assert.doesNotMatch(stderrGist(NODE_MISSING_MODULE), /Node\.js v|^\}/);
+    assert.equal(stderrGist('fatal: not a git repository\n'), 'fatal: not a git repository');
+    assert.equal(stderrGist('starting\nloading config\nwaiting\n}\n\nNode.js v20.20.2\n'), 'starting | loading config | waiting');
+    assert.equal(stderrGist(''), '');
   });
 
   test('stderr lines that report errors are told from ordinary ones', () => {

@@ -19,6 +19,21 @@ export function explainingLine(stderrTail: string): string | undefined {
   return lines.find(isErrorLine) ?? lines[lines.length - 1];
 }
 
+/** Lines that say nothing alone: punctuation left of a dumped object, Node's version trailer. */
+const NOISE = /^([\]})\[{(,;]+|Node\.js v\d[\w.-]*)$/;
+
+/**
+ * The part of a stderr tail that goes into a failure's message: the line that reports the error
+ * (a crash's "Error: Cannot find module ..."), else the last three lines that say something; never
+ * "} | | Node.js v20.20.2" (the tail of a Node crash dump, which it was).
+ */
+export function stderrGist(stderrTail: string): string {
+  const lines = stderrTail.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !NOISE.test(l));
+  const errors = lines.filter(isErrorLine);
+  if (errors.length) return errors[errors.length - 1]!;
+  return lines.filter((l) => !NOT_THE_REASON.test(l)).slice(-3).join(' | ');
+}
+
 export interface ErrorSummary {
   /** What to show first: the explaining stderr line, or the message itself when there is no stderr. */
   line: string;

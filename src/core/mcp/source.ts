@@ -27,7 +27,7 @@ import { tracedTransport, type McpTrace } from './trace';
 import { redactedTransport } from './redactedTransport';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
-import { isErrorLine } from './errorLine';
+import { isErrorLine, stderrGist } from './errorLine';
 import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
@@ -524,7 +524,7 @@ export class McpToolSource {
       if (exit) {
         const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
         const when = phase === 'start' ? 'during startup' : phase === 'call' ? 'during the call' : '';
-        const tail = this.stderr.text().split('\n').slice(-3).join(' | ');
+        const tail = stderrGist(this.stderr.text());
         return `server process ${how}${when ? ` ${when}` : ''}${tail ? `; stderr: ${tail}` : ''}`;
       }
     }

@@ -225,7 +225,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         // The server's own title: attacker-written, and it may echo a secret the entry gave it.
         const title = identity?.title ? serverRedactor(info.config).redact(identity.title) : undefined;
         if (title) lines.splice(1, 0, '', markdownText(title));
-        item.description = `${title ? `${title} · ` : ''}${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
+        // Tools switched off one by one are not counted (nor their tokens): the row agrees with the meter.
+        const off = this.hub.registry.list().filter((t) => t.server === info.name && !this.switches.toolSwitchedOn(t)).length;
+        const count = off ? `${Math.max(0, state.toolCount - off)} of ${state.toolCount} tools` : `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
+        item.description = `${title ? `${title} · ` : ''}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',

@@ -61,7 +61,7 @@ export class BudgetMeterView {
     return [
       ['System prompt', pct(b.system), 'part-system'],
       [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools)`, pct(tools), 'part-tools'],
-      ...b.tools.map((t): [string, string, string] => [`${t.server || '(no server)'} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
+      ...b.tools.map((t): [string, string, string] => [`${t.server || "MinAgent's own (read_resource)"} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
       ['History', b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history), 'part-history'],
       ['New message', pct(b.message), 'part-message'],
     ];

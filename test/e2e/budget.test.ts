@@ -79,6 +79,10 @@ describe('the context budget', () => {
           const t = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
           return t.includes('Tool schemas (6 tools)') && t.includes('  analytics · 1 tool:');
         }, 30_000);
+        // The server's row agrees with the meter: the tools switched on, and their tokens (it said "2 tools" and the old cost).
+        const title = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
+        const metered = /  analytics · 1 tool: (\S+)/.exec(title)?.[1];
+        await w.waitForRows('the row counting what is on', (r) => r.some((x) => x.startsWith(`analytics 1 of 2 tools · ~${metered} tokens · `)));
         const sent = (await requests(mock.port)).length;
         await chat.locator('#input').fill('Now use analytics');
         await chat.locator('#input').press('Enter');
@@ -94,7 +98,7 @@ describe('the context budget', () => {
 
       await stage('3-switch-off-server', async () => {
         await w.row('analytics').locator('[role="checkbox"]').first().click();
-        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 2 tools · ~\d+ tokens · off · \d{4}-\d{2}-\d{2}$/.test(x)));
+        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 1 of 2 tools · ~\d+ tokens · off · \d{4}-\d{2}-\d{2}$/.test(x)));
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         await chat.locator('#input').fill('Hello again');
         await chat.locator('#input').press('Enter');

@@ -12,7 +12,7 @@ export interface BudgetSource {
   system(): string;
   history(): readonly ChatMessage[];
   /** Every tool the registry has, with its server and whether it is offered to the model. */
-  tools(): Array<{ server: string; schema: ToolSchema; offered: boolean }>;
+  tools(): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean }>;
 }
 
 /** Drafts are measured at most this often while the user types. */
@@ -94,8 +94,9 @@ export class BudgetMeter implements vscode.Disposable {
     const tools = source.tools();
     const b = await measureRequest({ limits, system: source.system(), history: source.history(), draft: this.draft, tools: tools.filter((t) => t.offered) });
     this.publish(toView(b));
-    // Every server's cost, switched off or not: what switching it on or off changes.
-    const all = await measureRequest({ limits, system: '', history: [], draft: '', tools });
+    // Every server's cost, switched off or not (what switching it on or off changes), of the tools
+    // switched on within it: the tree's row then says what the meter counts.
+    const all = await measureRequest({ limits, system: '', history: [], draft: '', tools: tools.filter((t) => t.toolOn !== false) });
     const costs = new Map(all.tools.map((t) => [t.server, t.tokens]));
     if (!sameMap(costs, this.costs)) {
       this.costs = costs;

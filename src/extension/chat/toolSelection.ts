@@ -29,12 +29,12 @@ export class ToolSelection {
     return offeredTools(this.hub.registry, this.switches, this.max()).offered.map((t) => t.schema);
   }
 
-  /** Every tool the registry has, with its server and whether the next request offers it (for the budget meter). */
-  budgetTools(): Array<{ server: string; schema: ToolSchema; offered: boolean }> {
+  /** Every tool the registry has, with its server, whether the next request offers it, and whether the tool itself is switched on (for the budget meter). */
+  budgetTools(): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean }> {
     const registry = this.hub.registry;
     const offered = new Set(this.forModel().map((t) => t.name));
     const schemas = registry.schemas();
-    return registry.list().map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name) }));
+    return registry.list().map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t) }));
   }
 
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */

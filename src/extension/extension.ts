@@ -166,6 +166,8 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals, icons));
   // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
   const storage = context.storageUri ?? context.globalStorageUri;
+  // Read-only documents for Try Tool's results, the chat's full results and its export.
+  const results = new ResultDocuments();
   const store = new FileConversationStore(join(storage.fsPath, 'conversations'), {
     logger: taggedLogger(log, 'chat'),
     // Every conversation is kept unless the user sets a limit; reaching it is said before anything is removed.
@@ -177,7 +179,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
-  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, draftWithAttachments(meter, attachments), { attachments, docs }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
+  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
   serverAsks.connectChat(chat);
   chatModel = () => models.create();
   // A chip added or removed: the views show it, the meter counts it.
@@ -225,7 +227,6 @@ function start(context: vscode.ExtensionContext): ServerHub {
     }),
   );
 
-  const results = new ResultDocuments();
   context.subscriptions.push(
     results,
     ...registerCommands(serverHub, serverLogs, reload, results, log),

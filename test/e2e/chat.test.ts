@@ -94,6 +94,10 @@ describe('the chat panel', () => {
         await next.locator('.card-status', { hasText: 'cancelled' }).waitFor();
         await w.command('MinAgent: Export Chat as Markdown');
         await waitFor('the exported Markdown', async () => /# MinAgent chat ## You What is MCP\?/.test(await w.editorText().catch(() => '')), 20_000);
+        // A read-only document titled for the chat, not a dirty Untitled tab that asks to be saved on close.
+        const tab = w.page.locator('.tabs-container .tab.active');
+        assert.match((await tab.getAttribute('aria-label')) ?? '', /^MinAgent chat · What is MCP\?\.md/);
+        assert.equal(await w.page.locator('.tabs-container .tab.dirty').count(), 0, 'no dirty tab');
         chat = await w.webview();
       });
 

@@ -22,7 +22,8 @@ export interface ChatActions {
   decide(callId: string, decision: ApprovalDecision): void;
   /** "Allow for this chat" ends with the chat. */
   forgetChatApprovals(): void;
-  openText(content: string, language: 'markdown' | 'plaintext'): Promise<void>;
+  /** Opens text in a read-only editor whose tab reads `title`. */
+  openText(content: string, language: 'markdown' | 'plaintext', title: string): Promise<void>;
   /** Resolves true when the tool choice changed. */
   chooseTools(): Promise<boolean>;
   setupModel(): Promise<void>;
@@ -195,8 +196,10 @@ export class ChatRouter implements Disposable {
         return;
       }
       case 'openResult': {
-        const text = (await this.current()).fullResult(message.callId);
-        if (text !== undefined) await this.actions.openText(text, 'plaintext');
+        const c = await this.current();
+        const text = c.fullResult(message.callId);
+        const item = c.find(message.callId);
+        if (text !== undefined) await this.actions.openText(text, 'plaintext', `result · ${item?.kind === 'tool' ? item.card.name : 'tool'}`);
         return;
       }
       case 'chooseTools':
@@ -293,7 +296,10 @@ export class ChatRouter implements Disposable {
   }
 
   async exportMarkdown(): Promise<void> {
-    await this.actions.openText(conversationMarkdown(await this.current()), 'markdown');
+    const c = await this.current();
+    const first = c.items.find((i) => i.kind === 'user');
+    const title = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, 40) : '';
+    await this.actions.openText(conversationMarkdown(c), 'markdown', `MinAgent chat${title ? ` · ${title}` : ''}.md`);
   }
 
   /** The picker or banner changed (models, settings, tools): only they are sent again. */

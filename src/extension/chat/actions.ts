@@ -1,3 +1,4 @@
+import type { ResultDocuments } from '../resultDocuments';
 import * as vscode from 'vscode';
 import { examplePrompts } from '../../core/chat/examples';
 import { withContext, type Attachments } from '../../core/chat/attachments';
@@ -21,7 +22,7 @@ export interface ChatResources {
   docs: ResourceDocuments;
 }
 
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
+export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, results: ResultDocuments, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
   const attachments = resources?.attachments;
   return {
     meta(): ChatMeta {
@@ -38,10 +39,7 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     },
     decide: (callId, decision) => approvals.decide(callId, decision),
     forgetChatApprovals: () => approvals.newChat(),
-    openText: async (content, language) => {
-      const doc = await vscode.workspace.openTextDocument({ content, language });
-      await vscode.window.showTextDocument(doc, { preview: language === 'plaintext' });
-    },
+    openText: (content, language, title) => results.open(title, content, language),
     chooseTools: () => tools.choose(),
     // The chat's keys (New Chat) apply while its page has the focus: VS Code's own focus keys do not see inside a webview view.
     focusChanged: (focused) => void vscode.commands.executeCommand('setContext', 'minagent.chatFocused', focused),

@@ -125,6 +125,9 @@ describe('resources and icons in VS Code', () => {
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dune' }).first().waitFor();
         await input.press('Enter');
         await waitFor('the filled template in an editor', async () => (await w.editorText().catch(() => '')).includes('library: "Dune" from the fiction shelf'), 30_000);
+        // Its tab reads as the user knows it (it read "library_books_fiction_dune").
+        const tab = w.page.locator('.tabs-container .tab.active');
+        assert.match((await tab.getAttribute('aria-label')) ?? '', /^A book · books∕fiction∕Dune/i);
       });
 
       await stage('5-attach', async () => {

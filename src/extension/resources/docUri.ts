@@ -39,8 +39,8 @@ function lastSegment(uri: string): string {
   return path.split('/').filter(Boolean).pop() ?? 'resource';
 }
 
-/** A path segment a label can be shown as: no separators, no control characters, bounded. */
+/** A path segment a label can be shown as: no separators (a slash reads as one, "∕"), no control characters, bounded. */
 function safeSegment(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f/\\:?#%]+/g, '_').trim().slice(0, 80);
+  const clean = text.replace(/[/\\]/g, '∕').replace(/[\u0000-\u001f\u007f:?#%]+/g, '_').trim().slice(0, 80);
   return clean || 'resource';
 }

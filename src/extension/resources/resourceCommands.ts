@@ -39,9 +39,15 @@ export async function resolveResource(hub: ServerHub, tree: ResourceTreeProvider
       return undefined;
     }
     const uri = await fillTemplate(hub.catalog, t);
-    return uri === undefined ? undefined : { server: n.server, uri, label: uri };
+    // Titled as the user knows it: the template's name and what was filled in ("A book · fiction/dune"), not the URI mangled into a path.
+    return uri === undefined ? undefined : { server: n.server, uri, label: `${t.title ?? t.name} · ${filledPart(uri)}` };
   }
   return undefined;
+}
+
+/** The part of a filled template's URI after its scheme, e.g. "books/fiction/dune" for library://books/fiction/dune. */
+function filledPart(uri: string): string {
+  return uri.replace(/^[a-z][\w+.-]*:\/*/i, '');
 }
 
 function asNode(node: unknown): ResourceNode | undefined {

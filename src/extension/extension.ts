@@ -82,6 +82,11 @@ export function activate(context: vscode.ExtensionContext): MinAgentApi {
   }
 }
 
+function listedResource(hub: ServerHub, uri: string): { server: string; label: string } | undefined {
+  const r = hub.catalog.resources().find((x) => x.uri === uri);
+  return r ? { server: r.server, label: r.title ?? r.name } : undefined;
+}
+
 const revealOnStartup = () => vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
 
 /** With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its input (focusing an unloaded view does not). */
@@ -179,7 +184,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
   });
   const { attachments, docs } = activateResources(context.subscriptions, serverHub, taggedLogger(log, 'resources'), models, icons);
-  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
+  const chat = new ChatRouter(store, runner, { ...vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs, listed: (uri) => listedResource(serverHub, uri) }), ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(serverHub.catalog));
   serverAsks.connectChat(chat);
   chatModel = () => models.create();
   // A chip added or removed: the views show it, the meter counts it.

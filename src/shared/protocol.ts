@@ -184,6 +184,8 @@ export type WebviewRequest =
   | { type: 'draft'; text: string }
   /** The chat's page got or lost the keyboard focus (the chat's keys apply while it has it). */
   | { type: 'focus'; focused: boolean }
+  /** A link in the model's text that is not a web address (a server's resource URI, `library://notes/readme`): open it. */
+  | { type: 'openLink'; uri: string }
   /** Takes an attached resource back (the chip's x). */
   | { type: 'detach'; id: string }
   /** Opens the `index`th resource of a tool card (the host looks it up: the view names no URI). */

@@ -49,6 +49,8 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'openLink':
+      return isStr(m.uri) && m.uri.length <= 2048 && /^[a-z][a-z0-9+.-]*:/i.test(m.uri) ? { type: 'openLink', uri: m.uri, requestId: m.requestId } : undefined;
     case 'openResource':
       return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
     case 'detach':

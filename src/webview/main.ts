@@ -212,6 +212,16 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
+// A link in the model's text: a web address is VS Code's to open; any other (a server's resource,
+// library://notes/readme) is the host's, which opens it when a running server lists it.
+$<HTMLDivElement>('transcript').addEventListener('click', (e) => {
+  const link = (e.target as Element | null)?.closest?.('.msg.assistant a[href]');
+  const href = link?.getAttribute('href');
+  if (!href || /^(https?|mailto):/i.test(href)) return;
+  e.preventDefault();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) send({ type: 'openLink', uri: href });
+});
+
 /** Puts the caret in the input (after an action whose button is gone, or when the view is focused). */
 function backToInput(): void {
   input.focus();

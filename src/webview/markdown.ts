@@ -7,7 +7,13 @@ marked.setOptions({ gfm: true, breaks: true });
  * Model text as sanitized HTML: marked renders, DOMPurify removes anything that could run
  * (scripts, event handlers, javascript: URLs, forms, frames). Nothing a model says runs here.
  */
-const PURIFY = { FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'svg', 'math'], FORBID_ATTR: ['style'] };
+const PURIFY = {
+  FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'svg', 'math'],
+  FORBID_ATTR: ['style'],
+  // DOMPurify's own rule, plus `scheme://` addresses (a server's resource, library://notes/readme: the
+  // chat opens those when a server lists them), never javascript:, data:, vbscript:, file:, command: or vscode*:.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|(?!(?:javascript|data|vbscript|file|command|vscode[\w-]*):)[a-z][a-z0-9+.-]*:\/\/|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+};
 
 export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(marked.parse(text, { async: false }), PURIFY);

@@ -96,6 +96,10 @@ describe('resources and icons in VS Code', () => {
       });
 
       await stage('3b-kinds', async () => {
+        // The rest of the resources are below the fold of the small Resources view: the user folds Tools away for room.
+        const tools = w.page.locator('.pane-header', { hasText: /^Tools/ });
+        if ((await tools.getAttribute('aria-expanded')) === 'true') await tools.locator('h3.title').click();
+        await waitFor('Tools folded', async () => (await tools.getAttribute('aria-expanded')) === 'false');
         // Markdown in its language; a PNG in the image preview; binary as a size note.
         await w.row('A Markdown page').click();
         await waitFor('the Markdown page', async () => (await w.editorText().catch(() => '')).includes('# The library'), 30_000);
@@ -110,10 +114,6 @@ describe('resources and icons in VS Code', () => {
       });
 
       await stage('4-template', async () => {
-        // The templates are below the fold of the small Resources view: the user folds Tools away for room.
-        const tools = w.page.locator('.pane-header', { hasText: /^Tools/ });
-        if ((await tools.getAttribute('aria-expanded')) === 'true') await tools.locator('h3.title').click();
-        await waitFor('Tools folded', async () => (await tools.getAttribute('aria-expanded')) === 'false');
         await w.row('A book').click();
         const input = w.page.locator('.quick-input-widget input');
         await input.fill('fi');
@@ -159,6 +159,26 @@ describe('resources and icons in VS Code', () => {
         await w.screenshot('resources-6-card');
         await card.locator('.card-resource-open', { hasText: 'note readme' }).dispatchEvent('click');
         await waitFor('the linked resource in an editor', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        // The same address in the model's answer is a link that opens it (it looked like one and did nothing).
+        // (The mock model echoes the question; <...> is a Markdown autolink.)
+        await w.command('View: Close All Editors');
+        await ask(chat, 'what is in <library://notes/readme>?');
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
+        const link = chat.locator('.msg.assistant a[href="library://notes/readme"]').last();
+        await link.click();
+        await waitFor('the resource the answer links to, in an editor', async () => (await w.editorText().catch(() => '')).includes('Changed by the server.'), 30_000);
+        // An address no running server lists opens nothing, and says why.
+        // (One step: once its href changes the locator no longer finds it.)
+        await link.evaluate((a) => {
+          a.setAttribute('href', 'library://notes/made-up');
+          (a as HTMLElement).click();
+        });
+        await chat.locator('.notice.error', { hasText: 'no running server lists library://notes/made-up' }).waitFor();
+        // What the sanitizer lets through for such links is only that: no script, data or editor address.
+        await ask(chat, 'and <javascript://%0Adocument.title=1> or <data://text/html,x> or [y](vscode://file/etc/passwd) or [z](command:workbench.action.quit)');
+        await chat.locator('.msg.assistant', { hasText: 'You said: and' }).waitFor();
+        assert.equal(await chat.locator('.msg.assistant a[href^="javascript" i], .msg.assistant a[href^="data" i], .msg.assistant a[href^="vscode" i], .msg.assistant a[href^="command" i]').count(), 0, 'no dangerous link survives');
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
       });
 

@@ -35,6 +35,8 @@ export interface ChatActions {
   contextChanged?(): void;
   /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
   openResource?(resource: CardResource): Promise<void>;
+  /** Opens a resource a link in the model's text names, when a running server lists it; rejects saying why not. */
+  openLink?(uri: string): Promise<void>;
   /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
   attachments?: { take(): TakenContext | undefined; remove(id: string): void; giveBack(taken: TakenContext | undefined): void };
   /** The user answered a server's ask card (a form, a sampling request). */
@@ -217,6 +219,9 @@ export class ChatRouter implements Disposable {
       case 'detach':
         this.actions.attachments?.remove(message.id);
         return;
+      case 'openLink':
+        if (!this.actions.openLink) throw new Error(`${message.uri} is not a web address, and this chat opens no resources`);
+        return this.actions.openLink(message.uri);
     }
   }
 

@@ -20,6 +20,8 @@ export interface BudgetHooks {
 export interface ChatResources {
   attachments: Attachments;
   docs: ResourceDocuments;
+  /** The running server that lists a resource URI, with the name it gives it. */
+  listed(uri: string): { server: string; label: string } | undefined;
 }
 
 export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, results: ResultDocuments, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
@@ -51,6 +53,12 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       ? {
           attachments: resources.attachments,
           openResource: (r: CardResource) => (r.kind === 'link' ? resources.docs.open({ server: r.server, uri: r.uri }, r.label) : resources.docs.openEmbedded(r)),
+          // A resource URI in the model's text opens only when a running server lists it (no read of an address the model made up).
+          openLink: async (uri: string) => {
+            const found = resources.listed(uri);
+            if (!found) throw new Error(`no running server lists ${uri.slice(0, 200)}: it cannot be opened`);
+            await resources.docs.open({ server: found.server, uri }, found.label);
+          },
         }
       : {}),
   };

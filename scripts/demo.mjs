@@ -89,8 +89,9 @@ const onOutput = (d) => {
       `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
         'The MinAgent chat opens on the left. Ask "What is MCP?", "use analytics" or "run the slow job"; type / for the\n' +
         'library\'s prompts; open Resources for its notes; ask "fill in my profile" for a server\'s form, "ask the oracle"\n' +
-        'for sampling (the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server waits for you to sign in: click Sign In\n' +
-        `under it (its authorization server runs here too). ${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,
+        'for sampling (the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server\n' +
+        'waits for you to sign in: click Sign In under it (its authorization server runs here too).\n' +
+        `${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,
     );
   }
 };

@@ -226,7 +226,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         const title = identity?.title ? serverRedactor(info.config).redact(identity.title) : undefined;
         if (title) lines.splice(1, 0, '', markdownText(title));
         // Tools switched off one by one are not counted (nor their tokens): the row agrees with the meter.
-        const off = this.hub.registry.list().filter((t) => t.server === info.name && !this.switches.toolSwitchedOn(t)).length;
+        const off = this.toolsOf(info.name).filter((t) => !this.switches.toolSwitchedOn(t)).length;
         const count = off ? `${Math.max(0, state.toolCount - off)} of ${state.toolCount} tools` : `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
         item.description = `${title ? `${title} · ` : ''}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
         item.checkboxState = {

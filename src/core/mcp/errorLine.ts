@@ -13,9 +13,14 @@ export function isErrorLine(line: string): boolean {
   return !NOT_THE_REASON.test(line) && ERROR_LINE.test(line);
 }
 
+/** A tail's lines, trimmed, without the empty ones. */
+function tailLines(stderrTail: string): string[] {
+  return stderrTail.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+}
+
 /** The first stderr line that reports an error, else the last non-empty line; undefined for no stderr. */
 export function explainingLine(stderrTail: string): string | undefined {
-  const lines = stderrTail.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = tailLines(stderrTail);
   return lines.find(isErrorLine) ?? lines[lines.length - 1];
 }
 
@@ -23,15 +28,14 @@ export function explainingLine(stderrTail: string): string | undefined {
 const NOISE = /^([\]})\[{(,;]+|Node\.js v\d[\w.-]*)$/;
 
 /**
- * The part of a stderr tail that goes into a failure's message: the line that reports the error
+ * The part of a stderr tail that goes into a failure's message: the first line that reports the error
  * (a crash's "Error: Cannot find module ..."), else the last three lines that say something; never
  * "} | | Node.js v20.20.2" (the tail of a Node crash dump, which it was).
  */
 export function stderrGist(stderrTail: string): string {
-  const lines = stderrTail.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !NOISE.test(l));
-  const errors = lines.filter(isErrorLine);
-  if (errors.length) return errors[errors.length - 1]!;
-  return lines.filter((l) => !NOT_THE_REASON.test(l)).slice(-3).join(' | ');
+  const lines = tailLines(stderrTail).filter((l) => !NOISE.test(l));
+  // The same line the tree's row shows (explainingLine), when one reports an error.
+  return lines.find(isErrorLine) ?? lines.filter((l) => !NOT_THE_REASON.test(l)).slice(-3).join(' | ');
 }
 
 export interface ErrorSummary {

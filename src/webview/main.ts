@@ -173,15 +173,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       lastActions.place(busy);
       break;
     case 'editDraft':
-      input.value = m.text;
-      input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
-      backToInput();
+      putInInput(m.text);
       break;
     case 'notSent':
       // Back where the user typed it (before anything typed since), with the reason beside it.
-      input.value = input.value ? `${m.text}\n${input.value}` : m.text;
-      input.dispatchEvent(new Event('input')); // grows it and tells the budget meter
-      input.focus();
+      putInInput(input.value ? `${m.text}\n${input.value}` : m.text);
       showError(m.reason);
       break;
     case 'busy':
@@ -225,6 +221,13 @@ $<HTMLDivElement>('transcript').addEventListener('click', (e) => {
 /** Puts the caret in the input (after an action whose button is gone, or when the view is focused). */
 function backToInput(): void {
   input.focus();
+}
+
+/** Sets the input's text as if typed (it grows, the budget meter measures it) and puts the caret there. */
+function putInInput(text: string): void {
+  input.value = text;
+  input.dispatchEvent(new Event('input'));
+  backToInput();
 }
 
 // Focusing the view (its Focus command, Ctrl+Alt+M, a click on its title) lands in the input, not on the page.

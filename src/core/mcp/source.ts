@@ -28,6 +28,7 @@ import { redactedTransport } from './redactedTransport';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { isErrorLine, stderrGist } from './errorLine';
+import { progressText } from './progressText';
 import { loggedCall } from './callLog';
 import { listAllTools, type ToolProblem } from './toolList';
 import { cappedFetch } from '../net/limits';
@@ -553,16 +554,6 @@ function signInMessage(err: unknown): string {
 
 function isPipeFailure(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || errorMessage(err) === PROCESS_NOT_RUNNING;
-}
-
-/**
- * A progress message in the user's words: the SDK reports each round of a 2026-07-28 server's
- * input requests as "Fulfilling input required by 'tools/call' (round 1)", its own internals.
- */
-export function progressText(message: string): string {
-  const round = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/.exec(message)?.[1];
-  if (round === undefined) return message;
-  return round === '1' ? 'the server asked for your input' : `the server asked for your input (${round} times)`;
 }
 
 /** connect() of a source that was closed before or while it started; its owner asked for that. */

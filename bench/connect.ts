@@ -3,7 +3,7 @@
 import { ServerHub } from '../src/core/mcp/hub';
 import { fixture } from '../test/helpers';
 import { RawClient } from './rawClient';
-import { median, record } from './results';
+import { alternate, median, record } from './results';
 
 async function floor(n: number): Promise<number> {
   const cfg = fixture('r', 'research.mjs');
@@ -32,17 +32,10 @@ async function ours(n: number): Promise<{ ms: number; reconcileMs: number }> {
 
 export async function benchConnect(): Promise<void> {
   for (const [n, reps] of [[1, 7], [10, 5], [30, 5]] as const) {
-    const f: number[] = [];
-    const o: number[] = [];
-    const r: number[] = [];
-    for (let i = 0; i < reps; i++) {
-      // Alternate which goes first, so neither always meets a warmer or busier machine.
-      if (i % 2) f.push(await floor(n));
-      const x = await ours(n);
-      o.push(x.ms);
-      r.push(x.reconcileMs);
-      if (!(i % 2)) f.push(await floor(n));
-    }
+    const runs = await alternate(reps, () => floor(n), () => ours(n));
+    const f = runs.baseline;
+    const o = runs.subject.map((x) => x.ms);
+    const r = runs.subject.map((x) => x.reconcileMs);
     record('connect', `${n} server${n === 1 ? '' : 's'} in parallel (median of ${reps})`, { floorMs: median(f), minagentMs: median(o), ratio: median(o) / median(f), reconcileReturnsInMs: median(r) });
   }
 }

@@ -17,7 +17,7 @@ import { EraMemory } from '../src/core/mcp/eraMemory';
 import { ServerHub } from '../src/core/mcp/hub';
 import { ROOT } from '../test/helpers';
 import { COMPAT_MODULES, COMPAT_SERVERS, entryOf } from '../test/compat/servers';
-import { median, record } from './results';
+import { alternate, median, record } from './results';
 
 const ROUNDS = Number(process.env.BENCH_LOADED_ROUNDS ?? 5);
 const BUSY_LOOPS = 2;
@@ -78,17 +78,10 @@ export async function benchConnectLoaded(): Promise<void> {
   const configs = servers(mkdtempSync(join(tmpdir(), 'minagent-bench-loaded-')));
   const loops = Array.from({ length: BUSY_LOOPS }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
   try {
-    const sdk: number[] = [];
-    const ours: number[] = [];
-    const starts: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      // Alternate which goes first, so neither always meets a warmer or busier machine.
-      if (i % 2) sdk.push(await bySdk(configs));
-      const h = await byHub(configs);
-      ours.push(h.ms);
-      starts.push(h.starts);
-      if (!(i % 2)) sdk.push(await bySdk(configs));
-    }
+    const runs = await alternate(ROUNDS, () => bySdk(configs), () => byHub(configs));
+    const sdk = runs.baseline;
+    const ours = runs.subject.map((h) => h.ms);
+    const starts = runs.subject.map((h) => h.starts);
     record('connect under load', `${configs.length} real servers at once, ${BUSY_LOOPS} busy loops (median of ${ROUNDS})`, {
       sdkMs: median(sdk),
       minagentMs: median(ours),

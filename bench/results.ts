@@ -2,6 +2,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * Runs `rounds` rounds of a baseline and a subject, alternating which goes first so neither always
+ * meets a warmer or busier machine; resolves with each side's results in round order.
+ */
+export async function alternate<B, S>(rounds: number, baseline: () => Promise<B>, subject: () => Promise<S>): Promise<{ baseline: B[]; subject: S[] }> {
+  const out = { baseline: [] as B[], subject: [] as S[] };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2) out.baseline.push(await baseline());
+    out.subject.push(await subject());
+    if (!(i % 2)) out.baseline.push(await baseline());
+  }
+  return out;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;

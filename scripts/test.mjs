@@ -1,9 +1,10 @@
 // The README's test command: builds, runs every suite under node:test, then checks that no
 // process started by the tests is still alive. Every process the tests start inherits a marker
 // variable, so leftovers are found in /proc however they were started or reparented.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { ensureNodeModules } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
@@ -47,10 +48,45 @@ const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.t
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
 // test, never the whole run.
+/**
+ * On a fresh machine the e2e cache (Node 24, code-server; the conformance suite runs on that Node
+ * too) takes 80-200 s to install, mostly waiting on downloads and extraction: it runs beside the
+ * build and the fast suites, at nice 10 so the tests keep the CPU, its output kept in a log that is
+ * printed when it fails. `done()` waits for it; the stages that need it install whatever is still missing.
+ */
+async function backgroundSetup() {
+  const needed = (suites.includes('conformance') || suites.includes('e2e')) && process.env.MINAGENT_SKIP_E2E !== '1';
+  const { missing } = await import('./e2e-setup.mjs');
+  if (!needed || !missing().length) return { done: async () => {} };
+  mkdirSync('.test-artifacts', { recursive: true });
+  const logFile = '.test-artifacts/e2e-setup.log';
+  const out = openSync(logFile, 'w');
+  const t0 = Date.now();
+  console.log(`npm test: installing the e2e tools (Node 24, code-server) in the background; its log is ${logFile}`);
+  const child = spawn(process.execPath, ['scripts/e2e-setup.mjs'], { env, stdio: ['ignore', out, out] });
+  try {
+    setPriority(child.pid, 10);
+  } catch {
+    // not allowed here: it competes at the tests' priority
+  }
+  const exited = new Promise((resolve) => {
+    child.on('error', () => resolve(127));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+  return {
+    async done() {
+      const code = await exited;
+      closeSync(out);
+      console.log(`npm test: the e2e tools' install ${code === 0 ? 'finished' : `FAILED (exit ${code})`} after ${Math.round((Date.now() - t0) / 1000)} s`);
+      if (code !== 0) process.stderr.write(readFileSync(logFile, 'utf8'));
+    },
+  };
+}
 const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 ensureNodeModules();
+const setup = await backgroundSetup();
 let status = run(process.execPath, ['scripts/build.mjs']);
 if (status !== 0) failed('the build');
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
@@ -62,6 +98,7 @@ if (status === 0 && fast.length) {
 }
 // The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on
 // the Node 24 of the e2e cache (installed first if missing). Its verdict per scenario is printed.
+if (suites.includes('conformance') || suites.includes('e2e')) await setup.done();
 if (suites.includes('conformance')) {
   const conformance = timed('conformance', () => run(process.execPath, ['scripts/conformance.mjs']));
   if (conformance !== 0) failed('a conformance scenario (the suite\'s report is above)');

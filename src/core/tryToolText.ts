@@ -36,9 +36,23 @@ export function resultDocument(run: TryToolRun): string {
     '---',
     '',
   ];
-  const pretty = prettyJson(run.result);
-  const fence = '`'.repeat(Math.max(3, longestRun(run.result, '`') + 1));
-  return [...header, pretty !== undefined ? `${fence}json\n${pretty}\n${fence}` : `${fence}text\n${run.result}\n${fence}`, ''].join('\n');
+  // A failure reads as its message, lines and quotes as the server wrote them, not as escaped JSON.
+  const message = run.error ? errorText(run.result) : undefined;
+  const body = message ?? run.result;
+  const pretty = message === undefined ? prettyJson(run.result) : undefined;
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+  return [...header, pretty !== undefined ? `${fence}json\n${pretty}\n${fence}` : `${fence}text\n${body}\n${fence}`, ''].join('\n');
+}
+
+/** The message of a `{"error": "..."}` result, or undefined for any other text. */
+function errorText(result: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(result);
+    const error = parsed && typeof parsed === 'object' ? (parsed as { error?: unknown }).error : undefined;
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function prettyJson(text: string): string | undefined {

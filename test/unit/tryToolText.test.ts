@@ -19,6 +19,17 @@ describe("Try Tool's argument box and result document", () => {
     assert.match(doc, /```json\n\{\n {2}"a": 1\n\}\n```/);
   });
 
+  test('a failure reads as the server wrote it: one line per problem, no escaped quotes or \\n', () => {
+    // What mcp-server-code-runner 0.1.8 (SDK 1.x, zod 3) answers to run-code with languageId 3 and no code.
+    const message = "MCP error -32602: Input validation error: Invalid arguments for tool run-code: Required at code\nExpected 'javascript' | 'php', received number at languageId";
+    const doc = resultDocument({ tool: 'run-code', server: 'runner', args: { languageId: 3 }, durationMs: 5, result: JSON.stringify({ error: message }), error: true });
+    assert.match(doc, /\*\*Outcome:\*\* error/);
+    assert.ok(doc.includes(`\`\`\`text\n${message}\n\`\`\``), doc);
+    assert.doesNotMatch(doc, /\\n|\\"/, 'nothing escaped');
+    // An error result that is not our {"error"} shape stays as it came.
+    assert.match(resultDocument({ tool: 't', args: {}, durationMs: 1, result: '{"a":1}', error: true }), /```json\n\{\n {2}"a": 1\n\}\n```/);
+  });
+
   test('a result with backticks cannot close its fence early', () => {
     const doc = resultDocument({ tool: 't', args: {}, durationMs: 1, result: 'text ```` more', error: false });
     assert.match(doc, /`````text\ntext ```` more\n`````/);

@@ -85,8 +85,9 @@ async function backgroundSetup() {
 const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
-ensureNodeModules();
+// The e2e tools need nothing from node_modules: their install starts first, beside npm ci.
 const setup = await backgroundSetup();
+ensureNodeModules();
 let status = run(process.execPath, ['scripts/build.mjs']);
 if (status !== 0) failed('the build');
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);

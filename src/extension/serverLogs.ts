@@ -18,7 +18,10 @@ export class ServerLogs implements vscode.Disposable {
   /** The logger a server's source and the hub write its lines through. */
   logger(name: string): Logger {
     const tagged = taggedLogger(this.mainLogger, name);
-    const own = () => this.channel(name);
+    const own = () => {
+      const channel = this.channel(name);
+      return channel ? channelLogger(channel) : undefined;
+    };
     return {
       trace: (m) => (tagged.trace(m), own()?.trace(m)),
       info: (m) => (tagged.info(m), own()?.info(m)),

@@ -7,7 +7,7 @@ import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { requests } from './mockChat';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { inSight, Workbench } from './workbench';
 
 const label = (chat: Frame) => chat.locator('#budget-label').innerText();
 
@@ -65,6 +65,19 @@ describe('the context budget', () => {
         const second = await theme();
         await w.page.waitForTimeout(500); // a picture for a person to look at: let the webview repaint first
         await w.screenshot(`budget-details-${second}`);
+        // A short window: the details are never cut off, and the input stays in sight below them.
+        const full = w.page.viewportSize()!;
+        await w.page.setViewportSize({ width: full.width, height: 560 });
+        try {
+          await waitFor('the chat to lay out again', async () => (await chat.evaluate<number>('innerHeight')) < 360);
+          await w.screenshot(`budget-details-short-${second}`);
+          const boxes = () => chat.evaluate(`JSON.stringify([innerHeight, ...['#budget-details', '#input', '#transcript', '#welcome'].map((s) => { const r = document.querySelector(s)?.getBoundingClientRect(); return r && [s, Math.round(r.top), Math.round(r.bottom)]; })])`);
+          await waitFor('the details and the input in sight', async () => (await inSight(chat, '#budget-details')) && (await inSight(chat, '#input'))).catch(async (e: Error) => {
+            throw new Error(`${e.message}: [innerHeight, [selector, top, bottom]...] ${await boxes()}`);
+          });
+        } finally {
+          await w.page.setViewportSize(full);
+        }
         await chat.locator('#budget-meter').click();
         await details.waitFor({ state: 'hidden' });
         await w.screenshot(`budget-meter-${second}`);

@@ -7,7 +7,7 @@ import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { inSight, Workbench } from './workbench';
 
 /** Runs a named stage; a failure says which, with a screenshot. */
 function staged(prefix: string, workbench: () => Workbench | undefined) {
@@ -108,11 +108,10 @@ describe('server prompts in the chat', () => {
         const full = w.page.viewportSize()!;
         await w.page.setViewportSize({ width: full.width, height: 480 });
         try {
-          const inSight = (selector: string) => chat.evaluate(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);
           await waitFor('the chat to lay out again', async () => (await chat.evaluate<number>('innerHeight')) < 300);
-          assert.ok(await inSight('.prompt-form:not([hidden]) .prompt-form-buttons button'), 'the form\'s Send is in sight');
-          assert.ok(await inSight('#input'), 'the chat input is in sight');
-          assert.ok(await inSight('header select'), 'the model picker is in sight');
+          assert.ok(await inSight(chat, '.prompt-form:not([hidden]) .prompt-form-buttons button'), 'the form\'s Send is in sight');
+          assert.ok(await inSight(chat, '#input'), 'the chat input is in sight');
+          assert.ok(await inSight(chat, 'header select'), 'the model picker is in sight');
           assert.equal(await chat.evaluate('document.scrollingElement.scrollTop'), 0, 'the page did not scroll');
           await w.screenshot('prompts-2-form-short-chat-light');
         } finally {

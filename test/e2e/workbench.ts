@@ -9,6 +9,11 @@ import { ROOT } from '../helpers';
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
 export const ARTIFACTS = join(ROOT, '.test-artifacts');
 
+/** Whether the element `selector` matches in the frame is drawn and wholly inside the frame's viewport. */
+export function inSight(frame: Frame, selector: string): Promise<boolean> {
+  return frame.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);
+}
+
 export class Workbench {
   private constructor(
     readonly context: BrowserContext,

@@ -170,6 +170,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'remove':
       transcript.remove(m.id);
+      welcome.setEmpty(transcript.isEmpty());
       lastActions.place(busy);
       break;
     case 'editDraft':

@@ -114,6 +114,11 @@ export class Transcript {
     return chunk;
   }
 
+  /** True when no item is shown (the chat is new, or everything was taken back). */
+  isEmpty(): boolean {
+    return this.entries.size === 0;
+  }
+
   /** An item taken out (a message that was not sent). */
   remove(id: string): void {
     const entry = this.entries.get(id);

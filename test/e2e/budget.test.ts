@@ -81,7 +81,11 @@ describe('the context budget', () => {
         await chat.locator('#budget-meter').click();
         await details.waitFor({ state: 'hidden' });
         await w.screenshot(`budget-meter-${second}`);
+        // A paste past the window says so before Send (Send then keeps it in the input: chatPolish).
+        await chat.locator('#input').fill('lorem ipsum dolor sit amet '.repeat(4000));
+        await waitFor('the meter to say too long', async () => / · too long$/.test(await label(chat)));
         await chat.locator('#input').fill('');
+        await waitFor('the meter back under the window', async () => !/too long/.test(await label(chat)));
       });
 
       await stage('2-switch-off', async () => {

@@ -351,6 +351,7 @@ describe('the chat, polished (issue 11)', () => {
         await bar.locator('button', { hasText: 'Edit' }).click();
         await waitFor('the message back in the input', async () => (await chat.locator('#input').inputValue()) === 'retry me');
         assert.equal(await chat.locator('#transcript .msg').count(), 0, 'the message and its answer were taken back');
+        await chat.locator('#welcome').waitFor({ timeout: 5_000 }); // the chat is empty again: its welcome is back
         assert.equal(await chat.evaluate('document.activeElement && document.activeElement.id'), 'input');
         await w.screenshot('retry-and-edit');
         await chat.locator('#input').fill('');

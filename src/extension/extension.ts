@@ -168,7 +168,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(serverHub, context.workspaceState);
   const tools = new ToolSelection(serverHub, switches);
-  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals, icons));
+  const runner = new TurnRunner(vscodeTurnHost(serverHub, models, tools, approvals, serverAsks.clientRequests.userWait, icons));
   // Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
   const storage = context.storageUri ?? context.globalStorageUri;
   // Read-only documents for Try Tool's results, the chat's full results and its export.

@@ -55,7 +55,9 @@ describe('elicitation in VS Code', () => {
 
         const form = chat.locator('.ask-form');
         await form.waitFor();
+        const formShown = Date.now();
         await w.screenshot('elicitation-1-form');
+        await w.page.waitForTimeout(1000); // the user reads the form: this time is not the call's
         // The server's message is text: its markup is shown, not rendered.
         assert.equal(await form.locator('.ask-message').innerText(), 'Tell us <b>who</b> you are');
         assert.equal(await form.locator('.ask-message b').count(), 0);
@@ -86,8 +88,13 @@ describe('elicitation in VS Code', () => {
         await name.press('Enter');
 
         await form.locator('.ask-outcome', { hasText: 'accepted' }).waitFor();
+        const formOpenMs = Date.now() - formShown;
         const card = chat.locator('.card.status-done', { hasText: 'ask_profile' });
         await card.waitFor();
+        // The card's duration is the call's own time: the time the user spent on the form is not in it.
+        const duration = await card.locator('.card-duration').innerText();
+        const [, n, unit] = /^([\d.]+) (ms|s)$/.exec(duration) ?? [];
+        assert.ok(n !== undefined && Number(n) * (unit === 's' ? 1000 : 1) < formOpenMs / 2, `the card says ${duration}; the form was open ${formOpenMs} ms`);
         assert.ok((await card.locator('.card-result').innerText()).includes(ANSWER), 'the tool card shows the answer the server got');
         await chat.locator('.msg.assistant', { hasText: 'Here is what the tool returned' }).waitFor();
         await w.screenshot('elicitation-2-done');

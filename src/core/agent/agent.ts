@@ -62,6 +62,8 @@ export interface AgentOptions {
   idleTimeoutMs?: number;
   /** Why a tool the model was not shown is unavailable (e.g. "switched off in this workspace"), for its refusal. */
   whyUnavailable?: (name: string) => string | undefined;
+  /** The time a server has kept the user answering its requests so far (left out of a call's duration). */
+  userWaitMs?: (server: string) => number;
 }
 
 export interface RunOptions {
@@ -231,10 +233,13 @@ export class Agent {
       const denied = await this.askApproval(request, signal);
       if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: 0, images: [] as ToolImage[], resources: [] as ToolResource[] };
     }
-    // The call's own time: what the user spent deciding is not the tool's.
+    // The call's own time: what the user spent deciding (the approval, a form the server asked for meanwhile) is not the tool's.
+    const userWait = () => (server !== undefined ? (this.options.userWaitMs?.(server) ?? 0) : 0);
     const calling = Date.now();
+    const waitedBefore = userWait();
     result = await this.registry.callPinned(pin, args, callOptions);
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - calling, images, resources };
+    const durationMs = Math.max(0, Date.now() - calling - (userWait() - waitedBefore));
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs, images, resources };
   }
 }
 

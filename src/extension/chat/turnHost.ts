@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../../core/agent/agent';
 import type { TurnHost } from '../../core/chat/turn';
 import type { ServerHub } from '../../core/mcp/hub';
+import type { UserWait } from '../../core/mcp/clientRequests/clientRequests';
 import { serversReady } from '../../core/chat/serversReady';
 import type { Approvals } from './approvals';
 import type { ModelChoices } from './models';
@@ -17,7 +18,7 @@ export function systemPrompt(): string {
 }
 
 /** What a turn needs, from VS Code: the selected model, the settings, the tool selection and approvals. */
-export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals, icons?: IconFiles): TurnHost {
+export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals, userWait: UserWait, icons?: IconFiles): TurnHost {
   return {
     look: (name, server) => {
       const tool = hub.registry.get(name);
@@ -34,6 +35,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
         instructions: () => hub.catalog.instructions(),
         maxSteps: setting<number>('chat.maxSteps', 20),
         ...(idle > 0 ? { idleTimeoutMs: idle * 1000 } : {}),
+        userWaitMs: (server: string) => userWait.waitedMs(server),
       };
     },
     tools: () => tools.forModel(),

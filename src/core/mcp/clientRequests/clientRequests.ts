@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config';
 import { serverIdentity } from '../identity';
 import { answerElicitation } from './elicitation';
 import { holdTimeouts } from './patience';
+import { UserWaitClock } from './userWait';
 import { checkFormsFirst } from './preflight';
 import type { RootsSource } from './roots';
 import { answerSampling, type SamplingDeps } from './sampling';
@@ -34,6 +35,11 @@ export interface ClientRequestsHost {
   install(client: Client, config: ServerConfig, log: Logger): Disposable;
 }
 
+/** The time each server kept the user answering its requests (forms, sampling approvals). */
+export interface UserWait {
+  waitedMs(server: string): number;
+}
+
 /**
  * Declares the client capabilities and registers the elicitation, sampling and roots handlers on
  * every client a source makes, through the SDK. The SDK carries both eras to the same handlers: a
@@ -44,6 +50,8 @@ export interface ClientRequestsHost {
 export class ClientRequests implements ClientRequestsHost, Disposable {
   private readonly clients = new Map<Client, Logger>();
   private readonly rootsListener: Disposable;
+  /** Per server, the time its requests kept the user answering: a call's card leaves it out of the call's duration. */
+  readonly userWait = new UserWaitClock();
 
   constructor(private readonly options: ClientRequestsOptions) {
     this.rootsListener = options.roots.onDidChange(() => this.rootsChanged());
@@ -57,9 +65,11 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     // While the user answers, the call that caused the request does not time out (see patience.ts).
     const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
       const release = holdTimeouts(client);
+      const answered = this.userWait.begin(config.name);
       try {
         return await run();
       } finally {
+        answered();
         release();
       }
     };

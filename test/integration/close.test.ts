@@ -7,6 +7,8 @@ import { ProcessTransport } from '../../src/core/mcp/transport/processTransport'
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import type { ServerConfig } from '../../src/core/mcp/config';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture, isAlive, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
@@ -31,6 +33,20 @@ describe('close', () => {
     assert.equal(isAlive(pid), false);
     assert.deepEqual(exitOf(s), { code: 0, signal: null });
     assert.equal(s.state.kind, 'stopped');
+  });
+
+  test('a server that saves its state on stdin EOF gets the time to finish (the SDK client\'s 2 s), no signal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-flush-'));
+    const file = join(dir, 'state');
+    try {
+      const { s, pid } = await connected(fixture('saver', 'faulty.mjs', ['flush-on-exit'], { env: { FIXTURE_FLUSH_FILE: file, FIXTURE_FLUSH_MS: '800' } }));
+      await s.close();
+      assert.equal(isAlive(pid), false);
+      assert.deepEqual(exitOf(s), { code: 0, signal: null }, 'it exited by itself');
+      assert.equal(readFileSync(file, 'utf8'), 'flushed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a server that ignores stdin EOF is ended with SIGTERM', async () => {

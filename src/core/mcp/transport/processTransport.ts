@@ -29,13 +29,13 @@ export interface ProcessParams {
 }
 
 export interface CloseTimings {
-  /** How long a server gets to exit on stdin EOF before SIGTERM. */
+  /** How long a server gets to exit on stdin EOF before SIGTERM (the SDK's client gives 2 s: a server that flushes on exit needs it on a busy machine). */
   eofGraceMs: number;
   /** How long after SIGTERM before SIGKILL. */
   termGraceMs: number;
 }
 
-export const DEFAULT_CLOSE_TIMINGS: CloseTimings = { eofGraceMs: 100, termGraceMs: 400 };
+export const DEFAULT_CLOSE_TIMINGS: CloseTimings = { eofGraceMs: 2_000, termGraceMs: 400 };
 
 export interface ExitInfo {
   code: number | null;

@@ -2,7 +2,7 @@
  * Checks for the ask messages of the webview protocol (see asks.ts), in the style of validate.ts:
  * a message of the wrong shape is dropped by its receiver.
  */
-import type { FieldValue, FormField } from '../core/mcp/clientRequests/formSchema';
+import type { FieldValue, FormField } from './form';
 import type { AskAnswer, AskView } from './asks';
 
 type Obj = Record<string, unknown>;

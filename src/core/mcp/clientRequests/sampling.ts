@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageRequest, type Creat
 import type { ChatMessage, ChatModel } from '../../agent/model';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
-import { stripUnsafe } from './serverText';
+import { stripUnsafe } from '../../../shared/serverText';
 import type { ClientRequestUi, SamplingAsk } from './ui';
 
 /** The spec's error for a sampling request the user rejected. */

@@ -1,5 +1,5 @@
 import type { BudgetParts } from '../../shared/protocol';
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import type { ToolSchema } from '../tools';
 import { BudgetError, fitRequest, type TrimReport } from './fit';
 import type { ModelLimits } from './limits';

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
-import type { ChatMessage, ChatModel } from '../../agent/model';
+import type { ChatModel } from '../../agent/model';
+import type { ChatMessage } from '../../agent/messages';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
 import { stripUnsafe } from '../../../shared/serverText';

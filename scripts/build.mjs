@@ -1,8 +1,15 @@
-// Bundles the CLI (and, once it exists, the extension) with esbuild. `tsc` only type-checks.
+// Bundles the CLI, the extension, the webview and the tokenizer worker with esbuild. `tsc` only type-checks.
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
+// The test-only hooks, each in the builds of the suite that needs it and in no other:
+// --test-api (the desktop suite) exports a way to run a tool without approval;
+// --server-report or MINAGENT_SERVER_REPORT=1 (the e2e suite's package) writes the servers' report (testReport.ts).
+const testApi = process.argv.includes('--test-api');
+const serverReport = process.argv.includes('--server-report') || process.env.MINAGENT_SERVER_REPORT === '1';
+/** Modules that only a build with their hook may contain. */
+const TEST_ONLY = { 'src/extension/testReport.ts': serverReport };
 const common = {
   bundle: true,
   platform: 'node',
@@ -14,20 +21,27 @@ const common = {
   // jsonc-parser's UMD entry hides its requires from bundlers; its ESM entry bundles cleanly.
   mainFields: ['module', 'main'],
   logLevel: 'warning',
+  metafile: true,
 };
 
-const builds = [
+const results = await Promise.all([
   // The o200k_base tokenizer (about 2.7 MB) runs in a worker thread started on first use: its own file.
   build({ ...common, entryPoints: ['src/core/budget/o200kWorker.ts'], outfile: 'dist/o200kWorker.js' }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-];
-if (existsSync('src/extension/extension.ts')) {
-  // A test build (--test-api, the desktop suite) exports a way to run a tool without approval; no other build has one.
-  const testApi = process.argv.includes('--test-api');
-  builds.push(build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], define: { MINAGENT_TEST_API: String(testApi) } }));
-}
-if (existsSync('src/webview/main.ts')) {
-  builds.push(build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }));
-}
-await Promise.all(builds);
+  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }),
+]);
 chmodSync('dist/cli.js', 0o755);
+
+// What a bundle contains, by the bundler's own account: a module tree-shaken away adds no bytes.
+const leaks = results.flatMap((r) =>
+  Object.entries(r.metafile.outputs).flatMap(([out, { inputs }]) =>
+    Object.entries(TEST_ONLY)
+      .filter(([file, allowed]) => !allowed && (inputs[file]?.bytesInOutput ?? 0) > 0)
+      .map(([file]) => `${file} in ${out}`),
+  ),
+);
+if (leaks.length) {
+  console.error(`build: a test-only module reached a bundle built without its hook: ${leaks.join(', ')}`);
+  process.exit(1);
+}

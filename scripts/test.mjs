@@ -118,7 +118,8 @@ if (suites.includes('e2e')) {
       failed(`the e2e suite cannot run, missing: ${left.join('; ')}`);
       status ||= 1;
     } else {
-      const packaged = run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      // The package with the servers' report, which the e2e tests read (scripts/build.mjs); the shipped one has none.
+      const packaged = run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, MINAGENT_SERVER_REPORT: '1' } });
       if (packaged !== 0) failed('npm run package');
       const e2eStatus = packaged === 0 ? timed('e2e', () => nodeTest(filesOf('e2e'), E2E_CONCURRENCY)) : packaged;
       if (e2eStatus !== 0 && packaged === 0) failed('an e2e test (its report is above; screenshots in .test-artifacts/)');

@@ -1,4 +1,5 @@
-import { initialValues, parseTyped, type FieldValue, type FormField } from '../core/mcp/clientRequests/formSchema';
+import { parseTyped } from '../core/mcp/clientRequests/formSchema';
+import { initialValues, type FieldValue, type FormField } from '../shared/form';
 import type { ClientRequestUi, FormAnswer, SamplingAnswer, UrlAnswer } from '../core/mcp/clientRequests/ui';
 import type { Terminal } from './approve';
 import { indentLines, terminalLine } from './terminalText';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../core/mcp/hub';
-import type { Node } from './serverTree';
+import type { Node } from './treeNode';
 import { tryTool } from './tryTool';
 import { addServer } from './addServer';
 import type { ServerLogs } from './serverLogs';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerInfo } from '../core/mcp/hub';
 import { summarizeError } from '../core/mcp/errorLine';
 import { markdownText } from '../shared/markdownText';
-import type { Node } from './serverTree';
+import type { Node } from './treeNode';
 
 /**
  * A failed server's error row: the one line that explains it (the first error line of its stderr, or

@@ -61,8 +61,10 @@ export interface MinAgentApi {
   call?(name: string, args: Record<string, unknown>): Promise<string>;
 }
 
-/** Set by the bundler: true only in a test build. */
+/** Set by the bundler: true only in the desktop suite's build (scripts/build.mjs --test-api). */
 declare const MINAGENT_TEST_API: boolean;
+/** Set by the bundler: true only in the e2e suite's package (scripts/build.mjs --server-report). */
+declare const MINAGENT_SERVER_REPORT: boolean;
 
 export function activate(context: vscode.ExtensionContext): MinAgentApi {
   try {
@@ -136,7 +138,8 @@ function start(context: vscode.ExtensionContext): ServerHub {
     icons.onDidLoad(() => tree.refresh()),
   );
   const status = new StatusBar(serverHub, () => config);
-  const report = testReporter(serverHub);
+  // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).
+  const report = MINAGENT_SERVER_REPORT ? testReporter(serverHub) : undefined;
   const changed = () => {
     tree.refresh();
     status.update();

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { describeEndpoint, describeProblem, serverRedactor, type ConfigProblem } from '../core/mcp/config';
+import { describeEndpoint, describeProblem, serverRedactor } from '../core/mcp/config';
 import { describeProtocol } from '../core/mcp/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
@@ -12,7 +12,7 @@ import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
 import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
-import type { EntryRef } from './settingsLocation';
+import type { Node } from './treeNode';
 import type { IconSource } from './icons/iconSource';
 
 /** Tool rows whose tooltip is made when hovered. */
@@ -20,15 +20,6 @@ const toolTooltips = new WeakMap<vscode.TreeItem, Tool>();
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
-
-export type Node =
-  | { kind: 'trust'; names: string[] }
-  | { kind: 'server'; name: string }
-  | { kind: 'broken'; name: string; problem: ConfigProblem }
-  | { kind: 'disabled'; name: string }
-  | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString; open?: EntryRef }
-  | { kind: 'action'; server: string; label: string; command: string; icon: string };
 
 /** The Tools tree: servers with their state, their tools, errors with actions, and configuration problems. */
 export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {

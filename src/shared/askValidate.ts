@@ -2,14 +2,10 @@
  * Checks for the ask messages of the webview protocol (see asks.ts), in the style of validate.ts:
  * a message of the wrong shape is dropped by its receiver.
  */
-import type { FieldValue, FormField } from '../core/mcp/clientRequests/formSchema';
+import { byKind, isBool, isNum, isObj, isStr, listOf, maybe, oneOf, opt, shape } from './check';
+import { FORMATS, type EnumOption, type FieldValue, type FormField } from './form';
 import type { AskAnswer, AskView } from './asks';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const opt = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
 const MAX_FIELDS = 50;
 const MAX_VALUE = 100_000;
 
@@ -37,9 +33,16 @@ export function parseAskAnswer(a: unknown): AskAnswer | undefined {
   }
 }
 
-const KINDS = new Set(['string', 'number', 'boolean', 'enum', 'multi']);
-const isField = (f: unknown): f is FormField =>
-  isObj(f) && isStr(f.name) && isStr(f.label) && KINDS.has(f.kind as string) && typeof f.required === 'boolean' && opt(f.description, isStr) && opt(f.options, (o) => Array.isArray(o) && o.every((x) => isObj(x) && isStr(x.value) && isStr(x.label)));
+type Kind<K extends FormField['kind']> = Extract<FormField, { kind: K }>;
+const base = { name: isStr, label: isStr, description: maybe(isStr), required: isBool };
+const isOption = shape<EnumOption>({ value: isStr, label: isStr });
+const isField = byKind<FormField>({
+  string: shape<Kind<'string'>>({ ...base, kind: oneOf(['string']), default: maybe(isStr), minLength: maybe(isNum), maxLength: maybe(isNum), format: maybe(oneOf(FORMATS)) }),
+  number: shape<Kind<'number'>>({ ...base, kind: oneOf(['number']), integer: isBool, default: maybe(isNum), minimum: maybe(isNum), maximum: maybe(isNum) }),
+  boolean: shape<Kind<'boolean'>>({ ...base, kind: oneOf(['boolean']), default: maybe(isBool) }),
+  enum: shape<Kind<'enum'>>({ ...base, kind: oneOf(['enum']), options: listOf(isOption), default: maybe(isStr) }),
+  multi: shape<Kind<'multi'>>({ ...base, kind: oneOf(['multi']), options: listOf(isOption), default: maybe(listOf(isStr)), minItems: maybe(isNum), maxItems: maybe(isNum) }),
+});
 
 /** An ask from the host, or undefined (the webview drops it). */
 export function isAskView(v: unknown): v is AskView {

@@ -1,4 +1,4 @@
-import type { FieldValue, FormField } from '../core/mcp/clientRequests/formSchema';
+import type { FieldValue, FormField } from './form';
 /**
  * A server's request to the user, shown as a card in the chat: an elicitation form, or a sampling
  * request to approve. Every text in it is the server's and is rendered as text only.

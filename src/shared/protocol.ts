@@ -1,5 +1,3 @@
-import type { BudgetBreakdown } from '../core/budget/breakdown';
-import type { ExamplePrompt } from '../core/chat/examples';
 import type { AskAnswer, AskView } from './asks';
 /**
  * The typed messages between the extension host and the chat webview. Both sides import this
@@ -85,6 +83,14 @@ export interface ModelChoice {
   detail?: string;
 }
 
+/** An example prompt in the chat's welcome: clicking it puts `prompt` in the input (it is never sent by itself). */
+export interface ExamplePrompt {
+  /** The tool it shows off (registry name) and its server, for the tooltip. */
+  tool: string;
+  server?: string;
+  prompt: string;
+}
+
 /** Everything around the transcript: the model picker and the banner. Sent alone when only it changed. */
 export interface ChatMeta {
   models: ModelChoice[];
@@ -118,16 +124,29 @@ export interface ChatState extends ChatMeta {
   busy: boolean;
 }
 
-/**
- * Host to webview. Only `state` carries the whole transcript; a local change is one `append`,
- * `update` (one item) or `textDelta` (text added to a streaming answer), and `meta` changes the
- * picker and banner without touching the transcript.
- */
+/** The parts of a request's cost (tokens) that the core's BudgetBreakdown and the wire's BudgetView share. */
+export interface BudgetParts {
+  /** Kept free for the answer. */
+  reserve: number;
+  system: number;
+  /** Tool schemas by server (tools without a server under ""), in the order given. */
+  tools: Array<{ server: string; tokens: number; count: number }>;
+  /** The earlier conversation as it would be sent (after trimming). */
+  history: number;
+  /** The earlier conversation before trimming. */
+  historyFull: number;
+  /** The message being typed. */
+  message: number;
+  total: number;
+  /** Why it would not be sent at all, when even trimming cannot make it fit. */
+  over?: string;
+}
+
 /**
  * What the next request will cost, by part, against the model's window (tokens): the core's
  * BudgetBreakdown with its window, counter and trim report flattened for the wire.
  */
-export type BudgetView = Pick<BudgetBreakdown, 'reserve' | 'system' | 'tools' | 'history' | 'historyFull' | 'message' | 'total' | 'over'> & {
+export type BudgetView = BudgetParts & {
   window: number;
   /** Where the window figure came from, e.g. "the model's limit" or "minagent.chat.contextWindow". */
   windowSource: string;
@@ -138,6 +157,11 @@ export type BudgetView = Pick<BudgetBreakdown, 'reserve' | 'system' | 'tools' | 
   trimmed?: string;
 };
 
+/**
+ * Host to webview. Only `state` carries the whole transcript; a local change is one `append`,
+ * `update` (one item) or `textDelta` (text added to a streaming answer), and `meta` changes the
+ * picker and banner without touching the transcript.
+ */
 export type HostMessage =
   | { type: 'state'; state: ChatState }
   | { type: 'meta'; meta: ChatMeta }

@@ -1,20 +1,14 @@
 /**
  * Checks messages that cross the webview boundary, in both directions, against the protocol's
  * discriminated unions. Anything else (unknown type, missing or extra-typed field) is dropped by the
- * receiver. Hand-written: a schema library would be most of the webview's bundle for ten shapes.
+ * receiver. Hand-written from check.ts (a schema library would be most of the webview's bundle for ten
+ * shapes); the shapes built with `shape` follow their types, so the two cannot drift apart.
  */
+import { arrayOf, isBool, isCount, isNum, isObj, isStr, listOf, maybe, oneOf, opt, shape } from './check';
 import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
-import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, ExamplePrompt, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
 import { isAskView, parseAskAnswer } from './askValidate';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
-const opt = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
-const arrayOf = (check: (v: unknown) => boolean) => (v: unknown): boolean => Array.isArray(v) && v.every(check);
 
 /** Longest text a view may send: a message, an id. Longer is not a mistake a user makes. */
 const MAX_TEXT = 1_000_000;
@@ -70,8 +64,7 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
 const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
 const LEVELS = new Set(['info', 'warning', 'error']);
 
-const isCardResource = (r: unknown): r is CardResource =>
-  isObj(r) && (r.kind === 'link' || r.kind === 'embedded') && isStr(r.server) && isStr(r.uri) && isStr(r.label) && opt(r.mimeType, isStr) && opt(r.size, isNum) && opt(r.text, isStr);
+const isCardResource = shape<CardResource>({ kind: oneOf(['link', 'embedded']), server: isStr, uri: isStr, label: isStr, mimeType: maybe(isStr), size: maybe(isNum), text: maybe(isStr) });
 
 export const isCardIcon = (v: unknown): v is string => isStr(v) && v.length <= MAX_CARD_ICON_CHARS && CARD_ICON.test(v);
 
@@ -116,10 +109,9 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   }
 }
 
-const isChip = (c: unknown): c is AttachmentChip => isObj(c) && isId(c.id) && isStr(c.server) && isStr(c.uri) && isStr(c.label) && isNum(c.tokens) && c.tokens >= 0 && isBool(c.exact);
-const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isStr(m.label) && opt(m.detail, isStr);
-
-const isExample = (e: unknown): e is NonNullable<ChatMeta['examples']>[number] => isObj(e) && isStr(e.tool) && isStr(e.prompt) && opt(e.server, isStr);
+const isChip = shape<AttachmentChip>({ id: isId, server: isStr, uri: isStr, label: isStr, tokens: isCount, exact: isBool });
+const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isStr) });
+const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr });
 
 function isMeta(s: unknown): s is ChatMeta {
   return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
@@ -129,26 +121,21 @@ function isState(s: unknown): s is ChatState {
   return isMeta(s) && isObj(s) && arrayOf(isTranscriptItem)(s.items) && isBool(s.busy);
 }
 
-const isCount = (v: unknown): v is number => isNum(v) && v >= 0;
-
-function isBudget(b: unknown): b is BudgetView {
-  return (
-    isObj(b) &&
-    isCount(b.window) &&
-    isStr(b.windowSource) &&
-    isCount(b.reserve) &&
-    isStr(b.counter) &&
-    isBool(b.exact) &&
-    isCount(b.system) &&
-    arrayOf((t) => isObj(t) && isStr(t.server) && isCount(t.tokens) && isCount(t.count))(b.tools) &&
-    isCount(b.history) &&
-    isCount(b.historyFull) &&
-    isCount(b.message) &&
-    isCount(b.total) &&
-    opt(b.trimmed, isStr) &&
-    opt(b.over, isStr)
-  );
-}
+const isBudget = shape<BudgetView>({
+  window: isCount,
+  windowSource: isStr,
+  reserve: isCount,
+  counter: isStr,
+  exact: isBool,
+  system: isCount,
+  tools: listOf(shape<BudgetView['tools'][number]>({ server: isStr, tokens: isCount, count: isCount })),
+  history: isCount,
+  historyFull: isCount,
+  message: isCount,
+  total: isCount,
+  trimmed: maybe(isStr),
+  over: maybe(isStr),
+});
 
 /** A message from the host, or undefined (the webview drops it). */
 export function parseHostMessage(m: unknown): HostMessage | undefined {

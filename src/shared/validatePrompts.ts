@@ -3,11 +3,9 @@
  * expanded prompt in the transcript), beside validate.ts. Every name, value and count is bounded:
  * a view asks only for what a user could type.
  */
+import { isObj, isStr, type Obj } from './check';
 import type { PromptChoice, PromptMessageView, WebviewMessage } from './protocol';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): boolean => v === undefined || isStr(v);
 
 /** A prompt's or an argument's name. */

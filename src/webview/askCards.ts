@@ -1,4 +1,4 @@
-import { initialValues, validateAnswers, type FieldValue, type FormField } from '../core/mcp/clientRequests/formSchema';
+import { initialValues, validateAnswers, type FieldValue, type FormField } from '../shared/form';
 import type { AskAnswer, AskView } from '../shared/asks';
 
 /**

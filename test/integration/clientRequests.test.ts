@@ -12,7 +12,7 @@ import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config';
 import { silentLogger } from '../../src/core/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
-import { initialValues, type FieldValue } from '../../src/core/mcp/clientRequests/formSchema';
+import { initialValues, type FieldValue } from '../../src/shared/form';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import { fixture, reference, ROOT, SERVERS, waitFor } from '../helpers';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { answerContent, initialValues, parseFormSchema, parseTyped, validateAnswers } from '../../src/core/mcp/clientRequests/formSchema';
-import { plainText, safeUrl } from '../../src/core/mcp/clientRequests/serverText';
+import { answerContent, parseFormSchema, parseTyped } from '../../src/core/mcp/clientRequests/formSchema';
+import { initialValues, validateAnswers } from '../../src/shared/form';
+import { plainText, safeUrl } from '../../src/shared/serverText';
 
 describe('elicitation form schema', () => {
   test('reads every restricted field kind: titled and untitled enums, the older enumNames, multi-select', () => {

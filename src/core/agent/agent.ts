@@ -2,7 +2,8 @@ import { resultSources } from '../approvals/contextSources';
 import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
-import { type ChatMessage, type ChatModel, type ToolCall } from './model';
+import type { ChatMessage, ToolCall } from './messages';
+import type { ChatModel } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
 

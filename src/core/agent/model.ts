@@ -1,23 +1,8 @@
 import type { ModelLimits } from '../budget/limits';
 import { DEFAULT_WINDOW } from '../budget/window';
 import { estimateCounter } from '../budget/tokens';
-import type { ToolImage, ToolSchema } from '../tools';
-
-export interface ToolCall {
-  /** The provider's id for the call, echoed back with the result. */
-  id: string;
-  /** The name the model used (a wire name). */
-  name: string;
-  /** Arguments as the model sent them: an object, or JSON text (possibly invalid). */
-  arguments: Record<string, unknown> | string;
-}
-
-export type ChatMessage =
-  | { role: 'system'; content: string }
-  /** `images`: from a prompt a server gave (raster images only, checked where they were taken in). */
-  | { role: 'user'; content: string; images?: ToolImage[] }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean; images?: ToolImage[] };
+import type { ToolSchema } from '../tools';
+import type { ChatMessage, ToolCall } from './messages';
 
 /** What the model answered in one turn: text, tool calls, or both. */
 export interface ModelTurn {

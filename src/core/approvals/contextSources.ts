@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from '../agent/model';
+import type { ChatMessage, ToolCall } from '../agent/messages';
 import type { ToolRegistry } from '../tools';
 
 /**

@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../agent/model';
+import type { BudgetParts } from '../../shared/protocol';
+import type { ChatMessage } from '../agent/messages';
 import type { ToolSchema } from '../tools';
 import { BudgetError, fitRequest, type TrimReport } from './fit';
 import type { ModelLimits } from './limits';
@@ -6,24 +7,10 @@ import { messageTokens, toolTokens } from './tokens';
 import { answerReserve, type ContextWindow } from './window';
 
 /** What the next request will cost, part by part, against the model's window. */
-export interface BudgetBreakdown {
+export interface BudgetBreakdown extends BudgetParts {
   window: ContextWindow;
-  /** Kept free for the answer. */
-  reserve: number;
   counter: { label: string; exact: boolean };
-  system: number;
-  /** Tool schemas by server (tools without a server under ""), in the order given. */
-  tools: Array<{ server: string; tokens: number; count: number }>;
-  /** The earlier conversation as it would be sent (after trimming). */
-  history: number;
-  /** The earlier conversation before trimming. */
-  historyFull: number;
-  /** The message being typed. */
-  message: number;
-  total: number;
   trimmed?: TrimReport;
-  /** Why it would not be sent at all, when even trimming cannot make it fit. */
-  over?: string;
 }
 
 export interface BudgetInput {

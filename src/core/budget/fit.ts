@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import type { ToolSchema } from '../tools';
 import { messageTokens, sum, toolTokens, type TokenCounter } from './tokens';
 import { answerReserve, type ContextWindow } from './window';

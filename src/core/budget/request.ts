@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatModel } from '../agent/model';
+import type { ChatModel } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import { errorMessage, type ToolSchema } from '../tools';
 import { BudgetError, describeTrim, fitRequest } from './fit';
 

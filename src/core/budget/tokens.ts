@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import type { ToolSchema } from '../tools';
 
 /**

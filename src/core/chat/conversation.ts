@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import { Emitter } from '../event';
 import type { TranscriptItem } from '../../shared/protocol';
 

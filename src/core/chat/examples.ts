@@ -1,10 +1,4 @@
-/** An example prompt in the chat's welcome: clicking it puts `prompt` in the input (it is never sent by itself). */
-export interface ExamplePrompt {
-  /** The tool it shows off (registry name) and its server, for the tooltip. */
-  tool: string;
-  server?: string;
-  prompt: string;
-}
+import type { ExamplePrompt } from '../../shared/protocol';
 
 interface ToolLike {
   name: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
 import type { TranscriptItem } from '../../shared/protocol';

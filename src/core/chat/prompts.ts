@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import type { Event } from '../event';
 import type { NamedPrompt } from '../mcp/catalog';
 import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/featureTypes';

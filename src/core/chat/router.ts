@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import type { Disposable } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';

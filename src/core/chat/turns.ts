@@ -27,10 +27,6 @@ export class TurnRunner {
     return this.running.has(conversation);
   }
 
-  current(conversation: Conversation): Turn | undefined {
-    return this.running.get(conversation);
-  }
-
   /** Starts a turn, or throws TurnBusy; the returned promise settles with its outcome when the turn has ended. */
   start(conversation: Conversation, input: TurnInput, origin?: unknown, attached?: TakenContext): Promise<TurnOutcome> {
     if (this.running.has(conversation)) throw new TurnBusy();
@@ -59,7 +55,7 @@ export class TurnRunner {
     for (const turn of this.running.values()) turn.end(reason);
   }
 
-  /** Resolves when no turn runs (tests, deactivation). */
+  /** Resolves when no turn runs (the tests wait for a turn's last write with it). */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.allSettled([...this.running.values()].map((t) => t.finished));
   }

@@ -18,8 +18,6 @@ import type { ClientRequestsHost } from './clientRequests/clientRequests';
 export interface HubOptions {
   logger?: Logger;
   settings?: HubSettings;
-  /** Lets tests substitute how sources are made; defaults to `new McpToolSource`. */
-  createSource?: (config: ServerConfig, options: SourceOptions) => McpToolSource;
   /** Where one server's lines go (its own log view); defaults to `logger` with a `[name]` tag. */
   serverLogger?: (name: string) => Logger;
   /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
@@ -298,7 +296,7 @@ export class ServerHub {
     };
     const auth = this.options.auth?.(entry.config, options.logger!);
     if (auth) options.auth = auth;
-    const source = this.options.createSource?.(entry.config, options) ?? new McpToolSource(entry.config, options);
+    const source = new McpToolSource(entry.config, options);
     entry.source = source;
     entry.listeners = new DisposableStore();
     let runningSince: number | undefined;

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { abortError, type ChatMessage, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
+import { abortError, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
+import type { ChatMessage } from '../agent/messages';
 import { capStream, DEFAULT_LIMITS, readTextCapped, SizeLimitError } from '../net/limits';
 import type { ToolSchema } from '../tools';
 import { IdleWatch } from './idle';

@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatRequestOptions, ModelTurn, ToolCall } from '../agent/model';
+import type { ChatRequestOptions, ModelTurn } from '../agent/model';
+import type { ChatMessage, ToolCall } from '../agent/messages';
 import { openAILimits, type ModelLimits } from '../budget/limits';
 import type { ToolSchema } from '../tools';
 import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import type { ChatMessage, ChatModel } from '../../core/agent/model';
+import type { ChatModel } from '../../core/agent/model';
+import type { ChatMessage } from '../../core/agent/messages';
 import { measureRequest, type BudgetBreakdown } from '../../core/budget/breakdown';
 import { describeTrim } from '../../core/budget/fit';
 import { Emitter } from '../../core/event';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { parseTyped, type FieldValue, type FormField } from '../../core/mcp/clientRequests/formSchema';
+import { parseTyped } from '../../core/mcp/clientRequests/formSchema';
+import type { FieldValue, FormField } from '../../shared/form';
 import type { FormAnswer, FormAsk } from '../../core/mcp/clientRequests/ui';
 
 /**

@@ -1,7 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger';
-import { answerContent, FormSchemaError, parseFormSchema, validateAnswers } from './formSchema';
-import { plainText, safeUrl } from './serverText';
+import { answerContent, FormSchemaError, parseFormSchema } from './formSchema';
+import { validateAnswers } from '../../../shared/form';
+import { plainText, safeUrl } from '../../../shared/serverText';
 import type { ClientRequestUi } from './ui';
 
 /** The longest message of a server's request shown to the user. */

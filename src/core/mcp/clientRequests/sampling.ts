@@ -1,8 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
-import type { ChatMessage, ChatModel } from '../../agent/model';
+import type { ChatModel } from '../../agent/model';
+import type { ChatMessage } from '../../agent/messages';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
-import { stripUnsafe } from './serverText';
+import { stripUnsafe } from '../../../shared/serverText';
 import type { ClientRequestUi, SamplingAsk } from './ui';
 
 /** The spec's error for a sampling request the user rejected. */

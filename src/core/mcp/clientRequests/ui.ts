@@ -1,4 +1,4 @@
-import type { FieldValue, FormField } from './formSchema';
+import type { FieldValue, FormField } from '../../../shared/form';
 
 /**
  * What the core asks of whoever faces the user (the editor, the CLI) when a server asks the client

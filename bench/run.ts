@@ -2,6 +2,7 @@
 // same run. Writes bench/.tmp/results.json; `npm run docs` records a run in the tracked bench/results.json
 // and docs/PERFORMANCE.md, so a bench run never leaves the checkout dirty.
 import { benchAgent } from './agent';
+import { benchBurstLoaded } from './burstLoaded';
 import { benchCallOverhead } from './callOverhead';
 import { benchChatOpen } from './chatOpen';
 import { benchClose } from './close';
@@ -19,6 +20,7 @@ import { benchWebviewUpdate } from './webviewUpdate';
 
 async function main(): Promise<void> {
   await benchCallOverhead();
+  await benchBurstLoaded();
   await benchTraceOverhead();
   await benchConnect();
   await benchConnectLoaded();

@@ -9,6 +9,13 @@
  * host; what does not fit in the budget is done in the next iterations instead. A server's own
  * messages, and its close after them, keep their order.
  *
+ * Paced only when the loop is behind: while this iteration's budget lasts and nothing waits, work
+ * runs at once (a burst of sends goes out in one write batch, a chunk of answers is handled in its
+ * callback, as the SDK's own client does; on a busy machine every extra hop costs a wake-up). What an
+ * item sets going runs in the microtasks after it and is not seen by the clock until then, so the
+ * items run at once per iteration are counted too: as many as the budget holds at the cost per item
+ * measured in the iterations before (at first a cautious guess), at most INLINE_ITEMS.
+ *
  * Queued work runs one item per immediate, all queued together for one check phase: Node runs the
  * microtasks after each immediate, so the continuation of an item (the promise chain it resolves)
  * is part of the time the next item measures. An item that finds the slice spent starts the next
@@ -17,90 +24,107 @@
 const BUDGET_MS = 8;
 /** Immediates queued at a time; a slice rarely fits more items than this. */
 const STEPS_PER_SLICE = 64;
+/** Items run at once (not queued) per iteration at most, however cheap they have been. */
+const INLINE_ITEMS = 128;
+/** The cost of one item, with what it sets going, assumed until one has been measured. */
+const FIRST_GUESS_MS = 1;
 
-const queue: Array<() => void> = [];
-/** Which slice the queued steps belong to; steps of an older slice do nothing. */
-let slice = 0;
-let sliceBegan: number | undefined;
-let stepsQueued = 0;
+export class Inbox {
+  private readonly queue: Array<() => void> = [];
+  /** Which slice the queued steps belong to; steps of an older slice do nothing. */
+  private slice = 0;
+  private sliceBegan: number | undefined;
+  private stepsQueued = 0;
+  /** When this iteration's inline handling began, and how many items ran inline in it. */
+  private inlineBegan: number | undefined;
+  private inlineItems = 0;
+  /** The measured cost of one inline item with its continuations (ms). */
+  private itemMs = FIRST_GUESS_MS;
+  /** When the last queued step began, and in which slice. */
+  private lastStep: { slice: number; at: number } | undefined;
 
-/** When this iteration's inline handling began (the fast path of deliver). */
-let inlineBegan: number | undefined;
-/** Set while the microtasks of an inline handle have not run yet (its cost is not known). */
-let inlineTaken = false;
-
-/**
- * Runs `handle` now if this iteration's budget allows and nothing waits before it, else later. At
- * most one message is handled inline per callback (a chunk of many lines queues the rest): what a
- * handle sets going runs in the microtasks after the callback, and only then is its cost known.
- */
-export function deliver(handle: () => void): void {
-  if (!queue.length && !inlineTaken && inlineWithinBudget()) {
-    inlineTaken = true;
-    queueMicrotask(() => {
-      inlineTaken = false;
-    });
-    run(handle);
-    return;
+  deliver(handle: () => void): void {
+    if (this.mayRunNow()) run(handle);
+    else this.enqueue(handle);
   }
-  enqueue(handle);
-}
 
-/**
- * Resolves when the caller may send: always on a later step (never inline), so a burst of requests
- * made in one tick is spread over iterations with the messages that arrive, in one order.
- */
-export function sendTurn(): Promise<void> {
-  return new Promise<void>((resolve) => enqueue(resolve));
-}
-
-function enqueue(item: () => void): void {
-  queue.push(item);
-  queueSteps();
-}
-
-/** Queues steps (for the current slice) until there is one per waiting item, up to the slice's cap. */
-function queueSteps(): void {
-  while (stepsQueued < Math.min(queue.length, STEPS_PER_SLICE)) {
-    stepsQueued++;
-    setImmediate(step, slice);
+  sendTurn(): Promise<void> {
+    if (this.mayRunNow()) return Promise.resolve();
+    return new Promise<void>((resolve) => this.enqueue(resolve));
   }
-}
 
-function step(of: number): void {
-  if (of !== slice) return;
-  stepsQueued--;
-  if (!queue.length) return;
-  const now = performance.now();
-  sliceBegan ??= now;
-  if (now - sliceBegan >= BUDGET_MS) {
-    // This slice is spent: the rest waits for the next iteration (immediates queued from a check
-    // phase run in the next one).
-    slice++;
-    sliceBegan = undefined;
-    stepsQueued = 0;
-    queueSteps();
-    return;
+  /** Nothing waits, the iteration's budget lasts, and the items already run now leave room for one more. */
+  private mayRunNow(): boolean {
+    if (this.queue.length || !this.withinBudget()) return false;
+    if (this.inlineItems >= Math.min(INLINE_ITEMS, Math.max(1, Math.floor(BUDGET_MS / this.itemMs)))) return false;
+    this.inlineItems++;
+    return true;
   }
-  run(queue.shift()!);
-  if (stepsQueued === 0) {
+
+  private enqueue(item: () => void): void {
+    this.queue.push(item);
+    this.queueSteps();
+  }
+
+  /** Queues steps (for the current slice) until there is one per waiting item, up to the slice's cap. */
+  private queueSteps(): void {
+    while (this.stepsQueued < Math.min(this.queue.length, STEPS_PER_SLICE)) {
+      this.stepsQueued++;
+      setImmediate(this.step, this.slice);
+    }
+  }
+
+  private readonly step = (of: number): void => {
+    if (of !== this.slice) return;
+    this.stepsQueued--;
+    if (!this.queue.length) return;
+    const now = performance.now();
+    this.sliceBegan ??= now;
+    // The step before this one, in this slice, ran its item and that item's continuations: its cost.
+    if (this.lastStep?.slice === of) this.learn(now - this.lastStep.at);
+    this.lastStep = { slice: of, at: now };
+    if (now - this.sliceBegan >= BUDGET_MS) {
+      // This slice is spent: the rest waits for the next iteration (immediates queued from a check
+      // phase run in the next one).
+      this.nextSlice();
+      return;
+    }
+    run(this.queue.shift()!);
     // Everything queued for this slice ran within it: a new slice for what is still waiting.
-    slice++;
-    sliceBegan = undefined;
-    queueSteps();
-  }
-}
+    if (this.stepsQueued === 0) this.nextSlice();
+  };
 
-function inlineWithinBudget(): boolean {
-  const now = performance.now();
-  if (inlineBegan === undefined) {
-    inlineBegan = now;
-    // The check phase ends this iteration's inline handling.
-    setImmediate(() => {
-      inlineBegan = undefined;
-    });
+  /** A measured cost per item: the estimate moves half way to it. */
+  private learn(observedMs: number): void {
+    this.itemMs = (this.itemMs + observedMs) / 2;
   }
-  return now - inlineBegan < BUDGET_MS;
+
+  private nextSlice(): void {
+    this.slice++;
+    this.sliceBegan = undefined;
+    this.stepsQueued = 0;
+    this.queueSteps();
+  }
+
+  /**
+   * Whether this iteration's inline handling is still within the budget. The check phase ends it and
+   * learns the cost per item from it (the time includes their continuations, and anything else the
+   * iteration did meanwhile: the guess errs on the cautious side).
+   */
+  private withinBudget(): boolean {
+    const now = performance.now();
+    if (this.inlineBegan === undefined) {
+      this.inlineBegan = now;
+      setImmediate(this.endIteration);
+    }
+    return now - this.inlineBegan < BUDGET_MS;
+  }
+
+  private readonly endIteration = (): void => {
+    if (this.inlineItems > 0 && this.inlineBegan !== undefined) this.learn((performance.now() - this.inlineBegan) / this.inlineItems);
+    this.inlineBegan = undefined;
+    this.inlineItems = 0;
+  };
 }
 
 function run(handle: () => void): void {
@@ -112,4 +136,21 @@ function run(handle: () => void): void {
       throw err;
     });
   }
+}
+
+/** One inbox for the whole host: its budget is the host's event loop, shared by every server. */
+const inbox = new Inbox();
+
+/** Runs `handle` (a server's message) now if the budget allows and nothing waits before it, else later. */
+export function deliver(handle: () => void): void {
+  inbox.deliver(handle);
+}
+
+/**
+ * Resolves when the caller may send: at once while the iteration's budget lasts and nothing waits,
+ * else on a later step, so a burst of requests is spread over iterations with the messages that
+ * arrive, in one order.
+ */
+export function sendTurn(): Promise<void> {
+  return inbox.sendTurn();
 }

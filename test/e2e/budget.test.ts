@@ -7,7 +7,7 @@ import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { requests } from './mockChat';
 import { e2eTest } from './prereqs';
-import { inSight, Workbench } from './workbench';
+import { inSight, staged, Workbench } from './workbench';
 
 const label = (chat: Frame) => chat.locator('#budget-label').innerText();
 
@@ -25,14 +25,7 @@ describe('the context budget', () => {
       },
     });
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`budget-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('budget', () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

@@ -6,7 +6,7 @@ import { waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { staged, Workbench } from './workbench';
 
 
 async function ask(chat: Frame, text: string): Promise<void> {
@@ -22,14 +22,7 @@ describe('the chat panel', () => {
   e2eTest('turns over MCP tools with cards, approvals (once, chat, always and forgotten), Stop, XSS-safe output, and restore after reload', async () => {
     const { mock, cs } = await startDemoWithMockModel();
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`chat-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('chat', () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

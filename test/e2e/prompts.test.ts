@@ -7,20 +7,9 @@ import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { inSight, Workbench } from './workbench';
+import { inSight, staged, Workbench } from './workbench';
 
 /** Runs a named stage; a failure says which, with a screenshot. */
-function staged(prefix: string, workbench: () => Workbench | undefined) {
-  return async (name: string, fn: () => Promise<void>) => {
-    try {
-      await fn();
-    } catch (err) {
-      const shot = await workbench()?.screenshot(`${prefix}-${name}-failed`);
-      throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-    }
-  };
-}
-
 const HOSTILE = '<img src=x class=pwned onerror="document.body.dataset.pwned=1">';
 
 interface SeenRequest {

@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { staged, Workbench } from './workbench';
 
 interface Recorded {
   body: { messages: Array<{ role: string; content: unknown }> };
@@ -33,14 +33,7 @@ describe('resources and icons in VS Code', () => {
       userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
     });
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`resources-${name}-failed`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('resources', () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

@@ -9,7 +9,7 @@ import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { staged, Workbench } from './workbench';
 
 const SECRET = 'vault-token-e2e-5f3a9c';
 
@@ -37,14 +37,7 @@ describe('approvals and secrets in VS Code', () => {
       },
     });
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`security-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('security', () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;
@@ -115,14 +108,7 @@ describe('approvals and secrets in VS Code', () => {
     const good = (version: string) => ({ command: '${env:FAKE_BIN}/npx', args: ['-y', `@fixture/github-server@${version}`, '--log', '${env:SINK_LOG}', '--as', 'good'], env: token });
     write(good('1.2.0'));
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`inputs-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}; starts: ${JSON.stringify(lines())}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('inputs', () => wb, () => `starts: ${JSON.stringify(lines())}`);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

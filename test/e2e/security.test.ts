@@ -11,7 +11,7 @@ import type { Frame } from 'playwright-core';
 import { listeningFixture } from '../helpers';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { staged, Workbench } from './workbench';
 
 const KEY = 'sk-user-secret-0123456789';
 
@@ -78,14 +78,7 @@ describe('a hostile workspace', () => {
       },
     });
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`security-${trusted ? 'trusted' : 'untrusted'}-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged(`security-${trusted ? 'trusted' : 'untrusted'}`, () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

@@ -8,7 +8,7 @@ import { describe } from 'node:test';
 import { SERVERS, waitFor } from '../helpers';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { Workbench } from './workbench';
+import { staged, Workbench } from './workbench';
 
 const node = (file: string, ...args: string[]) => ({ command: 'node', args: [`\${env:MINAGENT_FIXTURES}/${file}`, ...args] });
 
@@ -41,14 +41,7 @@ describe('the Tools tree, polished', () => {
   e2eTest('error lines, failure notices, problem nodes, Try Tool documents, refresh and Restart All during a call, and the log', async () => {
     const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: SETTINGS });
     let wb: Workbench | undefined;
-    const stage = async (name: string, fn: () => Promise<void>) => {
-      try {
-        await fn();
-      } catch (err) {
-        const shot = await wb?.screenshot(`tree-${name}`);
-        throw new Error(`stage "${name}" failed (screenshot: ${shot}): ${(err as Error).message}`);
-      }
-    };
+    const stage = staged('tree', () => wb);
     try {
       wb = await Workbench.open(cs.url);
       const w = wb;

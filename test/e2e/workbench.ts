@@ -9,6 +9,21 @@ import { ROOT } from '../helpers';
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
 export const ARTIFACTS = join(ROOT, '.test-artifacts');
 
+/**
+ * A named stage of an e2e test: a failure says which stage and leaves a screenshot of that moment
+ * (`detail` adds what else the test knows).
+ */
+export function staged(prefix: string, workbench: () => Workbench | undefined, detail?: () => string) {
+  return async (name: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      const shot = await workbench()?.screenshot(`${prefix}-${name}-failed`);
+      throw new Error(`stage "${name}" failed (screenshot: ${shot}${detail ? `; ${detail()}` : ''}): ${(err as Error).message}`);
+    }
+  };
+}
+
 /** Whether the element `selector` matches in the frame is drawn and wholly inside the frame's viewport. */
 export function inSight(frame: Frame, selector: string): Promise<boolean> {
   return frame.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Attachments } from '../../src/core/chat/attachments';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
-import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
+import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { estimateCounter } from '../../src/core/budget/tokens';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { expandTemplate } from '../../src/core/mcp/resources';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import type { HostMessage } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
 import { fixture, waitFor } from '../helpers';
+import { chatView, oneModel, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
 
 const dirs: string[] = [];
@@ -32,16 +32,11 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     const mock = await startMockModel(replies);
     const attachments = new Attachments({ read: (s, u) => hub.catalog.readResource(s, u), counter: async () => estimateCounter, maxChars: () => 50_000 });
     const exported: string[] = [];
-    const actions: ChatActions = {
-      meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock', ...(attachments.chips().length ? { attachments: attachments.chips() } : {}) }),
-      selectModel: async () => undefined,
-      decide: () => undefined,
-      forgetChatApprovals: () => undefined,
+    const actions = quietActions({
+      meta: () => ({ ...oneModel('mock')(), ...(attachments.chips().length ? { attachments: attachments.chips() } : {}) }),
       openText: async (text) => void exported.push(text),
-      chooseTools: async () => false,
-      setupModel: async () => undefined,
       attachments,
-    };
+    });
     const runner = new TurnRunner({
       registry: hub.registry,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
@@ -54,11 +49,7 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     dirs.push(dir);
     const router = new ChatRouter(new FileConversationStore(dir), runner, actions);
     attachments.onDidChange(() => router.metaChanged());
-    const got: HostMessage[] = [];
-    const post: Post = (m) => got.push(m);
-    router.attach(post);
-    let id = 1;
-    const send = (m: Record<string, unknown>) => router.handle({ ...m, requestId: id++ }, post);
+    const { got, send } = chatView(router);
     await send({ type: 'ready' });
     return { mock, attachments, router, runner, got, send, exported };
   }

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
-import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
+import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import type { CardResource, HostMessage, ToolCard } from '../../src/shared/protocol';
+import type { CardResource, ToolCard } from '../../src/shared/protocol';
 import { isTranscriptItem, parseWebviewMessage } from '../../src/shared/validate';
 import { fixture } from '../helpers';
+import { chatView, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -28,16 +29,7 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
     await hub.whenIdle();
     const mock = await startMockModel([{ toolCalls: [{ name: tool, arguments: args }] }, { text: 'done' }]);
     const opened: CardResource[] = [];
-    const actions: ChatActions = {
-      meta: () => ({ models: [] }),
-      selectModel: async () => undefined,
-      decide: () => undefined,
-      forgetChatApprovals: () => undefined,
-      openText: async () => undefined,
-      chooseTools: async () => false,
-      setupModel: async () => undefined,
-      openResource: async (r) => void opened.push(r),
-    };
+    const actions = quietActions({ openResource: async (r) => void opened.push(r) });
     const runner = new TurnRunner({
       registry: hub.registry,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
@@ -51,11 +43,7 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'minagent-cardres-'));
     dirs.push(dir);
     const router = new ChatRouter(new FileConversationStore(dir), runner, actions);
-    const got: HostMessage[] = [];
-    const post: Post = (m) => got.push(m);
-    router.attach(post);
-    let id = 1;
-    const send = (m: Record<string, unknown>) => router.handle({ ...m, requestId: id++ }, post);
+    const { got, send } = chatView(router);
     await send({ type: 'ready' });
     await send({ type: 'send', text: 'go' });
     await runner.idle();

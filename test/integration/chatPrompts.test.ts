@@ -12,12 +12,13 @@ import type { ChatMessage } from '../../src/core/agent/messages';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatPrompts } from '../../src/core/chat/prompts';
-import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
+import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { HostMessage, PromptChoice } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
 import { fixture } from '../helpers';
+import { chatView, oneModel, quietActions } from '../chatHarness';
 
 const dirs: string[] = [];
 const hub = new ServerHub();
@@ -35,15 +36,7 @@ after(async () => {
 });
 
 function setup(model: FakeModel) {
-  const actions: ChatActions = {
-    meta: () => ({ models: [{ id: 'fake', label: 'fake' }], selectedModel: 'fake' }),
-    selectModel: async () => undefined,
-    decide: () => undefined,
-    forgetChatApprovals: () => undefined,
-    openText: async () => undefined,
-    chooseTools: async () => false,
-    setupModel: async () => undefined,
-  };
+  const actions = quietActions({ meta: oneModel('fake') });
   const runner = new TurnRunner({
     registry: hub.registry,
     createModel: async () => model,
@@ -55,19 +48,8 @@ function setup(model: FakeModel) {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-prompts-'));
   dirs.push(dir);
   const router = new ChatRouter(new FileConversationStore(dir), runner, actions, undefined, new ChatPrompts(hub.catalog));
-  const got: HostMessage[] = [];
   // Every message the host posts goes through the webview's own check, as in the view.
-  const post: Post = (m) => {
-    assert.ok(parseHostMessage(JSON.parse(JSON.stringify(m))), `the webview accepts ${m.type}`);
-    got.push(m);
-  };
-  router.attach(post);
-  let id = 1;
-  const send = async (m: Record<string, unknown>) => {
-    const requestId = id++;
-    await router.handle({ ...m, requestId }, post);
-    return got.filter((g) => 'requestId' in g && g.requestId === requestId);
-  };
+  const { got, send } = chatView(router, (m) => assert.ok(parseHostMessage(JSON.parse(JSON.stringify(m))), `the webview accepts ${m.type}`));
   return { router, runner, got, send };
 }
 

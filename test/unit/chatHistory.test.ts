@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Conversation } from '../../src/core/chat/conversation';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
-import { ChatRouter, type ChatActions } from '../../src/core/chat/router';
+import { ChatRouter } from '../../src/core/chat/router';
+import { quietActions } from '../chatHarness';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ToolRegistry } from '../../src/core/tools';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -152,15 +153,7 @@ describe('the conversation history (store)', () => {
 describe('the conversation history (router)', () => {
   function router(dir: string) {
     const store = new FileConversationStore(dir);
-    const actions: ChatActions = {
-      meta: () => ({ models: [] }),
-      selectModel: async () => undefined,
-      decide: () => undefined,
-      forgetChatApprovals: () => undefined,
-      openText: async () => undefined,
-      chooseTools: async () => false,
-      setupModel: async () => undefined,
-    };
+    const actions = quietActions();
     const runner = new TurnRunner({
       registry: new ToolRegistry(),
       createModel: async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FileConversationStore } from '../../src/core/chat/fileStore';
-import { ChatRouter, type ChatActions, type Post } from '../../src/core/chat/router';
+import { ChatRouter } from '../../src/core/chat/router';
 import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
@@ -14,6 +14,7 @@ import { ToolRegistry } from '../../src/core/tools';
 import { BudgetMeter } from '../../src/extension/chat/budgetMeter';
 import type { HostMessage, TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
+import { chatView, oneModel, quietActions } from '../chatHarness';
 import { waitFor } from '../helpers';
 import { startMockModel } from '../mockModel';
 
@@ -22,20 +23,7 @@ const mock = startMockModel;
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** A view: what it was posted, and how to send like the webview does. */
-function view(router: ChatRouter) {
-  const got: HostMessage[] = [];
-  const post: Post = (m) => got.push(m);
-  const attached = router.attach(post);
-  let id = 1;
-  return {
-    got,
-    post,
-    close: () => attached.dispose(),
-    send: (m: Record<string, unknown>) => router.handle({ ...m, requestId: id++ }, post),
-    replies: () => got.filter((m): m is Extract<HostMessage, { type: 'reply' }> => m.type === 'reply'),
-  };
-}
+const view = (router: ChatRouter) => chatView(router);
 
 function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry(), idleTimeoutMs?: number, extra: Partial<TurnHost> = {}) {
   const asked: string[] = [];
@@ -55,15 +43,7 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
         }),
       ...extra,
     };
-    const actions: ChatActions = {
-      meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock' }),
-      selectModel: async (id) => void selected.push(id),
-      decide: () => undefined,
-      forgetChatApprovals: () => undefined,
-      openText: async () => undefined,
-      chooseTools: async () => false,
-      setupModel: async () => undefined,
-    };
+    const actions = quietActions({ meta: oneModel('mock'), selectModel: async (id) => void selected.push(id) });
     const dir = mkdtempSync(join(tmpdir(), 'minagent-turns-'));
     dirs.push(dir);
     const store = new FileConversationStore(dir);
@@ -377,17 +357,7 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
     const { mock: m, store, runner } = await setup([{ text: 'an answer of some length to be counted in the history' }]);
     const model = () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', contextWindow: 2000 });
     const meter = new BudgetMeter({ warn: () => undefined });
-    const actions: ChatActions = {
-      meta: () => ({ models: [{ id: 'mock', label: 'mock' }], selectedModel: 'mock' }),
-      selectModel: async () => undefined,
-      decide: () => undefined,
-      forgetChatApprovals: () => undefined,
-      openText: async () => undefined,
-      chooseTools: async () => false,
-      setupModel: async () => undefined,
-      draft: (text) => meter.setDraft(text),
-      contextChanged: () => void meter.update(),
-    };
+    const actions = quietActions({ meta: oneModel('mock'), draft: (text) => meter.setDraft(text), contextChanged: () => void meter.update() });
     const router = new ChatRouter(store, runner, actions);
     meter.connect((msg) => router.publish(msg), { model: async () => model(), system: () => 'sys', history: () => router.history(), tools: () => [] });
     const v = view(router);

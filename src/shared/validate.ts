@@ -122,7 +122,7 @@ const isModel = (m: unknown): m is ModelChoice => isObj(m) && isStr(m.id) && isS
 const isExample = (e: unknown): e is NonNullable<ChatMeta['examples']>[number] => isObj(e) && isStr(e.tool) && isStr(e.prompt) && opt(e.server, isStr);
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {

@@ -13,7 +13,7 @@ import { baseUrlFromWorkspace, userBaseUrls, userModels, workspaceModel } from '
 const SELECTED_KEY = 'minagent.chat.selectedModel';
 
 export const SETUP_HINT =
-  'No model is available. Use Copilot (or any extension that provides a VS Code language model), or run MinAgent: Set Up a Model to add an OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, OpenAI, OpenRouter) or Anthropic to "minagent.chat.models".';
+  'No model is available. Use Copilot (or any extension that provides a VS Code language model), or run MinAgent: Set Up a Model to add one to "minagent.chat.models": an OpenAI-compatible endpoint (for Ollama: http://localhost:11434/v1; LM Studio, vLLM, OpenAI, OpenRouter), or Anthropic with an API key (MinAgent: Set API Key).';
 
 /** A model from settings: the user's list, or a trusted workspace's old provider settings. */
 interface Configured {

@@ -19,7 +19,7 @@ if (left.length) {
 if (process.env.MINAGENT_DEMO_SKIP_PACKAGE !== '1' && spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
 
 // A local model server that speaks the OpenAI wire format, so the chat works with no account or key.
-const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs', '--models', 'demo-model'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const modelPort = await new Promise((r) => model.stdout.once('data', (d) => r(String(d).trim().split(' ')[1])));
 
 // An MCP server behind a local OAuth authorization server (its page asks, Allow signs in), to try Sign In.
@@ -52,9 +52,7 @@ writeFileSync(
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'chat.disableAIFeatures': true,
       'git.openRepositoryInParentFolders': 'never',
-      'minagent.chat.provider': 'openai',
-      'minagent.chat.baseUrl': `http://127.0.0.1:${modelPort}/v1`,
-      'minagent.chat.model': 'demo-model',
+      'minagent.chat.models': [{ provider: 'openai', baseUrl: `http://127.0.0.1:${modelPort}/v1`, model: 'demo-model' }],
       'minagent.servers': {
         // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
         'sign-in': { type: 'http', url: oauthUrls.mcp, namespace: 'signin' },

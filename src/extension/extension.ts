@@ -32,6 +32,7 @@ import { Approvals } from './chat/approvals';
 import { BudgetMeter } from './chat/budgetMeter';
 import { ModelChoices } from './chat/models';
 import { showChatHistory } from './chat/history';
+import { migrateModelSettings } from './chat/modelSettings';
 import { setupModel } from './chat/setup';
 import { registerStopChat } from './chat/stopCommand';
 import { ToolSelection } from './chat/toolSelection';
@@ -206,6 +207,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
     chat.metaChanged();
   };
   void refreshModels();
+  // The old provider settings move into minagent.chat.models once; the picker shows the same list meanwhile.
+  void migrateModelSettings(context.globalState).then(
+    (moved) => moved && log.info('chat: the model of minagent.chat.provider/baseUrl/model moved into minagent.chat.models'),
+    (err: Error) => log.warn(`chat: moving the model settings into minagent.chat.models failed: ${err.message}`),
+  );
   context.subscriptions.push(
     runner,
     chat,

@@ -101,6 +101,8 @@ export interface ChatMeta {
   toolWarning?: string;
   /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
   trustNotice?: string;
+  /** Shown when entries of the user's model list were skipped: each problem names the entry and field. */
+  modelNotice?: string;
   /** The empty chat's example prompts, built from the tools offered. */
   examples?: ExamplePrompt[];
   /** Resources attached to the next message, shown as chips in the input. */

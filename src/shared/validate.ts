@@ -114,7 +114,7 @@ const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isSt
 const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr });
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {

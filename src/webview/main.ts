@@ -116,11 +116,15 @@ function applyMeta(state: ChatMeta): void {
   welcome.setExamples(state.examples);
   modelSelect.disabled = state.models.length === 0;
   banner.textContent = '';
-  banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice;
-  if (state.trustNotice) {
+  banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice && !state.modelNotice;
+  for (const [text, className] of [
+    [state.trustNotice, 'trust-notice'],
+    [state.modelNotice, 'model-notice'],
+  ] as const) {
+    if (!text) continue;
     const p = document.createElement('p');
-    p.className = 'trust-notice';
-    p.textContent = state.trustNotice;
+    p.className = className;
+    p.textContent = text;
     banner.append(p);
   }
   for (const [text, action, label] of [

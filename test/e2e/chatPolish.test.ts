@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { ROOT, waitFor } from '../helpers';
+import { listeningFixture, ROOT, waitFor } from '../helpers';
 import type { CodeServer } from './codeServer';
 import { requests, startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
@@ -213,10 +213,10 @@ describe('the chat, polished (issue 11)', () => {
     });
   }, { timeout: 540_000 });
 
-  e2eTest('2: set-up keeps the working model when VS Code has none; 3: history (New keeps the old, reopen, rename, delete)', async () => {
+  e2eTest('2: set-up keeps the working model when VS Code has none; 3: history (New keeps the old, reopen, rename, delete); 24.9: set-up adds a second model', async () => {
     await stages('history', async (stage, w, cs, port) => {
       await w.openMinAgent();
-      const chat = await w.webview();
+      let chat = await w.webview();
       await chat.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 240_000 }); // the first render, on a loaded machine
       await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
 
@@ -229,7 +229,7 @@ describe('the chat, polished (issue 11)', () => {
         assert.match(await w.page.locator('.notifications-toasts').innerText(), new RegExp(`keeps using mock-model · 127\\.0\\.0\\.1:${port}`));
         // Nothing changed: the setting, the picker, no banner; and the chat still answers.
         assert.equal(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.provider'], 'openai');
-        assert.equal(await chat.locator('#model').inputValue(), 'openai');
+        assert.equal(await chat.locator('#model').inputValue(), `openai:mock-model@http://127.0.0.1:${port}/v1`);
         assert.equal(await chat.locator('#banner').isHidden(), true);
         await ask(chat, 'still there?');
         await chat.locator('.msg.assistant', { hasText: 'You said: still there?' }).waitFor();
@@ -356,6 +356,57 @@ describe('the chat, polished (issue 11)', () => {
         await w.screenshot('retry-and-edit');
         await chat.locator('#input').fill('');
       });
+
+      await stage('24.9-setup-adds-a-model', async () => {
+        const second = await listeningFixture('fixtures/models/mock-model.mjs', ['--label', 'second', '--models', 'second-model,zz-other']);
+        try {
+          const host = `127.0.0.1:${second.port}`;
+          const secondId = `openai:second-model@http://${host}/v1`;
+          const input = w.page.locator('.quick-input-widget input');
+          const title = (text: string) => w.page.locator('.quick-input-widget .quick-input-title', { hasText: text }).waitFor();
+          await w.command('MinAgent: Set Up a Model');
+          await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'OpenAI-compatible endpoint' }).click();
+          await title('Base URL');
+          await input.fill(`http://${host}/v1`);
+          await input.press('Enter');
+          // The endpoint's own list (GET /v1/models), and a way to type a name it does not show.
+          await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'zz-other' }).waitFor();
+          assert.deepEqual(await w.page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts(), ['second-model', 'zz-other', 'Another model name…']);
+          await input.fill('second-model');
+          await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'zz-other' }).waitFor({ state: 'detached' });
+          await input.press('Enter');
+          await title('API key for');
+          await input.fill('No key needed');
+          await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Set an API key now' }).waitFor({ state: 'detached' });
+          await input.press('Enter');
+          // Said, and done: both models in the picker, the new one selected, and it answers.
+          await w.page.locator('.notifications-toasts', { hasText: `MinAgent now uses second-model · ${host}` }).waitFor();
+          await waitFor('the new model selected', async () => (await chat.locator('#model').inputValue()) === secondId);
+          assert.deepEqual(await chat.locator('#model option').allInnerTexts(), [`mock-model · 127.0.0.1:${port}`, `second-model · ${host}`]);
+          await ask(chat, 'hello second');
+          await chat.locator('.msg.assistant', { hasText: '[second] You said: hello second' }).waitFor();
+          // The old provider settings moved into the list once, on activation; the set-up added to it.
+          const first = { provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'mock-model' };
+          assert.deepEqual(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.models'], [first, { provider: 'openai', baseUrl: `http://${host}/v1`, model: 'second-model' }]);
+
+          // The selection survives a reload.
+          await w.command('Developer: Reload Window');
+          await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+          await w.openMinAgent();
+          chat = await w.webview();
+          await chat.locator('#model option', { hasText: 'second-model' }).waitFor({ state: 'attached', timeout: 120_000 });
+          assert.equal(await chat.locator('#model').inputValue(), secondId);
+
+          // The old model is still there and still answers.
+          await chat.locator('#model').selectOption({ label: `mock-model · 127.0.0.1:${port}` });
+          await ask(chat, 'the first one again');
+          await chat.locator('.msg.assistant', { hasText: 'You said: the first one again' }).waitFor();
+          assert.doesNotMatch(await chat.locator('.msg.assistant').last().innerText(), /\[second\]/);
+          assert.equal((await requests(port)).at(-1)!.body.messages.at(-1)!.content, 'the first one again');
+        } finally {
+          second.child.stdin!.end();
+        }
+      });
     });
-  }, { timeout: 540_000 });
+  }, { timeout: 720_000 });
 });

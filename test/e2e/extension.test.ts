@@ -52,7 +52,7 @@ describe('the extension in VS Code', () => {
         const chat = await w.webview();
         const banner = chat.locator('#banner');
         await banner.locator('button', { hasText: 'Set up a model' }).waitFor();
-        assert.match(await banner.innerText(), /No model is available\. Use Copilot .* "minagent\.chat\.provider" to "openai" .*http:\/\/localhost:11434\/v1/s);
+        assert.match(await banner.innerText(), /No model is available\. Use Copilot .* MinAgent: Set Up a Model to add one to "minagent\.chat\.models": an OpenAI-compatible endpoint \(for Ollama: http:\/\/localhost:11434\/v1;/s);
         // More tools (5) than the limit (4): a warning and a way to choose, never an API error.
         assert.match(await banner.innerText(), /5 tools are switched on but models accept at most 4 \("minagent\.chat\.maxTools"\): the first 4 are sent, 1 is left out\. Choose which, or switch servers off in the Tools view\./);
         await banner.locator('button', { hasText: 'Choose tools' }).waitFor();

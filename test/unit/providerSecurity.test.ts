@@ -124,7 +124,7 @@ describe('origin policy', () => {
   });
 
   test("a workspace's https base URL without any key still asks: the conversation is what it would receive", () => {
-    const repo = { baseUrl: 'https://collector.example/v1', confirmed: [], fromWorkspace: true, userOrigin: 'https://api.openai.com' };
+    const repo = { baseUrl: 'https://collector.example/v1', confirmed: [], fromWorkspace: true, userOrigins: ['https://api.openai.com'] };
     assert.deepEqual(checkOrigin(repo), { kind: 'confirm', origin: 'https://collector.example', host: 'collector.example', reasons: ['workspace'] });
     // Loopback too: another local service is not the user's choice of model.
     assert.deepEqual(checkOrigin({ ...repo, baseUrl: 'http://127.0.0.1:9/v1' }).kind, 'confirm');
@@ -132,6 +132,8 @@ describe('origin policy', () => {
     // The user's own origin, or the key's, named by the workspace, is not a new choice.
     assert.equal(checkOrigin({ ...repo, baseUrl: 'https://api.openai.com/v1' }).kind, 'ok');
     assert.equal(checkOrigin({ ...repo, baseUrl: 'http://127.0.0.1:4000/v1', keyOrigin: 'http://127.0.0.1:4000' }).kind, 'ok');
+    // Any of the user's own models' origins counts as theirs (several models in minagent.chat.models).
+    assert.equal(checkOrigin({ ...repo, baseUrl: 'http://127.0.0.1:5/v1', userOrigins: ['https://api.openai.com', 'http://127.0.0.1:5'] }).kind, 'ok');
     // The same URL from the user's own settings goes as before.
     assert.equal(checkOrigin({ ...repo, fromWorkspace: false }).kind, 'ok');
   });
@@ -142,13 +144,12 @@ describe('origin policy', () => {
     assert.equal(checkOrigin({ baseUrl: 'not a url', confirmed: [] }).kind, 'invalid');
   });
 
-  test('a key is bound to the user base URL for its own provider, else the vendor default', () => {
+  test('a key is bound to the first of the user base URLs for its provider, else the vendor default', () => {
     const vendor = 'https://api.openai.com/v1';
-    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai', baseUrl: 'http://127.0.0.1:4000/v1' }), 'http://127.0.0.1:4000');
-    assert.equal(keyOriginFor('openai', vendor, { provider: 'anthropic', baseUrl: 'https://proxy.example/v1' }), 'https://api.openai.com');
-    assert.equal(keyOriginFor('openai', vendor, { baseUrl: 'https://proxy.example/v1' }), 'https://api.openai.com');
-    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai' }), 'https://api.openai.com');
-    assert.equal(keyOriginFor('openai', vendor, { provider: 'openai', baseUrl: 'not a url' }), 'https://api.openai.com');
+    assert.equal(keyOriginFor(vendor, ['http://127.0.0.1:4000/v1', 'https://proxy.example/v1']), 'http://127.0.0.1:4000');
+    assert.equal(keyOriginFor(vendor, []), 'https://api.openai.com');
+    assert.equal(keyOriginFor(vendor, ['not a url', 'https://proxy.example/v1']), 'https://proxy.example');
+    assert.equal(keyOriginFor(vendor, ['not a url']), 'https://api.openai.com');
   });
 
   test('isLoopback: localhost names and 127/8 and ::1 only', () => {

@@ -23,11 +23,11 @@ export interface OriginPolicyInput {
   confirmed: readonly string[];
   /**
    * The base URL comes from a workspace's settings, not the user's: its origin gets nothing (not a
-   * request, not a probe) until the user confirmed it, key or no key, unless it is the origin the
-   * user chose themselves (`userOrigin`: their own base URL, else the vendor's) or the key's.
+   * request, not a probe) until the user confirmed it, key or no key, unless it is an origin the
+   * user chose themselves (`userOrigins`: their own models' base URLs, else the vendor's) or the key's.
    */
   fromWorkspace?: boolean;
-  userOrigin?: string;
+  userOrigins?: readonly string[];
 }
 
 /** The origin of a URL (`https://api.openai.com`), or undefined when it is not a URL. */
@@ -51,7 +51,7 @@ export function isLoopback(url: string): boolean {
 }
 
 /** Decides whether a request to `baseUrl` may go now, and with the key or not. */
-export function checkOrigin({ baseUrl, keyOrigin, confirmed, fromWorkspace, userOrigin }: OriginPolicyInput): OriginCheck {
+export function checkOrigin({ baseUrl, keyOrigin, confirmed, fromWorkspace, userOrigins = [] }: OriginPolicyInput): OriginCheck {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -65,7 +65,7 @@ export function checkOrigin({ baseUrl, keyOrigin, confirmed, fromWorkspace, user
   const reasons: OriginReason[] = [];
   if (keyOrigin !== undefined && keyOrigin !== origin) reasons.push('key');
   if (url.protocol === 'http:' && !isLoopback(baseUrl)) reasons.push('plainHttp');
-  if (fromWorkspace && origin !== userOrigin && origin !== keyOrigin) reasons.push('workspace');
+  if (fromWorkspace && !userOrigins.includes(origin) && origin !== keyOrigin) reasons.push('workspace');
   return reasons.length ? { kind: 'confirm', origin, host: url.host, reasons } : { kind: 'ok', origin };
 }
 
@@ -80,11 +80,14 @@ export function redirectAllowed(from: string, location: string): boolean {
 
 /**
  * The origin a key is bound to when it is stored (or, for a key stored before binding existed,
- * when it is first used): the user's own base URL when their own provider setting is this
- * provider, else the vendor's default. Only user-scope values are passed in: a workspace never
- * decides where a key belongs.
+ * when it is first used): the first of the user's own base URLs for this provider (the model being
+ * set up or selected first), else the vendor's default. Only user-scope values are passed in: a
+ * workspace never decides where a key belongs.
  */
-export function keyOriginFor(provider: 'openai' | 'anthropic', vendorDefault: string, user: { provider?: string; baseUrl?: string }): string {
-  const url = user.baseUrl && user.provider === provider ? user.baseUrl : vendorDefault;
-  return originOf(url) ?? originOf(vendorDefault)!;
+export function keyOriginFor(vendorDefault: string, userBaseUrls: readonly string[]): string {
+  for (const url of userBaseUrls) {
+    const origin = originOf(url);
+    if (origin) return origin;
+  }
+  return originOf(vendorDefault)!;
 }

@@ -32,9 +32,10 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const selected = models.selected();
       const warning = tools.warning();
       const trustNotice = models.trustNotice();
+      const modelNotice = models.modelNotice();
       const examples = examplePrompts(tools.offered());
       const chips = attachments?.chips() ?? [];
-      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), examples };
+      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), ...(modelNotice ? { modelNotice } : {}), examples };
     },
     selectModel: async (id) => {
       await models.select(id);

@@ -1,8 +1,15 @@
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URLS } from '../../core/models/factory';
-import { checkOrigin, keyOriginFor, type OriginCheck } from '../../core/models/origins';
+import { checkOrigin, keyOriginFor, originOf, type OriginCheck } from '../../core/models/origins';
 
 type Provider = 'openai' | 'anthropic';
+
+/** Where a request goes: its base URL, whether a (trusted) workspace chose it, and the setting that says so. */
+export interface Destination {
+  baseUrl: string;
+  fromWorkspace: boolean;
+  setting: string;
+}
 const LABEL: Record<Provider, string> = { openai: 'OpenAI-compatible', anthropic: 'Anthropic' };
 const keyName = (p: Provider) => `minagent.apiKey.${p}`;
 const originKey = (p: Provider) => `minagent.apiKeyOrigin.${p}`;
@@ -17,16 +24,27 @@ const keylessKey = (p: Provider) => `minagent.keylessOrigins.${p}`;
  * them). The policy itself is `checkOrigin` in the core.
  */
 export class KeyOrigins {
+  /** `userBaseUrls`: the user's own base URLs for a provider (user settings only, never a workspace's). */
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
+    private readonly userBaseUrls: (provider: Provider) => string[],
   ) {}
 
-  /** Where a key entered now belongs: the user's own base URL for this provider, else the vendor's. */
-  userOrigin(provider: Provider): string {
-    const c = vscode.workspace.getConfiguration('minagent.chat');
-    const user = { provider: c.inspect<string>('provider')?.globalValue, baseUrl: c.inspect<string>('baseUrl')?.globalValue };
-    return keyOriginFor(provider, DEFAULT_BASE_URLS[provider], { ...(user.provider ? { provider: user.provider } : {}), ...(user.baseUrl ? { baseUrl: user.baseUrl } : {}) });
+  /** Where a key entered now belongs: `preferred` (the user's model being set up), else the user's first base URL for this provider, else the vendor's. */
+  userOrigin(provider: Provider, preferred?: string): string {
+    return keyOriginFor(DEFAULT_BASE_URLS[provider], [...(preferred ? [preferred] : []), ...this.userBaseUrls(provider)]);
+  }
+
+  /** The stored key when it is bound to exactly this origin (for listing the endpoint's models), else undefined; never asks. */
+  async keyBoundTo(provider: Provider, baseUrl: string): Promise<string | undefined> {
+    const origin = originOf(baseUrl);
+    return origin && this.state.get<string>(originKey(provider)) === origin ? this.secrets.get(keyName(provider)) : undefined;
+  }
+
+  /** The origin the stored key is bound to, if there is a key. */
+  async keyOrigin(provider: Provider): Promise<string | undefined> {
+    return (await this.secrets.get(keyName(provider))) ? this.boundOrigin(provider) : undefined;
   }
 
   async store(provider: Provider, key: string, origin: string): Promise<void> {
@@ -50,20 +68,20 @@ export class KeyOrigins {
    * The key for a request to `baseUrl` when it may carry it, else undefined (the request goes
    * without). Asks the user when the origin needs it; throws when the user sends nothing.
    */
-  async keyFor(provider: Provider, baseUrl: string): Promise<string | undefined> {
+  async keyFor(provider: Provider, to: Destination): Promise<string | undefined> {
     const key = await this.secrets.get(keyName(provider));
     const keyOrigin = key ? await this.boundOrigin(provider) : undefined;
     const confirmed = this.state.get<string[]>(confirmedKey(provider), []);
-    const check = this.check(provider, baseUrl, keyOrigin, confirmed);
+    const check = this.check(provider, to, keyOrigin, confirmed);
     switch (check.kind) {
       case 'invalid':
-        throw new Error(`"minagent.chat.baseUrl": ${check.message}`);
+        throw new Error(`"${to.setting}": ${check.message}`);
       case 'ok':
         return key;
       case 'confirm': {
         const keyless = this.state.get<string[]>(keylessKey(provider), []);
         if (keyless.includes(check.origin)) return undefined;
-        const choice = await this.ask(provider, check, keyOrigin);
+        const choice = await this.ask(provider, check, keyOrigin, to.fromWorkspace);
         if (choice === 'confirm') {
           await this.state.update(confirmedKey(provider), [...confirmed, check.origin]);
           return key;
@@ -72,7 +90,7 @@ export class KeyOrigins {
           await this.state.update(keylessKey(provider), [...keyless, check.origin]);
           return undefined;
         }
-        throw new Error(`Not sent: you did not confirm ${check.host}. Point "minagent.chat.baseUrl" at an address you trust, or send again to be asked again.`);
+        throw new Error(`Not sent: you did not confirm ${check.host}. Point "${to.setting}" at an address you trust, or send again to be asked again.`);
       }
     }
   }
@@ -81,21 +99,18 @@ export class KeyOrigins {
    * Whether anything (a probe included) may go to `baseUrl` now, without asking: the origin needs no
    * confirmation, or the user already answered for it. The budget meter measures only then.
    */
-  async mayContact(provider: Provider, baseUrl: string): Promise<boolean> {
+  async mayContact(provider: Provider, to: Destination): Promise<boolean> {
     const key = await this.secrets.get(keyName(provider));
     const keyOrigin = key ? this.state.get<string>(originKey(provider)) ?? this.userOrigin(provider) : undefined;
-    const check = this.check(provider, baseUrl, keyOrigin, this.state.get<string[]>(confirmedKey(provider), []));
+    const check = this.check(provider, to, keyOrigin, this.state.get<string[]>(confirmedKey(provider), []));
     return check.kind === 'ok' || (check.kind === 'confirm' && this.state.get<string[]>(keylessKey(provider), []).includes(check.origin));
   }
 
-  private check(provider: Provider, baseUrl: string, keyOrigin: string | undefined, confirmed: string[]): OriginCheck {
-    return checkOrigin({ baseUrl, ...(keyOrigin ? { keyOrigin } : {}), confirmed, fromWorkspace: this.baseUrlFromWorkspace(), userOrigin: this.userOrigin(provider) });
-  }
-
-  /** Whether the chat's base URL is a trusted workspace's choice (an untrusted one's settings are ignored). */
-  private baseUrlFromWorkspace(): boolean {
-    const inspected = vscode.workspace.getConfiguration('minagent.chat').inspect<string>('baseUrl');
-    return vscode.workspace.isTrusted && (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined;
+  private check(provider: Provider, to: Destination, keyOrigin: string | undefined, confirmed: string[]): OriginCheck {
+    // The user's own origins: every base URL of theirs for this provider, else the vendor's.
+    const urls = this.userBaseUrls(provider);
+    const userOrigins = (urls.length ? urls : [DEFAULT_BASE_URLS[provider]]).flatMap((u) => originOf(u) ?? []);
+    return checkOrigin({ baseUrl: to.baseUrl, ...(keyOrigin ? { keyOrigin } : {}), confirmed, fromWorkspace: to.fromWorkspace, userOrigins });
   }
 
   /** The origin the stored key is bound to; a key stored before binding existed is bound now, once. */
@@ -108,8 +123,8 @@ export class KeyOrigins {
     return origin;
   }
 
-  private async ask(provider: Provider, check: Extract<OriginCheck, { kind: 'confirm' }>, keyOrigin: string | undefined): Promise<'confirm' | 'withoutKey' | undefined> {
-    const where = this.baseUrlFromWorkspace() ? "this workspace's settings" : 'your settings';
+  private async ask(provider: Provider, check: Extract<OriginCheck, { kind: 'confirm' }>, keyOrigin: string | undefined, fromWorkspace: boolean): Promise<'confirm' | 'withoutKey' | undefined> {
+    const where = fromWorkspace ? "this workspace's settings" : 'your settings';
     const plain = check.reasons.includes('plainHttp') ? ` The connection to ${check.host} is plain http: what you send travels unencrypted.` : '';
     if (check.reasons.includes('key')) {
       const send = `Send Key to ${check.host}`;

@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
+import { DEFAULT_BASE_URLS } from '../../core/models/factory';
+import { baseUrlProblem, entryId, entryLabel, normaliseBaseUrl } from '../../core/models/modelList';
+import { pickEndpointModel, typeModelName } from './modelNamePick';
+import { addUserModel } from './modelSettings';
 import type { ModelChoices } from './models';
 
-/** A guided set-up for a model: Copilot, an OpenAI-compatible endpoint (Ollama...), or Anthropic. */
+/**
+ * A guided set-up for a model: Copilot, an OpenAI-compatible endpoint (Ollama...), or Anthropic. An
+ * endpoint's model is added to the user's list (an identical one is reused), selected, and named in
+ * a notification; the models already there stay.
+ */
 export async function setupModel(models: ModelChoices): Promise<void> {
   const pick = await vscode.window.showQuickPick(
     [
@@ -12,8 +20,6 @@ export async function setupModel(models: ModelChoices): Promise<void> {
     { title: 'MinAgent: Set Up a Model' },
   );
   if (!pick) return;
-  const config = vscode.workspace.getConfiguration('minagent.chat');
-  const target = vscode.ConfigurationTarget.Global;
   if (pick.id === 'vscode') {
     // Never trades a working model for none: the provider setting is left as it is (VS Code's models are
     // always offered beside it), and without any VS Code model nothing changes at all.
@@ -28,28 +34,27 @@ export async function setupModel(models: ModelChoices): Promise<void> {
     void vscode.window.showInformationMessage(`MinAgent now uses ${lm.label}. Other VS Code models are in the chat's model picker.`);
     return;
   }
-  const baseUrl = await vscode.window.showInputBox({
+  const provider = pick.id as 'openai' | 'anthropic';
+  const typed = await vscode.window.showInputBox({
     title: 'Base URL',
-    // Prefilled from the user's own settings only: a workspace must not suggest where a key goes.
-    value: config.inspect<string>('baseUrl')?.globalValue || (pick.id === 'openai' ? 'http://localhost:11434/v1' : 'https://api.anthropic.com'),
-    prompt: pick.id === 'openai' ? 'Ollama: http://localhost:11434/v1 · OpenAI: https://api.openai.com/v1' : 'Anthropic Messages API',
+    value: provider === 'openai' ? 'http://localhost:11434/v1' : DEFAULT_BASE_URLS.anthropic,
+    prompt: provider === 'openai' ? 'Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1' : 'Anthropic Messages API',
     ignoreFocusOut: true,
-    validateInput: (v) => {
-      try {
-        new URL(v);
-        return undefined;
-      } catch {
-        return 'Enter a URL such as http://localhost:11434/v1';
-      }
-    },
+    validateInput: (v) => (baseUrlProblem(v.trim()) ? 'Enter an http or https URL such as http://localhost:11434/v1' : undefined),
   });
-  if (baseUrl === undefined) return;
-  const model = await vscode.window.showInputBox({ title: 'Model name', value: config.inspect<string>('model')?.globalValue ?? '', prompt: 'e.g. llama3.1, gpt-4o-mini, claude-sonnet-4-5', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model name is required') });
-  if (model === undefined) return;
-  await config.update('provider', pick.id, target);
-  await config.update('baseUrl', baseUrl, target);
-  await config.update('model', model.trim(), target);
-  await models.select(pick.id);
-  const wantsKey = await vscode.window.showQuickPick(['Set an API key now', 'No key needed (e.g. Ollama)'], { title: 'API key' });
-  if (wantsKey === 'Set an API key now') await models.setApiKey();
+  if (typed === undefined) return;
+  const named =
+    provider === 'openai'
+      ? await pickEndpointModel(normaliseBaseUrl(provider, typed), await models.keyBoundTo(provider, typed))
+      : await typeModelName('e.g. claude-sonnet-4-5').then((model) => (model === undefined ? undefined : { baseUrl: typed, model }));
+  if (!named) return;
+  const entry = { provider, baseUrl: normaliseBaseUrl(provider, named.baseUrl), model: named.model };
+  const { added } = await addUserModel(entry);
+  await models.select(entryId(entry));
+  if (!(await models.keyBoundTo(provider, entry.baseUrl))) {
+    const wantsKey = await vscode.window.showQuickPick(['Set an API key now', 'No key needed (e.g. Ollama)'], { title: `API key for ${entry.baseUrl}` });
+    if (wantsKey === 'Set an API key now') await models.setApiKey(entry);
+  }
+  const label = models.choice(entryId(entry))?.label ?? entryLabel(entry);
+  void vscode.window.showInformationMessage(`MinAgent now uses ${label}${added ? ', added to your models (minagent.chat.models)' : ''}. Your other models are in the chat's model picker.`);
 }

@@ -25,12 +25,8 @@ interface StreamEvent {
 
 /** The Messages API: streamed `tool_use` blocks with `input_json_delta`; `tool_result` blocks back. */
 export class AnthropicModel extends StreamingChatModel {
-  readonly id: string;
-  protected readonly provider = PROVIDER;
-
   constructor(private readonly options: AnthropicOptions) {
-    super();
-    this.id = `anthropic:${options.model}`;
+    super(`anthropic:${options.model}`, PROVIDER);
   }
 
   async limits(): Promise<ModelLimits> {

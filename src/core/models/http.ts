@@ -199,9 +199,14 @@ export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> 
 
 /** A provider that streams one request per turn; a short rate-limit wait is retried and shown. */
 export abstract class StreamingChatModel implements ChatModel {
-  abstract readonly id: string;
-  /** Provider name for messages, e.g. "Anthropic". */
-  protected abstract readonly provider: string;
+  /**
+   * @param id e.g. `openai:gpt-4o`
+   * @param provider the provider's name for messages, e.g. "Anthropic"
+   */
+  constructor(
+    readonly id: string,
+    protected readonly provider: string,
+  ) {}
 
   chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
     return withRateLimitRetry(() => this.once(messages, tools, options), {

@@ -42,12 +42,8 @@ interface Chunk {
  * SSE, tool-call deltas assembled by index, tool results sent back as `role: tool`.
  */
 export class OpenAICompatibleModel extends StreamingChatModel {
-  readonly id: string;
-  protected readonly provider = PROVIDER;
-
   constructor(private readonly options: OpenAIOptions) {
-    super();
-    this.id = `openai:${options.model}`;
+    super(`openai:${options.model}`, PROVIDER);
   }
 
   limits(signal?: AbortSignal): Promise<ModelLimits> {

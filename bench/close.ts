@@ -2,10 +2,10 @@
 // medians over repeated runs in the same process. Figures, never pass/fail.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpToolSource } from '../src/core/mcp/source';
+import { McpToolSource } from '../src/core/mcp/connection/source';
 import { alivePids, processTree } from '../src/core/mcp/transport/processTree';
 import { fixture, reference } from '../test/helpers';
-import type { StdioServerConfig } from '../src/core/mcp/config';
+import type { StdioServerConfig } from '../src/core/mcp/config/config';
 import { median, record } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -1,6 +1,6 @@
 // 4. Scale: 50 servers x 100 tools registered, named and conflict-resolved (every name clashes).
-import { assignNames } from '../src/core/mcp/naming';
-import { McpToolSource, type RemoteTool } from '../src/core/mcp/source';
+import { assignNames } from '../src/core/mcp/tools/naming';
+import { McpToolSource, type RemoteTool } from '../src/core/mcp/connection/source';
 import { ToolRegistry, type Tool } from '../src/core/tools';
 import { median, record } from './results';
 

@@ -1,8 +1,8 @@
 // 1b. What the MCP trace costs a tool call: a source without a trace (the baseline), with the
 // trace off (the default), and with it on, measured in interleaved rounds in the same run.
-import { McpToolSource } from '../src/core/mcp/source';
+import { McpToolSource } from '../src/core/mcp/connection/source';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { McpTrace, tracedTransport } from '../src/core/mcp/trace';
+import { McpTrace, tracedTransport } from '../src/core/mcp/trace/trace';
 import { fixture } from '../test/helpers';
 import { perCall } from './callOverhead';
 import { median, record } from './results';

@@ -1,4 +1,4 @@
-import { describeProblem, type ParsedServers } from '../core/mcp/config';
+import { describeProblem, type ParsedServers } from '../core/mcp/config/config';
 import type { ServerHub } from '../core/mcp/hub';
 
 /**

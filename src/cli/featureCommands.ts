@@ -1,6 +1,6 @@
-import { isFeatureError, type FeatureError } from '../core/mcp/featureTypes';
+import { isFeatureError, type FeatureError } from '../core/mcp/features/featureTypes';
 import type { ServerHub } from '../core/mcp/hub';
-import { formatPromptMessages } from '../core/mcp/prompts';
+import { formatPromptMessages } from '../core/mcp/features/prompts';
 import { listStatus, NotFound, parseNameAndJson, UsageError, type Output } from './commands';
 import { couldHaveBeen, type FailedServer } from './failures';
 import { row } from './terminalText';

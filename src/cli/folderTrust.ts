@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cliConfigDir } from '../core/auth/fileStore';
-import { describeEndpoint, type ServerConfig } from '../core/mcp/config';
+import { describeEndpoint, type ServerConfig } from '../core/mcp/config/config';
 import type { Terminal } from './approve';
 import { terminalLine } from './terminalText';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ParsedServers, type VariableContext } from './mcp/config';
+import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ParsedServers, type VariableContext } from './mcp/config/config';
 
 /** Reads a VS Code settings file (JSONC). Throws one clear line for a missing file or bad JSONC. */
 export function readSettingsFile(path: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { Emitter } from './event';
-import type { SafeIcon } from './mcp/icons';
-import { WireNames } from './mcp/naming';
+import type { SafeIcon } from './mcp/features/icons';
+import { WireNames } from './mcp/tools/naming';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config';
+import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config/config';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { inputBinding } from '../core/mcp/inputBinding';
+import { inputBinding } from '../core/mcp/config/inputBinding';
 import type { InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SecretStore } from '../core/auth/store';
-import { EraMemory } from '../core/mcp/eraMemory';
+import { EraMemory } from '../core/mcp/connection/eraMemory';
 
 /**
  * The era memory of the editor, in its global state (not its secrets: the keys are digests and the

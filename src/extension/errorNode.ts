@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerInfo } from '../core/mcp/hub';
-import { summarizeError } from '../core/mcp/errorLine';
+import { summarizeError } from '../core/mcp/connection/errorLine';
 import { markdownText } from '../shared/markdownText';
 import type { Node } from './treeNode';
 

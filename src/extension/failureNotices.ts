@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { summarizeError } from '../core/mcp/errorLine';
-import { FailureWatch, type FinalFailure } from '../core/mcp/failureWatch';
+import { summarizeError } from '../core/mcp/connection/errorLine';
+import { FailureWatch, type FinalFailure } from '../core/mcp/connection/failureWatch';
 import type { ServerHub } from '../core/mcp/hub';
 import { noticeText } from './noticeText';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { rebindNotice, type InputBinding } from '../core/mcp/inputBinding';
+import { rebindNotice, type InputBinding } from '../core/mcp/config/inputBinding';
 import type { InputDefinition } from './mcpFiles';
 
 /** Which inputs have a stored value in this workspace (names and entries, never values), for "forget". */

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { describeEndpoint, describeProblem, serverRedactor } from '../core/mcp/config';
-import { describeProtocol } from '../core/mcp/era';
+import { describeEndpoint, describeProblem, serverRedactor } from '../core/mcp/config/config';
+import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';
-import { assertNever } from '../core/mcp/state';
+import { assertNever } from '../core/mcp/connection/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../core/event';
 import type { ServerHub } from '../core/mcp/hub';
-import { traceDetail, traceLinks, traceSummary } from '../core/mcp/traceText';
+import { traceDetail, traceLinks, traceSummary } from '../core/mcp/trace/traceText';
 import { pickServer } from './commands';
 import { setting } from './trustedSettings';
 

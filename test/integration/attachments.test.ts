@@ -12,7 +12,7 @@ import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { estimateCounter } from '../../src/core/budget/tokens';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { expandTemplate } from '../../src/core/mcp/resources';
+import { expandTemplate } from '../../src/core/mcp/features/resources';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
 import { fixture, waitFor } from '../helpers';

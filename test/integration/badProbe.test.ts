@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_HUB_SETTINGS, type HttpServerConfig, type ServerConfig } from '../../src/core/mcp/config';
+import { DEFAULT_HUB_SETTINGS, type HttpServerConfig, type ServerConfig } from '../../src/core/mcp/config/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { Logger } from '../../src/core/logger';
 import { fixture, freePort, httpFixtureWithMethods, ROOT, waitFor } from '../helpers';

@@ -1,7 +1,7 @@
 // Tool calls and their outcomes in the server's log, with the server's secrets redacted.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { McpToolSource } from '../../src/core/mcp/source';
+import { McpToolSource } from '../../src/core/mcp/connection/source';
 import type { Logger } from '../../src/core/logger';
 import { fixture } from '../helpers';
 

@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_HUB_SETTINGS, type HttpServerConfig } from '../../src/core/mcp/config';
+import { DEFAULT_HUB_SETTINGS, type HttpServerConfig } from '../../src/core/mcp/config/config';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { EraMemory } from '../../src/core/mcp/eraMemory';
-import { McpToolSource } from '../../src/core/mcp/source';
+import { EraMemory } from '../../src/core/mcp/connection/eraMemory';
+import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { fixture, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';
 
 /** Long enough that a probe waiting for its timeout would fail the test by the test's own timeout. */

@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/instructions';
+import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 import { fixture, parseError, reference } from '../helpers';
 
 function systemPrompt(model: FakeModel): string {

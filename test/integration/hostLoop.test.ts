@@ -6,7 +6,7 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, mock, test } from 'node:test';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { McpToolSource } from '../../src/core/mcp/source';
+import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { enableOrphanGuard, guardPid } from '../../src/core/mcp/transport/orphanGuard';
 import { fixture, isAlive } from '../helpers';
 
@@ -57,7 +57,7 @@ describe('the host event loop', () => {
       hub.reconcile(Array.from({ length: 8 }, (_, i) => fixture(`r${i}`, 'research.mjs')));
       await hub.whenIdle();
       assert.deepEqual(hub.servers().map((s) => s.state.kind), Array(8).fill('running'));
-      // Each server is started once: its era is found on its own process (src/core/mcp/era.ts).
+      // Each server is started once: its era is found on its own process (src/core/mcp/connection/era.ts).
       assert.equal(spawns.length, 9, 'eight servers and the guard');
       assert.equal(spawns[0]!.file, 'guard', 'the guard runs before the first server');
       assert.ok(guardPid() !== undefined && isAlive(guardPid()!));

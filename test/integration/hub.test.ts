@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
-import { DEFAULT_HUB_SETTINGS, parseServers } from '../../src/core/mcp/config';
+import { DEFAULT_HUB_SETTINGS, parseServers } from '../../src/core/mcp/config/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture, isAlive, parseError, waitFor } from '../helpers';
 

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { silentLogger } from '../../src/core/logger';
-import { isFeatureError } from '../../src/core/mcp/featureTypes';
-import { ServerFeatures } from '../../src/core/mcp/features';
+import { isFeatureError } from '../../src/core/mcp/features/featureTypes';
+import { ServerFeatures } from '../../src/core/mcp/features/features';
 import { SERVERS } from '../helpers';
 
 describe('2026-07-28 era', { timeout: 60_000 }, () => {

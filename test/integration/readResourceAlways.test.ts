@@ -7,7 +7,7 @@ import { FakeModel } from '../../src/core/agent/model';
 import { AlwaysAllow, grantKey, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { preapproval } from '../../src/core/approvals/policy';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { serverIdentity } from '../../src/core/mcp/identity';
+import { serverIdentity } from '../../src/core/mcp/config/identity';
 import { fixture, parseError } from '../helpers';
 
 /** Workspace state as VS Code's Memento keeps it: JSON values by key. */

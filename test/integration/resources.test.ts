@@ -2,10 +2,10 @@
 // (server-everything) and the library fixture, over real stdio.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expandTemplate, MAX_READ_TEXT_CHARS } from '../../src/core/mcp/resources';
-import { isFeatureError, type ReadResourceResult } from '../../src/core/mcp/featureTypes';
+import { expandTemplate, MAX_READ_TEXT_CHARS } from '../../src/core/mcp/features/resources';
+import { isFeatureError, type ReadResourceResult } from '../../src/core/mcp/features/featureTypes';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/config';
 import { fixture, reference } from '../helpers';
 
 function ok<T>(value: T | { error: string }): T {

@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { McpToolSource } from '../../src/core/mcp/source';
+import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { ToolRegistry } from '../../src/core/tools';
 import { fixture, parseError } from '../helpers';
 

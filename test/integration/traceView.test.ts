@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseServers } from '../../src/core/mcp/config';
+import { parseServers } from '../../src/core/mcp/config/config';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { traceDetail, traceLinks, traceSummary } from '../../src/core/mcp/traceText';
+import { traceDetail, traceLinks, traceSummary } from '../../src/core/mcp/trace/traceText';
 import { fixture, httpMcpServer, SERVERS, stopFixtures } from '../helpers';
 
 const HEADER_TOKEN = 'hdr-Tok3n-0123456789abcdef';

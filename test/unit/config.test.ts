@@ -3,8 +3,8 @@ import fs, { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
-import { describeProblem, parseHubSettings, parseServers, readEnvFiles } from '../../src/core/mcp/config';
-import { serverEnvironment } from '../../src/core/mcp/env';
+import { describeProblem, parseHubSettings, parseServers, readEnvFiles } from '../../src/core/mcp/config/config';
+import { serverEnvironment } from '../../src/core/mcp/config/env';
 import { parseSettingsText, loadConfig } from '../../src/core/settingsFile';
 
 const ctx = { workspaceFolder: '/ws', env: { TOKEN: 'sekret', HOME: '/home/u' } };

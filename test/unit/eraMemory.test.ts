@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MemorySecretStore } from '../../src/core/auth/store';
-import { EraMemory, LEGACY_HORIZON_MS } from '../../src/core/mcp/eraMemory';
+import { EraMemory, LEGACY_HORIZON_MS } from '../../src/core/mcp/connection/eraMemory';
 
 describe('era memory', () => {
   test('a verdict outlives the process through the store, keyed by digest only', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { explainingLine, isErrorLine, stderrGist, summarizeError } from '../../src/core/mcp/errorLine';
+import { explainingLine, isErrorLine, stderrGist, summarizeError } from '../../src/core/mcp/connection/errorLine';
 
 // What Node 20 prints for `node missing.mjs`, as the issue saw it in the tree.
 const NODE_MISSING_MODULE = `node:internal/modules/cjs/loader:1228

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { iconDataUri, loadIcon, MAX_ICON_BYTES } from '../../src/core/mcp/iconBytes';
-import { checkIcon, iconContext } from '../../src/core/mcp/icons';
+import { iconDataUri, loadIcon, MAX_ICON_BYTES } from '../../src/core/mcp/features/iconBytes';
+import { checkIcon, iconContext } from '../../src/core/mcp/features/icons';
 import { isCardIcon } from '../../src/shared/validate';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkIcon, checkIcons, iconContext, MAX_DATA_ICON_CHARS } from '../../src/core/mcp/icons';
-import type { ListProblem } from '../../src/core/mcp/paging';
+import { checkIcon, checkIcons, iconContext, MAX_DATA_ICON_CHARS } from '../../src/core/mcp/features/icons';
+import type { ListProblem } from '../../src/core/mcp/features/paging';
 
 const remote = iconContext('remote', { type: 'http', url: 'https://mcp.example.com:8443/mcp' });
 const local = iconContext('local', { type: 'stdio' });

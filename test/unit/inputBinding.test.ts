@@ -2,7 +2,7 @@
 // .vscode/mcp.json that points the entry elsewhere gets another key; a version bump keeps it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inputBinding, packageName, rebindNotice } from '../../src/core/mcp/inputBinding';
+import { inputBinding, packageName, rebindNotice } from '../../src/core/mcp/config/inputBinding';
 
 const FILE = '.vscode/mcp.json';
 const github = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.2.0'], env: { GITHUB_TOKEN: '${input:gh-token}' } };

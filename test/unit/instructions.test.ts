@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseServers } from '../../src/core/mcp/config';
-import { boundInstructions, instructionsSection, MAX_ALL_INSTRUCTIONS_CHARS, MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/instructions';
+import { parseServers } from '../../src/core/mcp/config/config';
+import { boundInstructions, instructionsSection, MAX_ALL_INSTRUCTIONS_CHARS, MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 
 describe('server instructions', () => {
   test('bounded per server, with a note of what was cut; empty or non-text instructions are none', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LineReader } from '../../src/core/mcp/transport/lineReader';
-import { StderrTail } from '../../src/core/mcp/stderrTail';
+import { StderrTail } from '../../src/core/mcp/connection/stderrTail';
 
 test('lines split across chunks are joined; CRLF is handled; oversize lines are dropped and reported', () => {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assignNames, toWireName, WIRE_NAME_PATTERN, WireNames } from '../../src/core/mcp/naming';
+import { assignNames, toWireName, WIRE_NAME_PATTERN, WireNames } from '../../src/core/mcp/tools/naming';
 
 const seed = [
   { server: 'research', tools: ['echo', 'search_corpus', 'word_count'] },

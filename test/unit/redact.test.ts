@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEndpoint, parseServers, serverRedactor } from '../../src/core/mcp/config';
-import { serverEnvironment } from '../../src/core/mcp/env';
+import { describeEndpoint, parseServers, serverRedactor } from '../../src/core/mcp/config/config';
+import { serverEnvironment } from '../../src/core/mcp/config/env';
 import { REDACTED, Redactor, redactingLogger, redactUrl } from '../../src/core/redact';
 
 const TOKEN = 'tok-3f9a1c77e2';

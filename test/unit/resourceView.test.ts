@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { languageFor, resourceView, sniffImage } from '../../src/core/mcp/resourceView';
+import { languageFor, resourceView, sniffImage } from '../../src/core/mcp/features/resourceView';
 import { imageHtml } from '../../src/extension/resources/imageHtml';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

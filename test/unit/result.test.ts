@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCallResult, truncate } from '../../src/core/mcp/result';
+import { formatCallResult, truncate } from '../../src/core/mcp/tools/result';
 
 test('text blocks are joined; isError becomes {"error"} with the text', () => {
   assert.equal(formatCallResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, 100), 'a\nb');

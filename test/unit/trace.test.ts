@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { McpTrace, redactFields } from '../../src/core/mcp/trace';
+import { McpTrace, redactFields } from '../../src/core/mcp/trace/trace';
 
 const request = (id: number, params: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params }) as JSONRPCMessage;
 const response = (id: number, result: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, result }) as JSONRPCMessage;

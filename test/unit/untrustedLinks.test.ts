@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseServers, readEnvFiles, type ConfigProblem, type StdioServerConfig, type VariableContext } from '../../src/core/mcp/config';
+import { parseServers, readEnvFiles, type ConfigProblem, type StdioServerConfig, type VariableContext } from '../../src/core/mcp/config/config';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-links-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from '../agent/agent';
-import type { ServerConfig } from '../mcp/config';
-import { serverIdentity } from '../mcp/identity';
+import type { ServerConfig } from '../mcp/config/config';
+import { serverIdentity } from '../mcp/config/identity';
 
 /** The origin whose `autoApprove` is the user's own word; any other origin is a workspace file. */
 export const USER_ORIGIN = 'user settings';

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger';
-import type { HttpServerConfig, ServerConfig } from '../mcp/config';
-import { serverIdentity } from '../mcp/identity';
+import type { HttpServerConfig, ServerConfig } from '../mcp/config/config';
+import { serverIdentity } from '../mcp/config/identity';
 import { ServerAuth, type Interaction, type SignInUi } from './provider';
 import type { RedirectReceiver } from './redirect';
 import { AuthRecordStore, type SecretStore } from './store';

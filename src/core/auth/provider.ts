@@ -18,8 +18,8 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { silentLogger, type Logger } from '../logger';
-import type { HttpServerConfig } from '../mcp/config';
-import { serverIdentity } from '../mcp/identity';
+import type { HttpServerConfig } from '../mcp/config/config';
+import { serverIdentity } from '../mcp/config/identity';
 import { isLoopbackHostname } from '../net/addresses';
 import { endpointProblem, shortHost } from './endpoints';
 import { EndpointRefused, guardedFetch } from './guardedFetch';

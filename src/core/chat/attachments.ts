@@ -1,7 +1,7 @@
 import type { TokenCounter } from '../budget/tokens';
 import { Emitter, type Disposable } from '../event';
-import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/featureTypes';
-import { formatReadResult } from '../mcp/resources';
+import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/features/featureTypes';
+import { formatReadResult } from '../mcp/features/resources';
 import type { AttachmentChip } from '../../shared/protocol';
 
 /** At most this many resources wait for the next message. */

@@ -1,8 +1,8 @@
 import type { ChatMessage } from '../agent/messages';
 import type { Event } from '../event';
-import type { NamedPrompt } from '../mcp/catalog';
-import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/featureTypes';
-import { describeContent } from '../mcp/prompts';
+import type { NamedPrompt } from '../mcp/features/catalog';
+import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/features/featureTypes';
+import { describeContent } from '../mcp/features/prompts';
 import type { ToolImage } from '../tools';
 import type { PromptChoice, PromptMessageView } from '../../shared/protocol';
 import { SHOWN_IMAGE } from '../../shared/validatePrompts';

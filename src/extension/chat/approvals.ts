@@ -4,7 +4,7 @@ import { AlwaysAllow, grantKey } from '../../core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../core/approvals/waiting';
 import { preapproval, readOnlyRisk, trustedByUser } from '../../core/approvals/policy';
 import type { ServerHub } from '../../core/mcp/hub';
-import { serverIdentity } from '../../core/mcp/identity';
+import { serverIdentity } from '../../core/mcp/config/identity';
 import { setting } from '../trustedSettings';
 
 /**

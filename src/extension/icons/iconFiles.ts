@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/logger';
-import { iconDataUri, loadIcon } from '../../core/mcp/iconBytes';
-import type { SafeIcon } from '../../core/mcp/icons';
+import { iconDataUri, loadIcon } from '../../core/mcp/features/iconBytes';
+import type { SafeIcon } from '../../core/mcp/features/icons';
 
 type Entry = { kind: 'loading' } | { kind: 'refused' } | { kind: 'ready'; file: vscode.Uri; dataUri: string };
 

@@ -1,4 +1,4 @@
-import { formatBytes, type ResourceView } from '../../core/mcp/resourceView';
+import { formatBytes, type ResourceView } from '../../core/mcp/features/resourceView';
 
 type ImageView = Extract<ResourceView, { kind: 'image' }>;
 

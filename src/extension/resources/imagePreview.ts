@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResourceView } from '../../core/mcp/resourceView';
+import type { ResourceView } from '../../core/mcp/features/resourceView';
 import { imageHtml } from './imageHtml';
 
 type ImageView = Extract<ResourceView, { kind: 'image' }>;

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Disposable as CoreDisposable } from '../../core/event';
 import type { Logger } from '../../core/logger';
-import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/featureTypes';
-import type { HubCatalog } from '../../core/mcp/catalog';
-import { formatBytes, languageFor, resourceView } from '../../core/mcp/resourceView';
+import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/features/featureTypes';
+import type { HubCatalog } from '../../core/mcp/features/catalog';
+import { formatBytes, languageFor, resourceView } from '../../core/mcp/features/resourceView';
 import type { CardResource } from '../../shared/protocol';
 import { showImagePreview } from './imagePreview';
 import { parseResourceDocUri, refKey, resourceDocUri, RESOURCE_SCHEME, type ResourceRef } from './docUri';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { HubCatalog } from '../../core/mcp/catalog';
-import type { McpResource, McpResourceTemplate } from '../../core/mcp/featureTypes';
-import { formatBytes } from '../../core/mcp/resourceView';
+import type { HubCatalog } from '../../core/mcp/features/catalog';
+import type { McpResource, McpResourceTemplate } from '../../core/mcp/features/featureTypes';
+import { formatBytes } from '../../core/mcp/features/resourceView';
 import type { ServerHub } from '../../core/mcp/hub';
-import { serverRedactor } from '../../core/mcp/config';
+import { serverRedactor } from '../../core/mcp/config/config';
 import type { IconSource } from '../icons/iconSource';
 import { markdownText } from '../../shared/markdownText';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { HubCatalog } from '../../core/mcp/catalog';
-import { isFeatureError, type McpResourceTemplate } from '../../core/mcp/featureTypes';
-import { expandTemplate } from '../../core/mcp/resources';
+import type { HubCatalog } from '../../core/mcp/features/catalog';
+import { isFeatureError, type McpResourceTemplate } from '../../core/mcp/features/featureTypes';
+import { expandTemplate } from '../../core/mcp/features/resources';
 
 /**
  * Asks for each variable of a resource template in a quick input, offering the server's

@@ -1,4 +1,4 @@
-import { formatBytes } from '../net/limits';
+import { formatBytes } from '../../net/limits';
 import type { McpTrace, TraceEntry } from './trace';
 
 /**

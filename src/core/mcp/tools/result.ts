@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import { toolError, type ToolResource } from '../tools';
+import { toolError, type ToolResource } from '../../tools';
 
 /**
  * Turns a `tools/call` result into the string the registry returns. Text blocks are joined;

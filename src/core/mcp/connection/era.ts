@@ -1,9 +1,9 @@
 import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { isSignInNeeded } from '../auth/provider';
-import { errorMessage } from '../tools';
+import { isSignInNeeded } from '../../auth/provider';
+import { errorMessage } from '../../tools';
 import type { EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
-import { ProcessTransport } from './transport/processTransport';
+import { ProcessTransport } from '../transport/processTransport';
 
 export type { ProbeFallback };
 

@@ -1,7 +1,7 @@
 import type { Client, ClientOptions, McpSubscription } from '@modelcontextprotocol/client';
-import { Emitter, type Disposable } from '../event';
-import type { Logger } from '../logger';
-import { errorMessage } from '../tools';
+import { Emitter, type Disposable } from '../../event';
+import type { Logger } from '../../logger';
+import { errorMessage } from '../../tools';
 import type { Completion, CompletionRef, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
 import { checkIcons, type IconContext } from './icons';
 import { boundInstructions } from './instructions';

@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { Redactor } from '../redact';
-import { CONFLICT_POLICIES, type ConflictPolicy } from './naming';
+import { Redactor } from '../../redact';
+import { CONFLICT_POLICIES, type ConflictPolicy } from '../tools/naming';
 import { reachesInto, readEnvFile, readEnvFileSync } from './workspacePaths';
 
 /** One server entry after validation and variable expansion. */

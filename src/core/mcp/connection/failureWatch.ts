@@ -1,4 +1,4 @@
-import type { ServerInfo } from './hub';
+import type { ServerInfo } from '../hub';
 
 /** A server whose failure is final: it never started, or it crashed and its automatic restarts gave up. */
 export interface FinalFailure {

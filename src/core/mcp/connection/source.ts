@@ -8,33 +8,33 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isSignInNeeded, SignInNeeded, type ServerAuth } from '../auth/provider';
-import { Emitter } from '../event';
-import { silentLogger, type Logger } from '../logger';
-import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../tools';
-import { redactingLogger, type Redactor } from '../redact';
-import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig, type ServerPriority } from './config';
+import { isSignInNeeded, SignInNeeded, type ServerAuth } from '../../auth/provider';
+import { Emitter } from '../../event';
+import { silentLogger, type Logger } from '../../logger';
+import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../../tools';
+import { redactingLogger, type Redactor } from '../../redact';
+import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig, type ServerPriority } from '../config/config';
 import { ConnectTimeout, connectLimit } from './connectLimit';
-import { serverEnvironment } from './env';
+import { serverEnvironment } from '../config/env';
 import { EraMemory, processEraMemory } from './eraMemory';
-import { serverIdentity } from './identity';
+import { serverIdentity } from '../config/identity';
 import { BadProbeAnswer, connectInEra, eraNegotiation, eraRefusal, probeBound, type ProbeFallback } from './era';
-import { ServerFeatures } from './features';
-import { checkIcons, iconContext, type SafeIcon } from './icons';
-import type { ListProblem } from './paging';
-import { formatCallResult, reportResource } from './result';
-import { tracedTransport, type McpTrace } from './trace';
+import { ServerFeatures } from '../features/features';
+import { checkIcons, iconContext, type SafeIcon } from '../features/icons';
+import type { ListProblem } from '../features/paging';
+import { formatCallResult, reportResource } from '../tools/result';
+import { tracedTransport, type McpTrace } from '../trace/trace';
 import { redactedTransport } from './redactedTransport';
 import type { ServerState } from './state';
 import { StderrTail } from './stderrTail';
 import { isErrorLine, stderrGist } from './errorLine';
-import { progressText } from './progressText';
-import { loggedCall } from './callLog';
-import { listAllTools, type ToolProblem } from './toolList';
-import { cappedFetch } from '../net/limits';
-import type { Disposable } from '../event';
-import type { ClientRequestsHost } from './clientRequests/clientRequests';
-import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from './transport/processTransport';
+import { progressText } from '../tools/progressText';
+import { loggedCall } from '../tools/callLog';
+import { listAllTools, type ToolProblem } from '../tools/toolList';
+import { cappedFetch } from '../../net/limits';
+import type { Disposable } from '../../event';
+import type { ClientRequestsHost } from '../clientRequests/clientRequests';
+import { DEFAULT_CLOSE_TIMINGS, PROCESS_NOT_RUNNING, ProcessTransport, SpawnError, type CloseTimings } from '../transport/processTransport';
 
 export type { RemoteTool };
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkIcons, type IconContext } from './icons';
 import { checkItem, optionalString, type ListProblem } from './paging';
 import type { FeatureError, McpResource, McpResourceTemplate, ReadResourceResult, ResourceContent } from './featureTypes';
-import { base64Bytes, truncate } from './result';
+import { base64Bytes, truncate } from '../tools/result';
 
 /** Most characters of text kept from one read (a server may send tens of megabytes). */
 export const MAX_READ_TEXT_CHARS = 1_000_000;

@@ -1,13 +1,13 @@
-import { Emitter, type Disposable } from '../event';
-import type { Tool } from '../tools';
-import type { HubSettings, ServerConfig } from './config';
+import { Emitter, type Disposable } from '../../event';
+import type { Tool } from '../../tools';
+import type { HubSettings, ServerConfig } from '../config/config';
 import type { Completion, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
 import type { FeatureKind } from './features';
 import { instructionsSection } from './instructions';
-import { assignNames, type NamingProblem } from './naming';
+import { assignNames, type NamingProblem } from '../tools/naming';
 import type { ListProblem } from './paging';
 import { READ_RESOURCE, readResourceTool } from './readResourceTool';
-import type { McpToolSource } from './source';
+import type { McpToolSource } from '../connection/source';
 
 /** A prompt with its name in the merged list: `review`, or `server.review` after a clash (as for tools). */
 export interface NamedPrompt extends McpPrompt {

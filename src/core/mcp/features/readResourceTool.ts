@@ -1,4 +1,4 @@
-import { toolError, type Tool } from '../tools';
+import { toolError, type Tool } from '../../tools';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from './featureTypes';
 import { formatReadResult } from './resources';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 
 /**
  * Runs one tool call and logs it: the tool and its arguments (cut), then how it ended and how long it

@@ -96,6 +96,19 @@ async function kept(hub: ServerHub, wentOn: Seen | undefined): Promise<Seen[]> {
   return [...(wentOn ? [wentOn] : []), await bystanderAnswers(hub)];
 }
 
+/** What `run` resolves to, and how far the host's resident memory rose above its start while it ran (MB). */
+async function peakGrowthMb<T>(run: () => Promise<T>): Promise<{ value: T; mb: number }> {
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  try {
+    const value = await run();
+    return { value, mb: Math.round((Math.max(peak, process.memoryUsage().rss) - rss0) / 1e6) };
+  } finally {
+    clearInterval(sample);
+  }
+}
+
 const stateOf = (hub: ServerHub, name: string) => {
   const s = hub.server(name)!.state;
   return s.kind === 'error' ? `${name}: error: ${s.message}` : `${name}: ${s.kind}`;
@@ -237,7 +250,7 @@ describe('MCP servers (stdio)', () => {
         model: seen('the result of the call to "has space"', modelSaw, 'called has space with {"n":1}'),
         kept: keptCells,
       });
-      record({ area, fault: 'missing or invalid inputSchema; a name listed twice', user: seen('the problems shown', problems, /"no_schema" of server "odd" has no inputSchema.*"array_schema" of server "odd" has an invalid inputSchema.*listed tool "dup" more than once/), model: seen('tools of that server still listed', wire.length - 3, { atLeast: 1 }), kept: keptCells });
+      record({ area, fault: 'missing or invalid inputSchema; a name listed twice', user: seen('the problems shown', problems, /"no_schema" of server "odd" has no inputSchema.*"array_schema" of server "odd" has an invalid inputSchema.*listed tool "dup" more than once/), model: seen('tools of that server still listed (the duplicate once)', hub.registry.list().filter((t) => t.server === 'odd').map((t) => t.remoteName ?? t.name).join(', '), `no_schema, array_schema, has space, ünïcode.tool, ${'x'.repeat(80)}, dup`), kept: keptCells });
     }));
 
   matrixTest('duplicate names across three servers', ({ record }) =>
@@ -255,15 +268,16 @@ describe('MCP servers (stdio)', () => {
 
   matrixTest('a 50 MB result', ({ record }) =>
     withHub(record, [bystander(), faulty('tool', 'huge')], async ({ hub, record }) => {
-      const rss0 = process.memoryUsage().rss;
-      let peak = rss0;
-      const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-      const { modelSaw, wentOn } = await turn(hub, 'huge', { chars: 50 * 1024 * 1024 });
-      clearInterval(sample);
+      const chars = 50 * 1024 * 1024;
+      const { value: called, mb: ours } = await peakGrowthMb(() => turn(hub, 'huge', { chars }));
+      const { modelSaw, wentOn } = called;
+      // To cut the result the host holds it for a moment as bytes read, as the line they make and as parsed
+      // text: about three copies, never more than four. (The SDK's own client is no baseline here: its stdio
+      // transport closes the connection on a message this large.)
       record({
         area,
         fault: 'a 50 MB result (output cap 50,000 characters)',
-        user: seen('host memory growth at peak, MB', Math.round((peak - rss0) / 1e6), { atMost: 1_000 }),
+        user: seen('host memory growth at peak, MB (the result is 52 MB)', ours, { atMost: Math.round((4 * chars) / 1e6) }),
         model: [seen('characters the model gets', modelSaw.length, 50_000 + '\n…[truncated: 52378800 of 52428800 characters cut]'.length), seen('the end of the result', modelSaw.slice(-48).trim(), /\[truncated: 52378800 of 52428800 characters cut\]$/)],
         kept: await kept(hub, wentOn),
       });
@@ -387,9 +401,9 @@ describe('Models', () => {
         record({
           area,
           fault: 'a turn that never ends (maxSteps 3)',
-          user: seen('the chat notice', loop.steps.at(-1)!.detail, /3/),
+          user: seen('the chat notice', loop.steps.at(-1)!.detail, 'stopped after 3 model turns without a final answer (maxSteps)'),
           model: seen('tool calls answered before the stop', toolSteps(loop), 3),
-          kept: [seen('how the turn ended', loop.stopped ?? '', 'maxSteps'), seen('messages kept (history + this turn)', loop.messages.length, { atLeast: first.messages.length + 1 })],
+          kept: [seen('how the turn ended', loop.stopped ?? '', 'maxSteps'), seen('messages kept (history + this turn: the request, then 3 tool calls and their results)', loop.messages.length - first.messages.length, 7)],
         });
       } finally {
         await m.close();
@@ -462,16 +476,26 @@ describe('Soak', () => {
     let errors = 0;
     let nonStrings = 0;
     let comebacks = 0;
+    let deaths = 0;
+    let longestDown = 0;
     const unexplained = new Set<string>();
     await withHub(
       record,
       Array.from({ length: 4 }, (_, i) => faulty(`flaky${i}`, 'random-death', { FIXTURE_DEATH_ODDS: '250' })),
       async ({ hub, pids, record }) => {
-        const wasDown = new Set<string>();
+        const downSince = new Map<string, number>();
         hub.onDidChangeServers(() => {
           for (const s of hub.servers()) {
-            if (s.state.kind === 'error') wasDown.add(s.name);
-            else if (s.state.kind === 'running' && wasDown.delete(s.name)) comebacks++;
+            if (s.state.kind === 'error') {
+              if (!downSince.has(s.name)) {
+                deaths++;
+                downSince.set(s.name, performance.now());
+              }
+            } else if (s.state.kind === 'running' && downSince.has(s.name)) {
+              comebacks++;
+              longestDown = Math.max(longestDown, performance.now() - downSince.get(s.name)!);
+              downSince.delete(s.name);
+            }
           }
         });
         let next = 0;
@@ -493,12 +517,14 @@ describe('Soak', () => {
         await Promise.all(Array.from({ length: 16 }, caller));
         await waitFor('every server to be running again', () => hub.servers().every((s) => s.state.kind === 'running'), 10_000);
         for (const p of pids) seenPids.add(p);
+        assert.ok(deaths > 0, 'servers died (1 call in 250 kills one)');
         record({
           area: 'Soak',
           fault: '300 connect/close cycles, then 5,000 calls (16 at a time) against 4 servers that die at random (1 call in 250)',
-          user: [seen('connect/call/close cycles that echoed', echoed, 300), seen('times a dead server came back by itself', comebacks, { atLeast: 1 })],
+          user: [seen('connect/call/close cycles that echoed', echoed, 300), seen('deaths after which the server came back by itself', `${comebacks} of ${deaths}`, `${deaths} of ${deaths}`)],
           model: [seen('calls that got something other than a string', nonStrings, 0), seen('calls answered (results + errors)', answered + errors, 5_000), seen('errors that do not say the server died or is restarting', [...unexplained].join(' | '), '')],
-          kept: seen('calls that got a result', answered, { atLeast: 1 }),
+          // Calls to a dead server fail (saying so) until it is back: how long that lasts is what the user waits.
+          kept: seen(`the longest a dead server was down (restart after 20 ms, then its connect), ms`, Math.round(longestDown), { atMost: 3_000 }),
         });
       },
       { conflictPolicy: 'prefixAll' },

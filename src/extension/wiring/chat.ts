@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { FileConversationStore, type LegacyConversation } from '../../core/chat/fileStore';
+import { ChatPrompts } from '../../core/chat/prompts';
+import { ChatRouter } from '../../core/chat/router';
+import { TurnRunner } from '../../core/chat/turns';
+import { taggedLogger } from '../../core/logger';
+import type { ServerHub } from '../../core/mcp/hub';
+import { draftWithAttachments, vscodeChatActions } from '../chat/actions';
+import { Approvals } from '../chat/approvals';
+import { showChatHistory } from '../chat/history';
+import { migrateModelSettings } from '../chat/modelSettings';
+import { ModelChoices } from '../chat/models';
+import { setupModel } from '../chat/setup';
+import { registerStopChat } from '../chat/stopCommand';
+import { ToolSelection } from '../chat/toolSelection';
+import { systemPrompt, vscodeTurnHost } from '../chat/turnHost';
+import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from '../chat/views';
+import { activateResources } from '../resources/activate';
+import type { ResultDocuments } from '../resultDocuments';
+import type { ServerWiring } from './servers';
+import type { startToolsView } from './toolsView';
+
+/** Where the conversation was kept before it moved into files. */
+const LEGACY_CHAT_KEY = 'minagent.chat.v1';
+
+/**
+ * The chat: the model choice, approvals, turns, the conversations' store, the sidebar view and editor
+ * panels, the resources attached to messages, and the chat's commands.
+ */
+export function startChat(context: vscode.ExtensionContext, servers: ServerWiring, toolsView: ReturnType<typeof startToolsView>, results: ResultDocuments): void {
+  const { hub, log, serverAsks, inputs } = servers;
+  const { switches, meter, icons, tree } = toolsView;
+  const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
+  const approvals = new Approvals(hub, context.workspaceState);
+  const tools = new ToolSelection(hub, switches);
+  const runner = new TurnRunner(vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons));
+  const store = conversationStore(context, taggedLogger(log, 'chat'));
+  const { attachments, docs } = activateResources(context.subscriptions, hub, taggedLogger(log, 'resources'), models, icons);
+  const actions = vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs, listed: (uri) => listedResource(hub, uri) });
+  const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
+  serverAsks.connectChat(chat);
+  servers.useChatModel(() => models.create());
+  // The meter measures the conversation as the next turn would send it, and posts to every chat view.
+  meter.connect((m) => chat.publish(m), {
+    model: () => models.create({ withKey: false }),
+    system: systemPrompt,
+    history: () => chat.history(),
+    tools: () => tools.budgetTools(),
+  });
+  const panels = new ChatPanels(context.extensionUri, chat);
+  // The model list is cached; VS Code says when it changes.
+  const refreshModels = async () => {
+    await models.refresh();
+    chat.metaChanged();
+  };
+  void refreshModels();
+  // The old provider settings move into minagent.chat.models once; the picker shows the same list meanwhile.
+  void migrateModelSettings(context.globalState).then(
+    (moved) => moved && log.info('chat: the model of minagent.chat.provider/baseUrl/model moved into minagent.chat.models'),
+    (err: Error) => log.warn(`chat: moving the model settings into minagent.chat.models failed: ${err.message}`),
+  );
+  context.subscriptions.push(
+    runner,
+    chat,
+    panels,
+    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, revealOnce()), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
+    vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
+    vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
+    vscode.commands.registerCommand('minagent.chatHistory', () => showChatHistory(chat)),
+    vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
+    registerStopChat(runner, () => chat.stop()),
+    vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
+    vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),
+    vscode.commands.registerCommand('minagent.forgetInputs', () => inputs.forgetPicked()),
+    vscode.commands.registerCommand('minagent.setupModel', async () => {
+      await setupModel(models);
+      chat.metaChanged();
+    }),
+    // What the picker, the banner and the meter show may change with: a chip, the models, the settings, the tools, trust.
+    attachments.onDidChange(() => chat.metaChanged()),
+    vscode.lm.onDidChangeChatModels(() => void refreshModels()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && chat.metaChanged()),
+    hub.onDidChangeTools(() => chat.metaChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => chat.metaChanged()),
+    // A switch changes what the model is offered: the tree, the banner and the meter show it (metaChanged updates the meter).
+    switches.onDidChange(() => {
+      tree.refresh();
+      chat.metaChanged();
+    }),
+  );
+}
+
+/** Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once. */
+function conversationStore(context: vscode.ExtensionContext, logger: ReturnType<typeof taggedLogger>): FileConversationStore {
+  const storage = context.storageUri ?? context.globalStorageUri;
+  return new FileConversationStore(join(storage.fsPath, 'conversations'), {
+    logger,
+    // Every conversation is kept unless the user sets a limit; reaching it is said before anything is removed.
+    maxConversations: () => vscode.workspace.getConfiguration('minagent.chat').get<number>('maxConversations'),
+    onFull: (limit, next) =>
+      void vscode.window
+        .showInformationMessage(`MinAgent keeps your last ${limit} chats (minagent.chat.maxConversations): the next new chat removes the oldest, "${next.title || 'untitled'}".`, 'Open Settings')
+        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'minagent.chat.maxConversations')),
+    legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
+  });
+}
+
+function listedResource(hub: ServerHub, uri: string): { server: string; label: string } | undefined {
+  const r = hub.catalog.resources().find((x) => x.uri === uri);
+  return r ? { server: r.server, label: r.title ?? r.name } : undefined;
+}
+
+/** The user's choice (the demo's profile makes it): the chat opens on startup. */
+export const revealOnStartup = () => vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
+
+/** With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its input (focusing an unloaded view does not). */
+function revealOnce(): () => void {
+  let done = false;
+  return () => {
+    if (done || !revealOnStartup()) return;
+    done = true;
+    void vscode.commands.executeCommand('minagent.chat.focus');
+  };
+}

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { ChatModel } from '../../core/agent/model';
+import type { AuthManager } from '../../core/auth/manager';
+import { taggedLogger, type Logger } from '../../core/logger';
+import { ServerHub } from '../../core/mcp/hub';
+import { enableOrphanGuard } from '../../core/mcp/transport/orphanGuard';
+import { editorEraMemory } from '../eraStore';
+import { FailureNotices } from '../failureNotices';
+import { InputStore } from '../inputs';
+import { channelLogger } from '../log';
+import { createEditorAuth } from '../oauth';
+import { editorServerAsks } from '../serverAsks/setup';
+import { ServerLogs } from '../serverLogs';
+import { SignInNotices } from '../signInNotices';
+
+/** The servers' side of the editor: the hub and what it needs (logs, sign-in, servers' asks, inputs). */
+export interface ServerWiring {
+  log: Logger;
+  serverLogs: ServerLogs;
+  hub: ServerHub;
+  serverAsks: ReturnType<typeof editorServerAsks>;
+  /** OAuth is ready (or known unavailable): the first reconcile waits for it (its redirect address registers clients). */
+  authReady: Promise<AuthManager | undefined>;
+  inputs: InputStore;
+  /** The chat's model, for servers' sampling requests, once the chat exists. */
+  useChatModel(model: () => Promise<ChatModel>): void;
+}
+
+/** Makes the hub and its helpers; everything is owned by `context.subscriptions`, the hub by deactivate. */
+export function startServers(context: vscode.ExtensionContext): ServerWiring {
+  // If the extension host dies without deactivating (a crash, a killed server), no server survives it.
+  enableOrphanGuard();
+  const channel = vscode.window.createOutputChannel('MinAgent', { log: true });
+  const log = channelLogger(channel);
+  const serverLogs = new ServerLogs(channel);
+  // Servers' asks (forms, URLs, sampling, roots) reach the user through the chat, quick inputs and modals.
+  let chatModel: () => Promise<ChatModel> = () => Promise.reject(new Error('the chat is not ready'));
+  const serverAsks = editorServerAsks(context.workspaceState, () => chatModel());
+  let auth: AuthManager | undefined;
+  const authReady = createEditorAuth(context, taggedLogger(log, 'oauth')).then(
+    (m) => (auth = m),
+    (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
+  );
+  const hub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, eras: editorEraMemory(context.globalState), auth: (c, l) => auth?.forServer(c, l) });
+  context.subscriptions.push(channel, serverAsks, serverLogs, new FailureNotices(hub), new SignInNotices(hub));
+  return {
+    log,
+    serverLogs,
+    hub,
+    serverAsks,
+    authReady,
+    inputs: new InputStore(context.secrets, context.workspaceState),
+    useChatModel: (model) => (chatModel = model),
+  };
+}

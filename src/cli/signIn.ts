@@ -3,7 +3,7 @@ import type { Interaction, SignInUi } from '../core/auth/provider';
 import { shortHost } from '../core/auth/endpoints';
 import { LoopbackReceiver } from '../core/auth/redirect';
 import { defaultAuthFile, FileSecretStore } from '../core/auth/fileStore';
-import type { ServerConfig } from '../core/mcp/config/config';
+import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { Terminal } from './approve';
 
 /**

@@ -1,7 +1,7 @@
 import { editorEraMemory } from './eraStore';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { describeProblem } from '../core/mcp/config/config';
+import { describeProblem } from '../core/mcp/config/describe';
 import { ServerHub } from '../core/mcp/hub';
 import { ToolSwitches, type SwitchState } from '../core/toolSwitches';
 import { enableOrphanGuard } from '../core/mcp/transport/orphanGuard';

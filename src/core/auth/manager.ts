@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import type { HttpServerConfig, ServerConfig } from '../mcp/config/config';
+import type { HttpServerConfig, ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { ServerAuth, type Interaction, type SignInUi } from './provider';
 import type { RedirectReceiver } from './redirect';

@@ -18,7 +18,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { silentLogger, type Logger } from '../logger';
-import type { HttpServerConfig } from '../mcp/config/config';
+import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { isLoopbackHostname } from '../net/addresses';
 import { endpointProblem, shortHost } from './endpoints';

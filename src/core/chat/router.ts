@@ -9,7 +9,7 @@ import type { AskAnswer } from '../../shared/asks';
 import type { Conversation } from './conversation';
 import { conversationMarkdown } from './markdown';
 import type { ChatPrompts } from './prompts';
-import type { ConversationInfo, ConversationStore } from './store';
+import type { ConversationInfo, ConversationStore } from './store/conversationStore';
 import { TurnBusy, type TurnRunner } from './turns';
 
 export type Post = (message: HostMessage) => void;

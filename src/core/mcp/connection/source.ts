@@ -8,7 +8,8 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isSignInNeeded, SignInNeeded, type ServerAuth } from '../../auth/provider';
+import { isSignInNeeded, SignInNeeded } from '../../auth/signInErrors';
+import type { ServerAuth } from '../../auth/provider';
 import { Emitter } from '../../event';
 import { silentLogger, type Logger } from '../../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../../tools';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Conversation } from '../src/core/chat/conversation';
-import { FileConversationStore } from '../src/core/chat/fileStore';
+import { FileConversationStore } from '../src/core/chat/store/fileConversationStore';
 import type { ToolCard } from '../src/shared/protocol';
 import { launchChromium, openChatPage } from './chatPage';
 import { median, record } from './results';

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpToolSource } from '../src/core/mcp/connection/source';
 import { alivePids, processTree } from '../src/core/mcp/transport/processTree';
 import { fixture, reference } from '../test/helpers';
-import type { StdioServerConfig } from '../src/core/mcp/config/config';
+import type { StdioServerConfig } from '../src/core/mcp/config/serverConfig';
 import { median, record } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -9,7 +9,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ServerHub } from '../src/core/mcp/hub';
 import { enableOrphanGuard } from '../src/core/mcp/transport/orphanGuard';
 import { fixture } from '../test/helpers';
-import { DEFAULT_HUB_SETTINGS, type StdioServerConfig } from '../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../src/core/mcp/config/hubSettings';
+import type { StdioServerConfig } from '../src/core/mcp/config/serverConfig';
 import { RawClient } from './rawClient';
 import { median, record } from './results';
 

@@ -1,6 +1,7 @@
 // The chat host's pieces as the tests drive them: editor actions that do nothing unless a test
 // watches them, and a view attached to a router that sends as the webview does.
-import type { ChatActions, ChatRouter, Post } from '../src/core/chat/router';
+import type { ChatActions, Post } from '../src/core/chat/chatActions';
+import type { ChatRouter } from '../src/core/chat/router';
 import type { HostMessage } from '../src/shared/protocol';
 
 /** ChatActions that do nothing (no model listed); a test passes what it watches. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/config';
+import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
 
 export const ROOT = resolve(__dirname, '..');
 export const SERVERS = join(ROOT, 'fixtures', 'servers');

@@ -1,4 +1,5 @@
-import { describeProblem, type ParsedServers } from '../core/mcp/config/config';
+import { describeProblem } from '../core/mcp/config/describe';
+import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import type { ServerHub } from '../core/mcp/hub';
 
 /**

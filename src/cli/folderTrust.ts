@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cliConfigDir } from '../core/auth/fileStore';
-import { describeEndpoint, type ServerConfig } from '../core/mcp/config/config';
+import { describeEndpoint } from '../core/mcp/config/describe';
+import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { Terminal } from './approve';
 import { terminalLine } from './terminalText';
 

@@ -1,6 +1,6 @@
 import { silentLogger, type Logger } from '../core/logger';
 import type { LoadedConfig } from '../core/settingsFile';
-import type { ServerConfig } from '../core/mcp/config/config';
+import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { ServerHub } from '../core/mcp/hub';
 import type { CliAuth } from './signIn';
 import type { Output } from './commands';

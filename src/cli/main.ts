@@ -1,7 +1,7 @@
 import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
-import { describeProblem } from '../core/mcp/config/config';
+import { describeProblem } from '../core/mcp/config/describe';
 import { ServerHub } from '../core/mcp/hub';
 import { streamLogger } from '../core/logger';
 import { loadConfig, readSettingsFile } from '../core/settingsFile';

@@ -1,9 +1,9 @@
 import { AuthManager } from '../core/auth/manager';
-import type { Interaction, SignInUi } from '../core/auth/provider';
+import type { Interaction, SignInUi } from '../core/auth/signInUi';
 import { shortHost } from '../core/auth/endpoints';
 import { LoopbackReceiver } from '../core/auth/redirect';
 import { defaultAuthFile, FileSecretStore } from '../core/auth/fileStore';
-import type { ServerConfig } from '../core/mcp/config/config';
+import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { Terminal } from './approve';
 
 /**

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseHubSettings, parseServers, type ConfigProblem, type HubSettings, type ParsedServers, type VariableContext } from './mcp/config/config';
+import { parseHubSettings, type HubSettings } from './mcp/config/hubSettings';
+import { parseServers } from './mcp/config/parseServers';
+import type { ConfigProblem, ParsedServers } from './mcp/config/serverConfig';
+import type { VariableContext } from './mcp/config/variables';
 
 /** Reads a VS Code settings file (JSONC). Throws one clear line for a missing file or bad JSONC. */
 export function readSettingsFile(path: string): Record<string, unknown> {

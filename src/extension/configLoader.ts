@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { parseHubSettings, parseServers, readEnvFiles, type ConfigProblem, type HubSettings, type ServerConfig, type VariableContext } from '../core/mcp/config/config';
+import { parseHubSettings, type HubSettings } from '../core/mcp/config/hubSettings';
+import { parseServers } from '../core/mcp/config/parseServers';
+import { readEnvFiles } from '../core/mcp/config/envFiles';
+import type { ConfigProblem, ServerConfig } from '../core/mcp/config/serverConfig';
+import type { VariableContext } from '../core/mcp/config/variables';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { inputBinding } from '../core/mcp/config/inputBinding';
 import type { InputStore } from './inputs';

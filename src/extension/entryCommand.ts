@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ConfigProblem } from '../core/mcp/config/config';
+import type { ConfigProblem } from '../core/mcp/config/serverConfig';
 import type { EntryRef } from './settingsLocation';
 
 /** The entry a configuration problem is about, and its field. */

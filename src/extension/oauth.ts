@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthManager } from '../core/auth/manager';
-import type { SignInUi } from '../core/auth/provider';
+import type { SignInUi } from '../core/auth/signInUi';
 import { shortHost } from '../core/auth/endpoints';
 import { LoopbackReceiver, PendingCallbacks, redirectRoute, type CallbackBinding, type RedirectReceiver } from '../core/auth/redirect';
 import type { SecretStore } from '../core/auth/store';

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { describeEndpoint, describeProblem, serverRedactor } from '../core/mcp/config/config';
+import { describeEndpoint, describeProblem } from '../core/mcp/config/describe';
+import { serverRedactor } from '../core/mcp/config/serverRedactor';
 import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
 import type { ServerHub, ServerInfo } from '../core/mcp/hub';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ConfigProblem } from '../core/mcp/config/config';
+import type { ConfigProblem } from '../core/mcp/config/serverConfig';
 import type { EntryRef } from './settingsLocation';
 
 /** A row of the Tools tree (serverTree.ts builds them; errorNode.ts and the commands read them). */

@@ -61,6 +61,12 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
   }
 }
 
+/** What a message the host dropped was, for a log line: its type (cut short) or what kind of value. */
+export function describeDropped(raw: unknown): string {
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? `type "${type.slice(0, 40)}"` : typeof raw;
+}
+
 const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
 const LEVELS = new Set(['info', 'warning', 'error']);
 

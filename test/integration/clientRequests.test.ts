@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { silentLogger } from '../../src/core/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { ClosedWhileStarting, McpToolSource } from '../../src/core/mcp/connection/source';
 import { ProcessTransport } from '../../src/core/mcp/transport/processTransport';
 import { processTree } from '../../src/core/mcp/transport/processTree';
-import type { ServerConfig } from '../../src/core/mcp/config/config';
+import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
 // restarts for one that crashed, never once per restart attempt.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { FailureWatch, type FinalFailure } from '../../src/core/mcp/connection/failureWatch';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture } from '../helpers';

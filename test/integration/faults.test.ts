@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
 import { McpToolSource, type SourceOptions } from '../../src/core/mcp/connection/source';
-import type { StdioServerConfig } from '../../src/core/mcp/config/config';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { fixture, isAlive, parseError, ROOT, waitFor } from '../helpers';
 
 const unhandled: unknown[] = [];

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { FakeModel } from '../../src/core/agent/model';
-import { DEFAULT_HUB_SETTINGS, parseServers } from '../../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture, isAlive, parseError, waitFor } from '../helpers';
 

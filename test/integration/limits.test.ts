@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import type { HttpServerConfig } from '../../src/core/mcp/config/config';
+import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { listeningFixture } from '../helpers';

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { AuthManager } from '../../src/core/auth/manager';
-import type { SignInUi } from '../../src/core/auth/provider';
+import type { SignInUi } from '../../src/core/auth/signInUi';
 import { LoopbackReceiver } from '../../src/core/auth/redirect';
 import { MemorySecretStore } from '../../src/core/auth/store';
-import type { HttpServerConfig } from '../../src/core/mcp/config/config';
+import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { Logger } from '../../src/core/logger';
 import { followInBrowser, startOAuthFixture, type OAuthFixture } from '../oauthFixture';

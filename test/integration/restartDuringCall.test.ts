@@ -1,7 +1,7 @@
 // A call that its server's restart or stop ends says so, and a refresh that changed nothing ends no call.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture, parseError } from '../helpers';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serversReady } from '../../src/core/chat/serversReady';
-import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/config';
+import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture } from '../helpers';
 

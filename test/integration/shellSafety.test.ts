@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseServers } from '../../src/core/mcp/config/config';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { SERVERS } from '../helpers';
 

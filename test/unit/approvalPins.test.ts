@@ -4,7 +4,7 @@ import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysA
 import { WaitingApprovals } from '../../src/core/approvals/waiting';
 import { preapproval, type PolicyContext } from '../../src/core/approvals/policy';
 import type { ApprovalRequest } from '../../src/core/agent/agent';
-import type { StdioServerConfig } from '../../src/core/mcp/config/config';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
 import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
 

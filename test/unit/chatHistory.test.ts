@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Conversation } from '../../src/core/chat/conversation';
-import { FileConversationStore } from '../../src/core/chat/fileStore';
+import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { ChatRouter } from '../../src/core/chat/router';
 import { quietActions } from '../chatHarness';
 import { TurnRunner } from '../../src/core/chat/turns';

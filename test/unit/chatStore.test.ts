@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Conversation } from '../../src/core/chat/conversation';
-import { FileConversationStore, RESULTS_REMOVED, type LegacyConversation } from '../../src/core/chat/fileStore';
+import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { RESULTS_REMOVED } from '../../src/core/chat/store/compaction';
+import type { LegacyConversation } from '../../src/core/chat/store/legacy';
 import type { ToolCard } from '../../src/shared/protocol';
 
 const dirs: string[] = [];

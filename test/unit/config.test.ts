@@ -3,7 +3,10 @@ import fs, { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
-import { describeProblem, parseHubSettings, parseServers, readEnvFiles } from '../../src/core/mcp/config/config';
+import { describeProblem } from '../../src/core/mcp/config/describe';
+import { parseHubSettings } from '../../src/core/mcp/config/hubSettings';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
+import { readEnvFiles } from '../../src/core/mcp/config/envFiles';
 import { serverEnvironment } from '../../src/core/mcp/config/env';
 import { parseSettingsText, loadConfig } from '../../src/core/settingsFile';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseServers } from '../../src/core/mcp/config/config';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { boundInstructions, instructionsSection, MAX_ALL_INSTRUCTIONS_CHARS, MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 
 describe('server instructions', () => {

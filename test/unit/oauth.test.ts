@@ -12,7 +12,7 @@ import { CredentialOriginError, EndpointRefused, guardedFetch } from '../../src/
 import { MixUpRefused, PendingCallbacks, redirectRoute } from '../../src/core/auth/redirect';
 import { addressClass } from '../../src/core/net/addresses';
 import { AuthRecordStore, MemorySecretStore } from '../../src/core/auth/store';
-import { parseServers } from '../../src/core/mcp/config/config';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
 
 describe('oauth settings', () => {
   test('a pre-registered client ID is read; its secret is a secret', () => {

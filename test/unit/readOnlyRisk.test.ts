@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../../src/core/agent/agent';
 import type { ChatMessage } from '../../src/core/agent/messages';
 import { resultSources } from '../../src/core/approvals/contextSources';
 import { preapproval, readOnlyRisk, trustedByUser, USER_ORIGIN } from '../../src/core/approvals/policy';
-import type { StdioServerConfig } from '../../src/core/mcp/config/config';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ToolRegistry, type Tool } from '../../src/core/tools';
 
 const tool = (name: string, server?: string, extra: Partial<Tool> = {}): Tool => ({ name, description: name, parameters: { type: 'object', properties: {} }, call: async () => 'ok', ...(server ? { server } : {}), ...extra });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEndpoint, parseServers, serverRedactor } from '../../src/core/mcp/config/config';
+import { describeEndpoint } from '../../src/core/mcp/config/describe';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
+import { serverRedactor } from '../../src/core/mcp/config/serverRedactor';
 import { serverEnvironment } from '../../src/core/mcp/config/env';
 import { REDACTED, Redactor, redactingLogger, redactUrl } from '../../src/core/redact';
 

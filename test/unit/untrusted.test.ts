@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseServers, type StdioServerConfig } from '../../src/core/mcp/config/config';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ROOT } from '../helpers';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -7,7 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseServers, readEnvFiles, type ConfigProblem, type StdioServerConfig, type VariableContext } from '../../src/core/mcp/config/config';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
+import { readEnvFiles } from '../../src/core/mcp/config/envFiles';
+import type { ConfigProblem, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
+import type { VariableContext } from '../../src/core/mcp/config/variables';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-links-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

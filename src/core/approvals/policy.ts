@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../agent/agent';
-import type { ServerConfig } from '../mcp/config/config';
+import type { ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 
 /** The origin whose `autoApprove` is the user's own word; any other origin is a workspace file. */

@@ -1,7 +1,8 @@
 import type { Logger } from '../logger';
-import type { HttpServerConfig, ServerConfig } from '../mcp/config/config';
+import type { HttpServerConfig, ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
-import { ServerAuth, type Interaction, type SignInUi } from './provider';
+import { ServerAuth } from './provider';
+import type { Interaction, SignInUi } from './signInUi';
 import type { RedirectReceiver } from './redirect';
 import { AuthRecordStore, type SecretStore } from './store';
 

@@ -32,3 +32,10 @@ export function conversationMarkdown(conversation: Conversation): string {
   }
   return out.join('\n');
 }
+
+/** The export's tab title: the start of the first message, on one line. */
+export function exportTitle(conversation: Conversation): string {
+  const first = conversation.items.find((i) => i.kind === 'user');
+  const title = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, 40) : '';
+  return `MinAgent chat${title ? ` · ${title}` : ''}.md`;
+}

@@ -2,48 +2,16 @@ import type { ChatMessage } from '../agent/messages';
 import type { Disposable } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
-import type { ApprovalDecision, CardResource, ChatMeta, ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
-import { parseWebviewMessage } from '../../shared/validate';
-import type { TakenContext } from './attachments';
-import type { AskAnswer } from '../../shared/asks';
+import type { ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
+import { describeDropped, parseWebviewMessage } from '../../shared/validate';
+import type { ChatActions, Post } from './chatActions';
 import type { Conversation } from './conversation';
-import { conversationMarkdown } from './markdown';
+import { CONTINUE_MESSAGE, takeBackLastTurn } from './lastTurn';
+import { conversationMarkdown, exportTitle } from './markdown';
+import { promptCompletions, promptTurnInput } from './promptRequests';
 import type { ChatPrompts } from './prompts';
-import type { ConversationInfo, ConversationStore } from './store';
+import type { ConversationInfo, ConversationStore } from './store/conversationStore';
 import { TurnBusy, type TurnRunner } from './turns';
-
-export type Post = (message: HostMessage) => void;
-
-/** What the router asks of the editor; each is one user-visible action. */
-export interface ChatActions {
-  /** The picker and banner as they are now (cached: no I/O). */
-  meta(): ChatMeta;
-  selectModel(id: string): Promise<void>;
-  decide(callId: string, decision: ApprovalDecision): void;
-  /** "Allow for this chat" ends with the chat. */
-  forgetChatApprovals(): void;
-  /** Opens text in a read-only editor whose tab reads `title`. */
-  openText(content: string, language: 'markdown' | 'plaintext', title: string): Promise<void>;
-  /** Resolves true when the tool choice changed. */
-  chooseTools(): Promise<boolean>;
-  setupModel(): Promise<void>;
-  /** The message being typed (the budget meter measures what sending it would cost). */
-  draft?(text: string): void;
-  /** A chat page got or lost the keyboard focus. */
-  focusChanged?(focused: boolean): void;
-  /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
-  contextChanged?(): void;
-  /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
-  openResource?(resource: CardResource): Promise<void>;
-  /** Opens a resource a link in the model's text names, when a running server lists it; rejects saying why not. */
-  openLink?(uri: string): Promise<void>;
-  /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
-  attachments?: { take(): TakenContext | undefined; remove(id: string): void; giveBack(taken: TakenContext | undefined): void };
-  /** The user answered a server's ask card (a form, a sampling request). */
-  answerAsk?(id: string, answer: AskAnswer): void;
-  /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
-  viewReady?(post: Post): void;
-}
 
 /**
  * The chat host's front door: checks every webview message against the protocol, routes it to the
@@ -120,7 +88,7 @@ export class ChatRouter implements Disposable {
   async handle(raw: unknown, post: Post): Promise<void> {
     const message = parseWebviewMessage(raw);
     if (!message) {
-      this.log.warn(`chat: dropped a message the protocol does not allow: ${describe(raw)}`);
+      this.log.warn(`chat: dropped a message the protocol does not allow: ${describeDropped(raw)}`);
       return;
     }
     let error: string | undefined;
@@ -144,16 +112,14 @@ export class ChatRouter implements Disposable {
       case 'answerAsk':
         this.actions.answerAsk?.(message.id, message.answer);
         return;
-      case 'completePrompt': {
-        const result = await this.need(this.prompts).complete(message.prompt, message.argument, message.value, message.context);
-        post({ type: 'completions', requestId: message.requestId, ...result });
+      case 'completePrompt':
+        post(await promptCompletions(this.prompts, message));
         return;
-      }
       case 'runPrompt': {
         const c = this.conversation ?? (await this.current());
         // Refused before the server is asked when a turn runs, as a typed message would be.
         if (this.runner.busy(c)) throw new TurnBusy();
-        const input = await this.need(this.prompts).expand(message.prompt, message.arguments);
+        const input = await promptTurnInput(this.prompts, message);
         void this.runner.start(c, input, post).then(() => this.save(c));
         return;
       }
@@ -168,9 +134,7 @@ export class ChatRouter implements Disposable {
       case 'retry':
       case 'editLast': {
         const c = await this.current();
-        if (this.runner.busy(c)) throw new Error('the chat is still answering; stop it first');
-        const text = c.takeBackLastTurn();
-        if (text === undefined) throw new Error('there is no message of yours to take back');
+        const text = takeBackLastTurn(c, this.runner.busy(c));
         void this.save(c);
         this.actions.contextChanged?.();
         if (message.type === 'retry') return this.send(text, post);
@@ -178,7 +142,7 @@ export class ChatRouter implements Disposable {
         return;
       }
       case 'continue':
-        return this.send('Continue exactly where your previous answer was cut off.', post);
+        return this.send(CONTINUE_MESSAGE, post);
       case 'stop':
         this.stop();
         return;
@@ -241,11 +205,6 @@ export class ChatRouter implements Disposable {
     });
   }
 
-  private need(prompts: ChatPrompts | undefined): ChatPrompts {
-    if (!prompts) throw new Error('this chat has no server prompts');
-    return prompts;
-  }
-
   stop(): void {
     if (this.conversation) this.runner.end(this.conversation, 'stopped');
   }
@@ -302,9 +261,7 @@ export class ChatRouter implements Disposable {
 
   async exportMarkdown(): Promise<void> {
     const c = await this.current();
-    const first = c.items.find((i) => i.kind === 'user');
-    const title = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, 40) : '';
-    await this.actions.openText(conversationMarkdown(c), 'markdown', `MinAgent chat${title ? ` · ${title}` : ''}.md`);
+    await this.actions.openText(conversationMarkdown(c), 'markdown', exportTitle(c));
   }
 
   /** The picker or banner changed (models, settings, tools): only they are sent again. */
@@ -338,9 +295,4 @@ export class ChatRouter implements Disposable {
     if (this.conversation) void this.save(this.conversation);
     this.views.clear();
   }
-}
-
-function describe(raw: unknown): string {
-  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
-  return typeof type === 'string' ? `type "${type.slice(0, 40)}"` : typeof raw;
 }

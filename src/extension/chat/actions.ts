@@ -2,7 +2,7 @@ import type { ResultDocuments } from '../resultDocuments';
 import * as vscode from 'vscode';
 import { examplePrompts } from '../../core/chat/examples';
 import { withContext, type Attachments } from '../../core/chat/attachments';
-import type { ChatActions } from '../../core/chat/router';
+import type { ChatActions } from '../../core/chat/chatActions';
 import type { CardResource, ChatMeta } from '../../shared/protocol';
 import type { ResourceDocuments } from '../resources/resourceDocs';
 import type { Approvals } from './approvals';

@@ -3,7 +3,7 @@ import type { HubCatalog } from '../../core/mcp/features/catalog';
 import type { McpResource, McpResourceTemplate } from '../../core/mcp/features/featureTypes';
 import { formatBytes } from '../../core/mcp/features/resourceView';
 import type { ServerHub } from '../../core/mcp/hub';
-import { serverRedactor } from '../../core/mcp/config/config';
+import { serverRedactor } from '../../core/mcp/config/serverRedactor';
 import type { IconSource } from '../icons/iconSource';
 import { markdownText } from '../../shared/markdownText';
 

@@ -1,4 +1,4 @@
-import type { Post } from '../../core/chat/router';
+import type { Post } from '../../core/chat/chatActions';
 import type { AskAnswer, AskView } from '../../shared/asks';
 import type { HostMessage } from '../../shared/protocol';
 

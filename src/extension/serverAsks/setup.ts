@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
-import type { Post } from '../../core/chat/router';
+import type { Post } from '../../core/chat/chatActions';
 import { ClientRequests } from '../../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../core/mcp/clientRequests/roots';
 import { samplingInputLimit, samplingLimit } from '../../core/mcp/clientRequests/sampling';

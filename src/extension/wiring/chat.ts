@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { FileConversationStore, type LegacyConversation } from '../../core/chat/fileStore';
+import { FileConversationStore } from '../../core/chat/store/fileConversationStore';
+import type { LegacyConversation } from '../../core/chat/store/legacy';
 import { ChatPrompts } from '../../core/chat/prompts';
 import { ChatRouter } from '../../core/chat/router';
 import { TurnRunner } from '../../core/chat/turns';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeProblem } from '../../core/mcp/config/config';
+import { describeProblem } from '../../core/mcp/config/describe';
 import type { Logger } from '../../core/logger';
 import { loadWorkspaceConfig, type WorkspaceConfig } from '../configLoader';
 import { SERVER_FILES } from '../mcpFiles';

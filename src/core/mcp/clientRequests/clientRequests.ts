@@ -2,7 +2,7 @@ import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { Disposable } from '../../event';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
-import type { ServerConfig } from '../config/config';
+import type { ServerConfig } from '../config/serverConfig';
 import { serverIdentity } from '../config/identity';
 import { answerElicitation } from './elicitation';
 import { holdTimeouts } from './patience';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from './serverConfig';
 
 /**
  * Who a server is, for approvals: where its entry came from and what it runs or reaches (command,

@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { isSignInNeeded } from '../../auth/provider';
+import { isSignInNeeded } from '../../auth/signInErrors';
 import { errorMessage } from '../../tools';
 import type { EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';

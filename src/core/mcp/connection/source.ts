@@ -8,12 +8,16 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isSignInNeeded, SignInNeeded, type ServerAuth } from '../../auth/provider';
+import { isSignInNeeded, SignInNeeded } from '../../auth/signInErrors';
+import type { ServerAuth } from '../../auth/provider';
 import { Emitter } from '../../event';
 import { silentLogger, type Logger } from '../../logger';
 import { errorMessage, toolError, type JsonSchema, type Tool, type ToolCallOptions, type ToolRegistry } from '../../tools';
 import { redactingLogger, type Redactor } from '../../redact';
-import { DEFAULT_HUB_SETTINGS, describeEndpoint, serverRedactor, type ServerConfig, type ServerPriority } from '../config/config';
+import { DEFAULT_HUB_SETTINGS, type ServerPriority } from '../config/hubSettings';
+import { describeEndpoint } from '../config/describe';
+import { serverRedactor } from '../config/serverRedactor';
+import type { ServerConfig } from '../config/serverConfig';
 import { ConnectTimeout, connectLimit } from './connectLimit';
 import { serverEnvironment } from '../config/env';
 import { EraMemory, processEraMemory } from './eraMemory';

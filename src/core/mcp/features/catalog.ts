@@ -1,6 +1,7 @@
 import { Emitter, type Disposable } from '../../event';
 import type { Tool } from '../../tools';
-import type { HubSettings, ServerConfig } from '../config/config';
+import type { HubSettings } from '../config/hubSettings';
+import type { ServerConfig } from '../config/serverConfig';
 import type { Completion, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
 import type { FeatureKind } from './features';
 import { instructionsSection } from './instructions';

@@ -1,0 +1,37 @@
+import type { CardResource, ApprovalDecision, ChatMeta, HostMessage } from '../../shared/protocol';
+import type { AskAnswer } from '../../shared/asks';
+import type { TakenContext } from './attachments';
+
+/** How the host reaches one chat view. */
+export type Post = (message: HostMessage) => void;
+
+/** What the router asks of the editor; each is one user-visible action. */
+export interface ChatActions {
+  /** The picker and banner as they are now (cached: no I/O). */
+  meta(): ChatMeta;
+  selectModel(id: string): Promise<void>;
+  decide(callId: string, decision: ApprovalDecision): void;
+  /** "Allow for this chat" ends with the chat. */
+  forgetChatApprovals(): void;
+  /** Opens text in a read-only editor whose tab reads `title`. */
+  openText(content: string, language: 'markdown' | 'plaintext', title: string): Promise<void>;
+  /** Resolves true when the tool choice changed. */
+  chooseTools(): Promise<boolean>;
+  setupModel(): Promise<void>;
+  /** The message being typed (the budget meter measures what sending it would cost). */
+  draft?(text: string): void;
+  /** A chat page got or lost the keyboard focus. */
+  focusChanged?(focused: boolean): void;
+  /** What the next request costs may have changed: a view opened, a turn ended, the model, tools or chat changed. */
+  contextChanged?(): void;
+  /** Opens a resource a tool card shows: a link through a fresh read, an embedded one as it was embedded. */
+  openResource?(resource: CardResource): Promise<void>;
+  /** Opens a resource a link in the model's text names, when a running server lists it; rejects saying why not. */
+  openLink?(uri: string): Promise<void>;
+  /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
+  attachments?: { take(): TakenContext | undefined; remove(id: string): void; giveBack(taken: TakenContext | undefined): void };
+  /** The user answered a server's ask card (a form, a sampling request). */
+  answerAsk?(id: string, answer: AskAnswer): void;
+  /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
+  viewReady?(post: Post): void;
+}

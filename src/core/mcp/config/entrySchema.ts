@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+const stringMap = z.record(z.string(), z.string());
+
+/** A `minagent.servers` entry as written, before its variables are expanded. */
+export const entrySchema = z.object({
+  type: z.enum(['stdio', 'http', 'sse']).optional(),
+  command: z.string().min(1, 'must not be empty').optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  envFile: z.string().optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: stringMap.optional(),
+  namespace: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, "_" or "-"').optional(),
+  disabled: z.boolean().optional(),
+  timeout: z.number().int().positive().optional(),
+  autoApprove: z.array(z.string()).optional(),
+  trusted: z.boolean().optional(),
+  instructions: z.boolean().optional(),
+  oauth: z
+    .object({
+      clientId: z.string().trim().min(1, 'must not be empty'),
+      clientSecret: z.string().min(1, 'must not be empty').optional(),
+      issuer: z.string().url('must be the authorization server\'s issuer URL').refine((u) => /^https:\/\//.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(u), 'must be https (http only on this machine)').optional(),
+    })
+    .strict()
+    .optional(),
+});
+/** The fields an entry may have; any other is reported and ignored. */
+export const KNOWN_FIELDS = new Set(Object.keys(entrySchema.shape));

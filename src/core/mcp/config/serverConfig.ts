@@ -1,0 +1,63 @@
+// What one `minagent.servers` entry becomes once it is checked and its variables are expanded, and
+// the problems a bad entry is reported by.
+
+/** One server entry after validation and variable expansion. */
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+interface ServerConfigBase {
+  name: string;
+  namespace?: string;
+  /** Per-call timeout in ms for this server's tools. */
+  timeoutMs?: number;
+  autoApprove: string[];
+  /**
+   * `trusted: true`: the user vouches for this server, so its read-only tools run even after the
+   * model read other servers' results. Counts only from user settings (see trustedByUser).
+   */
+  trusted?: true;
+  /** `false` keeps the server's instructions out of the model's system prompt (default: they reach it, bounded). */
+  instructions?: false;
+  /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
+  origin?: string;
+  /**
+   * Values that must never become text: what `${input:}` and `${env:}` put into the entry, env-file
+   * values and header values (see Redactor; short ones are left out there).
+   */
+  secrets?: string[];
+}
+
+export interface StdioServerConfig extends ServerConfigBase {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  /** Only the entry's own variables (expanded); the inherited environment is merged at spawn time. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface HttpServerConfig extends ServerConfigBase {
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+  /**
+   * A client pre-registered with the server's authorization server (first in the spec's order).
+   * `issuer`: the authorization server the secret belongs to; the secret never goes to another.
+   */
+  oauth?: { clientId: string; clientSecret?: string; issuer?: string };
+}
+
+export interface ConfigProblem {
+  server: string;
+  /** The field at fault, e.g. `command` or `env.TOKEN`; empty for the entry as a whole. */
+  field: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ParsedServers {
+  /** Valid, enabled servers in settings order. */
+  servers: ServerConfig[];
+  /** Entries switched off with `disabled: true`. */
+  disabled: string[];
+  problems: ConfigProblem[];
+}

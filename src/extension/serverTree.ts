@@ -11,13 +11,11 @@ import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
+import { toolItem, toolTooltipOf } from './toolRow';
 import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
 import type { Node } from './treeNode';
 import type { IconSource } from './icons/iconSource';
-
-/** Tool rows whose tooltip is made when hovered. */
-const toolTooltips = new WeakMap<vscode.TreeItem, Tool>();
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -128,8 +126,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   resolveTreeItem(item: vscode.TreeItem): vscode.TreeItem {
     const live = liveTooltips.get(item);
     if (live) item.tooltip = new vscode.MarkdownString(`${live.text}\n\n${uptimeLine(live.startedAt, Date.now())}`);
-    const tool = toolTooltips.get(item);
-    if (tool) item.tooltip = this.toolTooltip(tool);
+    const tooltip = toolTooltipOf(item, this.hub.registry);
+    if (tooltip) item.tooltip = tooltip;
     return item;
   }
 
@@ -166,7 +164,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         return item;
       }
       case 'tool':
-        return this.toolItem(node, this.hub.registry.get(node.name));
+        return toolItem(node, this.hub.registry.get(node.name), { registry: this.hub.registry, switches: this.switches, icons: this.icons });
       case 'message': {
         const item = new vscode.TreeItem(node.label);
         item.id = node.id;
@@ -253,42 +251,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
     else item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     return item;
-  }
-
-  private toolItem(node: Extract<Node, { kind: 'tool' }>, tool: Tool | undefined): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.name);
-    item.id = `tool:${node.server}:${node.name}`;
-    item.contextValue = 'tool';
-    if (!tool) return item;
-    const wire = this.hub.registry.wireName(tool.name);
-    const why = this.switches.whyOff(tool);
-    item.checkboxState = {
-      state: this.switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-      tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
-    };
-    // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
-    const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
-    if (notes.length) item.description = notes.join(' · ');
-    item.iconPath = this.icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
-    // Its schema in a code block is the heaviest part of a row: VS Code would send and parse 100 of
-    // them when a server expands (half the bytes, and most of the extension host's time); hovered, one.
-    toolTooltips.set(item, tool);
-    return item;
-  }
-
-  private toolTooltip(tool: Tool): vscode.MarkdownString {
-    const wire = this.hub.registry.wireName(tool.name);
-    const md = new vscode.MarkdownString();
-    // Names come from the server: set as text (a backtick or bracket in one could otherwise open a link).
-    md.appendMarkdown(`**${markdownText(tool.name)}**`);
-    if (tool.title) md.appendMarkdown(` — ${markdownText(tool.title)}`);
-    if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(markdownText(` (server name "${tool.remoteName}")`));
-    if (wire && wire !== tool.name) md.appendMarkdown(`\n\n${markdownText(`sent to models as "${wire}"`)}`);
-    if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${markdownText(tool.renamed)}`);
-    if (tool.description) md.appendMarkdown(`\n\n${markdownText(tool.description)}`);
-    md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');
-    md.supportThemeIcons = true;
-    return md;
   }
 
   dispose(): void {

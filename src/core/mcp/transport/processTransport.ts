@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
-import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { deliver } from './inbox';
-import { LineReader } from './lineReader';
+import { messageReader } from './messageReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
 import { lowerPriority } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
@@ -130,11 +130,7 @@ export class ProcessTransport implements Transport {
       });
       this.child = child;
       if (child.pid !== undefined && this.params.lowPriority) lowerPriority(child.pid);
-      const reader = new LineReader(
-        this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-        (line) => this.handleLine(line),
-        (bytes, edges) => this.oversize(bytes, edges),
-      );
+      const reader = messageReader(this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (m) => this.onmessage?.(m), this.params.onGarbage);
       child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
       child.stderr!.on('data', (chunk: Buffer) => this.params.onStderr?.(chunk.toString('utf8')));
       child.stdin!.on('error', () => {
@@ -228,35 +224,6 @@ export class ProcessTransport implements Transport {
       tree = await alivePids(tree);
     }
     return tree;
-  }
-
-  /**
-   * A message too large to keep: if it is a response whose id can be read from its first or last
-   * bytes, the pending call fails at once with a clear message instead of waiting for its timeout.
-   */
-  private oversize(bytes: number, { head, tail }: { head: string; tail: string }): void {
-    const limit = this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const message = `the server sent a message of ${bytes} bytes, over the ${limit}-byte limit; it was dropped`;
-    this.params.onGarbage?.(`[${message}]`);
-    const idText = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
-    if (idText === undefined || !/"result"|"error"/.test(head + tail)) return;
-    const id = JSON.parse(idText) as string | number;
-    deliver(() => this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage));
-  }
-
-  private handleLine(line: string): void {
-    if (!line.trim()) return;
-    // Parsing and validating is part of the handling that the inbox spreads over iterations.
-    deliver(() => {
-      let message: JSONRPCMessage;
-      try {
-        message = deserializeMessage(line);
-      } catch {
-        this.params.onGarbage?.(line);
-        return;
-      }
-      this.onmessage?.(message);
-    });
   }
 
   /** Fires onclose once, after the messages that came before it; resolves when it has run. */

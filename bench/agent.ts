@@ -1,14 +1,14 @@
-// 5. Agent overhead per step: a FakeModel and an in-process tool, against calling the tool directly.
+// 5. Agent overhead per step: a ScriptedModel and an in-process tool, against calling the tool directly.
 import { Agent } from '../src/core/agent/agent';
-import { FakeModel, type ChatModel, type ModelTurn } from '../src/core/agent/model';
+import { ScriptedModel, type ChatModel, type ModelTurn } from '../src/core/agent/model';
 import { ToolRegistry } from '../src/core/tools';
 import { median, record } from './results';
 
-// FakeModel records a copy of the conversation at every step (so tests can inspect it): that cost grows with
+// ScriptedModel records a copy of the conversation at every step (so tests can inspect it): that cost grows with
 // the conversation and is part of the figure, as it is for a real provider that is sent the whole history.
 const STEPS = 200;
 
-/** Replays the same scripted turns as FakeModel without recording what it was asked. */
+/** Replays the same scripted turns as ScriptedModel without recording what it was asked. */
 class ReplayModel implements ChatModel {
   readonly id = 'replay';
   private i = 0;
@@ -27,7 +27,7 @@ export async function benchAgent(): Promise<void> {
   const perStepDirect: number[] = [];
   for (let rep = 0; rep < 5; rep++) {
     const script = [...Array.from({ length: STEPS }, (_, i) => ({ toolCalls: [{ name: 'lookup', arguments: { q: `q${i}` } }] })), { final: 'done' }];
-    const agent = new Agent(new FakeModel(script), registry, { maxSteps: STEPS + 1 });
+    const agent = new Agent(new ScriptedModel(script), registry, { maxSteps: STEPS + 1 });
     let t0 = performance.now();
     await agent.run('go');
     perStepAgent.push(((performance.now() - t0) / STEPS) * 1000);
@@ -38,6 +38,6 @@ export async function benchAgent(): Promise<void> {
     for (let i = 0; i < STEPS; i++) await registry.call('lookup', { q: `q${i}` });
     perStepDirect.push(((performance.now() - t0) / STEPS) * 1000);
   }
-  record('agent', `per step over ${STEPS} steps with FakeModel, which copies the conversation at every step (median of 5)`, { agentUs: median(perStepAgent), directCallUs: median(perStepDirect), ratio: median(perStepAgent) / median(perStepDirect) });
+  record('agent', `per step over ${STEPS} steps with ScriptedModel, which copies the conversation at every step (median of 5)`, { agentUs: median(perStepAgent), directCallUs: median(perStepDirect), ratio: median(perStepAgent) / median(perStepDirect) });
   record('agent', `per step over ${STEPS} steps, the loop alone (a model that does not record; median of 5)`, { agentUs: median(perStepLoop), directCallUs: median(perStepDirect), ratio: median(perStepLoop) / median(perStepDirect) });
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { fixture, parseError, waitFor } from '../helpers';
@@ -47,7 +47,7 @@ describe('what you approve is what runs', () => {
       hub.reconcile([guarded('g', log)]);
       await hub.whenIdle();
       const approver = waitingApprover();
-      const model = new FakeModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'hello' } }] }, { final: 'done' }]);
+      const model = new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'hello' } }] }, { final: 'done' }]);
       const running = new Agent(model, hub.registry, { approve: approver.approve }).run('go');
       const { req, signal } = await approver.whenAsked;
       assert.equal(req.server, 'g');
@@ -71,7 +71,7 @@ describe('what you approve is what runs', () => {
       await hub.stop('a');
       assert.equal(hub.registry.get('write_note')?.server, 'b', 'with a stopped, b owns the plain name');
       const approver = waitingApprover();
-      const model = new FakeModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'pinned' } }] }, { final: 'done' }]);
+      const model = new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'pinned' } }] }, { final: 'done' }]);
       const running = new Agent(model, hub.registry, { approve: approver.approve }).run('go');
       const { req, signal } = await approver.whenAsked;
       assert.equal(req.server, 'b');
@@ -93,7 +93,7 @@ describe('what you approve is what runs', () => {
       let asked = 0;
       // What the extension does: a grant runs the call without asking; otherwise the user is asked (here: denies).
       const approve = async (req: ApprovalRequest) => grants.has(req.serverIdentity, req.remoteName) || (asked++, false);
-      const call = (text: string) => new Agent(new FakeModel([{ toolCalls: [{ name: 'write_note', arguments: { text } }] }, { final: 'ok' }]), hub.registry, { approve }).run('go');
+      const call = (text: string) => new Agent(new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text } }] }, { final: 'ok' }]), hub.registry, { approve }).run('go');
 
       hub.reconcile([guarded('g', log)]);
       await hub.whenIdle();

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import type { ChatMessage } from '../../src/core/agent/messages';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
@@ -35,7 +35,7 @@ after(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-function setup(model: FakeModel) {
+function setup(model: ScriptedModel) {
   const actions = quietActions({ meta: oneModel('fake') });
   const runner = new TurnRunner({
     registry: hub.registry,
@@ -57,7 +57,7 @@ const userMessages = (messages: ChatMessage[]) => messages.filter((m) => m.role 
 
 describe('server prompts in the chat', { timeout: 60_000 }, () => {
   test('a ready view gets every prompt by its registry name, with server, description and arguments', async () => {
-    const { got, send } = setup(new FakeModel([]));
+    const { got, send } = setup(new ScriptedModel([]));
     await send({ type: 'ready' });
     const list = got.find((m): m is Extract<HostMessage, { type: 'prompts' }> => m.type === 'prompts');
     assert.ok(list, 'the prompts were posted');
@@ -76,7 +76,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
   });
 
   test('completions for an argument come from the server the prompt belongs to', async () => {
-    const { send } = setup(new FakeModel([]));
+    const { send } = setup(new ScriptedModel([]));
     const [answer, reply] = await send({ type: 'completePrompt', prompt: 'beta.summarize', argument: 'note', value: 'g', context: {} });
     assert.deepEqual(answer, { type: 'completions', requestId: 1, values: ['guide'] });
     assert.deepEqual(reply, { type: 'reply', requestId: 1 });
@@ -85,7 +85,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
   });
 
   test("a prompt's messages are the turn's input: the model gets its text and embedded resource, the transcript shows it as a prompt", async () => {
-    const model = new FakeModel([{ final: 'Summarized.' }]);
+    const model = new ScriptedModel([{ final: 'Summarized.' }]);
     const { router, runner, got, send } = setup(model);
     await send({ type: 'ready' });
     const [reply] = await send({ type: 'runPrompt', prompt: 'beta.summarize', arguments: { note: 'guide', style: 'short' } });
@@ -115,7 +115,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
   });
 
   test('images reach the model beside the text; an SVG never does; an assistant message stays an assistant message', async () => {
-    const model = new FakeModel([{ final: 'A cover.' }]);
+    const model = new ScriptedModel([{ final: 'A cover.' }]);
     const { runner, send } = setup(model);
     await send({ type: 'runPrompt', prompt: 'cover', arguments: {} });
     await runner.idle();
@@ -129,7 +129,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
   });
 
   test('a missing required argument and an unknown prompt are refused with a clear error; nothing is sent', async () => {
-    const model = new FakeModel([{ final: 'x' }]);
+    const model = new ScriptedModel([{ final: 'x' }]);
     const { runner, send } = setup(model);
     assert.deepEqual(await send({ type: 'runPrompt', prompt: 'summarize', arguments: {} }), [{ type: 'reply', requestId: 1, error: 'prompt "summarize" needs "note"' }]);
     assert.deepEqual(await send({ type: 'runPrompt', prompt: 'nope', arguments: {} }), [{ type: 'reply', requestId: 2, error: 'unknown prompt "nope"; prompts: summarize, cover, beta.summarize' }]);
@@ -141,7 +141,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     // A model that answers only when the turn is stopped.
-    const hanging = new FakeModel([]);
+    const hanging = new ScriptedModel([]);
     hanging.chat = (_m, _t, options) =>
       new Promise((_resolve, reject) => {
         started();
@@ -157,7 +157,7 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
   });
 
   test('prompt requests a view may not send are dropped: wrong types, oversized values, too many arguments', async () => {
-    const model = new FakeModel([]);
+    const model = new ScriptedModel([]);
     const { send } = setup(model);
     for (const bad of [
       { type: 'runPrompt', prompt: 'summarize', arguments: { note: 3 } },

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 import { fixture, parseError, reference } from '../helpers';
 
-function systemPrompt(model: FakeModel): string {
+function systemPrompt(model: ScriptedModel): string {
   const first = model.calls[0]!.messages[0]!;
   assert.equal(first.role, 'system');
   return first.content;
@@ -25,7 +25,7 @@ describe('server instructions reach the model', { timeout: 60_000 }, () => {
       fixture('quiet', 'library.mjs', [], { env: { LIBRARY_LABEL: 'quiet' }, instructions: false }),
     ]);
     await hub.whenIdle();
-    const model = new FakeModel([{ final: 'ok' }]);
+    const model = new ScriptedModel([{ final: 'ok' }]);
     await new Agent(model, hub.registry, { system: 'You are MinAgent.', instructions: () => hub.catalog.instructions() }).run('hi');
     const system = systemPrompt(model);
     assert.ok(system.startsWith('You are MinAgent.\n\n'), system.slice(0, 100));
@@ -37,7 +37,7 @@ describe('server instructions reach the model', { timeout: 60_000 }, () => {
   test('attack: 1 MB of instructions is cut with a note, and other servers still get their say', async () => {
     hub.reconcile([fixture('flood', 'library.mjs', [], { env: { LIBRARY_INSTRUCTIONS: 'big' } }), fixture('alpha', 'library.mjs', [], { env: { LIBRARY_LABEL: 'alpha' } })]);
     await hub.whenIdle();
-    const model = new FakeModel([{ final: 'ok' }]);
+    const model = new ScriptedModel([{ final: 'ok' }]);
     await new Agent(model, hub.registry, { instructions: () => hub.catalog.instructions() }).run('hi');
     const system = systemPrompt(model);
     assert.ok(system.length < MAX_INSTRUCTIONS_CHARS + 2_000, `system prompt of ${system.length} characters`);
@@ -71,7 +71,7 @@ describe('read_resource: the model reads resources through the approval path', {
     const asked: ApprovalRequest[] = [];
     // "Always allow" as the extension keeps it: per (server, tool). Beta is always allowed; alpha is not.
     const always = new Set(['beta/read_resource']);
-    const model = new FakeModel([
+    const model = new ScriptedModel([
       { toolCalls: [{ name: 'read_resource', arguments: { server: 'beta', uri: 'library://notes/readme' } }, { name: 'read_resource', arguments: { server: 'alpha', uri: 'library://notes/readme' } }] },
       { final: 'done' },
     ]);
@@ -114,7 +114,7 @@ describe('resource links and embedded resources in tool results', { timeout: 60_
   test('the model gets a faithful text form; the step carries them as data for the UI', async () => {
     hub.reconcile([fixture('alpha', 'library.mjs', [], { env: { LIBRARY_LABEL: 'alpha' } })]);
     await hub.whenIdle();
-    const model = new FakeModel([{ toolCalls: [{ name: 'cite', arguments: { id: 'guide' } }] }, { final: 'done' }]);
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'cite', arguments: { id: 'guide' } }] }, { final: 'done' }]);
     const result = await new Agent(model, hub.registry).run('cite');
     const step = result.steps.find((s) => s.kind === 'tool_call')!.tool!;
     assert.equal(

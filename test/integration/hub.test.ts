@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { ServerHub } from '../../src/core/mcp/hub';
@@ -125,7 +125,7 @@ describe('ServerHub', () => {
       const log = join(mkdtempSync(join(tmpdir(), 'minagent-agent-')), 'cancel.log');
       hub.reconcile([fixture('slow', 'faulty.mjs', ['slow'], { env: { FIXTURE_CANCEL_LOG: log } })]);
       await hub.whenIdle();
-      const model = new FakeModel([
+      const model = new ScriptedModel([
         { toolCalls: [{ name: 'slow', arguments: { ms: 10_000 } }, { name: 'slow', arguments: { ms: 10_000 } }] },
         { final: 'never reached' },
       ]);

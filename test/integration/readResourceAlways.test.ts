@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, grantKey, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { preapproval } from '../../src/core/approvals/policy';
 import { ServerHub } from '../../src/core/mcp/hub';
@@ -32,7 +32,7 @@ describe('read_resource: "Always allow" per server', { timeout: 60_000 }, () => 
   /** One run of the agent, approving as the extension does: a grant or a reply from the "user". */
   async function run(grants: AlwaysAllow, calls: Array<{ name: string; arguments: Record<string, unknown> }>, reply: (req: ApprovalRequest) => 'always' | 'deny') {
     const asked: string[] = [];
-    const model = new FakeModel([{ toolCalls: calls }, { final: 'done' }]);
+    const model = new ScriptedModel([{ toolCalls: calls }, { final: 'done' }]);
     const agent = new Agent(model, hub.registry, {
       approve: async (req) => {
         const server = req.server !== undefined ? hub.server(req.server)?.config : undefined;

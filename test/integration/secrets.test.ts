@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { describeEndpoint } from '../../src/core/mcp/config/describe';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
@@ -68,7 +68,7 @@ describe('secrets never become text', () => {
       const info = hub.server('vault')!;
       assert.equal(info.state.kind, 'running');
 
-      const model = new FakeModel([
+      const model = new ScriptedModel([
         { toolCalls: [{ name: 'whoami', arguments: {} }, { name: 'reveal', arguments: { name: 'VAULT_TOKEN' } }, { name: 'reveal', arguments: { name: 'FILE_TOKEN' } }, { name: 'reject', arguments: { name: 'FIXTURE_SECRET_STDERR' } }] },
         { final: 'done' },
       ]);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { ToolRegistry } from '../../src/core/tools';
@@ -73,12 +73,12 @@ describe('the seed scenario', () => {
     assert.equal(await research.call('echo', { text: 'x' }), '{"error":"mcp server not connected"}');
   });
 
-  test('a FakeModel-driven agent answers "what is MCP?" through search_corpus over MCP', async () => {
+  test('a ScriptedModel-driven agent answers "what is MCP?" through search_corpus over MCP', async () => {
     const hub = new ServerHub();
     hubs.push(hub);
     hub.reconcile([fixture('research', 'research.mjs'), fixture('analytics', 'analytics.mjs')]);
     await hub.whenIdle();
-    const model = new FakeModel([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP is an open protocol for connecting tools.' }]);
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP is an open protocol for connecting tools.' }]);
     const agent = new Agent(model, hub.registry, { system: 'You answer from the corpus.' });
     const result = await agent.run('what is MCP?');
 

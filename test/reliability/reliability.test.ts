@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import { Agent, type AgentEvent } from '../../src/core/agent/agent';
-import { FakeModel, type ScriptedTurn } from '../../src/core/agent/model';
+import { ScriptedModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem } from '../../src/core/mcp/config/describe';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
@@ -80,7 +80,7 @@ async function withHub(record: RecordRow, servers: ServerConfig[], fn: (run: Run
 
 /** One agent turn whose model calls `wire` and then answers: what the model saw, and that the turn went on. */
 async function turn(hub: ServerHub, wire: string, args: Record<string, unknown> | string = {}, signal?: AbortSignal, onEvent?: (event: AgentEvent) => void) {
-  const model = new FakeModel([{ toolCalls: [{ name: wire, arguments: args }] }, { final: 'carried on' }] as ScriptedTurn[]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: wire, arguments: args }] }, { final: 'carried on' }] as ScriptedTurn[]);
   const result = await new Agent(model, hub.registry).run('go', { ...(signal ? { signal } : {}), ...(onEvent ? { onEvent } : {}) });
   const raw = result.steps[0]?.tool?.result ?? '';
   assert.equal(typeof raw, 'string');

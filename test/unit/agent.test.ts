@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent, isErrorResult } from '../../src/core/agent/agent';
-import { FakeModel, parseScript } from '../../src/core/agent/model';
+import { ScriptedModel, parseScript } from '../../src/core/agent/model';
 import { ToolRegistry, type Tool } from '../../src/core/tools';
 
 function registry(...tools: Array<Partial<Tool> & Pick<Tool, 'name' | 'call'>>): ToolRegistry {
@@ -12,7 +12,7 @@ function registry(...tools: Array<Partial<Tool> & Pick<Tool, 'name' | 'call'>>):
 
 test('steps carry index, kind and detail; the seed prints name -> result', async () => {
   const r = registry({ name: 'lookup', call: async (a) => `found ${String(a.q)}` });
-  const model = new FakeModel([{ toolCalls: [{ name: 'lookup', arguments: { q: 'mcp' } }] }, { final: 'done' }]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { q: 'mcp' } }] }, { final: 'done' }]);
   const res = await new Agent(model, r).run('q');
   assert.deepEqual(res.steps.map(({ index, kind, detail }) => ({ index, kind, detail })), [
     { index: 0, kind: 'tool_call', detail: 'lookup -> found mcp' },
@@ -37,7 +37,7 @@ test('tool calls of one model turn run concurrently', { timeout: 10_000 }, async
     return 'ok';
   };
   const r = registry({ name: 'a', call: slow }, { name: 'b', call: slow }, { name: 'c', call: slow });
-  const model = new FakeModel([{ toolCalls: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }, { final: 'x' }]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }, { final: 'x' }]);
   await new Agent(model, r).run('go');
   assert.equal(peak, 3);
 });
@@ -45,7 +45,7 @@ test('tool calls of one model turn run concurrently', { timeout: 10_000 }, async
 test('wire names map back; invalid argument JSON and unknown tools reach the model as tool errors', async () => {
   const seen: unknown[] = [];
   const r = registry({ name: 'analytics.echo', call: async (a) => (seen.push(a), 'echoed') });
-  const model = new FakeModel([
+  const model = new ScriptedModel([
     { toolCalls: [{ name: 'analytics__echo', arguments: '{"q": "hi"}' }, { name: 'analytics__echo', arguments: '{bad json' }, { name: 'ghost' }] },
     { final: 'ok' },
   ]);
@@ -63,20 +63,20 @@ test('wire names map back; invalid argument JSON and unknown tools reach the mod
 
 test('maxSteps ends a turn that never ends; a model error is a step, not a throw', async () => {
   const r = registry({ name: 't', call: async () => 'again' });
-  const loop = new FakeModel(Array.from({ length: 10 }, () => ({ toolCalls: [{ name: 't' }] })));
+  const loop = new ScriptedModel(Array.from({ length: 10 }, () => ({ toolCalls: [{ name: 't' }] })));
   const res = await new Agent(loop, r, { maxSteps: 3 }).run('go');
   assert.equal(res.stopped, 'maxSteps');
   assert.equal(loop.calls.length, 3);
   assert.match(res.steps.at(-1)!.detail, /stopped after 3 model turns/);
 
-  const empty = await new Agent(new FakeModel([]), r).run('go');
+  const empty = await new Agent(new ScriptedModel([]), r).run('go');
   assert.equal(empty.stopped, 'error');
   assert.match(empty.steps[0]!.detail, /^model error: the script has no turn 1/);
 });
 
 test('the model is shown the system prompt, history and schemas; scripts are checked', async () => {
   const r = registry({ name: 'x', call: async () => '' });
-  const model = new FakeModel([{ final: 'hi' }]);
+  const model = new ScriptedModel([{ final: 'hi' }]);
   await new Agent(model, r, { system: 'be brief' }).run('now', { history: [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }] });
   assert.deepEqual(model.calls[0]!.messages.map((m) => m.content), ['be brief', 'before', 'ok', 'now']);
   assert.deepEqual(model.calls[0]!.tools[0]!.parameters, { type: 'object', properties: { q: { type: 'string' } } });
@@ -89,7 +89,7 @@ test('approvals: a denied call never runs and the model reads why; read-only dec
   let ran = 0;
   const r = registry({ name: 'rm', call: async () => (ran++, 'removed'), annotations: { destructiveHint: true } }, { name: 'ls', call: async () => 'listing', annotations: { readOnlyHint: true } });
   const asked: string[] = [];
-  const model = new FakeModel([{ toolCalls: [{ name: 'rm' }, { name: 'ls' }] }, { final: 'ok' }]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: 'rm' }, { name: 'ls' }] }, { final: 'ok' }]);
   const res = await new Agent(model, r, {
     approve: async (req) => {
       asked.push(req.name);
@@ -104,7 +104,7 @@ test('approvals: a denied call never runs and the model reads why; read-only dec
 
 test("a call's duration is the tool's own time: the time the user spent deciding is not counted", async () => {
   const r = registry({ name: 'quick', call: async () => 'done' });
-  const model = new FakeModel([{ toolCalls: [{ name: 'quick' }] }, { final: 'ok' }]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: 'quick' }] }, { final: 'ok' }]);
   const res = await new Agent(model, r, { approve: () => new Promise((resolve) => setTimeout(() => resolve(true), 400)) }).run('go');
   const step = res.steps.find((s) => s.kind === 'tool_call')!;
   assert.ok(step.tool!.durationMs < 200, `the call took ${step.tool!.durationMs} ms, with 400 ms of deciding before it`);

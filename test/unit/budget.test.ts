@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { FakeModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../../src/core/agent/model';
 import type { ChatMessage } from '../../src/core/agent/messages';
 import { BudgetError, fitRequest, pairToolCalls, SHORTENED_CHARS } from '../../src/core/budget/fit';
 import { o200kCounter } from '../../src/core/budget/limits';
@@ -202,7 +202,7 @@ test('the agent refuses a call to a tool it did not offer, with the reason, and 
   const registry = new ToolRegistry();
   registry.add({ name: 'on', description: '', parameters: { type: 'object' }, call: async () => 'ok' });
   registry.add({ name: 'off', description: '', parameters: { type: 'object' }, call: async () => (ran++, 'should not run') });
-  const model = new FakeModel([{ toolCalls: [{ name: 'off' }, { name: 'on' }] }, { final: 'done' }]);
+  const model = new ScriptedModel([{ toolCalls: [{ name: 'off' }, { name: 'on' }] }, { final: 'done' }]);
   const agent = new Agent(model, registry, { tools: () => registry.schemas().filter((t) => t.name === 'on'), whyUnavailable: (n) => `"${n}" is switched off in this workspace` });
   const res = await agent.run('go');
   assert.equal(ran, 0);

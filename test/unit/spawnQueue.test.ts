@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { iterationCounter } from '../helpers';
-import { spawnTurn } from '../../src/core/mcp/transport/spawnQueue';
+import { spawnSlot } from '../../src/core/mcp/transport/spawnQueue';
 
 test('spawn turns asked for together are granted one per event-loop iteration, even when each is slow and sets timers', { timeout: 30_000 }, async () => {
   const loop = iterationCounter();
@@ -9,7 +9,7 @@ test('spawn turns asked for together are granted one per event-loop iteration, e
   try {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        await spawnTurn();
+        await spawnSlot();
         granted.push(loop.now);
         // What a spawn does to the loop, a few promise hops into the turn: synchronous work that
         // moves its clock on, then a timer (a request timeout). Chained zero-delay timers would

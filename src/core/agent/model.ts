@@ -38,10 +38,11 @@ export type ScriptedTurn =
   | { final: string };
 
 /**
- * Replays scripted turns and records what it was asked (`calls`), so a whole agent run through
- * real MCP servers is testable without a network.
+ * The `scripted` provider (`minagent.chat.scriptFile`, the CLI's `--script`): replays scripted turns
+ * and records what it was asked (`calls`), so a whole agent run through real MCP servers runs, and is
+ * testable, without a network or a key.
  */
-export class FakeModel implements ChatModel {
+export class ScriptedModel implements ChatModel {
   readonly id = 'fake';
   readonly calls: Array<{ messages: ChatMessage[]; tools: ToolSchema[] }> = [];
   private next = 0;
@@ -71,7 +72,7 @@ export class FakeModel implements ChatModel {
   }
 }
 
-/** Reads and checks a script (the FakeModel format): a JSON array of `{toolCalls}` or `{final}` turns. */
+/** Reads and checks a script (the ScriptedModel format): a JSON array of `{toolCalls}` or `{final}` turns. */
 export function parseScript(value: unknown, where = 'script'): ScriptedTurn[] {
   if (!Array.isArray(value)) throw new Error(`${where}: must be a JSON array of turns`);
   return value.map((turn, i) => {

@@ -1,4 +1,4 @@
-import { FakeModel, type ChatModel, type ScriptedTurn } from '../agent/model';
+import { ScriptedModel, type ChatModel, type ScriptedTurn } from '../agent/model';
 import { AnthropicModel } from './anthropic';
 import { OpenAICompatibleModel } from './openai';
 
@@ -21,6 +21,6 @@ export function createModel(spec: ProviderSpec): ChatModel {
     case 'anthropic':
       return new AnthropicModel({ baseUrl: spec.baseUrl, model: spec.model, ...(spec.apiKey ? { apiKey: spec.apiKey } : {}), ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}), ...window });
     case 'scripted':
-      return new FakeModel(spec.script, spec.contextWindow);
+      return new ScriptedModel(spec.script, spec.contextWindow);
   }
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { spawnTurn } from './spawnQueue';
+import { spawnSlot } from './spawnQueue';
 
 /**
  * The guard is a tiny watcher process that outlives its host only long enough to clean up: it
@@ -30,7 +30,7 @@ process.on('SIGHUP', () => {});
 `;
 
 let guard: ChildProcess | undefined;
-/** Set while the guard waits for its spawn turn; lines written meanwhile wait with it. */
+/** Set while the guard waits for its spawn slot; lines written meanwhile wait with it. */
 let pending: string[] | undefined;
 let enabled = false;
 
@@ -44,14 +44,14 @@ function running(): ChildProcess | undefined {
 }
 
 /**
- * Starts the guard, if it is on and not running, on a spawn turn of its own (see spawnTurn). A
+ * Starts the guard, if it is on and not running, on a spawn slot of its own (see spawnSlot). A
  * server calls this before it queues its own spawn, so the guard is up before the first server.
  */
 export function prepareOrphanGuard(): void {
   if (!enabled || pending || running()) return;
   const lines: string[] = [];
   pending = lines;
-  void spawnTurn().then(() => {
+  void spawnSlot().then(() => {
     pending = undefined;
     const started = spawnGuard();
     for (const line of lines) started?.stdin?.write(line);

@@ -7,7 +7,7 @@ import { messageReader } from './messageReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
 import { lowerPriority } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
-import { spawnTurn } from './spawnQueue';
+import { spawnSlot } from './spawnQueue';
 import { hostPlanContext, planSpawn } from './spawnPlan';
 
 /** What send() rejects with once the process is gone. */
@@ -107,13 +107,13 @@ export class ProcessTransport implements Transport {
     return this.exitInfo;
   }
 
-  /** Spawns the server on its own turn of the event loop (see spawnTurn) and resolves once it runs. */
+  /** Spawns the server in its own slot of the event loop (see spawnSlot) and resolves once it runs. */
   async start(): Promise<void> {
     if (this.started) throw new Error('transport already started');
     this.started = true;
     prepareOrphanGuard();
-    await spawnTurn();
-    // Closed while it waited for its turn: nothing to start, nothing to end.
+    await spawnSlot();
+    // Closed while it waited for its slot: nothing to start, nothing to end.
     if (this.closing) throw new Error(PROCESS_NOT_RUNNING);
     const { command, args, env, cwd } = this.params;
     return new Promise((resolve, reject) => {

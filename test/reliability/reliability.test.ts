@@ -11,7 +11,7 @@ import { FakeModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem, DEFAULT_HUB_SETTINGS, parseServers, type HubSettings, type ServerConfig } from '../../src/core/mcp/config/config';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
-import type { RestartPolicy } from '../../src/core/mcp/connection/restart';
+import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';

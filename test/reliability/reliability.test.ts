@@ -9,7 +9,7 @@ import { after, describe } from 'node:test';
 import { Agent, type AgentEvent } from '../../src/core/agent/agent';
 import { FakeModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem, DEFAULT_HUB_SETTINGS, parseServers, type HubSettings, type ServerConfig } from '../../src/core/mcp/config/config';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { failureText, ServerHub } from '../../src/core/mcp/hub';
 import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
 import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
@@ -97,8 +97,8 @@ async function kept(hub: ServerHub, wentOn: Seen | undefined): Promise<Seen[]> {
 }
 
 const stateOf = (hub: ServerHub, name: string) => {
-  const s = hub.server(name)!.state;
-  return s.kind === 'error' ? `${name}: error: ${s.message}` : `${name}: ${s.kind}`;
+  const info = hub.server(name)!;
+  return info.state.kind === 'error' ? `${name}: error: ${failureText(info)}` : `${name}: ${info.state.kind}`;
 };
 const UNKNOWN_OK = /unknown tool "ok"; available tools: echo, search_corpus, word_count/;
 

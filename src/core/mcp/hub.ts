@@ -18,6 +18,7 @@ import type { NamingProblem } from './tools/naming';
 import type { ToolProblem } from './tools/toolList';
 
 export type { HubOptions, ServerInfo };
+export { failureText } from './hub/serverInfo';
 
 /**
  * Owns one source per configured server, connects them in parallel in the background and keeps

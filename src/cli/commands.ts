@@ -6,7 +6,7 @@ import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../c
 import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
-import type { ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub';
 import { row } from './terminalText';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
 
@@ -26,7 +26,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    const line = state.kind === 'error' ? row(s.name, 'error', count, state.message) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count);
+    const line = state.kind === 'error' ? row(s.name, 'error', count, failureText(s)) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count);
     io.out(line);
   }
   const broken = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
-import type { ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub';
 
 /**
  * Servers that did not connect, and what the CLI says about them. A list of tools from a server that
@@ -17,7 +17,7 @@ export interface FailedServer {
 export function failedServers(hub: ServerHub, parsed: ParsedServers): FailedServer[] {
   const failed: FailedServer[] = [];
   for (const s of hub.servers()) {
-    if (s.state.kind === 'error' || s.state.kind === 'signIn') failed.push({ server: s.name, error: s.state.message });
+    if (s.state.kind === 'error' || s.state.kind === 'signIn') failed.push({ server: s.name, error: failureText(s) });
   }
   for (const p of parsed.problems) {
     if (p.severity === 'error' && p.server && !failed.some((f) => f.server === p.server)) failed.push({ server: p.server, error: describeProblem(p) });

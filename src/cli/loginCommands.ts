@@ -1,7 +1,7 @@
 import { silentLogger, type Logger } from '../core/logger';
 import type { LoadedConfig } from '../core/settingsFile';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
-import type { ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub';
 import type { CliAuth } from './signIn';
 import type { Output } from './commands';
 import { stderr } from './terminalText';
@@ -23,9 +23,10 @@ export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, co
   auth.manager.requestSignIn(name);
   hub.reconcile([server], [], config.settings);
   await hub.whenIdle();
-  const state = hub.servers()[0]?.state;
+  const info = hub.servers()[0];
+  const state = info?.state;
   if (state?.kind !== 'running') {
-    stderr(`minagent: server "${name}": ${state?.kind === 'error' ? state.message : 'did not start'}\n`);
+    stderr(`minagent: server "${name}": ${info && state?.kind === 'error' ? failureText(info) : 'did not start'}\n`);
     return 1;
   }
   io.out(`signed in to "${name}" (${state.toolCount} tools)`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerInfo } from '../core/mcp/hub';
+import { failureText, type ServerInfo } from '../core/mcp/hub';
 import { summarizeError } from '../core/mcp/connection/errorLine';
 import { markdownText } from '../shared/markdownText';
 import type { Node } from './treeNode';
@@ -11,12 +11,11 @@ import type { Node } from './treeNode';
 export function errorNode(info: ServerInfo): Extract<Node, { kind: 'message' }> {
   const state = info.state;
   if (state.kind !== 'error') throw new Error(`server "${info.name}" has no error`);
-  const message = info.restartNote && state.message.endsWith(`; ${info.restartNote}`) ? state.message.slice(0, -info.restartNote.length - 2) : state.message;
   const stderr = state.stderrTail || info.stderrTail;
-  const summary = summarizeError(message, stderr);
+  const summary = summarizeError(state.message, stderr);
   const detail = [summary.status, info.restartNote].filter(Boolean).join(' · ');
   const tooltip = new vscode.MarkdownString();
-  tooltip.appendMarkdown(markdownText(state.message));
+  tooltip.appendMarkdown(markdownText(failureText(info)));
   if (stderr) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(stderr, 'text');
   return { kind: 'message', id: `err:${info.name}`, label: summary.line, ...(detail ? { detail } : {}), icon: 'error', color: 'errorForeground', tooltip };
 }

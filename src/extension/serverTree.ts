@@ -5,7 +5,7 @@ import { describeEndpoint, describeProblem } from '../core/mcp/config/describe';
 import { serverRedactor } from '../core/mcp/config/serverRedactor';
 import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
-import type { ServerHub, ServerInfo } from '../core/mcp/hub';
+import { failureText, type ServerHub, type ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/connection/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
@@ -99,12 +99,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       case 'signIn':
         nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
         break;
-      case 'error': {
+      case 'error':
         nodes.push(errorNode(info));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
         nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
         break;
-      }
       case 'starting':
       case 'stopped':
         break;
@@ -231,7 +230,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       case 'error':
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.description = 'error';
-        lines.push('', markdownText(state.message));
+        lines.push('', markdownText(failureText(info)));
         break;
       case 'signIn':
         item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor('editorWarning.foreground'));

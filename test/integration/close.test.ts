@@ -21,7 +21,7 @@ async function connected(config: ServerConfig) {
 }
 
 function exitOf(s: McpToolSource) {
-  const t = (s as unknown as { transport: unknown }).transport;
+  const t = (s as unknown as { connector: { transport: unknown } }).connector.transport;
   assert.ok(t instanceof ProcessTransport);
   return t.exit;
 }

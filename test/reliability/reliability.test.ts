@@ -12,9 +12,9 @@ import { describeProblem } from '../../src/core/mcp/config/describe';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { failureText, ServerHub } from '../../src/core/mcp/hub';
 import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
-import type { RestartPolicy } from '../../src/core/mcp/connection/restart';
+import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
@@ -113,8 +113,8 @@ async function peakGrowthMb<T>(run: () => Promise<T>): Promise<{ value: T; mb: n
 }
 
 const stateOf = (hub: ServerHub, name: string) => {
-  const s = hub.server(name)!.state;
-  return s.kind === 'error' ? `${name}: error: ${s.message}` : `${name}: ${s.kind}`;
+  const info = hub.server(name)!;
+  return info.state.kind === 'error' ? `${name}: error: ${failureText(info)}` : `${name}: ${info.state.kind}`;
 };
 const UNKNOWN_OK = /unknown tool "ok"; available tools: echo, search_corpus, word_count/;
 

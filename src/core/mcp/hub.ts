@@ -1,75 +1,31 @@
-import type { EraMemory } from './connection/eraMemory';
 import { DisposableStore, Emitter } from '../event';
 import { silentLogger, taggedLogger, type Logger } from '../logger';
-import { errorMessage, toolError, ToolRegistry, type Tool, type ToolCallOptions } from '../tools';
+import { errorMessage, ToolRegistry } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from './config/hubSettings';
 import type { ConfigProblem, ServerConfig } from './config/serverConfig';
-import { HubCatalog } from './features/catalog';
-import { assignNames, type NamingProblem } from './tools/naming';
-import { ClosedWhileStarting, McpToolSource, type CloseReason, type SourceOptions } from './connection/source';
 import { serverIdentity } from './config/identity';
-import type { ServerState } from './connection/state';
+import { ClosedWhileStarting, McpToolSource, type CloseReason } from './connection/source';
+import { HubCatalog } from './features/catalog';
+import { CallRouter } from './hub/callRouting';
+import { keyOf, newEntry, type Entry } from './hub/entry';
+import { sourceOptions, type HubOptions } from './hub/hubOptions';
+import { mergeTools, sameTools } from './hub/mergedTools';
+import { cancelRestart, DEFAULT_RESTART_POLICY, isRestarting, scheduleRestart } from './hub/restarts';
+import { serverInfo, type ServerInfo } from './hub/serverInfo';
+import { registerEntryTools } from './hub/toolRegistration';
+import { TraceSet } from './hub/traces';
+import type { McpTrace } from './trace/trace';
+import type { NamingProblem } from './tools/naming';
 import type { ToolProblem } from './tools/toolList';
-import { CrashCounter, DEFAULT_RESTART_POLICY, type RestartPolicy } from './connection/restart';
-import { McpTrace } from './trace/trace';
-import { sendTurn } from './transport/inbox';
-import type { ServerAuth } from '../auth/provider';
-import type { ClientRequestsHost } from './clientRequests/clientRequests';
 
-export interface HubOptions {
-  logger?: Logger;
-  settings?: HubSettings;
-  /** Where one server's lines go (its own log view); defaults to `logger` with a `[name]` tag. */
-  serverLogger?: (name: string) => Logger;
-  /** How crashed servers come back; defaults to DEFAULT_RESTART_POLICY. */
-  restart?: RestartPolicy;
-  /** The OAuth client for an HTTP server (AuthManager.forServer); absent: no OAuth. */
-  auth?: (config: ServerConfig, log: Logger) => ServerAuth | undefined;
-  /** Answers servers' requests to the client (elicitation, sampling, roots); without it none are offered. */
-  clientRequests?: ClientRequestsHost;
-  /** The era each server spoke before, kept by the host (see EraMemory); default: this process's. */
-  eras?: EraMemory;
-}
-
-/** A server as the UI shows it. */
-export interface ServerInfo {
-  name: string;
-  config: ServerConfig;
-  state: ServerState;
-  /** This server's tools as registered (registry names). */
-  readonly tools: Tool[];
-  stderrTail: string;
-  /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
-  willRestart: boolean;
-  /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."); also in its error message. */
-  restartNote?: string;
-}
-
-interface Entry {
-  config: ServerConfig;
-  /** Identity of the entry's settings: a change restarts the server. */
-  key: string;
-  source: McpToolSource | undefined;
-  connecting: Promise<void> | undefined;
-  listeners: DisposableStore;
-  crashes: CrashCounter;
-  /** Set while a crashed server waits to come back, or after giving up. */
-  restartNote: string | undefined;
-  restartTimer: NodeJS.Timeout | undefined;
-  /** True while the current source is an automatic restart. */
-  restarting: boolean;
-  /**
-   * The tools the last running source registered (under the server's own names, calls routed
-   * through the hub), with the identity they were listed under: kept while a crashed server restarts.
-   */
-  lastTools: { tools: readonly Tool[]; identity: string } | undefined;
-  /** Set while the current source registers its tools. */
-  registering: Promise<void> | undefined;
-}
+export type { HubOptions, ServerInfo };
+export { failureText } from './hub/serverInfo';
 
 /**
  * Owns one source per configured server, connects them in parallel in the background and keeps
  * one merged registry whose names depend on settings order only, never on who answered first.
+ * Its parts are in hub/: the entries it keeps, restarts after a crash, call routing, the merged
+ * tool names, the infos the UI reads.
  */
 export class ServerHub {
   readonly registry = new ToolRegistry();
@@ -80,8 +36,7 @@ export class ServerHub {
   private namingProblems: NamingProblem[] = [];
   private readonly closingSources = new Set<Promise<void>>();
   private closed = false;
-  /** Tool calls on their way to a server now. */
-  private activeCalls = 0;
+  private readonly calls = new CallRouter((server) => this.entries.get(server));
   private readonly log: Logger;
   private readonly onDidChangeServersEmitter = new Emitter<void>();
   /** Fires when any server's state, the server list or the problems change. */
@@ -93,9 +48,7 @@ export class ServerHub {
     servers: () => this.order.flatMap((name) => (this.entries.has(name) ? [this.entries.get(name)!] : [])),
     settings: () => this.settings,
   });
-  /** Each server's JSON-RPC trace, kept across its restarts; off until enabled. */
-  private readonly traces = new Map<string, McpTrace>();
-  private tracing = false;
+  private readonly traces = new TraceSet();
 
   constructor(private readonly options: HubOptions = {}) {
     this.log = options.logger ?? silentLogger;
@@ -119,7 +72,7 @@ export class ServerHub {
       }
     }
     this.order = servers.map((s) => s.name);
-    for (const [name, trace] of this.traces) if (!next.has(name)) (trace.dispose(), this.traces.delete(name));
+    this.traces.keepOnly(new Set(next.keys()));
     for (const config of servers) {
       const known = this.entries.get(config.name);
       if (known) {
@@ -130,19 +83,7 @@ export class ServerHub {
         if (moved && known.source?.state.kind === 'running') this.registerTools(known, known.source);
         continue;
       }
-      const entry: Entry = {
-        config,
-        key: keyOf(config),
-        source: undefined,
-        connecting: undefined,
-        listeners: new DisposableStore(),
-        crashes: new CrashCounter(this.options.restart ?? DEFAULT_RESTART_POLICY),
-        restartNote: undefined,
-        restartTimer: undefined,
-        restarting: false,
-        lastTools: undefined,
-        registering: undefined,
-      };
+      const entry = newEntry(config, this.options.restart ?? DEFAULT_RESTART_POLICY);
       this.entries.set(config.name, entry);
       this.startEntry(entry);
     }
@@ -173,24 +114,7 @@ export class ServerHub {
   /** One server, without building the others (the tree asks for each of its nodes). */
   server(name: string): ServerInfo | undefined {
     const entry = this.entries.get(name);
-    if (!entry) return undefined;
-    const source = entry.source;
-    // A source waits a tick before it connects; it is starting from the moment it exists.
-    const own = source?.state ?? { kind: 'stopped' as const };
-    const registry = this.registry;
-    const state: ServerState = own.kind === 'stopped' && entry.connecting ? { kind: 'starting' } : own;
-    return {
-      name,
-      config: entry.config,
-      state: state.kind === 'error' && entry.restartNote ? { ...state, message: `${state.message}; ${entry.restartNote}` } : state,
-      // Worked out when read: the tree and status bar ask for many infos and rarely for the tools.
-      get tools() {
-        return registry.list().filter((t) => t.server === name);
-      },
-      stderrTail: source?.stderrTail ?? '',
-      willRestart: this.isRestarting(entry),
-      ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
-    };
+    return entry && serverInfo(name, entry, this.registry);
   }
 
   /** Configuration problems and naming problems, for the UI. */
@@ -201,18 +125,12 @@ export class ServerHub {
 
   /** A server's trace (created on first ask, on or off as setTracing says); one server's can be switched with `trace(name).setEnabled`. */
   trace(name: string): McpTrace {
-    let trace = this.traces.get(name);
-    if (!trace) {
-      this.traces.set(name, (trace = new McpTrace()));
-      trace.setEnabled(this.tracing);
-    }
-    return trace;
+    return this.traces.get(name);
   }
 
   /** Turns every server's trace on or off, now and for servers added later (off by default). */
   setTracing(on: boolean): void {
-    this.tracing = on;
-    for (const trace of this.traces.values()) trace.setEnabled(on);
+    this.traces.setTracing(on);
   }
 
   /** The live source of a server, for callers that need the adapter itself. */
@@ -251,7 +169,7 @@ export class ServerHub {
 
   /** How many tool calls are on their way to a server now (a restart would cancel them). */
   runningCalls(): number {
-    return this.activeCalls;
+    return this.calls.running;
   }
 
   restartAll(): void {
@@ -268,36 +186,12 @@ export class ServerHub {
     this.onDidChangeServersEmitter.dispose();
     this.registry.dispose();
     this.catalog.dispose();
-    for (const trace of this.traces.values()) trace.dispose();
+    this.traces.dispose();
   }
 
   private startEntry(entry: Entry): void {
     const name = entry.config.name;
-    const hub = this;
-    const options: SourceOptions = {
-      logger: this.serverLog(name),
-      get connectTimeoutMs() {
-        return hub.settings.connectTimeoutMs;
-      },
-      get probeTimeoutMs() {
-        return hub.settings.probeTimeoutMs;
-      },
-      get callTimeoutMs() {
-        return hub.settings.callTimeoutMs;
-      },
-      get maxOutputChars() {
-        return hub.settings.maxOutputChars;
-      },
-      get serverPriority() {
-        return hub.settings.serverPriority;
-      },
-      trace: this.trace(name),
-      ...(this.options.clientRequests ? { clientRequests: this.options.clientRequests } : {}),
-      ...(this.options.eras ? { eras: this.options.eras } : {}),
-    };
-    const auth = this.options.auth?.(entry.config, options.logger!);
-    if (auth) options.auth = auth;
-    const source = new McpToolSource(entry.config, options);
+    const source = new McpToolSource(entry.config, sourceOptions(entry.config, () => this.settings, this.serverLog(name), this.trace(name), this.options));
     entry.source = source;
     entry.listeners = new DisposableStore();
     let runningSince: number | undefined;
@@ -336,81 +230,19 @@ export class ServerHub {
     entry.connecting = connecting;
   }
 
-  /**
-   * Routes a registry tool to the server's current source, so a restart needs no re-registration;
-   * never to a server whose entry changed since the tool was listed (another command, URL or origin).
-   */
-  private async callRemote(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
-    // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see
-    // inbox). The checks below run after the turn, on the server as it is then.
-    await sendTurn();
-    if (options?.signal?.aborted) return toolError('cancelled');
-    const entry = this.entries.get(server);
-    if (entry && serverIdentity(entry.config) !== identity) {
-      return toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`);
-    }
-    if (entry && entry.source?.state.kind !== 'running' && this.isRestarting(entry)) {
-      return toolError(`mcp server not connected: "${server}" crashed and is restarting; try again shortly`);
-    }
-    const source = entry?.source;
-    if (!source) return toolError('mcp server not connected');
-    this.activeCalls++;
-    try {
-      return await source.call(remoteName, args, options);
-    } finally {
-      this.activeCalls--;
-    }
-  }
-
   private serverLog(name: string): Logger {
     return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
   }
 
-  /**
-   * Has the source register its tools (the adapter's `register` contract), under the server's own
-   * names and with calls routed through the hub; the naming policy renames them in `rebuild`.
-   */
+  /** Has the source register its tools, routed through the hub (see toolRegistration); names are given in `rebuild`. */
   private registerTools(entry: Entry, source: McpToolSource): void {
-    const server = entry.config.name;
-    const identity = serverIdentity(entry.config);
-    const tools: Tool[] = [];
-    const registering: Promise<void> = source
-      .register({ add: (tool) => void tools.push(tool) }, { route: (remoteName, args, o) => this.callRemote(server, remoteName, identity, args, o) })
-      .then(
-        () => {
-          if (entry.source !== source || source.state.kind !== 'running') return;
-          entry.lastTools = { tools, identity };
-          this.rebuild();
-        },
-        (err: unknown) => {
-          if (!(err instanceof ClosedWhileStarting)) this.log.warn(`[${server}] registering its tools failed: ${errorMessage(err)}`);
-        },
-      )
-      .finally(() => {
-        if (entry.registering === registering) entry.registering = undefined;
-      });
-    entry.registering = registering;
+    registerEntryTools(entry, source, (...call) => this.calls.call(...call), () => this.rebuild(), this.log);
   }
 
-  private isRestarting(entry: Entry): boolean {
-    return entry.restartTimer !== undefined || entry.restarting;
-  }
-
+  /** After a crash: the source is started again after the policy's delay, or the server's tools go once it gives up. */
   private scheduleRestart(entry: Entry, ranForMs: number): void {
     const name = entry.config.name;
-    const next = entry.crashes.next(ranForMs);
-    if (!next) {
-      entry.restarting = false;
-      entry.lastTools = undefined;
-      entry.restartNote = `gave up after ${entry.crashes.limit} automatic restarts; restart it when it is fixed`;
-      this.serverLog(name).error(entry.restartNote);
-      return;
-    }
-    entry.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
-    this.serverLog(name).warn(`crashed; ${entry.restartNote}`);
-    entry.restartTimer = setTimeout(async () => {
-      await this.options.restart?.beforeRestart?.();
-      entry.restartTimer = undefined;
+    const restart = (): void => {
       if (this.closed || this.entries.get(name) !== entry) return;
       const dead = entry.source;
       entry.listeners.dispose();
@@ -419,7 +251,8 @@ export class ServerHub {
       entry.restarting = true;
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
-    }, next.delayMs);
+    };
+    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart, this.options.restart?.beforeRestart)) entry.lastTools = undefined;
   }
 
   private trackClose(closing: Promise<void>): void {
@@ -429,10 +262,7 @@ export class ServerHub {
 
   /** Stops an entry's current source, keeping the entry. */
   private retire(entry: Entry, reason: CloseReason): Promise<void> {
-    clearTimeout(entry.restartTimer);
-    entry.restartTimer = undefined;
-    entry.restartNote = undefined;
-    entry.restarting = false;
+    cancelRestart(entry);
     entry.lastTools = undefined;
     const source = entry.source;
     entry.listeners.dispose();
@@ -455,23 +285,11 @@ export class ServerHub {
     // vanish mid-conversation; calls say the server is restarting).
     const listed = this.order.flatMap((name) => {
       const entry = this.entries.get(name)!;
-      if (entry.source?.state.kind !== 'running' && !this.isRestarting(entry)) return [];
-      return entry.lastTools ? [{ entry, ...entry.lastTools }] : [];
+      if (entry.source?.state.kind !== 'running' && !isRestarting(entry)) return [];
+      const namespace = entry.config.namespace;
+      return entry.lastTools ? [{ server: name, ...(namespace !== undefined ? { namespace } : {}), ...entry.lastTools }] : [];
     });
-    const { assignments, problems } = assignNames(
-      listed.map(({ entry, tools }) => ({
-        server: entry.config.name,
-        ...(entry.config.namespace !== undefined ? { namespace: entry.config.namespace } : {}),
-        tools: tools.map((t) => t.remoteName!),
-      })),
-      this.settings.conflictPolicy,
-    );
-    const listedOf = new Map(listed.map(({ entry, tools, identity }) => [entry.config.name, { identity, byRemote: new Map(tools.map((t) => [t.remoteName!, t])) }]));
-    const tools: Tool[] = [];
-    for (const a of assignments) {
-      const { byRemote, identity } = listedOf.get(a.server)!;
-      tools.push({ ...byRemote.get(a.remoteName)!, name: a.name, serverIdentity: identity, ...(a.renamed ? { renamed: a.renamed } : {}) });
-    }
+    const { tools, problems } = mergeTools(listed, this.settings.conflictPolicy);
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);
     this.namingProblems = problems;
     for (const p of problems) if (changedProblems) this.serverLog(p.server).warn(p.message);
@@ -479,22 +297,4 @@ export class ServerHub {
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();
   }
-}
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`;
-}
-
-function keyOf(config: ServerConfig): string {
-  const { origin: _origin, ...rest } = config;
-  return JSON.stringify(rest);
-}
-
-/** Same names, routes and schemas; schemas compare by identity (a refreshed list brings new objects). */
-function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
-  if (a.length !== b.length) return false;
-  return a.every((t, i) => {
-    const u = b[i]!;
-    return t.name === u.name && t.server === u.server && t.remoteName === u.remoteName && t.serverIdentity === u.serverIdentity && t.description === u.description && t.parameters === u.parameters && t.renamed === u.renamed && t.annotations === u.annotations;
-  });
 }

@@ -1,4 +1,4 @@
-import type { ServerInfo } from '../hub';
+import { failureText, type ServerInfo } from '../hub/serverInfo';
 
 /** A server whose failure is final: it never started, or it crashed and its automatic restarts gave up. */
 export interface FinalFailure {
@@ -30,7 +30,7 @@ export class FailureWatch {
       }
       if (info.willRestart || this.reported.has(info.name)) continue;
       this.reported.add(info.name);
-      found.push({ server: info.name, crashed: info.restartNote !== undefined, message: state.message, stderrTail: state.stderrTail || info.stderrTail });
+      found.push({ server: info.name, crashed: info.restartNote !== undefined, message: failureText(info), stderrTail: state.stderrTail || info.stderrTail });
     }
     return found;
   }

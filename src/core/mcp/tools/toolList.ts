@@ -1,5 +1,7 @@
 import type { Client, Tool as RemoteTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { checkIcons, type IconContext } from '../features/icons';
+import type { ListProblem } from '../features/paging';
 
 export interface ToolProblem {
   server: string;
@@ -35,6 +37,15 @@ export async function listAllTools(client: Client, server: string, timeoutMs: nu
     seenCursors.add(cursor);
   }
   problems.push({ server, tool: '', message: `server "${server}" listed more than ${MAX_PAGES} pages of tools; listing stopped at ${tools.length} tools` });
+  return { tools, problems };
+}
+
+/** Every tool of a server (see listAllTools) with its icons checked: an icon of a type or origin not allowed is dropped and reported. */
+export async function listCheckedTools(client: Client, server: string, icons: IconContext, timeoutMs: number): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
+  const { tools, problems } = await listAllTools(client, server, timeoutMs);
+  const iconProblems: ListProblem[] = [];
+  for (const t of tools) if ('icons' in t) t.icons = checkIcons(t.icons, icons, `tool "${t.name}"`, iconProblems);
+  problems.push(...iconProblems.map((p) => ({ server: p.server, tool: p.item, message: p.message })));
   return { tools, problems };
 }
 

@@ -1,0 +1,152 @@
+import { Client, type Transport } from '@modelcontextprotocol/client';
+import type { Disposable } from '../../event';
+import type { Logger } from '../../logger';
+import type { Redactor } from '../../redact';
+import { errorMessage } from '../../tools';
+import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
+import type { ServerConfig } from '../config/serverConfig';
+import type { ServerFeatures } from '../features/features';
+import { ProcessTransport } from '../transport/processTransport';
+import { BadProbeAnswer, eraNegotiation, probeBound, type ProbeFallback } from './era';
+import { handshake } from './handshake';
+import { afterSignIn } from './signInRetry';
+import type { SourceOptions } from './sourceOptions';
+import type { StderrTail } from './stderrTail';
+import { createTransport, httpFetch, withSseFallback, type TransportKind, type TransportSettings } from './transportFactory';
+
+const CLIENT_INFO = { name: 'minagent', version: '0.1.0' };
+
+/** What the connector works for: one server's session (see McpToolSource). */
+export interface ConnectorHost {
+  config: ServerConfig;
+  options: SourceOptions;
+  log: Logger;
+  redactor: Redactor;
+  stderr: StderrTail;
+  features: ServerFeatures;
+  /** Whether the session's owner is closing it. */
+  closing(): boolean;
+  /** The server said its tool list changed (debounced). */
+  toolsChanged(): void;
+  /** The connection ended without the session closing it. */
+  closed(): void;
+}
+
+/**
+ * Opens the connection to one server and holds what it opened: the SDK client over one transport,
+ * with the handlers of the server's requests to the client. Tries the transports in order (the
+ * entry's own, then SSE for an old HTTP server), the era handshake within the connect limit (and the
+ * 2025 handshake after a bad probe answer), and again after a sign-in.
+ */
+export class Connector {
+  /** The open session's client; undefined before, after close, and once the connection dropped. */
+  client: Client | undefined;
+  /** The last transport opened; kept after it ended, for its exit status and pid. */
+  transport: Transport | undefined;
+  private clientHandlers: Disposable | undefined;
+  /** What the era probe got when it led to the 2025 handshake: a failed handshake names both. */
+  probeFallback: ProbeFallback | undefined;
+
+  constructor(private readonly host: ConnectorHost) {}
+
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessTransport ? this.transport.pid : undefined;
+  }
+
+  /** Connects, trying the fallbacks above; rejects with the failure that explains it. */
+  open(timeoutMs: number): Promise<void> {
+    const { config, log } = this.host;
+    return withSseFallback(
+      { config, log },
+      () => this.host.closing(),
+      () => this.afterSignIn(() => this.connectNegotiated(config.type === 'sse' ? 'sse' : 'primary', timeoutMs)),
+      () => this.connectWith(this.newTransport('sse'), timeoutMs),
+    );
+  }
+
+  /** Runs `step` again after a sign-in that puts its authorization problem right (see signInRetry). */
+  afterSignIn<T>(step: () => Promise<T>): Promise<T> {
+    return afterSignIn(this.host.options.auth, () => this.host.closing(), () => httpFetch(this.transportSettings()), step);
+  }
+
+  /** Closes the client and the transport (the whole process tree); the transport stays known. */
+  async dispose(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.clientHandlers?.dispose();
+    this.clientHandlers = undefined;
+    if (client) client.onclose = undefined;
+    try {
+      await client?.close();
+    } catch {
+      // closing a broken connection may fail; the transport close below still runs
+    }
+    try {
+      await transport?.close();
+    } catch (err) {
+      this.host.log.warn(`closing the transport failed: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * Connects in the era the server speaks. A probe answered badly where the SDK gives up (HTTP 5xx,
+   * an HTML page, a dropped connection, no answer in time) gets the 2025 handshake once, on a new
+   * transport, within what is left of the connect limit; a server never reached is not tried again.
+   */
+  private async connectNegotiated(kind: TransportKind, timeoutMs: number): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.connectWith(this.newTransport(kind), timeoutMs);
+    } catch (err) {
+      if (!(err instanceof BadProbeAnswer) || this.host.closing()) throw err;
+      this.noteFallback(err.fallback);
+      // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log keeps both).
+      this.host.stderr.clear();
+      await this.connectWith(this.newTransport(kind), Math.max(1, timeoutMs - (Date.now() - started)), true);
+    }
+  }
+
+  /** The one log line of a probe that led to the 2025 handshake. */
+  private noteFallback(fallback: ProbeFallback): void {
+    this.probeFallback = fallback;
+    this.host.log.info(`server/discover ${fallback.got}; trying the 2025 handshake (initialize)`);
+  }
+
+  private async connectWith(transport: Transport, timeoutMs: number, legacy = false): Promise<void> {
+    const { config, options, log, redactor } = this.host;
+    const probeTimeoutMs = probeBound(options.probeTimeoutMs ?? DEFAULT_HUB_SETTINGS.probeTimeoutMs, timeoutMs);
+    const client = new Client(CLIENT_INFO, {
+      versionNegotiation: eraNegotiation(probeTimeoutMs),
+      listChanged: {
+        // Debounced, so a storm of notifications becomes one refresh; we list tolerantly ourselves.
+        tools: { debounceMs: 300, autoRefresh: false, onChanged: () => this.host.toolsChanged() },
+        ...this.host.features.listChangedOptions(),
+      },
+    });
+    this.client = client;
+    this.transport = transport;
+    this.clientHandlers = options.clientRequests?.install(client, config, log);
+    client.onclose = () => this.host.closed();
+    client.onerror = (err) => {
+      // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
+      if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) log.trace(`protocol: ${errorMessage(err)}`);
+      else log.warn(`protocol: ${errorMessage(err)}`);
+    };
+    try {
+      await handshake(client, transport, { config, log, redactor, trace: options.trace, eras: options.eras, timeoutMs, probeTimeoutMs, legacy, closing: () => this.host.closing(), onFallback: (f) => this.noteFallback(f) });
+    } catch (err) {
+      await this.dispose();
+      throw err;
+    }
+  }
+
+  private newTransport(kind: TransportKind): Transport {
+    return createTransport(kind, this.transportSettings());
+  }
+
+  private transportSettings(): TransportSettings {
+    const { config, log, stderr, options: o } = this.host;
+    return { config, log, stderr, closeTimings: o.closeTimings, maxMessageBytes: o.maxMessageBytes, httpLimits: o.httpLimits, auth: o.auth, serverPriority: o.serverPriority };
+  }
+}

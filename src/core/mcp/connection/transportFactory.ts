@@ -1,0 +1,94 @@
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import type { ServerAuth } from '../../auth/provider';
+import type { Logger } from '../../logger';
+import { cappedFetch } from '../../net/limits';
+import { errorMessage } from '../../tools';
+import { describeEndpoint } from '../config/describe';
+import type { ServerConfig } from '../config/serverConfig';
+import type { ServerPriority } from '../config/hubSettings';
+import { serverEnvironment } from '../config/env';
+import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from '../transport/processTransport';
+import { httpStatus } from './crashDiagnosis';
+import { eraRefusal } from './era';
+import { isErrorLine } from './errorLine';
+import type { StderrTail } from './stderrTail';
+
+/** Which transport to make: the entry's own (stdio or Streamable HTTP), or the older SSE one. */
+export type TransportKind = 'primary' | 'sse';
+
+/** What a server's transports are made with: its entry, its log and stderr tail, and the session's limits. */
+export interface TransportSettings {
+  config: ServerConfig;
+  log: Logger;
+  stderr: StderrTail;
+  closeTimings?: CloseTimings;
+  maxMessageBytes?: number;
+  httpLimits?: { bodyBytes?: number; eventBytes?: number };
+  auth?: ServerAuth;
+  serverPriority?: ServerPriority;
+}
+
+/** A new transport to the server: a process for stdio, else an HTTP client of the given kind. */
+export function createTransport(kind: TransportKind, s: TransportSettings): Transport {
+  const c = s.config;
+  if (c.type === 'stdio') {
+    s.log.info(`starting: ${describeEndpoint(c)} (cwd ${c.cwd})`);
+    return new ProcessTransport(
+      {
+        command: c.command,
+        args: c.args,
+        env: serverEnvironment(c.env),
+        cwd: c.cwd,
+        onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line)),
+        ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
+        ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),
+        onGarbage: (line) => {
+          const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+          s.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
+          s.log.warn(`ignored a stdout line that is not JSON-RPC: ${shown}`);
+        },
+      },
+      s.closeTimings ?? DEFAULT_CLOSE_TIMINGS,
+    );
+  }
+  const url = new URL(c.url);
+  const requestInit = { headers: c.headers };
+  // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
+  const fetch = httpFetch(s);
+  const auth = s.auth ? { authProvider: s.auth } : {};
+  s.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
+  return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+}
+
+/** The fetch a server's HTTP transport reads through: capped in size, and guarded by its OAuth client if it has one. */
+export function httpFetch(s: Pick<TransportSettings, 'config' | 'httpLimits' | 'auth'>) {
+  const capped = cappedFetch(`the reply of server "${s.config.name}"`, s.httpLimits);
+  return s.auth ? s.auth.guard(capped) : capped;
+}
+
+/**
+ * The spec's backwards compatibility: connects with `primary`; an HTTP server that answers its POST
+ * with 400, 404 or 405 is tried once with the older SSE transport (`sse`). What is thrown is the
+ * first failure, unless the server refused only the era offered (it speaks Streamable HTTP: no SSE).
+ */
+export async function withSseFallback(s: Pick<TransportSettings, 'config' | 'log'>, closing: () => boolean, primary: () => Promise<void>, sse: () => Promise<void>): Promise<void> {
+  try {
+    await primary();
+  } catch (err) {
+    if (s.config.type !== 'http' || closing() || ![400, 404, 405].includes(httpStatus(err) ?? 0)) throw err;
+    const refusal = eraRefusal(err);
+    if (refusal) throw new Error(refusal);
+    s.log.info(`Streamable HTTP failed (${errorMessage(err)}); trying the older SSE transport`);
+    try {
+      await sse();
+    } catch {
+      throw err;
+    }
+  }
+}
+
+/** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
+function logStderr(log: Logger, line: string): void {
+  if (isErrorLine(line)) log.warn(`stderr: ${line}`);
+  else log.info(`stderr: ${line}`);
+}

@@ -1,0 +1,46 @@
+import type { Tool as RemoteTool } from '@modelcontextprotocol/client';
+import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../tools';
+import type { SafeIcon } from '../features/icons';
+
+/** Where a registered tool's calls go, by the server's own tool name. */
+export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
+
+/** What `register` adds tools to: a registry, or an owner that collects them. */
+export type ToolSink = Pick<ToolRegistry, 'add'>;
+
+export interface RegisterOptions {
+  /** Registered as `namespace.name`. */
+  namespace?: string;
+  /** Where calls go; default: the server's session. */
+  route?: ToolRoute;
+}
+
+/** Adapts one remote tool of `server` to a registry tool named `name` whose calls go to `route`. */
+export function toRegistryTool(remote: RemoteTool, server: string, name: string, route: ToolRoute): Tool {
+  return {
+    name,
+    description: remote.description ?? remote.title ?? '',
+    parameters: remote.inputSchema as JsonSchema,
+    server,
+    remoteName: remote.name,
+    ...(remote.title !== undefined ? { title: remote.title } : {}),
+    ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
+    ...(remote.annotations ? { annotations: remote.annotations } : {}),
+    call: (args, options) => route(remote.name, args, options),
+  };
+}
+
+/**
+ * The seed's `register(registry, namespace)` once the tools are listed: adds each one, prefixed when a
+ * namespace is given, through `adapt`, and returns the names it added.
+ */
+export function registerTools(registry: ToolSink, tools: readonly RemoteTool[], options: string | RegisterOptions | undefined, adapt: (remote: RemoteTool, name: string, route: ToolRoute | undefined) => Tool): string[] {
+  const { namespace, route } = typeof options === 'string' ? { namespace: options, route: undefined } : (options ?? {});
+  const names: string[] = [];
+  for (const remote of tools) {
+    const name = namespace ? `${namespace}.${remote.name}` : remote.name;
+    registry.add(adapt(remote, name, route));
+    names.push(name);
+  }
+  return names;
+}

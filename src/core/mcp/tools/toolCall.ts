@@ -1,0 +1,30 @@
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { ToolCallOptions } from '../../tools';
+import { progressText } from './progressText';
+import { formatCallResult, reportResource } from './result';
+
+/**
+ * Sends one `tools/call`: the timeout restarts on each progress report, which reaches `onProgress`;
+ * the caller's signal cancels it (the server gets `notifications/cancelled`). Rejects on failure.
+ */
+export async function sendToolCall(client: Client, remoteName: string, args: Record<string, unknown>, options: ToolCallOptions, timeoutMs: number): Promise<CallToolResult> {
+  const result = await client.callTool(
+    { name: remoteName, arguments: args },
+    {
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: progressText(p.message) } : {}) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  return result as CallToolResult;
+}
+
+/** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
+export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): string {
+  if (options.onImage && !result.isError) {
+    for (const block of result.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
+  }
+  if (options.onResource && !result.isError) for (const block of result.content ?? []) reportResource(block, server, options.onResource);
+  return formatCallResult(result, maxChars, server);
+}

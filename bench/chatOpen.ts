@@ -1,7 +1,7 @@
 // Opening a conversation of 500 turns: the host reads its file (FileConversationStore) into the
 // state a view is sent, against a floor that reads and parses the same data as one JSON document;
 // then the webview renders that state (headless Chromium, the real bundle). Min-max over 5 runs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Conversation } from '../src/core/chat/conversation';
@@ -39,7 +39,7 @@ export async function benchChatOpen(): Promise<void> {
       addTurn(c, n);
       await writer.save(c);
     }
-    const bytes = await writer.fileBytes(c.id);
+    const bytes = statSync(join(dir, `${c.id}.jsonl`)).size;
     const floorFile = join(dir, 'floor.json');
     writeFileSync(floorFile, JSON.stringify({ items: c.items, messages: c.messages, results: c.allResults() }));
 

@@ -1,7 +1,7 @@
 // Conversations in files: appended as they grow, compacted past a bound with a visible mark,
 // today's workspace-state conversation migrated, many conversations listed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, appendFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, appendFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -79,21 +79,21 @@ describe('the conversation store', () => {
     for (let n = 0; n < 30; n++) {
       addTurn(c, n, 3_000);
       await store.save(c);
-      assert.ok((await store.fileBytes(c.id)) <= 100_000 + 20_000, `turn ${n}: the file stays near its bound`);
+      assert.ok(statSync(join(dir, `${c.id}.jsonl`)).size <= 100_000 + 20_000, `turn ${n}: the file stays near its bound`);
     }
     const notices = c.items.filter((i) => i.kind === 'notice' && i.text === RESULTS_REMOVED);
     assert.ok(notices.length >= 1, 'the transcript says older results were removed');
     const cards = c.items.filter((i) => i.kind === 'tool');
-    assert.equal(c.hasFullResult(cards[0]!.id), false, 'the oldest full result is gone');
+    assert.equal(new Map(c.allResults()).has(cards[0]!.id), false, 'the oldest full result is gone');
     assert.equal(c.fullResult(cards[0]!.id), cards[0]!.kind === 'tool' ? cards[0]!.card.result : '', 'its card keeps what it showed');
-    assert.equal(c.hasFullResult(cards.at(-1)!.id), true, 'the newest is kept');
+    assert.equal(new Map(c.allResults()).has(cards.at(-1)!.id), true, 'the newest is kept');
     const toolMessages = c.messages.filter((m) => m.role === 'tool');
     assert.match(toolMessages[0]!.content, /^\[older result removed: 3000 characters\]$/, "the oldest result in the model's history is a note");
     assert.equal(toolMessages.at(-1)!.content.length, 3_000, 'the newest is whole');
     const reopened = await new FileConversationStore(dir).current();
     assert.deepEqual(reopened.items, c.items);
     assert.deepEqual(reopened.messages, c.messages);
-    assert.equal(reopened.hasFullResult(cards[0]!.id), false);
+    assert.equal(new Map(reopened.allResults()).has(cards[0]!.id), false);
   });
 
   test("today's conversation in workspace state moves into a file once", async () => {

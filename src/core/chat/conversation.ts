@@ -136,10 +136,6 @@ export class Conversation {
     return item?.kind === 'tool' ? item.card.result : undefined;
   }
 
-  hasFullResult(id: string): boolean {
-    return this.results.has(id);
-  }
-
   /** Restores stored state without events or dirt (the store's loader). */
   restore(items: readonly TranscriptItem[], messages: readonly ChatMessage[], results: ReadonlyMap<string, string>): void {
     for (const item of items) {

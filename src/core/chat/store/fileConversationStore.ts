@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { silentLogger, type Logger } from '../../logger';
 import { errorMessage } from '../../tools';
@@ -162,11 +162,6 @@ export class FileConversationStore implements ConversationStore {
     await this.writeIndex();
     await this.retention.remove(dropped, limit, (id) => this.file(id));
     if (!old) this.retention.checkFull(index.conversations, limit);
-  }
-
-  /** Size in bytes of a conversation's file (for tests and the bench). */
-  async fileBytes(id: string): Promise<number> {
-    return (await stat(this.file(id))).size;
   }
 
   /** The conversations kept, most recent first. */

@@ -44,6 +44,8 @@ function leftovers() {
 // Two VS Codes at a time: most of an e2e test is VS Code starting and waiting on events, and each
 // test has its own code-server, profile, browser and ports.
 const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 2);
+// The fast suites' files at a time: most of their time is spent waiting on the servers they start.
+const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 3);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
@@ -94,7 +96,7 @@ if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/t
 if (status !== 0) failed('the type check');
 const fast = suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf);
 if (status === 0 && fast.length) {
-  status = timed('unit, integration and reliability', () => nodeTest(fast, 2));
+  status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
 }
 // The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on

@@ -38,14 +38,23 @@ export class Inbox {
   /** When this iteration's inline handling began, and how many items ran inline in it. */
   private inlineBegan: number | undefined;
   private inlineItems = 0;
+  /** Set once a message ran inline in this iteration: the next ones run after its microtasks. */
+  private inlineChain: Promise<void> | undefined;
   /** The measured cost of one inline item with its continuations (ms). */
   private itemMs = FIRST_GUESS_MS;
   /** When the last queued step began, and in which slice. */
   private lastStep: { slice: number; at: number } | undefined;
 
   deliver(handle: () => void): void {
-    if (this.mayRunNow()) run(handle);
-    else this.enqueue(handle);
+    if (!this.mayRunNow()) return this.enqueue(handle);
+    // A message's handling may go on in a microtask (the SDK dispatches a notification so, and handles
+    // a response at once): the next message waits for it, or a progress note just before a result
+    // would find its call already answered.
+    if (this.inlineChain) this.inlineChain = this.inlineChain.then(() => run(handle));
+    else {
+      run(handle);
+      this.inlineChain = Promise.resolve();
+    }
   }
 
   sendTurn(): Promise<void> {
@@ -124,6 +133,7 @@ export class Inbox {
     if (this.inlineItems > 0 && this.inlineBegan !== undefined) this.learn((performance.now() - this.inlineBegan) / this.inlineItems);
     this.inlineBegan = undefined;
     this.inlineItems = 0;
+    this.inlineChain = undefined;
   };
 }
 

@@ -38,7 +38,10 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   const runner = new TurnRunner(vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons));
   const store = conversationStore(context, taggedLogger(log, 'chat'));
   const { attachments, docs } = activateResources(context.subscriptions, hub, taggedLogger(log, 'resources'), models, icons);
-  const actions = vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs, listed: (uri) => listedResource(hub, uri) });
+  const base = vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs, listed: (uri) => listedResource(hub, uri) });
+  // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
+  let pageFocused = false;
+  const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
   const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
   serverAsks.connectChat(chat);
   servers.useChatModel(() => models.create());
@@ -65,7 +68,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     runner,
     chat,
     panels,
-    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, revealOnce()), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, revealOnce(() => pageFocused)), { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
@@ -116,12 +119,27 @@ function listedResource(hub: ServerHub, uri: string): { server: string; label: s
 /** The user's choice (the demo's profile makes it): the chat opens on startup. */
 export const revealOnStartup = () => vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
 
-/** With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its input (focusing an unloaded view does not). */
-function revealOnce(): () => void {
+/** How often, and how far apart, the startup reveal focuses the chat until its page says it has the focus. */
+const REVEAL_TRIES = 4;
+const REVEAL_CHECK_MS = 1_500;
+
+/**
+ * With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its
+ * input (focusing an unloaded view does not). On a busy machine the page's frame may still be loading
+ * when VS Code moves the focus, and the caret is not there: the focus is given again until the page
+ * reports it, a few times at most.
+ */
+function revealOnce(pageFocused: () => boolean): () => void {
   let done = false;
   return () => {
     if (done || !revealOnStartup()) return;
     done = true;
-    void vscode.commands.executeCommand('minagent.chat.focus');
+    let tries = 0;
+    const focus = () => {
+      if (pageFocused() || tries++ >= REVEAL_TRIES) return;
+      void vscode.commands.executeCommand('minagent.chat.focus');
+      setTimeout(focus, REVEAL_CHECK_MS);
+    };
+    focus();
   };
 }

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/logger';
-import { taggedLogger } from '../../core/logger';
+import { taggedLogger, type Logger } from '../../core/logger';
 import type { ServerHub } from '../../core/mcp/hub';
 import { ToolSwitches, type SwitchState } from '../../core/toolSwitches';
 import { BudgetMeter } from '../chat/budgetMeter';

@@ -3,7 +3,7 @@
 // variable, so leftovers are found in /proc however they were started or reparented.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { ensureNodeModules } from './setup.mjs';
 
@@ -46,8 +46,6 @@ function leftovers() {
 const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 2);
 // The fast suites' files at a time: most of their time is spent waiting on the servers they start.
 const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 3);
-// The longest e2e files start first (by size, a fair measure of their stages), so the run does not end on one long file alone.
-const longestFirst = (files) => [...files].sort((a, b) => statSync(b).size - statSync(a).size);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
@@ -125,7 +123,7 @@ if (suites.includes('e2e')) {
       // The package with the servers' report, which the e2e tests read (scripts/build.mjs); the shipped one has none.
       const packaged = run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, MINAGENT_SERVER_REPORT: '1' } });
       if (packaged !== 0) failed('npm run package');
-      const e2eStatus = packaged === 0 ? timed('e2e', () => nodeTest(longestFirst(filesOf('e2e')), E2E_CONCURRENCY)) : packaged;
+      const e2eStatus = packaged === 0 ? timed('e2e', () => nodeTest(filesOf('e2e'), E2E_CONCURRENCY)) : packaged;
       if (e2eStatus !== 0 && packaged === 0) failed('an e2e test (its report is above; screenshots in .test-artifacts/)');
       status ||= e2eStatus;
     }

@@ -217,7 +217,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         // Tools switched off one by one are not counted (nor their tokens): the row agrees with the meter.
         const off = this.toolsOf(info.name).filter((t) => !this.switches.toolSwitchedOn(t)).length;
         const count = off ? `${Math.max(0, state.toolCount - off)} of ${state.toolCount} tools` : `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
-        item.description = `${title ? `${title} · ` : ''}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}${on ? '' : ' · off'}${state.protocolVersion ? ` · ${state.protocolVersion}` : ''}`;
+        // What a glance needs, short enough for the default sidebar: the title and the revision are in the tooltip.
+        item.description = `${on ? '' : 'off · '}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',

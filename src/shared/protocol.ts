@@ -177,6 +177,8 @@ export type HostMessage =
   /** Edit: the last message is taken back into the input to be changed and sent again. */
   | { type: 'editDraft'; text: string }
   | { type: 'busy'; busy: boolean }
+  /** The startup reveal: the page puts the caret in its input (VS Code's focus can land before the page's frame is in place). */
+  | { type: 'focusInput' }
   | { type: 'budget'; budget: BudgetView | undefined }
   | { type: 'reply'; requestId: number; error?: string }
   /** Every server's prompts, for the `/` menu: sent when a view is ready and when they change. */

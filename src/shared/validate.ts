@@ -164,6 +164,8 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
       return isStr(m.text) ? (m as HostMessage) : undefined;
     case 'busy':
       return isBool(m.busy) ? (m as HostMessage) : undefined;
+    case 'focusInput':
+      return m as HostMessage;
     case 'budget':
       // undefined: nothing to measure against (no model); the meter hides.
       return m.budget === undefined || isBudget(m.budget) ? (m as HostMessage) : undefined;

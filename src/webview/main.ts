@@ -188,6 +188,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'busy':
       setBusy(m.busy);
       break;
+    case 'focusInput':
+      backToInput();
+      break;
     case 'budget':
       meter.show(m.budget);
       break;

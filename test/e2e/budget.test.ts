@@ -34,7 +34,7 @@ describe('the context budget', () => {
 
       await stage('1-meter', async () => {
         // Each server's schema cost shows in the tree once the meter has measured it.
-        await w.waitForRows('servers with their schema cost', (r) => ['research 3 tools', 'analytics 2 tools', 'worker 2 tools'].every((s) => r.some((x) => new RegExp(`^${s} · ~\\d+ tokens · \\d{4}-\\d{2}-\\d{2}$`).test(x))));
+        await w.waitForRows('servers with their schema cost', (r) => ['research 3 tools', 'analytics 2 tools', 'worker 2 tools'].every((s) => r.some((x) => new RegExp(`^${s} · ~\\d+ tokens$`).test(x))));
         await chat.locator('#budget:not([hidden])').waitFor();
         await waitFor('the meter against the 16k window', async () => /^~\d+(\.\d)?k? \/ 16k$/.test(await label(chat)));
         const before = await label(chat);
@@ -92,7 +92,7 @@ describe('the context budget', () => {
         // The server's row agrees with the meter: the tools switched on, and their tokens (it said "2 tools" and the old cost).
         const title = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
         const metered = /  analytics · 1 tool: (\S+)/.exec(title)?.[1];
-        await w.waitForRows('the row counting what is on', (r) => r.some((x) => x.startsWith(`analytics 1 of 2 tools · ~${metered} tokens · `)));
+        await w.waitForRows('the row counting what is on', (r) => r.some((x) => x === `analytics 1 of 2 tools · ~${metered} tokens`));
         const sent = (await requests(mock.port)).length;
         await chat.locator('#input').fill('Now use analytics');
         await chat.locator('#input').press('Enter');
@@ -108,7 +108,7 @@ describe('the context budget', () => {
 
       await stage('3-switch-off-server', async () => {
         await w.row('analytics').locator('[role="checkbox"]').first().click();
-        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics 1 of 2 tools · ~\d+ tokens · off · \d{4}-\d{2}-\d{2}$/.test(x)));
+        await w.waitForRows('the server marked off', (r) => r.some((x) => /^analytics off · 1 of 2 tools · ~\d+ tokens$/.test(x)));
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         await chat.locator('#input').fill('Hello again');
         await chat.locator('#input').press('Enter');

@@ -57,13 +57,17 @@ describe('the demo', () => {
       try {
         await waitFor('the caret in the chat input on arrival', async () => (await focused()) === 'input', 120_000);
       } catch (err) {
-        throw new Error(`${(err as Error).message} (screenshot: ${await w.screenshot('demo-arrival-failed')}; focus: ${JSON.stringify(await focused())}, page focus: ${await w.page.evaluate('document.activeElement && document.activeElement.className')})`);
+        throw new Error(`${(err as Error).message} (screenshot: ${await w.screenshot('demo-arrival-failed')}; page: ${await chat.evaluate('JSON.stringify({ hasFocus: document.hasFocus(), active: document.activeElement && document.activeElement.tagName + "#" + document.activeElement.id })').catch((e: Error) => e.message)}, workbench focus: ${await w.page.evaluate('document.activeElement && document.activeElement.className')})`);
       }
       // Nothing else competes: VS Code's own Chat is not open, and no git notice.
       assert.equal(await w.page.locator('.part.auxiliarybar:visible').count(), 0, 'VS Code\'s Chat is not open beside it');
       await w.waitForRows('the demo servers running', (r) => ['research', 'library', 'asker'].every((s) => r.some((x) => x.startsWith(`${s} `) && /tools?/.test(x))), 180_000);
       assert.equal(await w.page.locator('.notifications-toasts', { hasText: /git repository/i }).count(), 0, 'no git notice');
       await w.screenshot('demo-first-look');
+      // At the default sidebar width a server's row says all it has (tools, tokens) without an ellipsis.
+      await waitFor('no server row cut at the default width', async () => (await w!.cutServerRows()).length === 0, 10_000).catch(async () => {
+        throw new Error(`server rows cut at the default width: ${(await w!.cutServerRows()).join(' | ')}`);
+      });
 
       // The first message is answered.
       await w.page.keyboard.type('hello');

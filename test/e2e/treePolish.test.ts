@@ -89,30 +89,11 @@ describe('the Tools tree, polished', () => {
           await w.row(tool).waitFor({ timeout: 5_000 }).catch(() => undefined);
         }
       };
-      // VS Code shows a row's hover once the pointer rests on its label (its icon is part of it; a
-      // long name would be scrolled sideways in its clipped box if the pointer were moved onto it).
-      // VS Code shows a row's hover after a delay while the pointer rests on it; on a loaded machine the
-      // pointer's arrival can be missed (seen once in a fresh-clone run), so it leaves and comes back.
-      const hoverOn = async (tool: string, showing: string) => {
-        const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: showing }).first();
-        for (let attempt = 1; ; attempt++) {
-          await w.row(tool).hover();
-          await w.row(tool).locator('.custom-view-tree-node-item-icon').hover();
-          try {
-            await hover.waitFor({ timeout: 15_000 });
-            return hover;
-          } catch (err) {
-            if (attempt === 3) throw err;
-            await page.mouse.move(0, 0);
-          }
-        }
-      };
-
       await stage('5-tool-tooltip', async () => {
         // A tool's tooltip (its description and schema) is made when the row is hovered, not sent with
         // every row: hovering shows it whole.
         await expandUntil('research', 'echo');
-        const hover = await hoverOn('echo', 'Echo the given text back unchanged.');
+        const hover = await w.hoverRow('echo', 'Echo the given text back unchanged.');
         const text = await hover.innerText();
         assert.match(text, /echo/);
         assert.match(text, /"text"/, `the schema's property in the tooltip:\n${text}`);
@@ -125,7 +106,7 @@ describe('the Tools tree, polished', () => {
         // (a command: link would run a VS Code command on a click). The hover shows them as text.
         const name = 'see `x` [docs](command:workbench.action.closeWindow)';
         await expandUntil('second', name);
-        const hover = await hoverOn(name, 'Click [here](command:workbench.action.closeWindow)');
+        const hover = await w.hoverRow(name, 'Click [here](command:workbench.action.closeWindow)');
         const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
         for (const literal of [name, '**Bold** <img src=x onerror="document.title=1">', 'Click [here](command:workbench.action.closeWindow)', '<a href="command:workbench.action.quit">quit</a> $(info) (docs: https://evil.example/docs_(v2)/a-b?x=1).']) {
           assert.ok(text.includes(literal), `shown as text: ${literal}\nin the hover:\n${text}`);
@@ -142,11 +123,9 @@ describe('the Tools tree, polished', () => {
         // The row shows the name as the server wrote it.
         assert.equal((await w.row(name).locator('.label-name').innerText()).replace(/\u00a0/g, ' '), name);
         await w.screenshot('tree-hostile-row');
-        // The server's own title, in its row and its tooltip: text, no link, no icon.
+        // The server's own title, in its tooltip (the row keeps to tools and tokens): text, no link, no icon.
         const title = 'Docs [x](command:workbench.action.quit) $(zap) <b>b</b>';
-        assert.ok((await w.row('second').innerText()).replace(/\u00a0/g, ' ').includes(title), 'the title in the row as written');
-        assert.equal(await w.row('second').locator('.codicon-zap').count(), 0, 'no icon from the title in the row');
-        const serverHover = await hoverOn('second', 'Docs [x]');
+        const serverHover = await w.hoverRow('second', 'Docs [x]');
         assert.ok((await serverHover.innerText()).replace(/\u00a0/g, ' ').includes(title), `the title in the tooltip as written:\n${await serverHover.innerText()}`);
         assert.equal(await serverHover.locator('a').count(), 0, 'no link in the server tooltip');
         assert.equal(await serverHover.locator('.codicon-zap').count(), 0, 'no icon from the title in the tooltip');

@@ -90,6 +90,35 @@ export class Workbench {
         .filter(Boolean).join(' '))`);
   }
 
+  /**
+   * Rests the pointer on a tree row until its hover shows `showing`, and returns the hover. VS Code
+   * shows it once the pointer rests on the row's label (its icon is part of it; a long name would be
+   * scrolled sideways in its clipped box if the pointer were moved onto it), after a delay; on a
+   * loaded machine the pointer's arrival can be missed, so it leaves and comes back (3 times at most).
+   */
+  async hoverRow(label: string, showing: string) {
+    const hover = this.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: showing }).first();
+    for (let attempt = 1; ; attempt++) {
+      await this.row(label).hover();
+      await this.row(label).locator('.custom-view-tree-node-item-icon').hover();
+      try {
+        await hover.waitFor({ timeout: 15_000 });
+        return hover;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await this.page.mouse.move(0, 0);
+      }
+    }
+  }
+
+  /** The Tools tree's top-level rows (the servers) whose text the sidebar cuts with an ellipsis. */
+  async cutServerRows(): Promise<string[]> {
+    return this.page.evaluate<string[]>(`Array.from(document.querySelectorAll('.pane-body .monaco-list-row[aria-level="1"]'))
+      .map(r => r.querySelector('.monaco-icon-label-container'))
+      .filter(c => c && c.scrollWidth > c.clientWidth + 1)
+      .map(c => c.innerText.replace(/\\s+/g, ' ').trim())`);
+  }
+
   async waitForRows(what: string, predicate: (rows: string[]) => boolean, ms = 60_000): Promise<string[]> {
     const until = Date.now() + ms;
     let rows: string[] = [];

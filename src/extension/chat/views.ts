@@ -6,8 +6,11 @@ import { chatHtml, webviewOptions } from './html';
 export const PANEL_TYPE = 'minagent.chatPanel';
 export const VIEW_ID = 'minagent.chat';
 
+/** Called when a view's page is ready, with what posts to that page (it can take the focus then). */
+export type OnReady = (post: (m: HostMessage) => void) => void;
+
 /** Connects one webview to the router; it receives state once it says `ready`. */
-function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, onReady?: () => void): vscode.Disposable {
+function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, onReady?: OnReady): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
   webview.html = chatHtml(webview, extensionUri);
   let ready = false;
@@ -19,7 +22,7 @@ function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: Chat
     // Only opens the channel; the router checks the message itself.
     if ((m as { type?: unknown } | undefined)?.type === 'ready' && !ready) {
       ready = true;
-      onReady?.();
+      onReady?.(post);
     }
     void router.handle(m, post);
   });
@@ -31,8 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly router: ChatRouter,
-    /** Called when a view's page is ready (it can take the focus then). */
-    private readonly onReady?: () => void,
+    private readonly onReady?: OnReady,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {

@@ -16,7 +16,7 @@ import { setupModel } from '../chat/setup';
 import { registerStopChat } from '../chat/stopCommand';
 import { ToolSelection } from '../chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from '../chat/turnHost';
-import { ChatPanels, ChatViewProvider, PANEL_TYPE, VIEW_ID } from '../chat/views';
+import { ChatPanels, ChatViewProvider, type OnReady, PANEL_TYPE, VIEW_ID } from '../chat/views';
 import { activateResources } from '../resources/activate';
 import type { ResultDocuments } from '../resultDocuments';
 import type { ServerWiring } from './servers';
@@ -126,18 +126,19 @@ const REVEAL_CHECK_MS = 1_500;
 /**
  * With minagent.revealOnStartup, focuses the chat when its page is first ready: the caret lands in its
  * input (focusing an unloaded view does not). On a busy machine the page's frame may still be loading
- * when VS Code moves the focus, and the caret is not there: the focus is given again until the page
- * reports it, a few times at most.
+ * when VS Code moves the focus, and the caret is not there: after VS Code's focus the page is told to
+ * put the caret in its input itself, and both are done again until the page reports the focus, a few
+ * times at most.
  */
-function revealOnce(pageFocused: () => boolean): () => void {
+function revealOnce(pageFocused: () => boolean): OnReady {
   let done = false;
-  return () => {
+  return (post) => {
     if (done || !revealOnStartup()) return;
     done = true;
     let tries = 0;
     const focus = () => {
       if (pageFocused() || tries++ >= REVEAL_TRIES) return;
-      void vscode.commands.executeCommand('minagent.chat.focus');
+      void vscode.commands.executeCommand('minagent.chat.focus').then(() => post({ type: 'focusInput' }), () => undefined);
       setTimeout(focus, REVEAL_CHECK_MS);
     };
     focus();

@@ -76,8 +76,23 @@ function copyInstalled(from: string, extensions: string): unknown[] {
  * No start page or trust prompt, and no port auto-forwarding: its scanner reads every process's
  * /proc entries and runs `ls`/`ps` every few seconds (more with more servers running), costs that
  * landed at random in the timed windows of the tree benchmark and would pop up notices in tests.
+ * Nothing else that works on its own at startup (git, npm script detection, update checks,
+ * VS Code's own Chat beside the editor) or animates: each editor the suite opens costs CPU that the
+ * tests running beside it need.
  */
-const QUIET_EDITOR = { 'workbench.startupEditor': 'none', 'security.workspace.trust.startupPrompt': 'never', 'remote.autoForwardPorts': false };
+const QUIET_EDITOR = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.startupPrompt': 'never',
+  'remote.autoForwardPorts': false,
+  'workbench.reduceMotion': 'on',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'git.enabled': false,
+  'git.autoRepositoryDetection': false,
+  'npm.autoDetect': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+};
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-'));

@@ -31,7 +31,7 @@ async function stage<T>(wb: Workbench, name: string, fn: () => Promise<T>): Prom
 }
 
 describe('the extension in VS Code', () => {
-  e2eTest('tree, Try Tool, live settings, and nothing left after close', async () => {
+  e2eTest('tree, Try Tool, live settings (a server removed, servers of both protocol eras added), and nothing left after close', async () => {
     const cs = await startCodeServer({ workspace: 'e2e', userSettings: { 'minagent.chat.maxTools': 4 } });
     let wb: Workbench | undefined;
     let seen: number[] = [];
@@ -88,6 +88,21 @@ describe('the extension in VS Code', () => {
         await waitFor('the analytics process to end', () => !isAlive(analyticsPid), 10_000);
         const after = readReport(cs)!;
         assert.equal(after.servers.find((s) => s.name === 'research')?.pid, researchPid, 'research was not restarted');
+      });
+
+      await stage(w, '4-add-servers-of-both-eras', async () => {
+        // Two servers added while VS Code runs: one that speaks only 2026-07-28, one only 2025-06-18
+        // (it exits on any request it does not know). Both start, side by side, and each one's tooltip
+        // says which revision it speaks.
+        const settingsFile = join(cs.workspace, '.vscode', 'settings.json');
+        const eras = '"modern": { "command": "node", "args": ["${env:MINAGENT_FIXTURES}/modern-only.mjs"] },\n    "legacy": { "command": "node", "args": ["${env:MINAGENT_FIXTURES}/legacy-only.mjs", "--unknown", "exit"] },\n    "research":';
+        writeFileSync(settingsFile, readFileSync(settingsFile, 'utf8').replace('"research":', eras));
+        const rows = await w.waitForRows('both servers running', (r) => r.includes('modern 2 tools') && r.includes('legacy 1 tool'));
+        assert.ok(rows.some((x) => x.startsWith('modern_echo')), rows.join('\n'));
+        assert.match(await (await w.hoverRow('modern', 'MCP 2026-07-28')).innerText(), /MCP 2026-07-28 \(stateless/);
+        await w.page.mouse.move(0, 0);
+        assert.match(await (await w.hoverRow('legacy', 'MCP 2025-06-18')).innerText(), /MCP 2025-06-18 \(initialize handshake\)/);
+        await w.screenshot('eras-tree');
       });
       seen = readReport(cs)?.everSeenPids ?? [];
     } finally {

@@ -1,6 +1,6 @@
 // Driving the VS Code workbench in headless Chromium with playwright-core (Debian's Chromium, no
 // browser download). Selectors are VS Code internals, pinned with the code-server version.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
@@ -15,8 +15,11 @@ export const ARTIFACTS = join(ROOT, '.test-artifacts');
  */
 export function staged(prefix: string, workbench: () => Workbench | undefined, detail?: () => string) {
   return async (name: string, fn: () => Promise<void>): Promise<void> => {
+    const t0 = Date.now();
     try {
       await fn();
+      // Each stage's time, for finding where the suite's minutes go.
+      appendFileSync(join(ARTIFACTS, 'stage-times.tsv'), `${prefix}\t${name}\t${Date.now() - t0}\n`);
     } catch (err) {
       const shot = await workbench()?.screenshot(`${prefix}-${name}-failed`);
       throw new Error(`stage "${name}" failed (screenshot: ${shot}${detail ? `; ${detail()}` : ''}): ${(err as Error).message}`);
@@ -40,7 +43,7 @@ export class Workbench {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       viewport: { width: 1400, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-prefers-reduced-motion'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     // Bounds, not expectations: on a loaded 2-core machine code-server can take a minute to serve
@@ -77,8 +80,17 @@ export class Workbench {
     // stable, so the click is forced once the item is there.
     const item = this.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first();
     await item.waitFor({ timeout: 60_000 });
-    if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
-    await title.waitFor({ timeout: 60_000 });
+    // Right after a reload VS Code may still be restoring the sidebar: a click then can land as the
+    // restore shows it, and hide it again. So: click while the item is not checked, until the title shows.
+    for (const until = Date.now() + 60_000; ; ) {
+      if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
+      try {
+        await title.waitFor({ timeout: 5_000 });
+        return;
+      } catch (err) {
+        if (Date.now() > until) throw err;
+      }
+    }
   }
 
   /** The Tools tree's rows as text (label and description), top to bottom. */

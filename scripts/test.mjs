@@ -3,13 +3,26 @@
 // variable, so leftovers are found in /proc however they were started or reparented.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { ensureNodeModules } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1] };
 
+/**
+ * A line to stdout at once: through npm stdout is a pipe, and console.log's writes waited behind the
+ * stages run with spawnSync, so every "took" line came out at the end.
+ */
+function say(text, end = '\n') {
+  for (let rest = Buffer.from(text + end); rest.length; ) {
+    try {
+      rest = rest.subarray(writeSync(1, rest));
+    } catch (err) {
+      if (err.code !== 'EAGAIN') throw err; // a full pipe: its reader catches up
+    }
+  }
+}
 const began = Date.now();
 function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env, ...options });
@@ -31,8 +44,8 @@ function runBeside(what, cmd, args, options = {}) {
       // Its exit is seen only once a stage run meanwhile (spawnSync) is over: its last output tells when it ended.
       const took = Math.round((statSync(logFile).mtimeMs - t0) / 1000);
       return { status, print: () => {
-        process.stdout.write(readFileSync(logFile, 'utf8'));
-        console.log(`npm test: ${what} took ${took} s (beside the others, until its last line)`);
+        say(readFileSync(logFile, 'utf8'), '');
+        say(`npm test: ${what} took ${took} s (beside the others, until its last line)`);
       } };
     };
     child.on('error', () => resolve(done(127)));
@@ -43,7 +56,7 @@ function runBeside(what, cmd, args, options = {}) {
 function timed(what, fn) {
   const t0 = Date.now();
   const status = fn();
-  console.log(`npm test: ${what} took ${Math.round((Date.now() - t0) / 1000)} s (${Math.round((Date.now() - began) / 1000)} s in all)`);
+  say(`npm test: ${what} took ${Math.round((Date.now() - t0) / 1000)} s (${Math.round((Date.now() - began) / 1000)} s in all)`);
   return status;
 }
 
@@ -89,7 +102,7 @@ async function backgroundSetup() {
   const logFile = '.test-artifacts/e2e-setup.log';
   const out = openSync(logFile, 'w');
   const t0 = Date.now();
-  console.log(`npm test: installing the e2e tools (Node 24, code-server) in the background; its log is ${logFile}`);
+  say(`npm test: installing the e2e tools (Node 24, code-server) in the background; its log is ${logFile}`);
   const child = spawn(process.execPath, ['scripts/e2e-setup.mjs'], { env, stdio: ['ignore', out, out] });
   try {
     setPriority(child.pid, 10);
@@ -104,7 +117,7 @@ async function backgroundSetup() {
     async done() {
       const code = await exited;
       closeSync(out);
-      console.log(`npm test: the e2e tools' install ${code === 0 ? 'finished' : `FAILED (exit ${code})`} after ${Math.round((Date.now() - t0) / 1000)} s`);
+      say(`npm test: the e2e tools' install ${code === 0 ? 'finished' : `FAILED (exit ${code})`} after ${Math.round((Date.now() - t0) / 1000)} s`);
       if (code !== 0) process.stderr.write(readFileSync(logFile, 'utf8'));
     },
   };
@@ -182,6 +195,6 @@ if (orphans.length) {
   status ||= 1;
   failed('the orphan check');
 } else {
-  console.log('orphan check: no process started by the tests is still alive');
+  say('orphan check: no process started by the tests is still alive');
 }
 process.exit(status);

@@ -189,7 +189,8 @@ export class Workbench {
     const deadline = Date.now() + 120_000;
     for (;;) {
       try {
-        const outer = await this.page.waitForSelector(`iframe.webview.ready${which}`, { timeout: Math.max(1, deadline - Date.now()) });
+        // The shown one: after a reload VS Code can hold another, hidden, frame of the same kind before it.
+        const outer = await this.page.waitForSelector(`iframe.webview.ready${which}:visible`, { timeout: Math.max(1, deadline - Date.now()) });
         const outerFrame = await outer.contentFrame();
         const inner = await outerFrame?.waitForSelector('#active-frame', { timeout: Math.max(1, deadline - Date.now()) });
         const frame = await inner?.contentFrame();

@@ -117,8 +117,7 @@ describe('the chat panel', () => {
         // A call still running when the window reloads (allowed for this chat in 3b).
         await ask(chat, 'Run the slow job once more');
         await cards(chat).nth(before).locator('.card-progress').waitFor();
-        await w.command('Developer: Reload Window');
-        await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+        await w.reload();
         // The editor panel comes back by itself (serializer), with the conversation.
         panel = await w.webview({ panel: true });
         await cards(panel).nth(before).waitFor({ timeout: 30_000 });

@@ -390,8 +390,7 @@ describe('the chat, polished (issue 11)', () => {
           assert.deepEqual(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.models'], [first, { provider: 'openai', baseUrl: `http://${host}/v1`, model: 'second-model' }]);
 
           // The selection survives a reload.
-          await w.command('Developer: Reload Window');
-          await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+          await w.reload();
           await w.openMinAgent();
           chat = await w.webview();
           await chat.locator('#model option', { hasText: 'second-model' }).waitFor({ state: 'attached', timeout: 120_000 });

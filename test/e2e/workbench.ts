@@ -72,6 +72,19 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /**
+   * Developer: Reload Window, done once the new page is there: under load the old page stays up for
+   * seconds after the command (VS Code first ends the extension host), and a wait that matched it
+   * would act on a page about to go.
+   */
+  async reload(): Promise<void> {
+    const main = this.page.mainFrame();
+    const navigated = this.page.waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: 180_000 });
+    await this.command('Developer: Reload Window');
+    await navigated;
+    await this.page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+  }
+
   async openMinAgent(): Promise<void> {
     // With one view the container shows "MINAGENT: ..." as its title instead of a pane header.
     const title = this.page.locator('.sidebar .title-label', { hasText: /MinAgent/i }).first();
@@ -190,8 +203,10 @@ export class Workbench {
     for (;;) {
       try {
         // The shown one: after a reload VS Code can hold another, hidden, frame of the same kind before it.
-        const outer = await this.page.waitForSelector(`iframe.webview.ready${which}:visible`, { timeout: Math.max(1, deadline - Date.now()) });
-        const outerFrame = await outer.contentFrame();
+        const shown = this.page.locator(`iframe.webview.ready${which}`).filter({ visible: true }).first();
+        await shown.waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+        const outer = await shown.elementHandle();
+        const outerFrame = await outer?.contentFrame();
         const inner = await outerFrame?.waitForSelector('#active-frame', { timeout: Math.max(1, deadline - Date.now()) });
         const frame = await inner?.contentFrame();
         if (frame && !frame.isDetached()) return frame;

@@ -78,10 +78,12 @@ export class Workbench {
    * would act on a page about to go.
    */
   async reload(): Promise<void> {
-    const main = this.page.mainFrame();
-    const navigated = this.page.waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: 180_000 });
+    // The page's load event: a same-document navigation (VS Code rewrites its URL) fires framenavigated too.
+    const loaded = this.page.waitForEvent('load', { timeout: 180_000 });
     await this.command('Developer: Reload Window');
-    await navigated;
+    await loaded.catch((err: Error) => {
+      throw new Error(`the window did not reload within 180 s: ${err.message}`);
+    });
     await this.page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
   }
 
@@ -211,7 +213,11 @@ export class Workbench {
         const frame = await inner?.contentFrame();
         if (frame && !frame.isDetached()) return frame;
       } catch (err) {
-        if (!/not attached|detached|Target closed|has been closed/i.test(String(err)) || Date.now() > deadline) throw err;
+        if (!/not attached|detached|Target closed|has been closed/i.test(String(err)) || Date.now() > deadline) {
+          // What frames there were, for the next reader of a failure.
+          const frames = await this.page.evaluate(`JSON.stringify(Array.from(document.querySelectorAll('iframe')).map(f => [f.className, (/purpose=[^&]*/.exec(f.getAttribute('src') || '') || [''])[0], f.getBoundingClientRect().width]))`).catch(() => '?');
+          throw new Error(`${(err as Error).message} (iframes: ${frames}; url: ${this.page.url()})`);
+        }
       }
       if (Date.now() > deadline) throw new Error(`timed out waiting for the ${panel ? 'editor panel' : 'sidebar'} webview`);
       await new Promise((r) => setTimeout(r, 200));

@@ -30,6 +30,9 @@ const INLINE_ITEMS = 128;
 const FIRST_GUESS_MS = 1;
 
 export class Inbox {
+  /** `clock` reads the time in ms (a test passes one that says what work costs). */
+  constructor(private readonly clock: () => number = () => performance.now()) {}
+
   private readonly queue: Array<() => void> = [];
   /** Which slice the queued steps belong to; steps of an older slice do nothing. */
   private slice = 0;
@@ -87,7 +90,7 @@ export class Inbox {
     if (of !== this.slice) return;
     this.stepsQueued--;
     if (!this.queue.length) return;
-    const now = performance.now();
+    const now = this.clock();
     this.sliceBegan ??= now;
     // The step before this one, in this slice, ran its item and that item's continuations: its cost.
     if (this.lastStep?.slice === of) this.learn(now - this.lastStep.at);
@@ -121,7 +124,7 @@ export class Inbox {
    * iteration did meanwhile: the guess errs on the cautious side).
    */
   private withinBudget(): boolean {
-    const now = performance.now();
+    const now = this.clock();
     if (this.inlineBegan === undefined) {
       this.inlineBegan = now;
       setImmediate(this.endIteration);
@@ -130,7 +133,7 @@ export class Inbox {
   }
 
   private readonly endIteration = (): void => {
-    if (this.inlineItems > 0 && this.inlineBegan !== undefined) this.learn((performance.now() - this.inlineBegan) / this.inlineItems);
+    if (this.inlineItems > 0 && this.inlineBegan !== undefined) this.learn((this.clock() - this.inlineBegan) / this.inlineItems);
     this.inlineBegan = undefined;
     this.inlineItems = 0;
     this.inlineChain = undefined;

@@ -91,15 +91,16 @@ describe('elicitation in VS Code', () => {
         const formOpenMs = Date.now() - formShown;
         const card = chat.locator('.card.status-done', { hasText: 'ask_profile' });
         await card.waitFor();
-        // The card's duration is the call's own time: the time the user spent on the form is not in it.
+        // The card's duration is the call's own time: the time the user spent on the form is not in it
+        // (were it counted, the card would say at least the time the form was open).
         const duration = await card.locator('.card-duration').innerText();
         const [, n, unit] = /^([\d.]+) (ms|s)$/.exec(duration) ?? [];
-        assert.ok(n !== undefined && Number(n) * (unit === 's' ? 1000 : 1) < formOpenMs / 2, `the card says ${duration}; the form was open ${formOpenMs} ms`);
+        assert.ok(n !== undefined && Number(n) * (unit === 's' ? 1000 : 1) < formOpenMs, `the card says ${duration}; the form was open ${formOpenMs} ms`);
         assert.ok((await card.locator('.card-result').innerText()).includes(ANSWER), 'the tool card shows the answer the server got');
         await chat.locator('.msg.assistant', { hasText: 'Here is what the tool returned' }).waitFor();
         await w.screenshot('elicitation-2-done');
         const seen = await requests(mock.port);
-        const tool = seen.at(-1)!.body.messages.find((m) => m.role === 'tool');
+        const tool = [...seen].reverse().find((r) => r.body.messages.some((m) => m.role === 'tool'))?.body.messages.find((m) => m.role === 'tool');
         assert.equal(tool?.content, ANSWER, "the model's next request carries the answer");
 
         // Sampling: the server's request is shown as a card; approved, it goes to the chat's model.

@@ -483,12 +483,15 @@ describe('Soak', () => {
     let comebacks = 0;
     let deaths = 0;
     let longestDown = 0;
+    let longestLag = 0;
+    let restarts = 0;
     const unexplained = new Set<string>();
     await withHub(
       record,
       Array.from({ length: 4 }, (_, i) => faulty(`flaky${i}`, 'random-death', { FIXTURE_DEATH_ODDS: '250' })),
       async ({ hub, pids, record }) => {
         const downSince = new Map<string, number>();
+        const restarting = new Set<string>();
         hub.onDidChangeServers(() => {
           for (const s of hub.servers()) {
             if (s.state.kind === 'error') {
@@ -496,7 +499,12 @@ describe('Soak', () => {
                 deaths++;
                 downSince.set(s.name, performance.now());
               }
+            } else if (s.state.kind === 'starting' && downSince.has(s.name) && !restarting.has(s.name)) {
+              restarting.add(s.name);
+              restarts++;
+              longestLag = Math.max(longestLag, performance.now() - downSince.get(s.name)!);
             } else if (s.state.kind === 'running' && downSince.has(s.name)) {
+              restarting.delete(s.name);
               comebacks++;
               longestDown = Math.max(longestDown, performance.now() - downSince.get(s.name)!);
               downSince.delete(s.name);
@@ -526,10 +534,17 @@ describe('Soak', () => {
         record({
           area: 'Soak',
           fault: '300 connect/close cycles, then 5,000 calls (16 at a time) against 4 servers that die at random (1 call in 250)',
-          user: [seen('connect/call/close cycles that echoed', echoed, 300), seen('deaths after which the server came back by itself', `${comebacks} of ${deaths}`, `${deaths} of ${deaths}`)],
+          user: [
+            seen('connect/call/close cycles that echoed', echoed, 300),
+            seen('deaths after which the server came back by itself', `${comebacks} of ${deaths}`, `${deaths} of ${deaths}`),
+            seen('deaths after which a restart was seen to begin', `${restarts} of ${deaths}`, `${deaths} of ${deaths}`),
+            // The server's own connect is the server's time (on a loaded machine seconds); the bound is the hang it must never be.
+            seen('the longest a dead server was down (its restart, then its connect), ms', Math.round(longestDown), { atMost: 10_000 }),
+          ],
           model: [seen('calls that got something other than a string', nonStrings, 0), seen('calls answered (results + errors)', answered + errors, 5_000), seen('errors that do not say the server died or is restarting', [...unexplained].join(' | '), '')],
-          // Calls to a dead server fail (saying so) until it is back: how long that lasts is what the user waits.
-          kept: seen(`the longest a dead server was down (restart after 20 ms, then its connect), ms`, Math.round(longestDown), { atMost: 3_000 }),
+          // Calls to a dead server fail (saying so) until it is back: the hub starts it again at once
+          // (after its 20 ms back-off), not after the user notices.
+          kept: seen('the longest wait from a death to its restart (the back-off is 20 ms), ms', Math.round(longestLag), { atMost: 1_000 }),
         });
       },
       { conflictPolicy: 'prefixAll' },

@@ -7,7 +7,8 @@ import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';
-import { row } from './terminalText';
+import { row, terminalLine } from './terminalText';
+import type { ToolApp } from '../core/mcp/tools/appMeta';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
 
 /** Bad flags or arguments: exit 2. */
@@ -43,9 +44,9 @@ export function listStatus(hub: ServerHub, failed: readonly FailedServer[], io: 
 }
 
 export function toolsCommand(hub: ServerHub, json: boolean, io: Output, failed: readonly FailedServer[]): number {
-  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters }));
+  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters, ...(t.app ? { app: t.app } : {}) }));
   if (json) io.out(JSON.stringify({ tools: rows, failed }, null, 2));
-  else for (const r of rows) io.out(row(r.name, r.server, r.description));
+  else for (const r of rows) io.out(row(r.name, r.server, r.app ? `${r.description} ${appNote(r.app)}` : r.description));
   return listStatus(hub, failed, io);
 }
 
@@ -75,7 +76,15 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
   }
   const result = await hub.registry.call(name, args);
   io.out(result);
+  const app = hub.registry.get(hub.registry.resolve(name)!)?.app;
+  // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
+  if (app) io.err(terminalLine(`the tool has an app, not shown here: ${appNote(app)}`));
   return isErrorResult(result) ? 1 : 0;
+}
+
+/** Where a tool's app is, in a line of the CLI's output. */
+function appNote(app: ToolApp): string {
+  return `[app: ${app.resourceUri}${app.modelVisible ? '' : ', called by its app only'}]`;
 }
 
 /** Checks `chat` input before any server starts: a prompt, and a script or a provider. */

@@ -1,5 +1,5 @@
 import { Emitter } from './event';
-import type { Tool, ToolRegistry, ToolSchema } from './tools';
+import { forModel, type Tool, type ToolRegistry, type ToolSchema } from './tools';
 
 /** What is switched off, as stored: server names and tool keys (see `toolKey`). */
 export interface SwitchState {
@@ -89,7 +89,7 @@ export class ToolSwitches {
 
 /** The tools a model is offered: those switched on, at most `max` of them (in registry order). */
 export function offeredTools(registry: ToolRegistry, switches: ToolSwitches, max: number): { offered: Array<{ tool: Tool; schema: ToolSchema }>; on: number; total: number } {
-  const all = registry.list();
+  const all = registry.list().filter(forModel);
   const schemas = registry.schemas();
   const on = all.map((tool, i) => ({ tool, schema: schemas[i]! })).filter((t) => switches.isOn(t.tool));
   return { offered: on.slice(0, max), on: on.length, total: all.length };

@@ -1,5 +1,6 @@
 import { Emitter } from './event';
 import type { SafeIcon } from './mcp/features/icons';
+import type { ToolApp } from './mcp/tools/appMeta';
 import { WireNames } from './mcp/tools/naming';
 
 export type JsonSchema = Record<string, unknown>;
@@ -72,6 +73,13 @@ export interface Tool {
   serverIdentity?: string;
   /** Why the registry name differs from the server's name, when it does. */
   renamed?: string;
+  /** The tool's MCP App (its `ui://` resource), when its server declared one. */
+  app?: ToolApp;
+}
+
+/** Whether the model may be offered (and may call) the tool: not when its server keeps it for its app alone. */
+export function forModel(tool: Tool): boolean {
+  return tool.app?.modelVisible !== false;
 }
 
 export interface ToolSchema {
@@ -173,7 +181,9 @@ export class ToolRegistry {
   /** The tool schemas a model is shown, under wire names. */
   schemas(): ToolSchema[] {
     const wire = this.wire();
-    return this.list().map((t) => ({ name: wire.wire(t.name) ?? t.name, description: t.description, parameters: t.parameters }));
+    return this.list()
+      .filter(forModel)
+      .map((t) => ({ name: wire.wire(t.name) ?? t.name, description: t.description, parameters: t.parameters }));
   }
 
   async call(nameOrWire: string, args: unknown, options: ToolCallOptions = {}): Promise<string> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../../core/mcp/hub';
-import type { Tool, ToolSchema } from '../../core/tools';
+import { forModel, type Tool, type ToolSchema } from '../../core/tools';
 import { offeredTools, type ToolSwitches } from '../../core/toolSwitches';
 import { setting } from '../trustedSettings';
 
@@ -34,12 +34,13 @@ export class ToolSelection {
     const registry = this.hub.registry;
     const offered = new Set(this.forModel().map((t) => t.name));
     const schemas = registry.schemas();
-    return registry.list().map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t) }));
+    return registry.list().filter(forModel).map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t) }));
   }
 
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */
   whyUnavailable(name: string): string | undefined {
     const tool = this.hub.registry.get(name);
+    if (tool && !forModel(tool)) return `its server keeps it for its app (${tool.app!.resourceUri}); only the app calls it`;
     return tool && this.switches.whyOff(tool);
   }
 
@@ -55,7 +56,7 @@ export class ToolSelection {
   async choose(): Promise<boolean> {
     const registry = this.hub.registry;
     const sent = new Set(this.forModel().map((t) => registry.resolve(t.name)));
-    const tools = registry.list().filter((t) => !t.server || this.switches.serverOn(t.server));
+    const tools = registry.list().filter((t) => forModel(t) && (!t.server || this.switches.serverOn(t.server)));
     const items = tools.map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
     const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `MinAgent: tools sent to the model (at most ${this.max()})`, matchOnDescription: true });
     if (!picked) return false;

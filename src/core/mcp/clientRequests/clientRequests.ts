@@ -11,6 +11,7 @@ import { checkFormsFirst } from './preflight';
 import type { RootsSource } from './roots';
 import { answerSampling, type SamplingDeps } from './sampling';
 import type { ClientRequestUi } from './ui';
+import { APPS_CAPABILITY } from '../tools/appMeta';
 
 /**
  * What MinAgent offers servers: form and URL elicitation, sampling, and roots with change
@@ -28,6 +29,8 @@ export interface ClientRequestsOptions {
   ui: ClientRequestUi;
   roots: RootsSource;
   sampling: Omit<SamplingDeps, 'ui'>;
+  /** Whether this host renders the server's MCP Apps (declared to it as the apps extension); default: no. */
+  apps?: (config: ServerConfig) => boolean;
 }
 
 /** What a source calls on each client it makes, before connecting; disposed with the connection. */
@@ -61,7 +64,7 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     const { ui, roots } = this.options;
     const sampling: SamplingDeps = { ...this.options.sampling, ui };
     const identity = serverIdentity(config);
-    client.registerCapabilities(CLIENT_CAPABILITIES);
+    client.registerCapabilities(this.options.apps?.(config) ? { ...CLIENT_CAPABILITIES, extensions: APPS_CAPABILITY } : CLIENT_CAPABILITIES);
     // While the user answers, the call that caused the request does not time out (see patience.ts).
     const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
       const release = holdTimeouts(client);

@@ -1,6 +1,7 @@
 import type { Tool as RemoteTool } from '@modelcontextprotocol/client';
 import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../tools';
 import type { SafeIcon } from '../features/icons';
+import { appOfTool } from './appMeta';
 
 /** Where a registered tool's calls go, by the server's own tool name. */
 export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
@@ -17,6 +18,7 @@ export interface RegisterOptions {
 
 /** Adapts one remote tool of `server` to a registry tool named `name` whose calls go to `route`. */
 export function toRegistryTool(remote: RemoteTool, server: string, name: string, route: ToolRoute): Tool {
+  const { app } = appOfTool(remote._meta);
   return {
     name,
     description: remote.description ?? remote.title ?? '',
@@ -26,6 +28,7 @@ export function toRegistryTool(remote: RemoteTool, server: string, name: string,
     ...(remote.title !== undefined ? { title: remote.title } : {}),
     ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
     ...(remote.annotations ? { annotations: remote.annotations } : {}),
+    ...(app ? { app } : {}),
     call: (args, options) => route(remote.name, args, options),
   };
 }

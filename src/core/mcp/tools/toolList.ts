@@ -2,6 +2,7 @@ import type { Client, Tool as RemoteTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { checkIcons, type IconContext } from '../features/icons';
 import type { ListProblem } from '../features/paging';
+import { appOfTool } from './appMeta';
 
 export interface ToolProblem {
   server: string;
@@ -72,6 +73,8 @@ function adaptTool(raw: unknown, server: string, problems: ToolProblem[], positi
   } else if ((schema as { type?: unknown }).type !== 'object') {
     problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has an inputSchema whose type is not "object"; it is sent as given` });
   }
+  const { problem } = appOfTool(t._meta);
+  if (problem) problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" ${problem}` });
   return {
     ...(t as object),
     name: t.name,

@@ -8,7 +8,7 @@ import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';
 import { row, terminalLine } from './terminalText';
-import type { ToolApp } from '../core/mcp/tools/appMeta';
+import type { ToolApp } from '../core/apps/appMeta';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
 
 /** Bad flags or arguments: exit 2. */

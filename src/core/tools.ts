@@ -1,6 +1,6 @@
 import { Emitter } from './event';
 import type { SafeIcon } from './mcp/features/icons';
-import type { ToolApp } from './mcp/tools/appMeta';
+import type { ToolApp } from './apps/appMeta';
 import { WireNames } from './mcp/tools/naming';
 
 export type JsonSchema = Record<string, unknown>;
@@ -47,6 +47,8 @@ export interface ToolCallOptions {
   onResource?: (resource: ToolResource) => void;
   /** Progress reported by the tool while it runs (MCP `notifications/progress`). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The result as the server sent it (MCP `CallToolResult`), for a tool's app; the string is still returned. */
+  onResult?: (result: Record<string, unknown>) => void;
 }
 
 /** A tool as the agent sees it. `call` resolves to a string; it should not reject, but the registry guards it anyway. */

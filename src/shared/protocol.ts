@@ -32,6 +32,14 @@ export interface ToolCard {
   title?: string;
   /** The tool's (else its server's) icon, checked: a `data:` URI of an allowed image type. */
   icon?: string;
+  /** The tool's MCP App: its `ui://` resource, and once the call is done the result as the server sent it (for the app). */
+  app?: CardApp;
+}
+
+export interface CardApp {
+  resourceUri: string;
+  /** The server's `CallToolResult`; absent while running, after a failure, or when it was too large to keep. */
+  result?: Record<string, unknown>;
 }
 
 /** What a card's icon may be: a base64 `data:` URI of an allowed image type, and small. */
@@ -187,7 +195,21 @@ export type HostMessage =
   | { type: 'completions'; requestId: number; values: string[]; error?: string }
   /** A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became of it. */
   | { type: 'ask'; ask: AskView }
-  | { type: 'askDone'; id: string; outcome: string };
+  | { type: 'askDone'; id: string; outcome: string }
+  /** Where a card's app is served (or why it is not): the page frames it under the card. */
+  | { type: 'appFrame'; callId: string; url?: string; error?: string }
+  /** A JSON-RPC message from the host's side of an app's bridge, for the app's frame. */
+  | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
+  /** The height an app asked for (already bounded by the host). */
+  | { type: 'appSize'; callId: string; height: number };
+
+/** How the chat looks, for the apps in it (the spec's theme and style variables, from VS Code's theme). */
+export interface AppLook {
+  theme: 'light' | 'dark';
+  variables: Record<string, string>;
+  /** The width an app has in the chat, in CSS pixels. */
+  width: number;
+}
 
 export type ApprovalDecision = 'once' | 'chat' | 'always' | 'deny';
 
@@ -223,7 +245,15 @@ export type WebviewRequest =
   /** Gets a prompt with these arguments and sends its messages as the turn's input. */
   | { type: 'runPrompt'; prompt: string; arguments: Record<string, string> }
   /** The user's answer in a server's ask card. */
-  | { type: 'answerAsk'; id: string; answer: AskAnswer };
+  | { type: 'answerAsk'; id: string; answer: AskAnswer }
+  /** A card with an app is in view: serve its app (the host finds the card; the view names no URI). */
+  | { type: 'appOpen'; callId: string; look: AppLook }
+  /** A JSON-RPC message an app's frame posted (checked to come from that frame). */
+  | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
+  /** An app's frame left the page (its card was replaced, or the chat was cleared). */
+  | { type: 'appClosed'; callId: string }
+  /** The chat's theme changed: its apps get the new look. */
+  | { type: 'appLook'; look: AppLook };
 
 /** Every request from the webview carries an id; the host answers each with a `reply`. */
 export type WebviewMessage = WebviewRequest & { requestId: number };

@@ -9,6 +9,7 @@ import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
 import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, ExamplePrompt, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
 import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
 import { isAskView, parseAskAnswer } from './askValidate';
+import { parseAppHostMessage, parseAppRequest } from './validateApps';
 
 /** Longest text a view may send: a message, an id. Longer is not a mistake a user makes. */
 const MAX_TEXT = 1_000_000;
@@ -57,7 +58,7 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) && answer ? { type: 'answerAsk', id: m.id, answer, requestId: m.requestId } : undefined;
     }
     default:
-      return undefined;
+      return parseAppRequest(m, m.requestId);
   }
 }
 
@@ -93,7 +94,8 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
     opt(c.resources, arrayOf(isCardResource)) &&
     opt(c.title, isStr) &&
-    opt(c.icon, isCardIcon)
+    opt(c.icon, isCardIcon) &&
+    opt(c.app, (a) => isObj(a) && isStr(a.resourceUri) && a.resourceUri.startsWith('ui://') && opt(a.result, isObj))
   );
 }
 
@@ -180,6 +182,6 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
     case 'askDone':
       return isStr(m.id) && isStr(m.outcome) ? (m as HostMessage) : undefined;
     default:
-      return undefined;
+      return parseAppHostMessage(m);
   }
 }

@@ -2,6 +2,7 @@ import { LastMessageActions } from './lastActions';
 import type { ChatMeta, ChatState, WebviewRequest } from '../shared/protocol';
 import { parseHostMessage } from '../shared/validate';
 import { autoGrow } from './autoGrow';
+import { AppFrames } from './apps';
 import { AskCards } from './askCards';
 import { BudgetMeterView } from './budget';
 import { AttachmentChips } from './chips';
@@ -23,7 +24,9 @@ const input = $<HTMLTextAreaElement>('input');
 const sendButton = $<HTMLButtonElement>('send');
 const modelSelect = $<HTMLSelectElement>('model');
 const banner = $<HTMLDivElement>('banner');
+const apps = new AppFrames(send);
 const transcript = new Transcript($<HTMLDivElement>('transcript'), {
+  cardRendered: (card, el) => apps.attach(card, el),
   approve: (callId, decision) => {
     send({ type: 'approve', callId, decision });
     backToInput(); // the card's buttons go with the decision: the caret returns to the input, as in Copilot Chat
@@ -151,12 +154,21 @@ function showError(text: string): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  // Only the host posts here; anything that is not a protocol message is dropped.
+  // Only the host posts here (through VS Code's frame, of this page's origin): an app's frame (an
+  // opaque origin) posts too, and what it posts is never taken for the host's. Anything that is not a
+  // protocol message is dropped.
+  if (event.origin !== window.origin) return;
   const m = parseHostMessage(event.data);
   if (!m) return;
   switch (m.type) {
     case 'state':
+      apps.reset();
       applyState(m.state);
+      break;
+    case 'appFrame':
+    case 'appMessage':
+    case 'appSize':
+      apps.handle(m);
       break;
     case 'meta':
       applyMeta(m.meta);

@@ -1,4 +1,4 @@
-import type { TranscriptItem } from '../shared/protocol';
+import type { ToolCard, TranscriptItem } from '../shared/protocol';
 import { renderCard, type CardActions } from './cards';
 import { ScrollFollow } from './follow';
 import { addCopyButtons, renderMarkdown } from './markdown';
@@ -8,6 +8,8 @@ import { StreamingMarkdown } from './streaming';
 export interface TranscriptActions extends CardActions {
   /** Asks the model to go on after an answer that was cut. */
   continueAnswer(): void;
+  /** A tool card's element was made (its app, if it has one, goes in it). */
+  cardRendered?(card: ToolCard, el: HTMLElement): void;
 }
 
 /** Items per chunk: a change lays out its chunk and the list of chunks, never every item. */
@@ -196,8 +198,11 @@ export class Transcript {
         }
         return e;
       }
-      case 'tool':
-        return renderCard(item.card, this.actions);
+      case 'tool': {
+        const card = renderCard(item.card, this.actions);
+        this.actions.cardRendered?.(item.card, card);
+        return card;
+      }
       case 'notice':
         return text('div', `notice ${item.level}`, item.text);
       case 'prompt':

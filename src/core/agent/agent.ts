@@ -13,7 +13,7 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number };
+  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number; appResult?: Record<string, unknown> };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -25,6 +25,22 @@ export type AgentEvent =
   /** The answer was cut at the model's output limit; the turn ends with what arrived. */
   | { type: 'cut' }
   | { type: 'step'; step: Step };
+
+/** One tool call as it ran: what the model asked, what came back, and what came with it. */
+interface ToolRun {
+  call: ToolCall;
+  callId: string;
+  name: string;
+  server: string | undefined;
+  args: unknown;
+  result: string;
+  isError: boolean;
+  durationMs: number;
+  images: ToolImage[];
+  resources?: ToolResource[];
+  /** The result as the server sent it, for a tool with an app. */
+  appResult?: Record<string, unknown>;
+}
 
 /** What the user is asked to approve: the exact tool (pinned by server identity and the server's own name). */
 export interface ApprovalRequest {
@@ -158,7 +174,7 @@ export class Agent {
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs },
+          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs, ...(r.appResult ? { appResult: r.appResult } : {}) },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -191,7 +207,7 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']) {
+  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']): Promise<ToolRun> {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
     let server = tool?.server;
@@ -218,11 +234,14 @@ export class Agent {
     }
     const images: ToolImage[] = [];
     const resources: ToolResource[] = [];
+    let appResult: Record<string, unknown> | undefined;
     const callOptions = {
       ...(signal ? { signal } : {}),
       onImage: (image: ToolImage) => images.push(image),
       onResource: (resource: ToolResource) => resources.push(resource),
       onProgress: (p: { progress: number; total?: number; message?: string }) => onEvent?.({ type: 'tool_progress', callId, ...p }),
+      // A tool with an app: its app gets the result as the server sent it.
+      ...(tool?.app ? { onResult: (r: Record<string, unknown>) => void (appResult = r) } : {}),
     };
     if (!tool) {
       result = await this.registry.call(call.name, args, callOptions);
@@ -240,7 +259,7 @@ export class Agent {
     const waitedBefore = userWait();
     result = await this.registry.callPinned(pin, args, callOptions);
     const durationMs = Math.max(0, Date.now() - calling - (userWait() - waitedBefore));
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs, images, resources };
+    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs, images, resources, ...(appResult ? { appResult } : {}) };
   }
 }
 

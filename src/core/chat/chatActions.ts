@@ -1,4 +1,4 @@
-import type { CardResource, ApprovalDecision, ChatMeta, HostMessage } from '../../shared/protocol';
+import type { AppLook, CardResource, ApprovalDecision, ChatMeta, HostMessage, ToolCard } from '../../shared/protocol';
 import type { AskAnswer } from '../../shared/asks';
 import type { TakenContext } from './attachments';
 
@@ -34,4 +34,14 @@ export interface ChatActions {
   answerAsk?(id: string, answer: AskAnswer): void;
   /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
   viewReady?(post: Post): void;
+  /** The chat's MCP Apps, per view and card (absent: cards show their text only). */
+  apps?: ChatAppsActions;
+}
+
+export interface ChatAppsActions {
+  open(card: ToolCard, look: AppLook, post: Post): Promise<void>;
+  message(post: Post, callId: string, message: Record<string, unknown>): void;
+  close(post: Post, callId: string): void;
+  look(post: Post, look: AppLook): void;
+  viewClosed(post: Post): void;
 }

@@ -8,6 +8,7 @@ import type { ChatActions, Post } from './chatActions';
 import type { Conversation } from './conversation';
 import { CONTINUE_MESSAGE, takeBackLastTurn } from './lastTurn';
 import { conversationMarkdown, exportTitle } from './markdown';
+import { routeAppRequest } from './appRequests';
 import { promptCompletions, promptTurnInput } from './promptRequests';
 import type { ChatPrompts } from './prompts';
 import type { ConversationInfo, ConversationStore } from './store/conversationStore';
@@ -54,6 +55,7 @@ export class ChatRouter implements Disposable {
       dispose: () => {
         this.views.delete(post);
         this.runner.endFrom(post, 'viewClosed');
+        this.actions.apps?.viewClosed(post);
       },
     };
   }
@@ -186,6 +188,8 @@ export class ChatRouter implements Disposable {
       case 'openLink':
         if (!this.actions.openLink) throw new Error(`${message.uri} is not a web address, and this chat opens no resources`);
         return this.actions.openLink(message.uri);
+      default:
+        return routeAppRequest(message, post, this.actions.apps, () => this.current());
     }
   }
 
@@ -209,10 +213,7 @@ export class ChatRouter implements Disposable {
     if (this.conversation) this.runner.end(this.conversation, 'stopped');
   }
 
-  /**
-   * Replaces the conversation at once: the running turn ends and keeps writing only into the old
-   * conversation, which the views no longer show.
-   */
+  /** Replaces the conversation at once: the running turn ends and keeps writing only into the old one, which no view shows. */
   newChat(): void {
     const old = this.conversation;
     if (old) this.runner.end(old, 'newChat');

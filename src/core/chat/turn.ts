@@ -14,6 +14,8 @@ export type TurnInput = string | PromptInput;
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 const MAX_IMAGE_CHARS = 2_000_000;
+/** The largest result (as JSON) kept for a tool's app, in the card and the stored chat; a larger one shows as text. */
+const MAX_APP_RESULT_CHARS = 512 * 1024;
 
 /** What a turn needs from its host; every call is made for this turn only. */
 export interface TurnHost {
@@ -31,7 +33,7 @@ export interface TurnHost {
   /** Why a tool the model was not shown may not run (e.g. switched off), for the refusal it reads. */
   whyUnavailable?(name: string): string | undefined;
   /** How a tool's card looks: the title the server gave it and its checked icon (a `data:` URI). */
-  look?(name: string, server: string | undefined): { title?: string; icon?: string };
+  look?(name: string, server: string | undefined): { title?: string; icon?: string; app?: { resourceUri: string } };
   /** Why the call may run without asking (shown in its card), or undefined: ask. */
   preapproval(req: ApprovalRequest): string | undefined;
   /** Why a call that would otherwise run unasked asks this time (shown in its card while it waits). */
@@ -236,6 +238,7 @@ export class Turn {
       name: e.name,
       ...(look.title ? { title: look.title.slice(0, 200) } : {}),
       ...(look.icon && isCardIcon(look.icon) ? { icon: look.icon } : {}),
+      ...(look.app ? { app: { resourceUri: look.app.resourceUri } } : {}),
       wireName: e.wireName,
       ...(e.server ? { server: e.server } : {}),
       arguments: typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}'),
@@ -255,7 +258,8 @@ export class Turn {
       const { progress: _progress, ...rest } = c;
       const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
       const resources = cardResources(tool.resources);
-      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}) };
+      const app = rest.app && status === 'done' && tool.appResult && JSON.stringify(tool.appResult).length <= MAX_APP_RESULT_CHARS ? { ...rest.app, result: tool.appResult } : rest.app;
+      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}), ...(app ? { app } : {}) };
     });
   }
 

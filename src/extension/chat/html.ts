@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CHAT_BODY } from '../../shared/chatPage';
 
 /** The chat page: a strict CSP with a per-load nonce; scripts and styles only from the extension. */
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, appOrigin?: string): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css'));
@@ -14,6 +14,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     `script-src 'nonce-${nonce}'`,
     `img-src ${webview.cspSource} data:`,
     `font-src ${webview.cspSource}`,
+    // MCP Apps: each app's document comes from the host's loopback app server, with a policy of its own.
+    ...(appOrigin ? [`frame-src ${appOrigin}`] : []),
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">

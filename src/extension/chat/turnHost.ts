@@ -23,7 +23,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     look: (name, server) => {
       const tool = hub.registry.get(name);
       const icon = icons?.dataUri(tool?.icons) ?? (server !== undefined ? icons?.dataUri(hub.catalog.serverInfo(server)?.icons) : undefined);
-      return { ...(tool?.title ? { title: tool.title } : {}), ...(icon ? { icon } : {}) };
+      return { ...(tool?.title ? { title: tool.title } : {}), ...(icon ? { icon } : {}), ...(tool?.app ? { app: tool.app } : {}) };
     },
     registry: hub.registry,
     createModel: () => models.create(),

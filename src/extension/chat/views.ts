@@ -9,10 +9,14 @@ export const VIEW_ID = 'minagent.chat';
 /** Called when a view's page is ready, with what posts to that page (it can take the focus then). */
 export type OnReady = (post: (m: HostMessage) => void) => void;
 
+/** Where the chat's apps are served from (known once the app server listens), or undefined without apps. */
+export type AppOrigin = Promise<string | undefined>;
+
 /** Connects one webview to the router; it receives state once it says `ready`. */
-function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, onReady?: OnReady): vscode.Disposable {
+function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, appOrigin: AppOrigin, onReady?: OnReady): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
-  webview.html = chatHtml(webview, extensionUri);
+  // The page's policy names the apps' origin: the page loads once it is known (the listeners are in place by then).
+  void appOrigin.then((origin) => (webview.html = chatHtml(webview, extensionUri, origin)));
   let ready = false;
   const post = (m: HostMessage) => {
     if (ready || m.type === 'reply') void webview.postMessage(m);
@@ -34,11 +38,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly router: ChatRouter,
+    private readonly appOrigin: AppOrigin,
     private readonly onReady?: OnReady,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    const connection = connect(view.webview, this.extensionUri, this.router, this.onReady);
+    const connection = connect(view.webview, this.extensionUri, this.router, this.appOrigin, this.onReady);
     view.onDidDispose(() => connection.dispose());
   }
 }
@@ -50,6 +55,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly router: ChatRouter,
+    private readonly appOrigin: AppOrigin,
   ) {}
 
   open(): void {
@@ -67,7 +73,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'minagent.svg');
-    const connection = connect(panel.webview, this.extensionUri, this.router);
+    const connection = connect(panel.webview, this.extensionUri, this.router, this.appOrigin);
     panel.onDidDispose(() => {
       connection.dispose();
       if (this.panel === panel) this.panel = undefined;

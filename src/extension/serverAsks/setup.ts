@@ -7,6 +7,7 @@ import { samplingInputLimit, samplingLimit } from '../../core/mcp/clientRequests
 import type { AskAnswer } from '../../shared/asks';
 import type { HostMessage } from '../../shared/protocol';
 import { setting } from '../trustedSettings';
+import { appsEnabled } from '../apps/enabled';
 import { ChatAsks } from './chatAsks';
 import { EditorClientRequestUi } from './editorUi';
 import { MementoGrants } from './grants';
@@ -29,6 +30,8 @@ export function editorServerAsks(workspaceState: vscode.Memento, model: () => Pr
   const asks = new ChatAsks((m) => chat?.publish(m));
   const roots = new FolderRoots(workspaceRoots());
   const requests = new ClientRequests({
+    // Servers are told the chat renders their apps (they may then send app-only tools) only while it does.
+    apps: () => appsEnabled(),
     ui: new EditorClientRequestUi(() => (chat ? { asks, open: chat.viewCount > 0 } : undefined)),
     roots,
     sampling: {

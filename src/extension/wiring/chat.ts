@@ -21,6 +21,7 @@ import { activateResources } from '../resources/activate';
 import type { ResultDocuments } from '../resultDocuments';
 import type { ServerWiring } from './servers';
 import type { startToolsView } from './toolsView';
+import { startApps } from './apps';
 
 /** Where the conversation was kept before it moved into files. */
 const LEGACY_CHAT_KEY = 'minagent.chat.v1';
@@ -42,7 +43,8 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
   let pageFocused = false;
   const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
-  const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
+  const apps = startApps(context.subscriptions, hub, approvals, taggedLogger(log, 'apps'));
+  const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions, apps: apps.actions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
   serverAsks.connectChat(chat);
   servers.useChatModel(() => models.create());
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
@@ -52,7 +54,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     history: () => chat.history(),
     tools: () => tools.budgetTools(),
   });
-  const panels = new ChatPanels(context.extensionUri, chat);
+  const panels = new ChatPanels(context.extensionUri, chat, apps.origin);
   // The model list is cached; VS Code says when it changes.
   const refreshModels = async () => {
     await models.refresh();
@@ -68,7 +70,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     runner,
     chat,
     panels,
-    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, revealOnce(() => pageFocused)), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, apps.origin, revealOnce(() => pageFocused)), { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),

@@ -11,7 +11,7 @@ import { checkFormsFirst } from './preflight';
 import type { RootsSource } from './roots';
 import { answerSampling, type SamplingDeps } from './sampling';
 import type { ClientRequestUi } from './ui';
-import { APPS_CAPABILITY } from '../tools/appMeta';
+import { APPS_CAPABILITY } from '../../apps/appMeta';
 
 /**
  * What MinAgent offers servers: form and URL elicitation, sampling, and roots with change

@@ -61,6 +61,8 @@ export interface ResourceContent {
   size: number;
   /** Set when text or blob was cut or dropped: the characters kept of the total. */
   truncated?: { kept: number; total: number };
+  /** The part's `_meta` as the server sent it (an app's policy is there), when it is a small object. */
+  meta?: Record<string, unknown>;
 }
 
 export interface ReadResourceResult {

@@ -88,7 +88,9 @@ export function expandTemplate(uriTemplate: string, variables: Record<string, un
   }
 }
 
-const contentSchema = z.looseObject({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() });
+const contentSchema = z.looseObject({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional(), _meta: z.unknown().optional() });
+/** The largest `_meta` of a part kept (as JSON). */
+const MAX_META_CHARS = 16 * 1024;
 const readSchema = z.looseObject({ contents: z.array(z.unknown()) });
 
 /** `resources/read`, its parts capped; a part that is neither text nor blob is dropped. */
@@ -103,8 +105,9 @@ export async function readResource(client: Client, server: string, uri: string, 
   return { server, uri, contents };
 }
 
-function capContent(c: { uri: string; mimeType?: string | undefined; text?: string | undefined; blob?: string | undefined }): ResourceContent {
-  const base = { uri: c.uri, ...(c.mimeType !== undefined ? { mimeType: c.mimeType } : {}) };
+function capContent(c: { uri: string; mimeType?: string | undefined; text?: string | undefined; blob?: string | undefined; _meta?: unknown }): ResourceContent {
+  const meta = smallObject(c._meta);
+  const base = { uri: c.uri, ...(c.mimeType !== undefined ? { mimeType: c.mimeType } : {}), ...(meta ? { meta } : {}) };
   if (typeof c.text === 'string') {
     const size = Buffer.byteLength(c.text);
     if (c.text.length <= MAX_READ_TEXT_CHARS) return { ...base, text: c.text, size };
@@ -114,6 +117,12 @@ function capContent(c: { uri: string; mimeType?: string | undefined; text?: stri
   const size = base64Bytes(blob);
   if (blob.length <= MAX_READ_BLOB_CHARS) return { ...base, blob, size };
   return { ...base, size, truncated: { kept: 0, total: blob.length } };
+}
+
+function smallObject(v: unknown): Record<string, unknown> | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const json = JSON.stringify(v);
+  return json.length <= MAX_META_CHARS ? (JSON.parse(json) as Record<string, unknown>) : undefined;
 }
 
 /** A read as the model sees it: each text part with its URI and type, binary parts as a size note, cut at `maxChars`. */

@@ -1,7 +1,7 @@
 import type { Tool as RemoteTool } from '@modelcontextprotocol/client';
 import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../tools';
 import type { SafeIcon } from '../features/icons';
-import { appOfTool } from './appMeta';
+import { appOfTool } from '../../apps/appMeta';
 
 /** Where a registered tool's calls go, by the server's own tool name. */
 export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;

@@ -22,6 +22,7 @@ export async function sendToolCall(client: Client, remoteName: string, args: Rec
 
 /** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
 export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): string {
+  options.onResult?.(result as Record<string, unknown>);
   if (options.onImage && !result.isError) {
     for (const block of result.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
   }

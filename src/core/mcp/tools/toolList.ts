@@ -2,7 +2,7 @@ import type { Client, Tool as RemoteTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { checkIcons, type IconContext } from '../features/icons';
 import type { ListProblem } from '../features/paging';
-import { appOfTool } from './appMeta';
+import { appOfTool } from '../../apps/appMeta';
 
 export interface ToolProblem {
   server: string;

@@ -1,0 +1,22 @@
+import type { WebviewMessage } from '../../shared/protocol';
+import type { ChatAppsActions, Post } from './chatActions';
+import type { Conversation } from './conversation';
+
+type AppRequest = Extract<WebviewMessage, { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appLook' }>;
+
+/** A view's MCP App message, to the chat's apps: an app opens only for a card of the conversation that has one. */
+export async function routeAppRequest(message: AppRequest, post: Post, apps: ChatAppsActions | undefined, current: () => Promise<Conversation>): Promise<void> {
+  switch (message.type) {
+    case 'appOpen': {
+      const item = (await current()).find(message.callId);
+      if (item?.kind !== 'tool' || !item.card.app || !apps) throw new Error('that card has no app');
+      return apps.open(item.card, message.look, post);
+    }
+    case 'appMessage':
+      return apps?.message(post, message.callId, message.message);
+    case 'appClosed':
+      return apps?.close(post, message.callId);
+    case 'appLook':
+      return apps?.look(post, message.look);
+  }
+}

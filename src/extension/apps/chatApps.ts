@@ -1,0 +1,176 @@
+import type { CallToolResult, JSONRPCMessage, ReadResourceResult } from '@modelcontextprotocol/client';
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../core/agent/agent';
+import type { AppDocuments } from '../../core/apps/appDocuments';
+import type { Post } from '../../core/chat/chatActions';
+import type { Logger } from '../../core/logger';
+import { isFeatureError } from '../../core/mcp/features/featureTypes';
+import type { ServerHub } from '../../core/mcp/hub';
+import { serverIdentity } from '../../core/mcp/config/identity';
+import { pinOf } from '../../core/tools';
+import type { AppLook, ToolCard } from '../../shared/protocol';
+import type { AppServer } from './appServer';
+import { AppSession } from './appSession';
+
+/** Who decides whether an app's tool call runs without asking (the chat's approvals). */
+export interface AppApprovals {
+  preapproval(req: ApprovalRequest): string | undefined;
+}
+
+interface Live {
+  session: AppSession;
+  revoke(): void;
+}
+
+/**
+ * The chat's live apps, per view and card: serves each app's document, runs its bridge, and holds
+ * what it may do to its own server and the user's say. A server's first app asks the user once
+ * (remembered per server identity); an app's tool call outside the read-only rules asks each time,
+ * naming the app as the caller; a view that closes takes its apps with it.
+ */
+export class ChatApps implements vscode.Disposable {
+  private readonly views = new Map<Post, Map<string, Live>>();
+  /** The user's say on each server's apps, per server identity, for this window. */
+  private readonly consent = new Map<string, boolean>();
+
+  constructor(
+    private readonly hub: ServerHub,
+    private readonly server: AppServer,
+    private readonly documents: AppDocuments,
+    private readonly approvals: AppApprovals,
+    private readonly log: Logger,
+  ) {}
+
+  /** Where the apps' documents are served from (the chat's page may frame only this origin). */
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  async open(card: ToolCard, look: AppLook, post: Post): Promise<void> {
+    const fail = (error: string) => post({ type: 'appFrame', callId: card.callId, error });
+    const server = card.server;
+    const config = server !== undefined ? this.hub.server(server)?.config : undefined;
+    if (!card.app || server === undefined || !config) return fail('the server of this app is not running');
+    if (!card.app.result) return fail('the result this app shows was not kept; its text is above');
+    if (!(await this.allowed(server, serverIdentity(config)))) return fail(`apps of server "${server}" are shown as text (your choice)`);
+    const doc = await this.documents.get(server, card.app.resourceUri);
+    if (isFeatureError(doc)) return fail(doc.error);
+    if (doc.dropped.length) this.log.warn(`the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`);
+    this.close(post, card.callId);
+    const tool = this.hub.registry.list().find((t) => t.server === server && t.name === card.name);
+    const published = this.server.publish({ html: doc.html, csp: doc.csp, clipboardWrite: doc.clipboardWrite });
+    const session = new AppSession(
+      { tool: { name: tool?.remoteName ?? card.name, description: tool?.description ?? '', inputSchema: tool?.parameters ?? {} }, arguments: parseArguments(card.arguments), result: card.app.result },
+      {
+        callTool: (name, args) => this.callTool(server, card, name, args),
+        readResource: (uri) => this.readResource(server, uri),
+        message: (text) => post({ type: 'editDraft', text }),
+        openLink: (url) => openLink(url),
+        updateContext: (text) => this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`),
+        resize: (height) => post({ type: 'appSize', callId: card.callId, height }),
+        post: (message) => post({ type: 'appMessage', callId: card.callId, message: message as Record<string, unknown> }),
+        log: (line) => this.log.info(`[${server}] ${line}`),
+      },
+      look,
+    );
+    this.liveIn(post).set(card.callId, { session, revoke: published.revoke });
+    await session.start();
+    // The loopback address as is: the page and this host share the machine (a remote window is not served yet).
+    post({ type: 'appFrame', callId: card.callId, url: published.url });
+  }
+
+  message(post: Post, callId: string, message: Record<string, unknown>): void {
+    this.views.get(post)?.get(callId)?.session.deliver(message as JSONRPCMessage);
+  }
+
+  look(post: Post, look: AppLook): void {
+    for (const live of this.views.get(post)?.values() ?? []) live.session.lookChanged(look);
+  }
+
+  close(post: Post, callId: string): void {
+    const live = this.views.get(post)?.get(callId);
+    if (!live) return;
+    this.views.get(post)!.delete(callId);
+    live.revoke();
+    live.session.dispose();
+  }
+
+  viewClosed(post: Post): void {
+    for (const callId of [...(this.views.get(post)?.keys() ?? [])]) this.close(post, callId);
+    this.views.delete(post);
+  }
+
+  private liveIn(post: Post): Map<string, Live> {
+    let live = this.views.get(post);
+    if (!live) this.views.set(post, (live = new Map()));
+    return live;
+  }
+
+  /** The user's say on a server's apps: asked once per server identity. */
+  private async allowed(server: string, identity: string): Promise<boolean> {
+    const key = `minagent.apps.${identity}`;
+    const known = this.consent.get(key);
+    if (known !== undefined) return known;
+    const show = `Show Apps of "${server}"`;
+    const choice = await vscode.window.showInformationMessage(
+      `Server "${server}" has an app: a page it wrote, shown in the chat beside its result.`,
+      { modal: true, detail: 'The app runs in a sandbox of its own. It can call this server\'s tools (asking you as the chat does), read its resources, put a message in your input and ask to open web links. It cannot reach the chat, other servers, or addresses its server did not declare.' },
+      show,
+      'Show Text Only',
+    );
+    if (choice === undefined) return false;
+    this.consent.set(key, choice === show);
+    return choice === show;
+  }
+
+  /** A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app asks. */
+  private async callTool(server: string, card: ToolCard, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const tool = this.hub.registry.list().find((t) => t.server === server && t.remoteName === name);
+    if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
+    const pin = pinOf(tool);
+    const req: ApprovalRequest = { ...pin, callId: `app-${card.callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
+    if (this.approvals.preapproval(req) === undefined) {
+      const allow = 'Allow Once';
+      const choice = await vscode.window.showWarningMessage(
+        `The app of tool "${card.name}" asks to call "${name}" of server "${server}".`,
+        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}` },
+        allow,
+      );
+      if (choice !== allow) return errorResult(`the user denied the app's call to "${name}"`);
+    }
+    let raw: Record<string, unknown> | undefined;
+    const text = await this.hub.registry.callPinned(pin, args, { onResult: (r) => void (raw = r) });
+    this.log.info(`the app of tool "${card.name}" called "${name}" of server "${server}"`);
+    return (raw as CallToolResult | undefined) ?? errorResult(text);
+  }
+
+  private async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    const result = await this.hub.catalog.readResource(server, uri);
+    if (isFeatureError(result)) throw new Error(result.error);
+    const contents = result.contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), ...(c.meta ? { _meta: c.meta } : {}), ...(c.text !== undefined ? { text: c.text } : { blob: c.blob ?? '' }) }));
+    return { contents } as ReadResourceResult;
+  }
+
+  dispose(): void {
+    for (const post of [...this.views.keys()]) this.viewClosed(post);
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** http(s) only, through VS Code (which asks before an address the user has not trusted). */
+async function openLink(url: string): Promise<boolean> {
+  if (!/^https?:\/\//i.test(url) || url.length > 2048) return false;
+  return vscode.env.openExternal(vscode.Uri.parse(url, true));
+}

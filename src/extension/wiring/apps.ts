@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { AppDocuments } from '../../core/apps/appDocuments';
+import type { ChatAppsActions } from '../../core/chat/chatActions';
+import type { Logger } from '../../core/logger';
+import type { ServerHub } from '../../core/mcp/hub';
+import { AppServer } from '../apps/appServer';
+import { ChatApps, type AppApprovals } from '../apps/chatApps';
+import { appsEnabled } from '../apps/enabled';
+import type { AppOrigin } from '../chat/views';
+
+/**
+ * The chat's MCP Apps: the loopback server their documents come from, the documents read from their
+ * servers, and the live apps per view. The app server starts with the chat (a listening socket);
+ * the chat's pages load once its origin is known.
+ */
+export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, log: Logger): { actions: ChatAppsActions; origin: AppOrigin } {
+  const documents = new AppDocuments(hub.catalog);
+  subscriptions.push(documents);
+  const ready: Promise<ChatApps | undefined> = appsEnabled()
+    ? AppServer.start().then(
+        (server) => {
+          const apps = new ChatApps(hub, server, documents, approvals, log);
+          subscriptions.push(apps, { dispose: () => server.dispose() });
+          return apps;
+        },
+        (err: Error) => {
+          log.warn(`apps: the app server did not start (${err.message}); apps show as text`);
+          return undefined;
+        },
+      )
+    : Promise.resolve(undefined);
+  const unavailable = (post: Parameters<ChatAppsActions['open']>[2], callId: string) => post({ type: 'appFrame', callId, error: 'apps are off ("minagent.apps.enabled"): the result is shown as text' });
+  return {
+    origin: ready.then((apps) => apps?.origin),
+    actions: {
+      open: async (card, look, post) => {
+        const apps = await ready;
+        return apps ? apps.open(card, look, post) : unavailable(post, card.callId);
+      },
+      message: (post, callId, message) => void ready.then((apps) => apps?.message(post, callId, message)),
+      close: (post, callId) => void ready.then((apps) => apps?.close(post, callId)),
+      look: (post, look) => void ready.then((apps) => apps?.look(post, look)),
+      viewClosed: (post) => void ready.then((apps) => apps?.viewClosed(post)),
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// MCP Apps in a real VS Code, against the official vanilla-JS example from npm over stdio: the model
+// calls get-time, the user allows the server's apps once, and the app appears under the tool's card
+// in a sandboxed frame of its own, showing the tool's result; its own "Get Server Time" calls the
+// tool again through an approval that names the app, and its message lands in the chat's input.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ROOT, SERVERS, waitFor } from '../helpers';
+import { inMockChat } from './mockChat';
+import { e2eTest } from './prereqs';
+
+const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+describe('MCP Apps in VS Code', () => {
+  e2eTest('an app renders under its card with the tool result, calls its tool through an approval naming it, and puts a message in the input; a hostile app is held to its own frame, server and policy', async () => {
+    // Two loopback origins for the hostile app: one its resource declares (it answers any origin), one it does not (it counts the requests that reach it).
+    const allowed = await httpServer((_req, res) => res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('ok'));
+    let deniedHits = 0;
+    const denied = await httpServer((_req, res) => (deniedHits++, res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('secret')));
+    const servers = {
+      'minagent.servers': {
+        vanilla: { command: 'node', args: [VANILLA, '--stdio'] },
+        apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin } },
+      },
+    };
+    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
+    try {
+      await inMockChat('apps', servers, running, async ({ w, chat }) => {
+        await chat.locator('#input').fill('What time is it?');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.card.status-waiting', { hasText: 'get-time' }).locator('button', { hasText: 'Allow once' }).click();
+        const card = chat.locator('.card.status-done', { hasText: 'get-time' });
+        await card.waitFor();
+        const result = (await card.locator('.card-result').innerText()).split('\n')[0]!.trim();
+        assert.match(result, ISO);
+        // The server's first app asks once.
+        const consent = w.page.locator('.monaco-dialog-box', { hasText: 'Server "vanilla" has an app' });
+        await consent.waitFor();
+        await consent.locator('.monaco-button', { hasText: 'Show Apps of "vanilla"' }).click();
+        const frame = card.locator('.app-host iframe');
+        await frame.waitFor();
+        assert.equal(await frame.getAttribute('sandbox'), 'allow-scripts', 'scripts only: no same origin, no top navigation, no popups');
+        assert.match((await frame.getAttribute('src')) ?? '', /^http:\/\/127\.0\.0\.1:\d+\/app\/[A-Za-z0-9_-]{32}$/);
+        const app = chat.frameLocator('.app-host iframe');
+        // The app got the tool's result through the bridge.
+        await waitFor('the app to show the tool result', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
+        await w.screenshot('apps-1-inline');
+
+        // The app calls its tool: the user is asked, told the app asks.
+        await app.locator('#get-time-btn').click();
+        const ask = w.page.locator('.monaco-dialog-box', { hasText: 'The app of tool "get-time" asks to call "get-time" of server "vanilla"' });
+        await ask.waitFor();
+        await ask.locator('.monaco-button', { hasText: 'Allow Once' }).click();
+        await waitFor('the app to show a new time', async () => {
+          const t = await app.locator('#server-time').innerText().catch(() => '');
+          return ISO.test(t) && t !== result;
+        }, 60_000);
+
+        // Its message goes into the chat's input, for the user to send.
+        await app.locator('#message-text').fill('Tell me about this time');
+        await app.locator('#send-message-btn').click();
+        await waitFor('the message in the input', async () => (await chat.locator('#input').inputValue()) === 'Tell me about this time');
+        await w.screenshot('apps-2-after-calls');
+
+        // A hostile app: each attempt fails, and the chat keeps working.
+        await chat.locator('#input').fill('Show me a chart');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.card.status-waiting', { hasText: 'show_chart' }).locator('button', { hasText: 'Allow once' }).click();
+        const consentApps = w.page.locator('.monaco-dialog-box', { hasText: 'Server "apps" has an app' });
+        await consentApps.waitFor();
+        await consentApps.locator('.monaco-button', { hasText: 'Show Apps of "apps"' }).click();
+        // Its own tool, not read-only: the user is asked, naming the app, and says no.
+        const unasked = w.page.locator('.monaco-dialog-box', { hasText: 'The app of tool "show_chart" asks to call "refresh_data" of server "apps"' });
+        await unasked.waitFor();
+        await w.page.keyboard.press('Escape');
+        const hostileApp = chat.frameLocator('.card:has-text("show_chart") .app-host iframe');
+        let seen: Record<string, unknown> = {};
+        await waitFor('the hostile app to finish', async () => {
+          seen = JSON.parse((await hostileApp.locator('#results').innerText().catch(() => '{}')) || '{}') as Record<string, unknown>;
+          return seen.done === true;
+        }, 60_000);
+        assert.match(String(seen.parentDom), /^blocked: SecurityError/, "the chat's page is another origin");
+        assert.equal(seen.vscodeApi, 'undefined', "no VS Code API in an app");
+        assert.match(String(seen.topNavigation), /^blocked: SecurityError/, 'no top navigation');
+        assert.equal(seen.allowedFetch, 200, 'the origin its resource declares is reachable');
+        assert.match(String(seen.deniedFetch), /^blocked: TypeError/, 'an origin it did not declare is not');
+        assert.equal(deniedHits, 0, 'no request reached the undeclared origin');
+        assert.equal(seen.otherServersTool, 'error: server "apps" has no tool "get-time"; an app calls only its own server\'s tools');
+        assert.equal(seen.ownToolUnapproved, 'error: the user denied the app\'s call to "refresh_data"');
+        assert.equal(seen.messages, 'refused 5 of 10', 'a flood of messages is cut at five a minute');
+        assert.equal(await chat.locator('#input').inputValue(), 'flood 5');
+        assert.equal(await chat.locator('#transcript', { hasText: 'FORGED BY THE APP' }).count(), 0, "what an app posts is never taken for the host's");
+        assert.equal(await chat.locator('.card:has-text("show_chart") .app-host iframe').evaluate((f) => (f as HTMLElement).style.height), '800px', 'an enormous size is bounded');
+        await w.screenshot('apps-3-hostile');
+        await chat.locator('#input').fill('hello after the app');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.msg.assistant', { hasText: 'You said: hello after the app' }).waitFor();
+      });
+    } finally {
+      allowed.server.close();
+      denied.server.close();
+    }
+  });
+});
+
+/** A loopback HTTP server answering with `handle`, and its origin. */
+async function httpServer(handle: RequestListener): Promise<{ server: Server; origin: string }> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}

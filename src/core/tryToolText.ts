@@ -22,6 +22,8 @@ export interface TryToolRun {
   durationMs: number;
   result: string;
   error: boolean;
+  /** The tool's MCP App, which the chat shows and this document does not. */
+  app?: { resourceUri: string };
 }
 
 /** Try Tool's result as a Markdown document: a header (tool, server, arguments, duration, outcome), then the result. */
@@ -32,6 +34,7 @@ export function resultDocument(run: TryToolRun): string {
     `- **Arguments:** \`${JSON.stringify(run.args).replace(/`/g, '\\u0060')}\``,
     `- **Duration:** ${run.durationMs} ms`,
     `- **Outcome:** ${run.error ? 'error' : 'ok'}`,
+    ...(run.app ? [`- **App:** \`${run.app.resourceUri.replace(/`/g, '%60')}\` (shown under the tool's card in the chat; here, its text)`] : []),
     '',
     '---',
     '',

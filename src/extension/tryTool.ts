@@ -52,7 +52,7 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
   const error = isErrorResult(result);
   if (error) log.warn(`"${tool.name}" returned an error after ${ms} ms`);
   else log.info(`"${tool.name}" answered after ${ms} ms`);
-  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), args, durationMs: ms, result, error }));
+  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), ...(tool.app ? { app: tool.app } : {}), args, durationMs: ms, result, error }));
   if (error) void vscode.window.showWarningMessage(`MinAgent: ${tool.name} returned an error after ${ms} ms.`);
 }
 

@@ -34,4 +34,10 @@ describe("Try Tool's argument box and result document", () => {
     const doc = resultDocument({ tool: 't', args: {}, durationMs: 1, result: 'text ```` more', error: false });
     assert.match(doc, /`````text\ntext ```` more\n`````/);
   });
+
+  test('a tool with an app says where its app is, which the chat shows and this document does not', () => {
+    const doc = resultDocument({ tool: 'get-time', server: 'vanilla', app: { resourceUri: 'ui://get-time/mcp-app.html' }, args: {}, durationMs: 3, result: '2026-12-03T15:31:02.141Z', error: false });
+    assert.match(doc, /- \*\*App:\*\* `ui:\/\/get-time\/mcp-app\.html` \(shown under the tool's card in the chat; here, its text\)/);
+    assert.doesNotMatch(resultDocument({ tool: 't', args: {}, durationMs: 1, result: 'x', error: false }), /\*\*App:\*\*/);
+  });
 });

@@ -30,14 +30,14 @@ interface Live {
  */
 export class ChatApps implements vscode.Disposable {
   private readonly views = new Map<Post, Map<string, Live>>();
-  /** The user's say on each server's apps, per server identity, for this window. */
-  private readonly consent = new Map<string, boolean>();
 
   constructor(
     private readonly hub: ServerHub,
     private readonly server: AppServer,
     private readonly documents: AppDocuments,
     private readonly approvals: AppApprovals,
+    /** The user's say on each server's apps, per server identity (this workspace's state). */
+    private readonly consent: vscode.Memento,
     private readonly log: Logger,
   ) {}
 
@@ -109,7 +109,7 @@ export class ChatApps implements vscode.Disposable {
   /** The user's say on a server's apps: asked once per server identity. */
   private async allowed(server: string, identity: string): Promise<boolean> {
     const key = `minagent.apps.${identity}`;
-    const known = this.consent.get(key);
+    const known = this.consent.get<boolean>(key);
     if (known !== undefined) return known;
     const show = `Show Apps of "${server}"`;
     const choice = await vscode.window.showInformationMessage(
@@ -119,7 +119,7 @@ export class ChatApps implements vscode.Disposable {
       'Show Text Only',
     );
     if (choice === undefined) return false;
-    this.consent.set(key, choice === show);
+    await this.consent.update(key, choice === show);
     return choice === show;
   }
 

@@ -13,13 +13,13 @@ import type { AppOrigin } from '../chat/views';
  * servers, and the live apps per view. The app server starts with the chat (a listening socket);
  * the chat's pages load once its origin is known.
  */
-export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, log: Logger): { actions: ChatAppsActions; origin: AppOrigin } {
+export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, consent: vscode.Memento, log: Logger): { actions: ChatAppsActions; origin: AppOrigin } {
   const documents = new AppDocuments(hub.catalog);
   subscriptions.push(documents);
   const ready: Promise<ChatApps | undefined> = appsEnabled()
     ? AppServer.start().then(
         (server) => {
-          const apps = new ChatApps(hub, server, documents, approvals, log);
+          const apps = new ChatApps(hub, server, documents, approvals, consent, log);
           subscriptions.push(apps, { dispose: () => server.dispose() });
           return apps;
         },

@@ -93,6 +93,8 @@ export class Approvals {
       canPickMany: true,
       title: 'Forget "Always allow" for these tools (they will ask again)',
       placeHolder: 'Unpick a tool to keep it always allowed',
+      // A choice among several: a click elsewhere (or a view taking the focus) does not throw it away.
+      ignoreFocusOut: true,
     });
     if (!picked?.length) return;
     await this.always.remove(picked.map((p) => p.grant));

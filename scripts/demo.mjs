@@ -60,6 +60,8 @@ writeFileSync(
         library: { command: 'node', args: [join(servers, 'library.mjs')] },
         // A server that asks: a form (elicitation), a URL, a completion from your model (sampling), your roots.
         asker: { command: 'node', args: [join(servers, 'asker.mjs')] },
+        // An MCP App: the official vanilla-JS example, whose get-time tool shows a page under its card.
+        clock: { command: 'node', args: [resolve('node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
       },
     },
     null,
@@ -87,8 +89,9 @@ const onOutput = (d) => {
       `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
         'The MinAgent chat opens on the left. Ask "What is MCP?", "use analytics" or "run the slow job"; type / for the\n' +
         'library\'s prompts; open Resources for its notes; ask "fill in my profile" for a server\'s form, "ask the oracle"\n' +
-        'for sampling (the demo model is a local stand-in that speaks the OpenAI wire format). The "sign-in" server\n' +
-        'waits for you to sign in: click Sign In under it (its authorization server runs here too).\n' +
+        'for sampling, "what time is it?" for an MCP App (the demo model is a local stand-in that speaks the OpenAI\n' +
+        'wire format). The "sign-in" server waits for you to sign in: click Sign In under it (its authorization server\n' +
+        'runs here too).\n' +
         `${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,
     );
   }

@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type ElementHandle, type Frame, type Page } from 'playwright-core';
 import { ROOT } from '../helpers';
 
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
@@ -200,14 +200,13 @@ export class Workbench {
    * between being found and being entered is looked up again, until the deadline.
    */
   async webview({ panel = false } = {}): Promise<Frame> {
-    const which = panel ? ':not([src*="purpose=webviewView"])' : '[src*="purpose=webviewView"]';
     const deadline = Date.now() + 120_000;
     for (;;) {
       try {
         // The shown one: after a reload VS Code can hold another, hidden, frame of the same kind before it.
-        const shown = this.page.locator(`iframe.webview.ready${which}`).filter({ visible: true }).first();
-        await shown.waitFor({ timeout: Math.max(1, deadline - Date.now()) });
-        const outer = await shown.elementHandle();
+        const shown = this.page.locator('iframe.webview.ready').filter({ visible: true });
+        await shown.first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+        const outer = await this.frameOfKind(await shown.elementHandles(), panel);
         const outerFrame = await outer?.contentFrame();
         const inner = await outerFrame?.waitForSelector('#active-frame', { timeout: Math.max(1, deadline - Date.now()) });
         const frame = await inner?.contentFrame();
@@ -222,6 +221,23 @@ export class Workbench {
       if (Date.now() > deadline) throw new Error(`timed out waiting for the ${panel ? 'editor panel' : 'sidebar'} webview`);
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+
+  /**
+   * The sidebar view's frame (or, with `panel`, an editor panel's) among the shown webview frames. A
+   * view's frame says `purpose=webviewView` in its address, except one VS Code restored after a
+   * reload, which says no purpose: that one is the view's when it lies over the sidebar.
+   */
+  private async frameOfKind(frames: ElementHandle[], panel: boolean): Promise<ElementHandle | undefined> {
+    const sidebar = await this.page.locator('.part.sidebar').first().boundingBox().catch(() => null);
+    for (const f of frames) {
+      const src = (await f.getAttribute('src')) ?? '';
+      const box = await f.boundingBox();
+      const overSidebar = !!(box && sidebar && box.x >= sidebar.x - 1 && box.x + box.width <= sidebar.x + sidebar.width + 1);
+      const isView = src.includes('purpose=webviewView') || (!src.includes('purpose=') && overSidebar);
+      if (isView !== panel) return f;
+    }
+    return undefined;
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,8 @@ const results = await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }),
+  // An app's editor tab: one framed app and its relay.
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/appTab.ts'], outfile: 'dist/appTab.js' }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 

@@ -201,7 +201,9 @@ export type HostMessage =
   /** A JSON-RPC message from the host's side of an app's bridge, for the app's frame. */
   | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
   /** The height an app asked for (already bounded by the host). */
-  | { type: 'appSize'; callId: string; height: number };
+  | { type: 'appSize'; callId: string; height: number }
+  /** Where a card's app lives now: in an editor tab of its own, or back in the card (the view asks for it again). */
+  | { type: 'appPlace'; callId: string; place: 'tab' | 'inline' };
 
 /** How the chat looks, for the apps in it (the spec's theme and style variables, from VS Code's theme). */
 export interface AppLook {
@@ -252,6 +254,8 @@ export type WebviewRequest =
   | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
   /** An app's frame left the page (its card was replaced, or the chat was cleared). */
   | { type: 'appClosed'; callId: string }
+  /** The card's button: the app goes to an editor tab beside the chat (the host closes it in the card). */
+  | { type: 'appFullscreen'; callId: string }
   /** The chat's theme changed: its apps get the new look. */
   | { type: 'appLook'; look: AppLook };
 

@@ -50,7 +50,8 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
       return isId(m.callId) && message ? { type: 'appMessage', callId: m.callId, message, requestId } : undefined;
     }
     case 'appClosed':
-      return isId(m.callId) ? { type: 'appClosed', callId: m.callId, requestId } : undefined;
+    case 'appFullscreen':
+      return isId(m.callId) ? { type: m.type, callId: m.callId, requestId } : undefined;
     case 'appLook': {
       const look = parseAppLook(m.look);
       return look ? { type: 'appLook', look, requestId } : undefined;
@@ -69,6 +70,8 @@ export function parseAppHostMessage(m: Obj): HostMessage | undefined {
       return isId(m.callId) && parseAppMessage(m.message) ? (m as HostMessage) : undefined;
     case 'appSize':
       return isId(m.callId) && isNum(m.height) && m.height >= 0 ? (m as HostMessage) : undefined;
+    case 'appPlace':
+      return isId(m.callId) && (m.place === 'tab' || m.place === 'inline') ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -1,22 +1,29 @@
-import type { AppLook, HostMessage, ToolCard, WebviewRequest } from '../shared/protocol';
+import type { HostMessage, ToolCard, WebviewRequest } from '../shared/protocol';
 import { parseAppMessage } from '../shared/validateApps';
+import { appIframe, appLook, onThemeChange } from './appLook';
 
 /** The height an app starts at, until it says how tall it is. */
 const FIRST_HEIGHT = 160;
+/** Apps live at once in a chat; past it, the one shown longest ago is paused (its card offers Resume). */
+export const MAX_LIVE_APPS = 5;
 
 interface Frame {
   host: HTMLElement;
   iframe?: HTMLIFrameElement;
 }
 
+const look = () => appLook('--vscode-sideBar-background');
+
 /**
  * The apps in the chat's cards: a frame per card whose tool has an app, loaded from the address the
- * host serves it at, sandboxed (scripts only: no same origin, no top navigation, no popups, no
- * forms), and a relay of the app's JSON-RPC messages to the host and back. A message counts as the
- * app's only when it comes from that frame's own window.
+ * host serves it at, sandboxed (scripts only), and a relay of the app's JSON-RPC messages to the
+ * host and back. A message counts as the app's only when it comes from that frame's own window. At
+ * most MAX_LIVE_APPS run at once; an app can move to an editor tab of its own and back.
  */
 export class AppFrames {
   private readonly frames = new Map<string, Frame>();
+  /** The cards whose app runs here now, the longest-running first. */
+  private readonly live = new Set<string>();
 
   constructor(private readonly send: (request: WebviewRequest) => void) {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -27,8 +34,7 @@ export class AppFrames {
         return;
       }
     });
-    // VS Code's theme is the body's class: apps get the new look when it changes.
-    new MutationObserver(() => this.frames.size && this.send({ type: 'appLook', look: look() })).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    onThemeChange(() => this.live.size && this.send({ type: 'appLook', look: look() }));
   }
 
   /** A card was rendered: its app goes under it (once the call is done and its result was kept). */
@@ -38,18 +44,29 @@ export class AppFrames {
     if (!frame) {
       frame = { host: document.createElement('div') };
       frame.host.className = 'app-host';
-      frame.host.textContent = 'Loading the app…';
       this.frames.set(card.callId, frame);
-      this.send({ type: 'appOpen', callId: card.callId, look: look() });
+      this.open(card.callId);
     }
     cardEl.append(frame.host);
   }
 
   /** A host message about an app. */
-  handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' }>): void {
+  handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' }>): void {
     if (m.type === 'appFrame') this.show(m.callId, m.url, m.error);
-    else if (m.type === 'appMessage') this.deliver(m.callId, m.message);
-    else this.resize(m.callId, m.height);
+    else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
+    else if (m.type === 'appSize') this.resize(m.callId, m.height);
+    else if (m.place === 'tab') this.inTab(m.callId);
+    else this.open(m.callId);
+  }
+
+  /** Asks the host for the card's app (again). */
+  private open(callId: string): void {
+    const frame = this.frames.get(callId);
+    if (!frame) return;
+    frame.iframe = undefined;
+    frame.host.classList.remove('app-error');
+    frame.host.textContent = 'Loading the app…';
+    this.send({ type: 'appOpen', callId, look: look() });
   }
 
   /** The host's answer to `appOpen`: the app's address, or why there is none. */
@@ -61,19 +78,32 @@ export class AppFrames {
       frame.host.classList.add('app-error');
       return;
     }
-    const iframe = document.createElement('iframe');
-    iframe.setAttribute('sandbox', 'allow-scripts');
-    iframe.setAttribute('referrerpolicy', 'no-referrer');
-    iframe.setAttribute('title', 'App');
+    const iframe = appIframe(url, 'App');
     iframe.style.height = `${FIRST_HEIGHT}px`;
-    iframe.src = url;
     frame.iframe = iframe;
-    frame.host.replaceChildren(iframe);
+    frame.host.replaceChildren(bar([['Open in Editor', 'Open this app in an editor tab beside the chat', () => this.send({ type: 'appFullscreen', callId })]]), iframe);
+    this.live.delete(callId);
+    this.live.add(callId);
+    if (this.live.size > MAX_LIVE_APPS) this.pause(this.live.values().next().value!);
   }
 
-  /** A message from the host's side of the bridge, for the app. Its origin is opaque: only `*` reaches it. */
-  private deliver(callId: string, message: Record<string, unknown>): void {
-    this.frames.get(callId)?.iframe?.contentWindow?.postMessage(message, '*');
+  /** Stops a card's app here (the host closes its side), leaving a way to run it again. */
+  private pause(callId: string): void {
+    const frame = this.frames.get(callId);
+    this.live.delete(callId);
+    if (!frame) return;
+    frame.iframe = undefined;
+    this.send({ type: 'appClosed', callId });
+    frame.host.replaceChildren(note(`Paused: at most ${MAX_LIVE_APPS} apps run at once in a chat.`), bar([['Resume', 'Run this app again (the one shown longest ago pauses)', () => this.open(callId)]]));
+  }
+
+  /** The app moved to an editor tab: the card says where it is until the tab closes. */
+  private inTab(callId: string): void {
+    const frame = this.frames.get(callId);
+    this.live.delete(callId);
+    if (!frame) return;
+    frame.iframe = undefined;
+    frame.host.replaceChildren(note('Open in an editor tab; closing the tab brings it back here.'));
   }
 
   private resize(callId: string, height: number): void {
@@ -88,29 +118,28 @@ export class AppFrames {
       this.send({ type: 'appClosed', callId });
     }
     this.frames.clear();
+    this.live.clear();
   }
 }
 
-/** The chat's look as the spec's theme and style variables, read from VS Code's theme variables. */
-function look(): AppLook {
-  const css = getComputedStyle(document.body);
-  const v = (name: string) => css.getPropertyValue(name).trim();
-  const variables: Record<string, string> = {};
-  const map: Array<[string, string]> = [
-    ['--color-background-primary', '--vscode-sideBar-background'],
-    ['--color-background-secondary', '--vscode-editorWidget-background'],
-    ['--color-text-primary', '--vscode-foreground'],
-    ['--color-text-secondary', '--vscode-descriptionForeground'],
-    ['--color-text-danger', '--vscode-errorForeground'],
-    ['--color-border-primary', '--vscode-widget-border'],
-    ['--color-ring-primary', '--vscode-focusBorder'],
-    ['--font-sans', '--vscode-font-family'],
-    ['--font-mono', '--vscode-editor-font-family'],
-  ];
-  for (const [spec, vscodeName] of map) {
-    const value = v(vscodeName);
-    if (value) variables[spec] = value;
+function note(text: string): HTMLElement {
+  const p = document.createElement('div');
+  p.className = 'app-note';
+  p.textContent = text;
+  return p;
+}
+
+/** A row of small buttons above an app: [label, tooltip, action]. */
+function bar(buttons: ReadonlyArray<[string, string, () => void]>): HTMLElement {
+  const row = document.createElement('div');
+  row.className = 'app-bar';
+  for (const [label, title, action] of buttons) {
+    const b = document.createElement('button');
+    b.className = 'link';
+    b.textContent = label;
+    b.title = title;
+    b.addEventListener('click', action);
+    row.append(b);
   }
-  const dark = document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
-  return { theme: dark ? 'dark' : 'light', variables, width: Math.round(document.body.clientWidth) };
+  return row;
 }

@@ -168,6 +168,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'appFrame':
     case 'appMessage':
     case 'appSize':
+    case 'appPlace':
       apps.handle(m);
       break;
     case 'meta':

@@ -1,7 +1,8 @@
 // MCP Apps in a real VS Code, against the official vanilla-JS example from npm over stdio: the model
 // calls get-time, the user allows the server's apps once, and the app appears under the tool's card
 // in a sandboxed frame of its own, showing the tool's result; its own "Get Server Time" calls the
-// tool again through an approval that names the app, and its message lands in the chat's input.
+// tool again through an approval that names the app, and its message lands in the chat's input; it
+// moves to an editor tab, follows a theme change there, and comes back to its card.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe } from 'node:test';
@@ -60,10 +61,32 @@ describe('MCP Apps in VS Code', () => {
         }, 60_000);
 
         // Its message goes into the chat's input, for the user to send.
-        await app.locator('#message-text').fill('Tell me about this time');
+        // Set, not typed: VS Code gives the focus back after its dialog at a moment of its own, and
+        // text typed then can land elsewhere (what is tested here is the app's message, not typing).
+        await app.locator('#message-text').evaluate((el) => ((el as HTMLTextAreaElement).value = 'Tell me about this time'));
         await app.locator('#send-message-btn').click();
         await waitFor('the message in the input', async () => (await chat.locator('#input').inputValue()) === 'Tell me about this time');
         await w.screenshot('apps-2-after-calls');
+
+        // A bigger canvas: the card's button moves the app to an editor tab beside the chat, where it
+        // runs with the same input and result and follows a theme change; closing the tab brings it back.
+        await card.locator('.app-bar button', { hasText: 'Open in Editor' }).click();
+        await card.locator('.app-note', { hasText: 'Open in an editor tab' }).waitFor();
+        assert.equal(await card.locator('.app-host iframe').count(), 0, 'the card no longer runs the app');
+        const tabApp = (await w.webview({ panel: true })).frameLocator('iframe');
+        await waitFor('the app in its tab to show the tool result', async () => (await tabApp.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
+        assert.equal(await w.page.locator('.tab.active', { hasText: 'get-time (app)' }).count(), 1, 'the tab is named after the tool');
+        const themeOf = async () => (await tabApp.locator('html').getAttribute('data-theme').catch(() => null)) ?? '';
+        const before = await themeOf();
+        assert.match(before, /^(light|dark)$/);
+        await w.screenshot(`apps-2b-tab-${before}`);
+        await w.command('Preferences: Toggle between Light/Dark Themes');
+        await waitFor('the app to follow the theme', async () => (await themeOf()) === (before === 'light' ? 'dark' : 'light'), 30_000);
+        await w.screenshot(`apps-2c-tab-${before === 'light' ? 'dark' : 'light'}`);
+        await w.command('View: Close Editor');
+        await waitFor('the app back in its card', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
+        assert.equal(await w.page.locator('.tab', { hasText: 'get-time (app)' }).count(), 0);
+        assert.equal(await app.locator('html').getAttribute('data-theme'), before === 'light' ? 'dark' : 'light', 'back in the card, in the theme of now');
 
         // A hostile app: each attempt fails, and the chat keeps working.
         await chat.locator('#input').fill('Show me a chart');

@@ -53,7 +53,7 @@ describe('what you approve is what runs', () => {
       assert.equal(req.server, 'g');
       assert.equal(req.remoteName, 'write_note');
       // The server changes its list while the card waits (write_note goes, write_note_v2 comes).
-      assert.equal(await hub.source('g')!.call('swap_tools', {}), 'swapped');
+      assert.equal(await hub.registry.call('swap_tools', {}), 'swapped');
       await waitFor('the approval to be cancelled', () => signal.aborted);
       approver.decide(true); // a late click changes nothing
       const result = await running;

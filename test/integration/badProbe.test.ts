@@ -66,7 +66,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
       const { url, methods } = await httpFixture('badProbe.mjs', ['--http', '--probe', kind]);
       const { hub, log } = await connect(http('bad', url));
       try {
-        const state = hub.source('bad')!.state;
+        const state = hub.server('bad')!.state;
         assert.equal(state.kind, 'running', JSON.stringify(state));
         assert.equal(state.kind === 'running' && state.protocolVersion, '2025-06-18');
         assert.deepEqual(hub.registry.names(), ['legacy_echo']);
@@ -87,9 +87,9 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     test(`over stdio: ${kind}`, { timeout: 20_000 }, async () => {
       const { hub, log } = await connect(fixture('bad', 'badProbe.mjs', ['--probe', kind]));
       try {
-        const source = hub.source('bad')!;
-        assert.equal(source.state.kind, 'running', JSON.stringify(source.state));
-        assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2025-06-18');
+        const info = hub.server('bad')!;
+        assert.equal(info.state.kind, 'running', JSON.stringify(info.state));
+        assert.equal(info.state.kind === 'running' && info.state.protocolVersion, '2025-06-18');
         assert.deepEqual(hub.registry.names(), ['legacy_echo']);
         assert.equal(await hub.registry.call('legacy_echo', { text: kind }), `[2025-06-18] ${kind}`);
         const lines = fallbackLines(log);
@@ -97,7 +97,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
         assert.match(lines[0]!, got);
         if (kind === 'garbage') assert.ok(log.some((l) => /^warn ignored a stdout line that is not JSON-RPC: <html><body>500 Internal Server Error/.test(l)), log.join('\n'));
         // One process: the probe and the handshake on the same stdin.
-        assert.deepEqual(source.stderrTail.split('\n').filter((l) => l.startsWith('got ')).slice(0, 3), ['got server/discover', 'got initialize', 'got notifications/initialized']);
+        assert.deepEqual(hub.server('bad')!.stderrTail.split('\n').filter((l) => l.startsWith('got ')).slice(0, 3), ['got server/discover', 'got initialize', 'got notifications/initialized']);
       } finally {
         await hub.closeAll();
       }
@@ -108,7 +108,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     const { url, methods } = await httpFixture('badProbe.mjs', ['--http', '--probe', '500', '--fail-handshake']);
     const { hub, log } = await connect(http('broken', url));
     try {
-      const state = hub.source('broken')!.state;
+      const state = hub.server('broken')!.state;
       assert.equal(state.kind, 'error');
       assert.match(state.kind === 'error' ? state.message : '', /^server\/discover answered HTTP 500 .*Error in httpTransport: 500; initialize: HTTP 500 .*initialize is broken too$/);
       // The fixture's stderr may still be on its way.
@@ -125,7 +125,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     const started = Date.now();
     const { hub, log } = await connect(http('gone', url));
     try {
-      const state = hub.source('gone')!.state;
+      const state = hub.server('gone')!.state;
       assert.equal(state.kind, 'error');
       assert.match(state.kind === 'error' ? state.message : '', /cannot reach .*ECONNREFUSED/);
       assert.ok(Date.now() - started < PROBE_MS, `took ${Date.now() - started} ms`);

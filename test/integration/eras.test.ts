@@ -58,9 +58,11 @@ describe('protocol eras', { timeout: 60_000 }, () => {
       const done = await hub.registry.call('modern_steps', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
       assert.equal(done, '3 steps done');
       assert.deepEqual(progress, [1, 2, 3]);
-      // The modern server's instructions come from server/discover, the legacy one's from initialize.
-      assert.equal(hub.source('modern')!.features.instructions, 'The modern server.');
-      assert.equal(hub.source('legacy')!.features.instructions, 'The legacy server.');
+      // The modern server's instructions come from server/discover, the legacy one's from initialize;
+      // both reach the model's system prompt, each under its server's name.
+      const instructions = hub.catalog.instructions();
+      assert.match(instructions, /<server-instructions server="modern">\nThe modern server\.\n/);
+      assert.match(instructions, /<server-instructions server="legacy">\nThe legacy server\.\n/);
     } finally {
       await hub.closeAll();
     }

@@ -35,7 +35,7 @@ describe('ServerHub', () => {
     withHub(async (hub) => {
       hub.reconcile([research(), analytics()]);
       await hub.whenIdle();
-      const pid = (name: string) => hub.source(name)!.pid!;
+      const pid = (name: string) => hub.server(name)!.pid!;
       const [r1, a1] = [pid('research'), pid('analytics')];
 
       hub.reconcile([research(), { ...analytics(), env: { CHANGED: '1' } }]);
@@ -72,7 +72,7 @@ describe('ServerHub', () => {
     withHub(async (hub) => {
       hub.reconcile([research(), analytics()]);
       await hub.whenIdle();
-      const r1 = hub.source('research')!.pid!;
+      const r1 = hub.server('research')!.pid!;
       await hub.stop('analytics');
       assert.equal(hub.server('analytics')?.state.kind, 'stopped');
       assert.deepEqual(hub.registry.names(), ['echo', 'search_corpus', 'word_count']);
@@ -82,7 +82,7 @@ describe('ServerHub', () => {
       assert.equal(await hub.registry.call('analytics.echo', { text: 'x' }), '[analytics] x');
       hub.restart('research');
       await hub.whenIdle();
-      assert.notEqual(hub.source('research')!.pid, r1);
+      assert.notEqual(hub.server('research')!.pid, r1);
       assert.equal(await hub.registry.call('echo', { text: 'back' }), 'back');
     }));
 
@@ -93,7 +93,7 @@ describe('ServerHub', () => {
     hub.reconcile([research(), analytics()]);
     // Past the deferred spawn, so both processes exist and are mid-handshake.
     const pids = await waitFor('both servers to spawn', () => {
-      const p = ['research', 'analytics'].map((n) => hub.source(n)?.pid);
+      const p = ['research', 'analytics'].map((n) => hub.server(n)?.pid);
       return p.every((x) => x !== undefined) && (p as number[]);
     });
     await hub.stop('analytics');

@@ -1,12 +1,16 @@
 // The context budget: requests fit the model's window; trimming order; tool calls stay with their results.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import type { ChatMessage } from '../../src/core/agent/messages';
 import { BudgetError, fitRequest, pairToolCalls, SHORTENED_CHARS } from '../../src/core/budget/fit';
-import { o200kCounter } from '../../src/core/budget/limits';
+import { counterFor, o200kCounter } from '../../src/core/budget/limits';
+import { startO200kWorker } from '../../src/core/budget/tokenizerWorker';
 import { estimateCounter, messageTokens } from '../../src/core/budget/tokens';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/tools';
@@ -128,7 +132,9 @@ describe('a conversation past a small window, through the mock model over HTTP',
     // A published model is not asked about, and is counted with its real tokenizer.
     const gpt = await new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${other.port}/v1`, model: 'gpt-4o-mini' }).limits();
     assert.deepEqual(gpt.window, { tokens: 128000, source: 'published window of gpt-4o' });
-    assert.equal(gpt.counter.label, 'o200k_base tokenizer');
+    assert.equal(gpt.counter, await o200kCounter());
+    assert.equal(counterFor('gpt-4o-mini'), o200kCounter(), 'an OpenAI model is counted with o200k_base');
+    assert.equal(await counterFor('llama3.2'), estimateCounter, 'any other model with the estimate');
   });
 
   test('the Ollama window trims a request the server would otherwise cut silently', { timeout: 15_000 }, async () => {
@@ -189,8 +195,11 @@ describe('fitRequest', () => {
     assert.match((out[2] as { content: string }).content, /no result/);
   });
 
-  test('the o200k_base tokenizer counts real tokens (loaded lazily)', async () => {
-    const counter = await o200kCounter();
+  test('the o200k_base tokenizer counts real tokens in its worker, bundled as the build bundles it', { timeout: 30_000 }, async () => {
+    const outfile = join(mkdtempSync(join(tmpdir(), 'minagent-o200k-')), 'o200kWorker.js');
+    await build({ entryPoints: [join(ROOT, 'src/core/budget/o200kWorker.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
+    const counter = await startO200kWorker(outfile);
+    assert.equal(counter.label, 'o200k_base tokenizer');
     assert.equal(counter.exact, true);
     assert.equal(await counter.count('hello world'), 2);
     assert.equal(await messageTokens({ role: 'user', content: 'hello world' }, counter), 6);

@@ -118,3 +118,9 @@ test("a substituted value naming a folder or file of this machine is not a secre
   // A path that does not exist here is not known to be one: it stays secret.
   assert.ok(secrets.includes('/no/such/folder/here'));
 });
+
+test('"apps": false sets a server to show its apps as text; a non-boolean is a problem naming the field', () => {
+  const { servers, problems } = parseServers({ text: { command: 'node', apps: false }, shown: { command: 'node', apps: true }, plain: { command: 'node' }, odd: { command: 'node', apps: 'no' } }, { env: {} });
+  assert.deepEqual(servers.map((s) => [s.name, s.apps]), [['text', false], ['shown', undefined], ['plain', undefined]]);
+  assert.deepEqual(problems.map((p) => [p.server, p.field]), [['odd', 'apps']]);
+});

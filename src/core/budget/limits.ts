@@ -24,11 +24,16 @@ export function o200kCounter(): Promise<TokenCounter> {
   return o200k;
 }
 
+/** How a model's tokens are counted: OpenAI's own with o200k_base, any other with the estimate. */
+export function counterFor(model: string): Promise<TokenCounter> {
+  return OPENAI_MODEL.test(model) ? o200kCounter() : Promise.resolve(estimateCounter);
+}
+
 export const SETTING = 'minagent.chat.contextWindow';
 
 /** The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own (unless `probeWindow` is false), or the default. */
 export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean; probeWindow?: boolean }, signal?: AbortSignal): Promise<ModelLimits> {
-  const counter = OPENAI_MODEL.test(o.model) ? await o200kCounter() : estimateCounter;
+  const counter = await counterFor(o.model);
   const images = o.sendImages ? {} : { imageTokens: 0 };
   if (o.contextWindow) return { window: { tokens: o.contextWindow, source: SETTING }, counter, ...images };
   const known = knownWindow(o.model);

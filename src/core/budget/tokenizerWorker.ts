@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TokenCounter } from './tokens';
 
 /**
- * Counts with the o200k_base tokenizer in a worker thread (dist/o200kWorker.js beside the bundle,
- * or the source file under tsx).
+ * Counts with the o200k_base tokenizer in a worker thread running `script`: the bundled
+ * dist/o200kWorker.js beside the bundle that calls this. Rejects when the worker cannot count.
  */
-export function startO200kWorker(): Promise<TokenCounter> {
-  const js = join(__dirname, 'o200kWorker.js');
-  // Run from source (the tests, under tsx): the source file, through tsx's require hook.
-  const worker = existsSync(js) ? new Worker(js) : new Worker(`require('tsx/cjs'); require(${JSON.stringify(join(__dirname, 'o200kWorker.ts'))});`, { eval: true });
+export function startO200kWorker(script = join(__dirname, 'o200kWorker.js')): Promise<TokenCounter> {
+  const worker = new Worker(script);
   const pending = new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>();
   let next = 0;
   let failure: Error | undefined;

@@ -42,6 +42,8 @@ export interface ChatAppsActions {
   open(card: ToolCard, look: AppLook, post: Post): Promise<void>;
   message(post: Post, callId: string, message: Record<string, unknown>): void;
   close(post: Post, callId: string): void;
+  /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */
+  fullscreen(post: Post, callId: string): void;
   look(post: Post, look: AppLook): void;
   viewClosed(post: Post): void;
 }

@@ -133,11 +133,6 @@ export class ServerHub {
     this.traces.setTracing(on);
   }
 
-  /** The live source of a server, for callers that need the adapter itself. */
-  source(name: string): McpToolSource | undefined {
-    return this.entries.get(name)?.source;
-  }
-
   start(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error' && entry.source.state.kind !== 'signIn')) return;
@@ -252,7 +247,7 @@ export class ServerHub {
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
     };
-    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart, this.options.restart?.beforeRestart)) entry.lastTools = undefined;
+    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart)) entry.lastTools = undefined;
   }
 
   private trackClose(closing: Promise<void>): void {

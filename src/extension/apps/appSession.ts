@@ -21,10 +21,15 @@ export interface AppHost {
   updateContext(text: string): void;
   /** The height the app asked for, bounded. */
   resize(height: number): void;
+  /** The app asks to be shown inline or fullscreen (in an editor tab); resolves to where it is now. */
+  requestDisplayMode(mode: string): DisplayMode;
   /** The bridge's side of a message, for the app's frame. */
   post(message: JSONRPCMessage): void;
   log(line: string): void;
 }
+
+/** Where an app is shown: in its card, or in an editor tab of its own. */
+export type DisplayMode = 'inline' | 'fullscreen';
 
 /** The tool call an app is shown with: its arguments as the model sent them, and the server's result. */
 export interface AppCall {
@@ -48,8 +53,9 @@ export class AppSession {
     private readonly call: AppCall,
     private readonly host: AppHost,
     look: AppLook,
+    private readonly mode: DisplayMode = 'inline',
   ) {
-    this.bridge = new AppBridge(null, { name: 'MinAgent', version: '0.1.0' }, { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } }, { hostContext: hostContext(look) });
+    this.bridge = new AppBridge(null, { name: 'MinAgent', version: '0.1.0' }, { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } }, { hostContext: hostContext(look, mode) });
     this.bridge.oninitialized = () => void this.sendCall();
     this.bridge.onsizechange = ({ height }) => {
       if (typeof height === 'number' && Number.isFinite(height) && height > 0) host.resize(Math.min(Math.ceil(height), MAX_APP_HEIGHT));
@@ -71,7 +77,7 @@ export class AppSession {
       host.updateContext(textOf(content) ?? '');
       return {};
     };
-    this.bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+    this.bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: host.requestDisplayMode(mode) });
     this.bridge.onloggingmessage = ({ level, data }) => host.log(`app log (${level}): ${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 2000));
   }
 
@@ -85,7 +91,7 @@ export class AppSession {
   }
 
   lookChanged(look: AppLook): void {
-    void this.bridge.sendHostContextChange(hostContext(look));
+    void this.bridge.sendHostContextChange(hostContext(look, this.mode));
   }
 
   private async sendCall(): Promise<void> {
@@ -108,13 +114,14 @@ function textOf(content: unknown): string | undefined {
   return text ? text.slice(0, 100_000) : undefined;
 }
 
-function hostContext(look: AppLook): McpUiHostContext {
+function hostContext(look: AppLook, mode: DisplayMode): McpUiHostContext {
   return {
     theme: look.theme,
     styles: { variables: look.variables as McpUiStyles },
-    displayMode: 'inline',
-    availableDisplayModes: ['inline'],
-    containerDimensions: { width: look.width, maxHeight: MAX_APP_HEIGHT },
+    displayMode: mode,
+    availableDisplayModes: ['inline', 'fullscreen'],
+    // In a tab the app fills the editor; in a card it grows up to the bound, then scrolls.
+    containerDimensions: mode === 'inline' ? { width: look.width, maxHeight: MAX_APP_HEIGHT } : { width: look.width },
     locale: Intl.DateTimeFormat().resolvedOptions().locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'desktop',

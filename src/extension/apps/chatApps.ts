@@ -10,7 +10,8 @@ import { serverIdentity } from '../../core/mcp/config/identity';
 import { pinOf } from '../../core/tools';
 import type { AppLook, ToolCard } from '../../shared/protocol';
 import type { AppServer } from './appServer';
-import { AppSession } from './appSession';
+import { AppSession, type DisplayMode } from './appSession';
+import { openAppTab, type AppTab } from './appTab';
 
 /** Who decides whether an app's tool call runs without asking (the chat's approvals). */
 export interface AppApprovals {
@@ -18,18 +19,38 @@ export interface AppApprovals {
 }
 
 interface Live {
+  card: ToolCard;
   session: AppSession;
   revoke(): void;
+}
+
+/** One chat view's apps: those in its cards, and those moved to editor tabs. */
+interface ViewApps {
+  live: Map<string, Live>;
+  tabs: Map<string, AppTab>;
+  /** Cards whose app has asked to go fullscreen itself: asked once, so closing its tab is not undone by the app. */
+  asked: Set<string>;
+}
+
+/** Where a session's app is shown, and how its messages reach it. */
+interface Place {
+  mode: DisplayMode;
+  post(message: Record<string, unknown>): void;
+  resize(height: number): void;
+  requestDisplayMode(mode: string): DisplayMode;
 }
 
 /**
  * The chat's live apps, per view and card: serves each app's document, runs its bridge, and holds
  * what it may do to its own server and the user's say. A server's first app asks the user once
  * (remembered per server identity); an app's tool call outside the read-only rules asks each time,
- * naming the app as the caller; a view that closes takes its apps with it.
+ * naming the app as the caller. An app can move to an editor tab beside the chat (its button, or
+ * its own `ui/request-display-mode`): the card's frame closes, the tab runs the app afresh with the
+ * same input and result, and closing the tab brings it back to the card. A view that closes takes
+ * its apps and their tabs with it.
  */
 export class ChatApps implements vscode.Disposable {
-  private readonly views = new Map<Post, Map<string, Live>>();
+  private readonly views = new Map<Post, ViewApps>();
 
   constructor(
     private readonly hub: ServerHub,
@@ -39,6 +60,7 @@ export class ChatApps implements vscode.Disposable {
     /** The user's say on each server's apps, per server identity (this workspace's state). */
     private readonly consent: vscode.Memento,
     private readonly log: Logger,
+    private readonly extensionUri: vscode.Uri,
   ) {}
 
   /** Where the apps' documents are served from (the chat's page may frame only this origin). */
@@ -47,16 +69,123 @@ export class ChatApps implements vscode.Disposable {
   }
 
   async open(card: ToolCard, look: AppLook, post: Post): Promise<void> {
-    const fail = (error: string) => post({ type: 'appFrame', callId: card.callId, error });
+    const callId = card.callId;
+    this.close(post, callId);
+    if (this.viewOf(post).tabs.has(callId)) return post({ type: 'appPlace', callId, place: 'tab' });
+    const started = await this.start(card, look, post, {
+      mode: 'inline',
+      post: (message) => post({ type: 'appMessage', callId, message }),
+      resize: (height) => post({ type: 'appSize', callId, height }),
+      requestDisplayMode: (mode) => (mode === 'fullscreen' && this.appAsksFullscreen(post, callId) ? 'fullscreen' : 'inline'),
+    });
+    if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
+    this.viewOf(post).live.set(callId, started.live);
+    await started.live.session.start();
+    // The loopback address as is: the page and this host share the machine (a remote window is not served yet).
+    post({ type: 'appFrame', callId, url: started.url });
+  }
+
+  /** Moves a card's app to an editor tab beside the chat (or shows the tab it is in). */
+  fullscreen(post: Post, callId: string): void {
+    const view = this.viewOf(post);
+    const open = view.tabs.get(callId);
+    if (open) return open.reveal();
+    const card = view.live.get(callId)?.card;
+    if (!card) return;
+    this.close(post, callId);
+    post({ type: 'appPlace', callId, place: 'tab' });
+    let live: Live | undefined;
+    const tab = openAppTab(this.extensionUri, this.origin, `${card.name} (app)`, (request) => {
+      if (request.type === 'appMessage') live?.session.deliver(request.message as JSONRPCMessage);
+      else if (request.type === 'appLook') live?.session.lookChanged(request.look);
+      else if (!live)
+        void this.startInTab(card, request.look, post, tab).then((started) => {
+          if (view.tabs.get(callId) === tab) live = started;
+          else if (started) {
+            // The tab closed while the app was being made.
+            started.revoke();
+            started.session.dispose();
+          }
+        });
+    }, () => {
+      if (view.tabs.get(callId) !== tab) return;
+      view.tabs.delete(callId);
+      live?.revoke();
+      live?.session.dispose();
+      if (this.views.get(post) === view) post({ type: 'appPlace', callId, place: 'inline' });
+    });
+    view.tabs.set(callId, tab);
+  }
+
+  /** An app's own ask for its tab: granted once per card (the card's button always works). */
+  private appAsksFullscreen(post: Post, callId: string): boolean {
+    const view = this.viewOf(post);
+    if (view.asked.has(callId)) return false;
+    view.asked.add(callId);
+    this.fullscreen(post, callId);
+    return true;
+  }
+
+  message(post: Post, callId: string, message: Record<string, unknown>): void {
+    this.views.get(post)?.live.get(callId)?.session.deliver(message as JSONRPCMessage);
+  }
+
+  look(post: Post, look: AppLook): void {
+    for (const live of this.views.get(post)?.live.values() ?? []) live.session.lookChanged(look);
+  }
+
+  close(post: Post, callId: string): void {
+    const live = this.views.get(post)?.live.get(callId);
+    if (!live) return;
+    this.views.get(post)!.live.delete(callId);
+    live.revoke();
+    live.session.dispose();
+  }
+
+  viewClosed(post: Post): void {
+    const view = this.views.get(post);
+    if (!view) return;
+    this.views.delete(post);
+    for (const live of view.live.values()) {
+      live.revoke();
+      live.session.dispose();
+    }
+    for (const tab of [...view.tabs.values()]) tab.dispose();
+  }
+
+  private viewOf(post: Post): ViewApps {
+    let view = this.views.get(post);
+    if (!view) this.views.set(post, (view = { live: new Map(), tabs: new Map(), asked: new Set() }));
+    return view;
+  }
+
+  private async startInTab(card: ToolCard, look: AppLook, post: Post, tab: AppTab): Promise<Live | undefined> {
+    const started = await this.start(card, look, post, {
+      mode: 'fullscreen',
+      post: (message) => tab.post({ type: 'appMessage', message }),
+      resize: () => {},
+      requestDisplayMode: (mode) => (mode === 'inline' ? (tab.dispose(), 'inline') : 'fullscreen'),
+    });
+    if ('error' in started) {
+      tab.post({ type: 'appFrame', error: started.error });
+      return undefined;
+    }
+    await started.live.session.start();
+    tab.post({ type: 'appFrame', url: started.url });
+    return started.live;
+  }
+
+  /** Serves a card's app and makes its bridge, for the place it is shown in; or says why not. */
+  private async start(card: ToolCard, look: AppLook, post: Post, place: Place): Promise<{ live: Live; url: string } | { error: string }> {
     const server = card.server;
     const config = server !== undefined ? this.hub.server(server)?.config : undefined;
-    if (!card.app || server === undefined || !config) return fail('the server of this app is not running');
-    if (!card.app.result) return fail('the result this app shows was not kept; its text is above');
-    if (!(await this.allowed(server, serverIdentity(config)))) return fail(`apps of server "${server}" are shown as text (your choice)`);
+    if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
+    if (!card.app.result) return { error: 'the result this app shows was not kept; its text is above' };
+    if (config.apps === false) return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
+    if (!(await this.allowed(server, serverIdentity(config)))) return { error: `apps of server "${server}" are shown as text (your choice)` };
     const doc = await this.documents.get(server, card.app.resourceUri);
-    if (isFeatureError(doc)) return fail(doc.error);
+    if (isFeatureError(doc)) return { error: doc.error };
     if (doc.dropped.length) this.log.warn(`the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`);
-    this.close(post, card.callId);
     const tool = this.hub.registry.list().find((t) => t.server === server && t.name === card.name);
     const published = this.server.publish({ html: doc.html, csp: doc.csp, clipboardWrite: doc.clipboardWrite });
     const session = new AppSession(
@@ -67,43 +196,15 @@ export class ChatApps implements vscode.Disposable {
         message: (text) => post({ type: 'editDraft', text }),
         openLink: (url) => openLink(url),
         updateContext: (text) => this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`),
-        resize: (height) => post({ type: 'appSize', callId: card.callId, height }),
-        post: (message) => post({ type: 'appMessage', callId: card.callId, message: message as Record<string, unknown> }),
+        resize: place.resize,
+        requestDisplayMode: place.requestDisplayMode,
+        post: (message) => place.post(message as Record<string, unknown>),
         log: (line) => this.log.info(`[${server}] ${line}`),
       },
       look,
+      place.mode,
     );
-    this.liveIn(post).set(card.callId, { session, revoke: published.revoke });
-    await session.start();
-    // The loopback address as is: the page and this host share the machine (a remote window is not served yet).
-    post({ type: 'appFrame', callId: card.callId, url: published.url });
-  }
-
-  message(post: Post, callId: string, message: Record<string, unknown>): void {
-    this.views.get(post)?.get(callId)?.session.deliver(message as JSONRPCMessage);
-  }
-
-  look(post: Post, look: AppLook): void {
-    for (const live of this.views.get(post)?.values() ?? []) live.session.lookChanged(look);
-  }
-
-  close(post: Post, callId: string): void {
-    const live = this.views.get(post)?.get(callId);
-    if (!live) return;
-    this.views.get(post)!.delete(callId);
-    live.revoke();
-    live.session.dispose();
-  }
-
-  viewClosed(post: Post): void {
-    for (const callId of [...(this.views.get(post)?.keys() ?? [])]) this.close(post, callId);
-    this.views.delete(post);
-  }
-
-  private liveIn(post: Post): Map<string, Live> {
-    let live = this.views.get(post);
-    if (!live) this.views.set(post, (live = new Map()));
-    return live;
+    return { live: { card, session, revoke: published.revoke }, url: published.url };
   }
 
   /** The user's say on a server's apps: asked once per server identity. */

@@ -31,7 +31,7 @@ export function editorServerAsks(workspaceState: vscode.Memento, model: () => Pr
   const roots = new FolderRoots(workspaceRoots());
   const requests = new ClientRequests({
     // Servers are told the chat renders their apps (they may then send app-only tools) only while it does.
-    apps: () => appsEnabled(),
+    apps: (config) => appsEnabled() && config.apps !== false,
     ui: new EditorClientRequestUi(() => (chat ? { asks, open: chat.viewCount > 0 } : undefined)),
     roots,
     sampling: {

@@ -13,13 +13,13 @@ import type { AppOrigin } from '../chat/views';
  * servers, and the live apps per view. The app server starts with the chat (a listening socket);
  * the chat's pages load once its origin is known.
  */
-export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, consent: vscode.Memento, log: Logger): { actions: ChatAppsActions; origin: AppOrigin } {
+export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, consent: vscode.Memento, log: Logger, extensionUri: vscode.Uri): { actions: ChatAppsActions; origin: AppOrigin } {
   const documents = new AppDocuments(hub.catalog);
   subscriptions.push(documents);
   const ready: Promise<ChatApps | undefined> = appsEnabled()
     ? AppServer.start().then(
         (server) => {
-          const apps = new ChatApps(hub, server, documents, approvals, consent, log);
+          const apps = new ChatApps(hub, server, documents, approvals, consent, log, extensionUri);
           subscriptions.push(apps, { dispose: () => server.dispose() });
           return apps;
         },
@@ -39,6 +39,7 @@ export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, ap
       },
       message: (post, callId, message) => void ready.then((apps) => apps?.message(post, callId, message)),
       close: (post, callId) => void ready.then((apps) => apps?.close(post, callId)),
+      fullscreen: (post, callId) => void ready.then((apps) => apps?.fullscreen(post, callId)),
       look: (post, look) => void ready.then((apps) => apps?.look(post, look)),
       viewClosed: (post) => void ready.then((apps) => apps?.viewClosed(post)),
     },

@@ -43,7 +43,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
   let pageFocused = false;
   const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
-  const apps = startApps(context.subscriptions, hub, approvals, context.workspaceState, taggedLogger(log, 'apps'));
+  const apps = startApps(context.subscriptions, hub, approvals, context.workspaceState, taggedLogger(log, 'apps'), context.extensionUri);
   const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions, apps: apps.actions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
   serverAsks.connectChat(chat);
   servers.useChatModel(() => models.create());

@@ -18,6 +18,7 @@ export const entrySchema = z.object({
   autoApprove: z.array(z.string()).optional(),
   trusted: z.boolean().optional(),
   instructions: z.boolean().optional(),
+  apps: z.boolean().optional(),
   oauth: z
     .object({
       clientId: z.string().trim().min(1, 'must not be empty'),

@@ -68,6 +68,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     ...(e.namespace !== undefined ? { namespace: e.namespace } : {}),
     ...(e.timeout !== undefined ? { timeoutMs: e.timeout } : {}),
     ...(e.instructions === false ? { instructions: false as const } : {}),
+    ...(e.apps === false ? { apps: false as const } : {}),
   };
   const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
 

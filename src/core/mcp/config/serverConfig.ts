@@ -17,6 +17,8 @@ interface ServerConfigBase {
   trusted?: true;
   /** `false` keeps the server's instructions out of the model's system prompt (default: they reach it, bounded). */
   instructions?: false;
+  /** `false` shows this server's MCP Apps as their text results, and does not tell the server the chat renders apps. */
+  apps?: false;
   /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
   origin?: string;
   /**

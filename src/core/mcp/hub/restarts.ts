@@ -6,8 +6,6 @@ export interface RestartPolicy {
   delaysMs: readonly number[];
   /** A server that ran this long before crashing starts again from the first delay. */
   healthyAfterMs: number;
-  /** Awaited after the delay, before the restart (tests use it to hold a server down until they have looked). */
-  beforeRestart?: () => Promise<void>;
 }
 
 export const DEFAULT_RESTART_POLICY: RestartPolicy = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000], healthyAfterMs: 60_000 };
@@ -53,9 +51,9 @@ export function isRestarting(state: RestartState): boolean {
 
 /**
  * After a crash that ran for `ranForMs`: notes what comes next and schedules `restart` after the
- * policy's delay (awaiting `beforeRestart` first), or gives up and says so. Returns false when it gave up.
+ * policy's delay, or gives up and says so. Returns false when it gave up.
  */
-export function scheduleRestart(state: RestartState, ranForMs: number, log: Logger, restart: () => void, beforeRestart?: () => Promise<void>): boolean {
+export function scheduleRestart(state: RestartState, ranForMs: number, log: Logger, restart: () => void): boolean {
   const next = state.crashes.next(ranForMs);
   if (!next) {
     state.restarting = false;
@@ -65,8 +63,7 @@ export function scheduleRestart(state: RestartState, ranForMs: number, log: Logg
   }
   state.restartNote = `restarting in ${formatDelay(next.delayMs)} (attempt ${next.attempt} of ${next.of})`;
   log.warn(`crashed; ${state.restartNote}`);
-  state.restartTimer = setTimeout(async () => {
-    await beforeRestart?.();
+  state.restartTimer = setTimeout(() => {
     state.restartTimer = undefined;
     restart();
   }, next.delayMs);

@@ -13,6 +13,8 @@ export interface ServerInfo {
   /** This server's tools as registered (registry names). */
   readonly tools: Tool[];
   stderrTail: string;
+  /** Its process while it has one (a stdio server, from spawn on, also while it starts or after it failed). */
+  pid?: number;
   /** True while a crashed server waits for (or makes) an automatic restart: its error is not final yet. */
   willRestart: boolean;
   /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."). */
@@ -34,6 +36,7 @@ export function serverInfo(name: string, entry: Entry, registry: ToolRegistry): 
       return registry.list().filter((t) => t.server === name);
     },
     stderrTail: source?.stderrTail ?? '',
+    ...(source?.pid ? { pid: source.pid } : {}),
     willRestart: isRestarting(entry),
     ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
   };

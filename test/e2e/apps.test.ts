@@ -5,14 +5,16 @@
 // moves to an editor tab, follows a theme change there, and comes back to its card.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe } from 'node:test';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ROOT, SERVERS, waitFor } from '../helpers';
+import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 
 const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const PREACT = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-preact', 'dist', 'index.js');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('MCP Apps in VS Code', () => {
@@ -21,13 +23,21 @@ describe('MCP Apps in VS Code', () => {
     const allowed = await httpServer((_req, res) => res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('ok'));
     let deniedHits = 0;
     const denied = await httpServer((_req, res) => (deniedHits++, res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('secret')));
+    // The official Preact example over Streamable HTTP (its own process, on a free port).
+    const preactPort = await freePort();
+    const preact = spawn(process.execPath, [PREACT], { env: { ...process.env, PORT: String(preactPort) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      preact.stdout!.on('data', (d: Buffer) => String(d).includes('listening') && resolve());
+      preact.once('exit', (code) => reject(new Error(`the Preact example exited with ${code}`)));
+    });
     const servers = {
       'minagent.servers': {
         vanilla: { command: 'node', args: [VANILLA, '--stdio'] },
+        preact: { type: 'http', url: `http://127.0.0.1:${preactPort}/mcp` },
         apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin } },
       },
     };
-    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
+    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
     try {
       await inMockChat('apps', servers, running, async ({ w, chat }) => {
         await chat.locator('#input').fill('What time is it?');
@@ -121,8 +131,24 @@ describe('MCP Apps in VS Code', () => {
         await chat.locator('#input').fill('hello after the app');
         await chat.locator('#input').press('Enter');
         await chat.locator('.msg.assistant', { hasText: 'You said: hello after the app' }).waitFor();
+
+        // The official Preact example, over HTTP: its app renders the result under its own card.
+        await chat.locator('#input').fill('Show the preact clock');
+        await chat.locator('#input').press('Enter');
+        await chat.locator('.card.status-waiting', { hasText: 'preact' }).locator('button', { hasText: 'Allow once' }).click();
+        const preactCard = chat.locator('.card.status-done', { hasText: 'preact' });
+        await preactCard.waitFor();
+        const preactResult = (await preactCard.locator('.card-result').innerText()).split('\n')[0]!.trim();
+        assert.match(preactResult, ISO);
+        const consentPreact = w.page.locator('.monaco-dialog-box', { hasText: 'Server "preact" has an app' });
+        await consentPreact.waitFor();
+        await consentPreact.locator('.monaco-button', { hasText: 'Show Apps of "preact"' }).click();
+        const preactApp = chat.frameLocator('.card:has-text("preact") .app-host iframe');
+        await waitFor('the Preact app to show the tool result', async () => (await preactApp.locator('body').innerText().catch(() => '')).includes(preactResult), 60_000);
+        await w.screenshot('apps-4-preact-http');
       });
     } finally {
+      preact.kill();
       allowed.server.close();
       denied.server.close();
     }

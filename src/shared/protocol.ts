@@ -40,6 +40,8 @@ export interface CardApp {
   resourceUri: string;
   /** The server's `CallToolResult`; absent while running, after a failure, or when it was too large to keep. */
   result?: Record<string, unknown>;
+  /** What the app last asked the model to know (`ui/update-model-context`): sent with this chat's requests. */
+  context?: string;
 }
 
 /** What a card's icon may be: a base64 `data:` URI of an allowed image type, and small. */

@@ -95,7 +95,7 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.resources, arrayOf(isCardResource)) &&
     opt(c.title, isStr) &&
     opt(c.icon, isCardIcon) &&
-    opt(c.app, (a) => isObj(a) && isStr(a.resourceUri) && a.resourceUri.startsWith('ui://') && opt(a.result, isObj))
+    opt(c.app, (a) => isObj(a) && isStr(a.resourceUri) && a.resourceUri.startsWith('ui://') && opt(a.result, isObj) && opt(a.context, isStr))
   );
 }
 

@@ -41,6 +41,8 @@ export class AppFrames {
   attach(card: ToolCard, cardEl: HTMLElement): void {
     if (!card.app?.result || card.status !== 'done') return;
     let frame = this.frames.get(card.callId);
+    // Its card was updated: the app stays where it runs, and the card changes around it.
+    if (frame?.host.isConnected) return;
     if (!frame) {
       frame = { host: document.createElement('div') };
       frame.host.className = 'app-host';

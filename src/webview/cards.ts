@@ -112,6 +112,12 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     }
     root.append(result);
   }
+  if (card.app?.context) {
+    // What the app put in the model's view: the user sees what the model is told.
+    const context = el('details', 'card-app-context');
+    context.append(el('summary', '', 'The app told the model'), el('pre', '', card.app.context));
+    root.append(context);
+  }
   const resources = renderCardResources(card, actions.openResource);
   if (resources) root.append(resources);
   return root;

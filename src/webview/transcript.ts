@@ -93,7 +93,16 @@ export class Transcript {
       existing.stream = undefined;
       const old = existing.el;
       if (!old) return; // rendered with its chunk
-      old.replaceWith(this.create(existing));
+      const fresh = this.create(existing);
+      const app = old.querySelector(':scope > .app-host');
+      if (app && !fresh.contains(app)) {
+        // A running app stays in the page (a frame that moves reloads): the card changes around it.
+        for (const name of old.getAttributeNames()) old.removeAttribute(name);
+        for (const attr of fresh.attributes) old.setAttribute(attr.name, attr.value);
+        for (const child of [...old.childNodes]) if (child !== app) child.remove();
+        app.before(...fresh.childNodes);
+        existing.el = old;
+      } else old.replaceWith(fresh);
     } else {
       if (item.kind === 'user') this.follow.follow(); // the user sent it: show it, and what follows
       const chunk = this.lastChunk();

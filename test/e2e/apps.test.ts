@@ -10,7 +10,7 @@ import { describe } from 'node:test';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
-import { inMockChat } from './mockChat';
+import { inMockChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
 
 const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -39,7 +39,7 @@ describe('MCP Apps in VS Code', () => {
     };
     const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
     try {
-      await inMockChat('apps', servers, running, async ({ w, chat }) => {
+      await inMockChat('apps', servers, running, async ({ w, chat, mock }) => {
         await chat.locator('#input').fill('What time is it?');
         await chat.locator('#input').press('Enter');
         await chat.locator('.card.status-waiting', { hasText: 'get-time' }).locator('button', { hasText: 'Allow once' }).click();
@@ -128,9 +128,17 @@ describe('MCP Apps in VS Code', () => {
         assert.equal(await chat.locator('#transcript', { hasText: 'FORGED BY THE APP' }).count(), 0, "what an app posts is never taken for the host's");
         assert.equal(await chat.locator('.card:has-text("show_chart") .app-host iframe').evaluate((f) => (f as HTMLElement).style.height), '800px', 'an enormous size is bounded');
         await w.screenshot('apps-3-hostile');
+        // What it asked the model to know is on its card, bounded, and goes with the chat's next request.
+        assert.equal(seen.modelContext, 'accepted');
+        const told = chat.locator('.card:has-text("show_chart") .card-app-context');
+        await told.locator('summary', { hasText: 'The app told the model' }).waitFor();
         await chat.locator('#input').fill('hello after the app');
         await chat.locator('#input').press('Enter');
         await chat.locator('.msg.assistant', { hasText: 'You said: hello after the app' }).waitFor();
+        const system = String((await requests(mock.port)).at(-1)!.body.messages.find((m) => m.role === 'system')?.content);
+        const context = /<app-context tool="show_chart" server="apps">\n((?:CTX ?)+)\n<\/app-context>/.exec(system)?.[1];
+        assert.equal(context?.length, 4000, 'the newest context, cut to 4,000 characters');
+        assert.doesNotMatch(system, /REPLACED/, 'an update replaces the one before');
 
         // The official Preact example, over HTTP: its app renders the result under its own card.
         await chat.locator('#input').fill('Show the preact clock');

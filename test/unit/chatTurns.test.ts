@@ -359,7 +359,7 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
     const meter = new BudgetMeter({ warn: () => undefined });
     const actions = quietActions({ meta: oneModel('mock'), draft: (text) => meter.setDraft(text), contextChanged: () => void meter.update() });
     const router = new ChatRouter(store, runner, actions);
-    meter.connect((msg) => router.publish(msg), { model: async () => model(), system: () => 'sys', history: () => router.history(), tools: () => [] });
+    meter.connect((msg) => router.publish(msg), { model: async () => model(), system: () => 'sys', history: () => router.loaded()?.messages ?? [], tools: () => [] });
     const v = view(router);
     const budgets = () => v.got.filter((x): x is Extract<HostMessage, { type: 'budget' }> => x.type === 'budget').map((x) => x.budget!);
     try {

@@ -1,4 +1,3 @@
-import type { ChatMessage } from '../agent/messages';
 import type { Disposable } from '../event';
 import { silentLogger, type Logger } from '../logger';
 import { errorMessage } from '../tools';
@@ -76,9 +75,9 @@ export class ChatRouter implements Disposable {
     this.listener = c.onDidChange((change) => this.broadcast(change));
   }
 
-  /** The current conversation's model-facing history (empty until it is loaded). */
-  history(): readonly ChatMessage[] {
-    return this.conversation?.messages ?? [];
+  /** The current conversation, once it is loaded. */
+  loaded(): Conversation | undefined {
+    return this.conversation;
   }
 
   async state(): Promise<ChatState> {

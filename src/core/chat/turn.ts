@@ -4,6 +4,7 @@ import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
+import { appContextSection } from './appContext';
 import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 import type { PromptInput } from './prompts';
@@ -22,7 +23,7 @@ export interface TurnHost {
   registry: ToolRegistry;
   createModel(signal: AbortSignal): Promise<ChatModel>;
   /** System prompt, step limit and stream idle timeout, read when the turn starts. */
-  agentOptions(): { system: string; maxSteps: number; idleTimeoutMs?: number };
+  agentOptions(): { system: string; instructions?: () => string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is shown this step. */
   tools(): ToolSchema[];
   /**
@@ -149,8 +150,11 @@ export class Turn {
       this.notice('info', END_TEXT[this.endReason ?? 'stopped']);
       return {};
     }
+    const options = this.host.agentOptions();
     const agent = new Agent(model, this.host.registry, {
-      ...this.host.agentOptions(),
+      ...options,
+      // The servers' instructions, then what this chat's apps asked the model to know (as they say it now).
+      instructions: () => [options.instructions?.(), appContextSection(c.items)].filter((t) => !!t).join('\n\n'),
       approve: (req, signal) => this.approve(req, signal),
       tools: () => this.host.tools(),
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),

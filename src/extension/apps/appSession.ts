@@ -73,8 +73,9 @@ export class AppSession {
       return {};
     };
     this.bridge.onopenlink = async ({ url }) => ((await host.openLink(url)) ? {} : { isError: true });
-    this.bridge.onupdatemodelcontext = async ({ content }) => {
-      host.updateContext(textOf(content) ?? '');
+    // Its text, else its structured content as JSON; an empty update clears what the app said before.
+    this.bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      host.updateContext(textOf(content) ?? (structuredContent ? JSON.stringify(structuredContent) : ''));
       return {};
     };
     this.bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: host.requestDisplayMode(mode) });

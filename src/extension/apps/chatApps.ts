@@ -18,6 +18,17 @@ export interface AppApprovals {
   preapproval(req: ApprovalRequest): string | undefined;
 }
 
+/** What the chat's apps answer to, besides their servers. */
+export interface ChatAppsDeps {
+  approvals: AppApprovals;
+  /** The user's say on each server's apps, per server identity (this workspace's state). */
+  consent: vscode.Memento;
+  log: Logger;
+  extensionUri: vscode.Uri;
+  /** An app's `ui/update-model-context`: the text goes on its card, and from there to the model. */
+  onContext(callId: string, text: string): void;
+}
+
 interface Live {
   card: ToolCard;
   session: AppSession;
@@ -56,12 +67,12 @@ export class ChatApps implements vscode.Disposable {
     private readonly hub: ServerHub,
     private readonly server: AppServer,
     private readonly documents: AppDocuments,
-    private readonly approvals: AppApprovals,
-    /** The user's say on each server's apps, per server identity (this workspace's state). */
-    private readonly consent: vscode.Memento,
-    private readonly log: Logger,
-    private readonly extensionUri: vscode.Uri,
+    private readonly deps: ChatAppsDeps,
   ) {}
+
+  private get log(): Logger {
+    return this.deps.log;
+  }
 
   /** Where the apps' documents are served from (the chat's page may frame only this origin). */
   get origin(): string {
@@ -95,7 +106,7 @@ export class ChatApps implements vscode.Disposable {
     this.close(post, callId);
     post({ type: 'appPlace', callId, place: 'tab' });
     let live: Live | undefined;
-    const tab = openAppTab(this.extensionUri, this.origin, `${card.name} (app)`, (request) => {
+    const tab = openAppTab(this.deps.extensionUri, this.origin, `${card.name} (app)`, (request) => {
       if (request.type === 'appMessage') live?.session.deliver(request.message as JSONRPCMessage);
       else if (request.type === 'appLook') live?.session.lookChanged(request.look);
       else if (!live)
@@ -195,7 +206,10 @@ export class ChatApps implements vscode.Disposable {
         readResource: (uri) => this.readResource(server, uri),
         message: (text) => post({ type: 'editDraft', text }),
         openLink: (url) => openLink(url),
-        updateContext: (text) => this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`),
+        updateContext: (text) => {
+          this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`);
+          this.deps.onContext(card.callId, text);
+        },
         resize: place.resize,
         requestDisplayMode: place.requestDisplayMode,
         post: (message) => place.post(message as Record<string, unknown>),
@@ -210,7 +224,7 @@ export class ChatApps implements vscode.Disposable {
   /** The user's say on a server's apps: asked once per server identity. */
   private async allowed(server: string, identity: string): Promise<boolean> {
     const key = `minagent.apps.${identity}`;
-    const known = this.consent.get<boolean>(key);
+    const known = this.deps.consent.get<boolean>(key);
     if (known !== undefined) return known;
     const show = `Show Apps of "${server}"`;
     const choice = await vscode.window.showInformationMessage(
@@ -220,7 +234,7 @@ export class ChatApps implements vscode.Disposable {
       'Show Text Only',
     );
     if (choice === undefined) return false;
-    await this.consent.update(key, choice === show);
+    await this.deps.consent.update(key, choice === show);
     return choice === show;
   }
 
@@ -230,7 +244,7 @@ export class ChatApps implements vscode.Disposable {
     if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
     const pin = pinOf(tool);
     const req: ApprovalRequest = { ...pin, callId: `app-${card.callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
-    if (this.approvals.preapproval(req) === undefined) {
+    if (this.deps.approvals.preapproval(req) === undefined) {
       const allow = 'Allow Once';
       const choice = await vscode.window.showWarningMessage(
         `The app of tool "${card.name}" asks to call "${name}" of server "${server}".`,

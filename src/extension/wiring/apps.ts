@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { AppDocuments } from '../../core/apps/appDocuments';
 import type { ChatAppsActions } from '../../core/chat/chatActions';
-import type { Logger } from '../../core/logger';
 import type { ServerHub } from '../../core/mcp/hub';
 import { AppServer } from '../apps/appServer';
-import { ChatApps, type AppApprovals } from '../apps/chatApps';
+import { ChatApps, type ChatAppsDeps } from '../apps/chatApps';
 import { appsEnabled } from '../apps/enabled';
 import type { AppOrigin } from '../chat/views';
 
@@ -13,18 +12,18 @@ import type { AppOrigin } from '../chat/views';
  * servers, and the live apps per view. The app server starts with the chat (a listening socket);
  * the chat's pages load once its origin is known.
  */
-export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, approvals: AppApprovals, consent: vscode.Memento, log: Logger, extensionUri: vscode.Uri): { actions: ChatAppsActions; origin: AppOrigin } {
+export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, deps: ChatAppsDeps): { actions: ChatAppsActions; origin: AppOrigin } {
   const documents = new AppDocuments(hub.catalog);
   subscriptions.push(documents);
   const ready: Promise<ChatApps | undefined> = appsEnabled()
     ? AppServer.start().then(
         (server) => {
-          const apps = new ChatApps(hub, server, documents, approvals, consent, log, extensionUri);
+          const apps = new ChatApps(hub, server, documents, deps);
           subscriptions.push(apps, { dispose: () => server.dispose() });
           return apps;
         },
         (err: Error) => {
-          log.warn(`apps: the app server did not start (${err.message}); apps show as text`);
+          deps.log.warn(`apps: the app server did not start (${err.message}); apps show as text`);
           return undefined;
         },
       )

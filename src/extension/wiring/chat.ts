@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { appContextSection, setAppContext } from '../../core/chat/appContext';
 import { FileConversationStore } from '../../core/chat/store/fileConversationStore';
 import type { LegacyConversation } from '../../core/chat/store/legacy';
 import { ChatPrompts } from '../../core/chat/prompts';
@@ -43,15 +44,25 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
   let pageFocused = false;
   const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
-  const apps = startApps(context.subscriptions, hub, approvals, context.workspaceState, taggedLogger(log, 'apps'), context.extensionUri);
+  const apps = startApps(context.subscriptions, hub, {
+    approvals,
+    consent: context.workspaceState,
+    log: taggedLogger(log, 'apps'),
+    extensionUri: context.extensionUri,
+    onContext: (callId, text) => {
+      const c = chat.loaded();
+      if (c) setAppContext(c, callId, text);
+    },
+  });
   const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions, apps: apps.actions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
   serverAsks.connectChat(chat);
   servers.useChatModel(() => models.create());
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),
-    system: systemPrompt,
-    history: () => chat.history(),
+    // As the next turn sends it: the system prompt, the servers' instructions and this chat's apps' contexts.
+    system: () => [systemPrompt(), hub.catalog.instructions(), appContextSection(chat.loaded()?.items ?? [])].filter((t) => !!t).join('\n\n'),
+    history: () => chat.loaded()?.messages ?? [],
     tools: () => tools.budgetTools(),
   });
   const panels = new ChatPanels(context.extensionUri, chat, apps.origin);

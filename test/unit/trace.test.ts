@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { McpTrace, redactFields } from '../../src/core/mcp/trace/trace';
+import { traceDetail, traceSummary } from '../../src/core/mcp/trace/traceText';
 
 const request = (id: number, params: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params }) as JSONRPCMessage;
 const response = (id: number, result: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, result }) as JSONRPCMessage;
@@ -29,6 +30,24 @@ describe('McpTrace', () => {
     assert.ok(typeof res!.durationMs === 'number' && res!.durationMs >= 0);
     assert.equal(err!.kind, 'error');
     assert.equal(err!.method, undefined, 'an answer to no request of ours has no method');
+  });
+
+  test("an app's messages sit under its server's, marked with the app, their ids apart from the server's", () => {
+    const trace = new McpTrace();
+    trace.setEnabled(true);
+    trace.record('out', request(1, { name: 'echo' }));
+    trace.record('in', { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} } as JSONRPCMessage, 'show_chart');
+    trace.record('out', response(1, { protocolVersion: '2026-01-26' }), 'show_chart');
+    trace.record('in', response(1, { content: [] }));
+    const [server, appAsks, appAnswer, serverAnswer] = trace.entries();
+    assert.equal(server!.app, undefined);
+    assert.deepEqual([appAsks!.app, appAsks!.direction, appAsks!.kind, appAsks!.method], ['show_chart', 'in', 'request', 'ui/initialize']);
+    assert.deepEqual([appAnswer!.app, appAnswer!.method], ['show_chart', 'ui/initialize'], "the app's answer is matched to the app's request");
+    assert.equal(serverAnswer!.method, 'tools/call', "the server's answer to its own id 1");
+    const summary = traceSummary('charts', trace);
+    assert.match(summary, /← app show_chart\s+request\s+ui\/initialize/);
+    assert.match(summary, /→ app show_chart\s+response\s+ui\/initialize/);
+    assert.match(traceDetail('charts', appAsks!), /^\/\/ received from the app of tool "show_chart" of server "charts" at /);
   });
 
   test('bounded in bytes: the oldest entries go first', () => {

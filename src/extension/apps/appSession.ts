@@ -25,6 +25,8 @@ export interface AppHost {
   requestDisplayMode(mode: string): DisplayMode;
   /** The bridge's side of a message, for the app's frame. */
   post(message: JSONRPCMessage): void;
+  /** Every message between the bridge and the app, for the server's trace (`out` to the app). */
+  record(direction: 'out' | 'in', message: JSONRPCMessage): void;
   log(line: string): void;
 }
 
@@ -46,7 +48,10 @@ export interface AppCall {
  */
 export class AppSession {
   private readonly bridge: AppBridge;
-  private readonly transport = new RelayTransport((m) => this.host.post(m));
+  private readonly transport = new RelayTransport((m) => {
+    this.host.record('out', m);
+    this.host.post(m);
+  });
   private messages: number[] = [];
 
   constructor(
@@ -88,6 +93,7 @@ export class AppSession {
 
   /** A message the app's frame posted. */
   deliver(message: JSONRPCMessage): void {
+    this.host.record('in', message);
     this.transport.receive(message);
   }
 

@@ -213,6 +213,7 @@ export class ChatApps implements vscode.Disposable {
         resize: place.resize,
         requestDisplayMode: place.requestDisplayMode,
         post: (message) => place.post(message as Record<string, unknown>),
+        record: (direction, message) => this.hub.trace(server).record(direction, message, card.name),
         log: (line) => this.log.info(`[${server}] ${line}`),
       },
       look,

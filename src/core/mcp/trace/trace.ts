@@ -6,6 +6,8 @@ export interface TraceEntry {
   /** When it was sent or received (ms since the epoch). */
   at: number;
   direction: 'out' | 'in';
+  /** Set for a message between the host and one of the server's MCP Apps (not the server's own connection). */
+  app?: string;
   kind: 'request' | 'response' | 'error' | 'notification';
   method?: string;
   id?: string | number;
@@ -95,24 +97,27 @@ export class McpTrace {
     this.pending.clear();
   }
 
-  record(direction: 'out' | 'in', message: JSONRPCMessage): void {
+  /** One message: with `app`, one between the host and that app of the server (`out` to the app, `in` from it). */
+  record(direction: 'out' | 'in', message: JSONRPCMessage, app?: string): void {
     if (!this.enabled) return;
     const at = Date.now();
     const json = safeStringify(message);
     const m = message as { id?: string | number; method?: string; error?: unknown };
-    const entry: TraceEntry = { seq: ++this.seq, at, direction, kind: 'notification', size: Buffer.byteLength(json), text: '' };
+    const entry: TraceEntry = { seq: ++this.seq, at, direction, ...(app !== undefined ? { app } : {}), kind: 'notification', size: Buffer.byteLength(json), text: '' };
+    // An app numbers its requests on its own: its ids are told apart from the server's.
+    const channel = app !== undefined ? `app ${app}:` : '';
     if (m.method !== undefined) {
       entry.method = m.method;
       if (m.id !== undefined) {
         entry.kind = 'request';
         entry.id = m.id;
         if (this.pending.size >= MAX_PENDING) this.pending.clear();
-        this.pending.set(`${direction}:${m.id}`, { method: m.method, at });
+        this.pending.set(`${channel}${direction}:${m.id}`, { method: m.method, at });
       }
     } else if (m.id !== undefined) {
       entry.kind = m.error !== undefined ? 'error' : 'response';
       entry.id = m.id;
-      const key = `${direction === 'in' ? 'out' : 'in'}:${m.id}`;
+      const key = `${channel}${direction === 'in' ? 'out' : 'in'}:${m.id}`;
       const request = this.pending.get(key);
       if (request) {
         this.pending.delete(key);

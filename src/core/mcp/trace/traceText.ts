@@ -14,7 +14,7 @@ export function traceSummary(server: string, trace: Pick<McpTrace, 'entries' | '
     '',
   ];
   if (!entries.length) return head.join('\n');
-  const rows = entries.map((e) => [`#${e.seq}`, clock(e.at), e.direction === 'out' ? '→ out' : '← in', e.kind, e.method ?? '', e.id === undefined ? '' : String(e.id), formatBytes(e.size), e.durationMs === undefined ? '' : `${e.durationMs} ms`, e.cut ? `cut, ${e.cut} chars not kept` : '']);
+  const rows = entries.map((e) => [`#${e.seq}`, clock(e.at), e.app !== undefined ? (e.direction === 'out' ? `→ app ${e.app}` : `← app ${e.app}`) : e.direction === 'out' ? '→ out' : '← in', e.kind, e.method ?? '', e.id === undefined ? '' : String(e.id), formatBytes(e.size), e.durationMs === undefined ? '' : `${e.durationMs} ms`, e.cut ? `cut, ${e.cut} chars not kept` : '']);
   const header = ['#', 'time', 'dir', 'kind', 'method', 'id', 'size', 'took', ''];
   const widths = header.map((h, i) => Math.min(40, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
@@ -23,7 +23,8 @@ export function traceSummary(server: string, trace: Pick<McpTrace, 'entries' | '
 
 /** One message's kept text, pretty-printed when it is whole JSON, after a comment line that says what it is. */
 export function traceDetail(server: string, entry: TraceEntry): string {
-  const what = `// ${entry.direction === 'out' ? 'sent to' : 'received from'} server "${server}" at ${new Date(entry.at).toISOString()}: ${entry.kind}${entry.method ? ` ${entry.method}` : ''}${entry.id !== undefined ? ` (id ${String(entry.id)})` : ''}, ${formatBytes(entry.size)}${entry.durationMs !== undefined ? `, ${entry.durationMs} ms after its request` : ''}`;
+  const peer = entry.app !== undefined ? `the app of tool "${entry.app}" of server "${server}"` : `server "${server}"`;
+  const what = `// ${entry.direction === 'out' ? 'sent to' : 'received from'} ${peer} at ${new Date(entry.at).toISOString()}: ${entry.kind}${entry.method ? ` ${entry.method}` : ''}${entry.id !== undefined ? ` (id ${String(entry.id)})` : ''}, ${formatBytes(entry.size)}${entry.durationMs !== undefined ? `, ${entry.durationMs} ms after its request` : ''}`;
   const lines = [what];
   if (entry.cut) lines.push(`// only the head was kept: ${entry.cut} more characters were not`);
   let body = entry.text;

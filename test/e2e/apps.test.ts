@@ -90,6 +90,8 @@ describe('MCP Apps in VS Code', () => {
         const before = await themeOf();
         assert.match(before, /^(light|dark)$/);
         await w.screenshot(`apps-2b-tab-${before}`);
+        // The README's picture of an app, when asked for (MINAGENT_DOCS_SCREENSHOTS=1).
+        if (process.env.MINAGENT_DOCS_SCREENSHOTS) await w.page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'app-tab.png') });
         await w.command('Preferences: Toggle between Light/Dark Themes');
         await waitFor('the app to follow the theme', async () => (await themeOf()) === (before === 'light' ? 'dark' : 'light'), 30_000);
         await w.screenshot(`apps-2c-tab-${before === 'light' ? 'dark' : 'light'}`);

@@ -1,28 +1,21 @@
-import type { CallToolResult, JSONRPCMessage, ReadResourceResult } from '@modelcontextprotocol/client';
-import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../core/agent/agent';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import type * as vscode from 'vscode';
 import type { AppDocuments } from '../../core/apps/appDocuments';
 import type { Post } from '../../core/chat/chatActions';
 import type { Logger } from '../../core/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub';
 import { serverIdentity } from '../../core/mcp/config/identity';
-import { pinOf } from '../../core/tools';
 import type { AppLook, ToolCard } from '../../shared/protocol';
+import type { AppAccess } from './appAccess';
 import type { AppServer } from './appServer';
 import { AppSession, type DisplayMode } from './appSession';
 import { openAppTab, type AppTab } from './appTab';
 
-/** Who decides whether an app's tool call runs without asking (the chat's approvals). */
-export interface AppApprovals {
-  preapproval(req: ApprovalRequest): string | undefined;
-}
-
 /** What the chat's apps answer to, besides their servers. */
 export interface ChatAppsDeps {
-  approvals: AppApprovals;
-  /** The user's say on each server's apps, per server identity (this workspace's state). */
-  consent: vscode.Memento;
+  /** What an app may do, with the user's say. */
+  access: AppAccess;
   log: Logger;
   extensionUri: vscode.Uri;
   /** An app's `ui/update-model-context`: the text goes on its card, and from there to the model. */
@@ -193,7 +186,7 @@ export class ChatApps implements vscode.Disposable {
     if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
     if (!card.app.result) return { error: 'the result this app shows was not kept; its text is above' };
     if (config.apps === false) return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
-    if (!(await this.allowed(server, serverIdentity(config)))) return { error: `apps of server "${server}" are shown as text (your choice)` };
+    if (!(await this.deps.access.allowed(server, serverIdentity(config)))) return { error: `apps of server "${server}" are shown as text (your choice)` };
     const doc = await this.documents.get(server, card.app.resourceUri);
     if (isFeatureError(doc)) return { error: doc.error };
     if (doc.dropped.length) this.log.warn(`the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`);
@@ -202,10 +195,10 @@ export class ChatApps implements vscode.Disposable {
     const session = new AppSession(
       { tool: { name: tool?.remoteName ?? card.name, description: tool?.description ?? '', inputSchema: tool?.parameters ?? {} }, arguments: parseArguments(card.arguments), result: card.app.result },
       {
-        callTool: (name, args) => this.callTool(server, card, name, args),
-        readResource: (uri) => this.readResource(server, uri),
+        callTool: (name, args) => this.deps.access.callTool(server, card.name, card.callId, name, args),
+        readResource: (uri) => this.deps.access.readResource(server, uri),
         message: (text) => post({ type: 'editDraft', text }),
-        openLink: (url) => openLink(url),
+        openLink: (url) => this.deps.access.openLink(url),
         updateContext: (text) => {
           this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`);
           this.deps.onContext(card.callId, text);
@@ -222,58 +215,9 @@ export class ChatApps implements vscode.Disposable {
     return { live: { card, session, revoke: published.revoke }, url: published.url };
   }
 
-  /** The user's say on a server's apps: asked once per server identity. */
-  private async allowed(server: string, identity: string): Promise<boolean> {
-    const key = `minagent.apps.${identity}`;
-    const known = this.deps.consent.get<boolean>(key);
-    if (known !== undefined) return known;
-    const show = `Show Apps of "${server}"`;
-    const choice = await vscode.window.showInformationMessage(
-      `Server "${server}" has an app: a page it wrote, shown in the chat beside its result.`,
-      { modal: true, detail: 'The app runs in a sandbox of its own. It can call this server\'s tools (asking you as the chat does), read its resources, put a message in your input and ask to open web links. It cannot reach the chat, other servers, or addresses its server did not declare.' },
-      show,
-      'Show Text Only',
-    );
-    if (choice === undefined) return false;
-    await this.deps.consent.update(key, choice === show);
-    return choice === show;
-  }
-
-  /** A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app asks. */
-  private async callTool(server: string, card: ToolCard, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const tool = this.hub.registry.list().find((t) => t.server === server && t.remoteName === name);
-    if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
-    const pin = pinOf(tool);
-    const req: ApprovalRequest = { ...pin, callId: `app-${card.callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
-    if (this.deps.approvals.preapproval(req) === undefined) {
-      const allow = 'Allow Once';
-      const choice = await vscode.window.showWarningMessage(
-        `The app of tool "${card.name}" asks to call "${name}" of server "${server}".`,
-        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}` },
-        allow,
-      );
-      if (choice !== allow) return errorResult(`the user denied the app's call to "${name}"`);
-    }
-    let raw: Record<string, unknown> | undefined;
-    const text = await this.hub.registry.callPinned(pin, args, { onResult: (r) => void (raw = r) });
-    this.log.info(`the app of tool "${card.name}" called "${name}" of server "${server}"`);
-    return (raw as CallToolResult | undefined) ?? errorResult(text);
-  }
-
-  private async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    const result = await this.hub.catalog.readResource(server, uri);
-    if (isFeatureError(result)) throw new Error(result.error);
-    const contents = result.contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), ...(c.meta ? { _meta: c.meta } : {}), ...(c.text !== undefined ? { text: c.text } : { blob: c.blob ?? '' }) }));
-    return { contents } as ReadResourceResult;
-  }
-
   dispose(): void {
     for (const post of [...this.views.keys()]) this.viewClosed(post);
   }
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function parseArguments(text: string): Record<string, unknown> {
@@ -283,10 +227,4 @@ function parseArguments(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-/** http(s) only, through VS Code (which asks before an address the user has not trusted). */
-async function openLink(url: string): Promise<boolean> {
-  if (!/^https?:\/\//i.test(url) || url.length > 2048) return false;
-  return vscode.env.openExternal(vscode.Uri.parse(url, true));
 }

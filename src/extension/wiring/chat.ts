@@ -22,6 +22,7 @@ import { activateResources } from '../resources/activate';
 import type { ResultDocuments } from '../resultDocuments';
 import type { ServerWiring } from './servers';
 import type { startToolsView } from './toolsView';
+import { AppAccess } from '../apps/appAccess';
 import { startApps } from './apps';
 
 /** Where the conversation was kept before it moved into files. */
@@ -44,10 +45,10 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
   let pageFocused = false;
   const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
+  const appsLog = taggedLogger(log, 'apps');
   const apps = startApps(context.subscriptions, hub, {
-    approvals,
-    consent: context.workspaceState,
-    log: taggedLogger(log, 'apps'),
+    access: new AppAccess(hub, approvals, context.workspaceState, appsLog),
+    log: appsLog,
     extensionUri: context.extensionUri,
     onContext: (callId, text) => {
       const c = chat.loaded();

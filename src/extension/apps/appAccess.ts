@@ -1,0 +1,83 @@
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../core/agent/agent';
+import type { Logger } from '../../core/logger';
+import { isFeatureError } from '../../core/mcp/features/featureTypes';
+import type { ServerHub } from '../../core/mcp/hub';
+import { pinOf } from '../../core/tools';
+
+/** Who decides whether an app's tool call runs without asking (the chat's approvals). */
+export interface AppApprovals {
+  preapproval(req: ApprovalRequest): string | undefined;
+}
+
+/**
+ * What an app may do, each time with the user's say: be shown at all (asked once per server
+ * identity), call a tool of its own server (never another's; outside the read-only rules the user
+ * is asked, told the app asks), read its own server's resources, and open http(s) links through
+ * VS Code's own confirmation.
+ */
+export class AppAccess {
+  constructor(
+    private readonly hub: ServerHub,
+    private readonly approvals: AppApprovals,
+    /** The user's say on each server's apps, per server identity (this workspace's state). */
+    private readonly consent: vscode.Memento,
+    private readonly log: Logger,
+  ) {}
+
+  /** The user's say on a server's apps: asked once per server identity. */
+  async allowed(server: string, identity: string): Promise<boolean> {
+    const key = `minagent.apps.${identity}`;
+    const known = this.consent.get<boolean>(key);
+    if (known !== undefined) return known;
+    const show = `Show Apps of "${server}"`;
+    const choice = await vscode.window.showInformationMessage(
+      `Server "${server}" has an app: a page it wrote, shown in the chat beside its result.`,
+      { modal: true, detail: 'The app runs in a sandbox of its own. It can call this server\'s tools (asking you as the chat does), read its resources, put a message in your input and ask to open web links. It cannot reach the chat, other servers, or addresses its server did not declare.' },
+      show,
+      'Show Text Only',
+    );
+    if (choice === undefined) return false;
+    await this.consent.update(key, choice === show);
+    return choice === show;
+  }
+
+  /** A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app (of `appTool`) asks. */
+  async callTool(server: string, appTool: string, callId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const tool = this.hub.registry.list().find((t) => t.server === server && t.remoteName === name);
+    if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
+    const pin = pinOf(tool);
+    const req: ApprovalRequest = { ...pin, callId: `app-${callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
+    if (this.approvals.preapproval(req) === undefined) {
+      const allow = 'Allow Once';
+      const choice = await vscode.window.showWarningMessage(
+        `The app of tool "${appTool}" asks to call "${name}" of server "${server}".`,
+        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}` },
+        allow,
+      );
+      if (choice !== allow) return errorResult(`the user denied the app's call to "${name}"`);
+    }
+    let raw: Record<string, unknown> | undefined;
+    const text = await this.hub.registry.callPinned(pin, args, { onResult: (r) => void (raw = r) });
+    this.log.info(`the app of tool "${appTool}" called "${name}" of server "${server}"`);
+    return (raw as CallToolResult | undefined) ?? errorResult(text);
+  }
+
+  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    const result = await this.hub.catalog.readResource(server, uri);
+    if (isFeatureError(result)) throw new Error(result.error);
+    const contents = result.contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), ...(c.meta ? { _meta: c.meta } : {}), ...(c.text !== undefined ? { text: c.text } : { blob: c.blob ?? '' }) }));
+    return { contents } as ReadResourceResult;
+  }
+
+  /** http(s) only, through VS Code (which asks before an address the user has not trusted). */
+  async openLink(url: string): Promise<boolean> {
+    if (!/^https?:\/\//i.test(url) || url.length > 2048) return false;
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

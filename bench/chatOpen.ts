@@ -80,7 +80,7 @@ export async function benchChatOpen(): Promise<void> {
       const ms = (await page.evaluate(`(async () => {
         const data = JSON.parse(${JSON.stringify(json)});
         const t0 = performance.now();
-        window.dispatchEvent(new MessageEvent('message', { data }));
+        window.dispatchEvent(new MessageEvent('message', { data, origin: window.origin }));
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         return performance.now() - t0;
       })()`)) as number;

@@ -18,7 +18,8 @@ export async function launchChromium(bench: string): Promise<Browser | undefined
 export async function openChatPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 500, height: 800 } });
   await page.setContent(`<!DOCTYPE html><html><head><style>${readFileSync('media/chat.css', 'utf8')}</style></head><body>${CHAT_BODY}</body></html>`);
-  await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: () => {} });' });
+  // What the page sends its host goes to `window.__sent` when a benchmark sets one.
+  await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent && window.__sent(m) });' });
   await page.addScriptTag({ content: readFileSync('dist/webview.js', 'utf8') });
   return page;
 }

@@ -2,6 +2,7 @@
 // same run. Writes bench/.tmp/results.json; `npm run docs` records a run in the tracked bench/results.json
 // and docs/PERFORMANCE.md, so a bench run never leaves the checkout dirty.
 import { benchAgent } from './agent';
+import { benchAppPaint } from './appPaint';
 import { benchBurstLoaded } from './burstLoaded';
 import { benchCallOverhead } from './callOverhead';
 import { benchChatOpen } from './chatOpen';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   await benchAgent();
   await benchWebviewStream();
   await benchWebviewUpdate();
+  await benchAppPaint();
   await benchChatOpen();
   await benchSize();
   await benchMemory();

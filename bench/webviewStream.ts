@@ -12,7 +12,7 @@ const TOKENS = 10_000;
 const ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 9);
 
 const ROUND = (oursFirst: boolean): string => `(async () => {
-  const post = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
+  const post = (m) => window.dispatchEvent(new MessageEvent('message', { data: m, origin: window.origin }));
   // A task boundary without setTimeout's 4 ms clamp.
   const yieldTask = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); });
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));

@@ -25,7 +25,7 @@ async function load(page: Page, n: number): Promise<void> {
   await page.evaluate(`(async () => {
     const base = ${JSON.stringify(items(n))};
     base.push({ kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: 'running', startedAt: 1 } });
-    window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: { items: base, busy: true, models: [] } } }));
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', state: { items: base, busy: true, models: [] } }, origin: window.origin }));
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   })()`);
 }
@@ -35,7 +35,7 @@ async function update(page: Page, i: number): Promise<number> {
   return (await page.evaluate(`(async () => {
     const transcript = document.getElementById('transcript');
     const t0 = performance.now();
-    window.dispatchEvent(new MessageEvent('message', { data: { type: 'update', item: { kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: ${i % 2 ? "'running'" : "'done'"}, startedAt: 1, progress: { progress: ${i}, total: ${UPDATES} } } } } }));
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'update', item: { kind: 'tool', id: 'live', card: { callId: 'live', name: 'slow', wireName: 'slow', server: 'worker', arguments: '{}', status: ${i % 2 ? "'running'" : "'done'"}, startedAt: 1, progress: { progress: ${i}, total: ${UPDATES} } } } }, origin: window.origin }));
     transcript.scrollHeight;
     const ms = performance.now() - t0;
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));

@@ -62,6 +62,8 @@ writeFileSync(
         asker: { command: 'node', args: [join(servers, 'asker.mjs')] },
         // An MCP App: the official vanilla-JS example, whose get-time tool shows a page under its card.
         clock: { command: 'node', args: [resolve('node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
+        // An MCP App of ours ("show me a chart"): click a bar to tell the model; Refresh calls a tool kept for the app.
+        charts: { command: 'node', args: [join(servers, 'apps.mjs')], env: { APPS_HTML: resolve('fixtures/apps/chart.html'), APPS_DEMO: '1' } },
       },
     },
     null,

@@ -40,17 +40,21 @@ describe('MCP Apps in VS Code', () => {
     const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
     try {
       await inMockChat('apps', servers, running, async ({ w, chat, mock }) => {
-        await chat.locator('#input').fill('What time is it?');
-        await chat.locator('#input').press('Enter');
-        await chat.locator('.card.status-waiting', { hasText: 'get-time' }).locator('button', { hasText: 'Allow once' }).click();
-        const card = chat.locator('.card.status-done', { hasText: 'get-time' });
-        await card.waitFor();
-        const result = (await card.locator('.card-result').innerText()).split('\n')[0]!.trim();
+        /** The user asks, allows the call once, and says yes to the server's apps (its first app asks once): the done card and its result's first line. */
+        const askForApp = async (text: string, tool: string, server: string) => {
+          await chat.locator('#input').fill(text);
+          await chat.locator('#input').press('Enter');
+          await chat.locator('.card.status-waiting', { hasText: tool }).locator('button', { hasText: 'Allow once' }).click();
+          const done = chat.locator('.card.status-done', { hasText: tool });
+          await done.waitFor();
+          const first = (await done.locator('.card-result').innerText()).split('\n')[0]!.trim();
+          const consent = w.page.locator('.monaco-dialog-box', { hasText: `Server "${server}" has an app` });
+          await consent.waitFor();
+          await consent.locator('.monaco-button', { hasText: `Show Apps of "${server}"` }).click();
+          return { card: done, result: first };
+        };
+        const { card, result } = await askForApp('What time is it?', 'get-time', 'vanilla');
         assert.match(result, ISO);
-        // The server's first app asks once.
-        const consent = w.page.locator('.monaco-dialog-box', { hasText: 'Server "vanilla" has an app' });
-        await consent.waitFor();
-        await consent.locator('.monaco-button', { hasText: 'Show Apps of "vanilla"' }).click();
         const frame = card.locator('.app-host iframe');
         await frame.waitFor();
         assert.equal(await frame.getAttribute('sandbox'), 'allow-scripts', 'scripts only: no same origin, no top navigation, no popups');
@@ -143,16 +147,8 @@ describe('MCP Apps in VS Code', () => {
         assert.doesNotMatch(system, /REPLACED/, 'an update replaces the one before');
 
         // The official Preact example, over HTTP: its app renders the result under its own card.
-        await chat.locator('#input').fill('Show the preact clock');
-        await chat.locator('#input').press('Enter');
-        await chat.locator('.card.status-waiting', { hasText: 'preact' }).locator('button', { hasText: 'Allow once' }).click();
-        const preactCard = chat.locator('.card.status-done', { hasText: 'preact' });
-        await preactCard.waitFor();
-        const preactResult = (await preactCard.locator('.card-result').innerText()).split('\n')[0]!.trim();
+        const { result: preactResult } = await askForApp('Show the preact clock', 'preact', 'preact');
         assert.match(preactResult, ISO);
-        const consentPreact = w.page.locator('.monaco-dialog-box', { hasText: 'Server "preact" has an app' });
-        await consentPreact.waitFor();
-        await consentPreact.locator('.monaco-button', { hasText: 'Show Apps of "preact"' }).click();
         const preactApp = chat.frameLocator('.card:has-text("preact") .app-host iframe');
         await waitFor('the Preact app to show the tool result', async () => (await preactApp.locator('body').innerText().catch(() => '')).includes(preactResult), 60_000);
         await w.screenshot('apps-4-preact-http');

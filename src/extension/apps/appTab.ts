@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from '../chat/html';
 import { parseAppTabRequest, type AppTabMessage, type AppTabRequest } from '../../shared/appTabProtocol';
 
 /** An app's editor tab, as its owner drives it. */
@@ -41,22 +42,11 @@ function appTabHtml(webview: vscode.Webview, extensionUri: vscode.Uri, appOrigin
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'appTab.js'));
   const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, `frame-src ${appOrigin}`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">
+  const style = `<style nonce="${nonce}">
 html, body { height: 100%; margin: 0; padding: 0; overflow: hidden; background: var(--vscode-editor-background); color: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); }
 iframe { display: block; width: 100%; height: 100%; border: 0; }
 #status { padding: 12px; font-style: italic; }
 </style>
-<title>App</title>
-</head>
-<body>
-<div id="status">Loading the app…</div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<title>App</title>`;
+  return webviewPage(csp, style, `<body>\n<div id="status">Loading the app…</div>\n<script nonce="${nonce}" src="${script}"></script>\n</body>`);
 }

@@ -17,20 +17,21 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, appO
     // MCP Apps: each app's document comes from the host's loopback app server, with a policy of its own.
     ...(appOrigin ? [`frame-src ${appOrigin}`] : []),
   ].join('; ');
+  const head = `<link rel="stylesheet" href="${style}">\n<link rel="stylesheet" href="${promptStyle}">\n<title>MinAgent Chat</title>`;
+  return webviewPage(csp, head, `<body hidden>\n${CHAT_BODY}\n<script nonce="${nonce}" src="${script}"></script>\n</body>`);
+}
+
+/** A webview's document: its policy, what goes in its head, and its body. */
+export function webviewPage(csp: string, head: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<link rel="stylesheet" href="${promptStyle}">
-<title>MinAgent Chat</title>
+${head}
 </head>
-<body hidden>
-${CHAT_BODY}
-<script nonce="${nonce}" src="${script}"></script>
-</body>
+${body}
 </html>`;
 }
 

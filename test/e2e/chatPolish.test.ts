@@ -163,7 +163,7 @@ describe('the chat, polished (issue 11)', () => {
         const paste = Array.from({ length: 2500 }, (_, i) => `line ${i}: a long log pasted into the chat, far more than the model takes`).join('\n');
         const before = await chat.locator('#transcript .msg').count();
         const input = chat.locator('#input');
-        await input.fill(paste);
+        await w.paste(input, paste);
         await input.press('Enter');
         const refused = chat.locator('.notice.error', { hasText: 'Not sent: this request needs about' });
         await refused.waitFor();

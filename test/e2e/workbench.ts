@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type ElementHandle, type Frame, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type ElementHandle, type Frame, type Locator, type Page } from 'playwright-core';
 import { ROOT } from '../helpers';
 
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
@@ -61,6 +61,18 @@ export class Workbench {
     const file = join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '_')}.png`);
     await this.page.screenshot({ path: file }).catch(() => undefined);
     return file;
+  }
+
+  /**
+   * Pastes `text` into `target` as a user does (the clipboard, then Ctrl+V): Playwright's fill types a
+   * long multi-line text through the editing commands one line at a time, which takes seconds for a
+   * log a user pastes at once.
+   */
+  async paste(target: Locator, text: string): Promise<void> {
+    await this.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(this.page.url()).origin });
+    await this.page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await target.focus();
+    await target.press('ControlOrMeta+V');
   }
 
   async command(title: string): Promise<void> {

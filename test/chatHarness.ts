@@ -12,7 +12,6 @@ export function quietActions(overrides: Partial<ChatActions> = {}): ChatActions 
     decide: () => undefined,
     forgetChatApprovals: () => undefined,
     openText: async () => undefined,
-    chooseTools: async () => false,
     setupModel: async () => undefined,
     ...overrides,
   };

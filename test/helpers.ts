@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
+import type { ToolRegistry } from '../src/core/tools';
+import { ToolIndex } from '../src/core/toolSearch/toolIndex';
+import { ToolOffer } from '../src/core/toolSearch/toolOffer';
 
 export const ROOT = resolve(__dirname, '..');
 export const SERVERS = join(ROOT, 'fixtures', 'servers');
@@ -131,4 +134,9 @@ export function iterationCounter(): { readonly now: number; stop(): void } {
     },
     stop: () => clearImmediate(counter),
   };
+}
+
+/** What a test's chat offers the model: every tool of `registry` (or none, with `none`), deferred by the default rule. */
+export function offerOf(registry: ToolRegistry, none = false): ToolOffer {
+  return new ToolOffer({ registry, index: new ToolIndex(registry), ...(none ? { isOn: () => false } : {}) });
 }

@@ -7,6 +7,10 @@ export interface CliArgs {
   workspace?: string;
   server?: string;
   json: boolean;
+  /** `tools --search QUERY` (repeatable): each query's ranking, in order. */
+  search: string[];
+  /** `tools --search ... --limit N`: most tools per query. */
+  limit?: string;
   verbose: boolean;
   script?: string;
   provider?: string;
@@ -35,6 +39,8 @@ export const USAGE = `usage: minagent <command> [options]
 commands:
   servers                 one line per server: name, state, tool count, error
   tools [--json]          the merged tool registry
+  tools --search QUERY [--search QUERY...] [--limit N] [--server S] [--json]
+                          the tools a model's search_tools would find, ranked (name, server, score)
   call NAME [JSON]        call a tool and print its result
   resources [--json]      every server's resources and resource templates
   read URI [--server S]   print a resource (--server when more than one server has it)
@@ -98,6 +104,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       workspace: { type: 'string' },
       server: { type: 'string' },
       json: { type: 'boolean', default: false },
+      search: { type: 'string', multiple: true },
+      limit: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       script: { type: 'string' },
       provider: { type: 'string' },
@@ -123,6 +131,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.server !== undefined ? { server: values.server } : {}),
     json: values.json ?? false,
+    search: values.search ?? [],
+    ...(values.limit !== undefined ? { limit: values.limit } : {}),
     verbose: values.verbose ?? false,
     ...(values.script !== undefined ? { script: values.script } : {}),
     ...(values.provider !== undefined ? { provider: values.provider } : {}),

@@ -9,6 +9,8 @@ import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';
 import { row, terminalLine } from './terminalText';
 import type { ToolApp } from '../core/apps/appMeta';
+import { ToolIndex } from '../core/toolSearch/toolIndex';
+import { offerOptions, ToolOffer } from '../core/toolSearch/toolOffer';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
 
 /** Bad flags or arguments: exit 2. */
@@ -136,7 +138,10 @@ export async function chatCommand(
   log: (line: string) => void,
   approve: (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>,
 ): Promise<number> {
-  const agent = new Agent(instance ?? createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions() });
+  // Deferred past their share of the window, as in the editor: search_tools finds the rest.
+  const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
+  const offer = new ToolOffer({ registry: hub.registry, index });
+  const agent = new Agent(instance ?? createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions(), ...offerOptions(offer) });
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {
@@ -144,6 +149,7 @@ export async function chatCommand(
       if (e.type === 'notice') log(e.message);
     },
   });
+  index.dispose();
   // Nothing reached the model: said like any step that ended the run.
   if (result.notSent !== undefined) io.out(`[${result.steps.length}] error: not sent: ${result.notSent}`);
   return result.stopped ? 1 : 0;

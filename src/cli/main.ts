@@ -15,6 +15,7 @@ import { MemoryGrants, samplingInputLimit, samplingLimit } from '../core/mcp/cli
 import { createModel } from '../core/models/factory';
 import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
 import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
+import { parseSearchInput, searchCommand, type SearchInput } from './searchCommand';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 import { stderr, stdout } from './terminalText';
@@ -39,8 +40,10 @@ async function main(argv: string[]): Promise<number> {
   let chat: ReturnType<typeof parseChatInput> | undefined;
   let read: ReturnType<typeof parseReadInput> | undefined;
   let prompt: ReturnType<typeof parsePromptInput> | undefined;
+  let search: SearchInput | undefined;
   try {
     if (args.command === 'read') read = parseReadInput(args.positionals, args.server);
+    if (args.command === 'tools') search = parseSearchInput(args);
     if (args.command === 'prompt') prompt = parsePromptInput(args.positionals);
     if (args.command === 'call') call = parseCallInput(args.positionals);
     if (args.command === 'chat') {
@@ -122,7 +125,7 @@ async function main(argv: string[]): Promise<number> {
       case 'servers':
         return serversCommand(hub, config, io);
       case 'tools':
-        return toolsCommand(hub, args.json, io, failed);
+        return search ? searchCommand(hub, search, args.json, io, failed) : toolsCommand(hub, args.json, io, failed);
       case 'call':
         return await callCommand(hub, call!, io, failed);
       case 'resources':

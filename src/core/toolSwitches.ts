@@ -1,5 +1,5 @@
 import { Emitter } from './event';
-import { forModel, type Tool, type ToolRegistry, type ToolSchema } from './tools';
+import type { Tool } from './tools';
 
 /** What is switched off, as stored: server names and tool keys (see `toolKey`). */
 export interface SwitchState {
@@ -22,8 +22,7 @@ export function toolKey(tool: Pick<Tool, 'name' | 'server' | 'remoteName'>): str
 
 /**
  * Which servers and tools are switched off for a workspace. Off means not sent to the model and not
- * callable by it. The one place that decides it: the Tools tree's checkboxes and the chat's tool
- * chooser (past minagent.chat.maxTools) both write here.
+ * callable by it. The one place that decides it: the Tools tree's checkboxes write here.
  */
 export class ToolSwitches {
   private readonly emitter = new Emitter<void>();
@@ -69,14 +68,6 @@ export class ToolSwitches {
     await this.save({ ...s, tools: on ? s.tools.filter((x) => x !== key) : [...new Set([...s.tools, key])] });
   }
 
-  /** Switches exactly `on` on among `all` (the chooser's answer); servers stay as they are. */
-  async choose(all: readonly Tool[], on: ReadonlySet<string>): Promise<void> {
-    const s = this.state();
-    const keys = new Set(all.map(toolKey));
-    const kept = s.tools.filter((k) => !keys.has(k));
-    await this.save({ ...s, tools: [...kept, ...all.filter((t) => !on.has(t.name)).map(toolKey)] });
-  }
-
   private async save(state: SwitchState): Promise<void> {
     await this.store.set(state);
     this.emitter.fire();
@@ -85,12 +76,4 @@ export class ToolSwitches {
   dispose(): void {
     this.emitter.dispose();
   }
-}
-
-/** The tools a model is offered: those switched on, at most `max` of them (in registry order). */
-export function offeredTools(registry: ToolRegistry, switches: ToolSwitches, max: number): { offered: Array<{ tool: Tool; schema: ToolSchema }>; on: number; total: number } {
-  const all = registry.list().filter(forModel);
-  const schemas = registry.schemas();
-  const on = all.map((tool, i) => ({ tool, schema: schemas[i]! })).filter((t) => switches.isOn(t.tool));
-  return { offered: on.slice(0, max), on: on.length, total: all.length };
 }

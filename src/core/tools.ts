@@ -192,8 +192,10 @@ export class ToolRegistry {
     const name = this.resolve(nameOrWire);
     const tool = name === undefined ? undefined : this.tools.get(name);
     if (!tool) {
+      // Bounded: with thousands of tools the whole list would flood the model's context.
       const known = this.names();
-      return toolError(`unknown tool "${nameOrWire}"; available tools: ${known.length ? known.join(', ') : '(none)'}`);
+      const shown = known.slice(0, 30).join(', ');
+      return toolError(`unknown tool "${nameOrWire}"; available tools: ${known.length ? `${shown}${known.length > 30 ? ` and ${known.length - 30} more` : ''}` : '(none)'}`);
     }
     return this.invoke(tool, args, options);
   }

@@ -9,6 +9,7 @@ import { failureText, type ServerHub, type ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/connection/state';
 import type { Tool } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
+import type { ToolPins } from '../core/toolSearch/pins';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
 import { toolItem, toolTooltipOf } from './toolRow';
@@ -36,8 +37,18 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly schemaCost: (server: string) => number | undefined,
     /** The servers' and tools' own icons (checked); the state icon stands in until one is loaded. */
     private readonly icons?: IconSource,
+    /** Tools pinned into every request (marked, with Pin and Unpin on their rows). */
+    private readonly pins?: ToolPins,
   ) {
     this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
+  }
+
+  /** The wire names the open chat has loaded (searched or used), marked on their rows. */
+  private loaded: () => ReadonlySet<string> = () => new Set();
+
+  /** Where the open chat's loaded tools are read (the chat is wired after the tree). */
+  showLoaded(loaded: () => ReadonlySet<string>): void {
+    this.loaded = loaded;
   }
 
   /** The checkboxes switch a server or a tool on or off for this workspace. */
@@ -163,7 +174,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         return item;
       }
       case 'tool':
-        return toolItem(node, this.hub.registry.get(node.name), { registry: this.hub.registry, switches: this.switches, icons: this.icons });
+        return toolItem(node, this.hub.registry.get(node.name), { registry: this.hub.registry, switches: this.switches, icons: this.icons, pins: this.pins, loaded: this.loaded() });
       case 'message': {
         const item = new vscode.TreeItem(node.label);
         item.id = node.id;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Tool, ToolRegistry } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
+import type { ToolPins } from '../core/toolSearch/pins';
 import { markdownText } from '../shared/markdownText';
 import type { IconSource } from './icons/iconSource';
 import type { Node } from './treeNode';
@@ -12,22 +13,28 @@ interface ToolRowDeps {
   registry: ToolRegistry;
   switches: ToolSwitches;
   icons: IconSource | undefined;
+  pins?: ToolPins | undefined;
+  /** Wire names the open chat has loaded while tools are deferred. */
+  loaded?: ReadonlySet<string>;
 }
 
 /** A tool's row in the Tools tree: its switch, its marks (renamed, off, title, wire name) and icon. */
-export function toolItem(node: Extract<Node, { kind: 'tool' }>, tool: Tool | undefined, { registry, switches, icons }: ToolRowDeps): vscode.TreeItem {
+export function toolItem(node: Extract<Node, { kind: 'tool' }>, tool: Tool | undefined, { registry, switches, icons, pins, loaded }: ToolRowDeps): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name);
   item.id = `tool:${node.server}:${node.name}`;
   item.contextValue = 'tool';
   if (!tool) return item;
   const wire = registry.wireName(tool.name);
   const why = switches.whyOff(tool);
+  const pinned = pins?.isPinned(tool) ?? false;
+  // Pin and Unpin on the row's menu follow this (see package.json's view/item/context).
+  item.contextValue = pinned ? 'tool.pinned' : 'tool.unpinned';
   item.checkboxState = {
     state: switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
     tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
   };
   // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
-  const notes = [tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
+  const notes = [pinned ? 'pinned' : undefined, wire && loaded?.has(wire) ? 'loaded' : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
   if (notes.length) item.description = notes.join(' · ');
   item.iconPath = icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
   // Its schema in a code block is the heaviest part of a row: VS Code would send and parse 100 of

@@ -107,8 +107,6 @@ export interface ChatMeta {
   selectedModel?: string;
   /** Shown instead of failing when no model is available: how to get one. */
   setupHint?: string;
-  /** Shown when more tools exist than the provider accepts. */
-  toolWarning?: string;
   /** Shown in an untrusted workspace that sets `minagent.*` values: which ones are ignored. */
   trustNotice?: string;
   /** Shown when entries of the user's model list were skipped: each problem names the entry and field. */
@@ -152,6 +150,11 @@ export interface BudgetParts {
   total: number;
   /** Why it would not be sent at all, when even trimming cannot make it fit. */
   over?: string;
+  /**
+   * Tools switched on that the request does not carry (deferred: the model finds them with
+   * search_tools), and what they would cost if it did.
+   */
+  deferred?: { count: number; tokens: number };
 }
 
 /**
@@ -226,7 +229,6 @@ export type WebviewRequest =
   | { type: 'export' }
   | { type: 'selectModel'; id: string }
   | { type: 'openResult'; callId: string }
-  | { type: 'chooseTools' }
   | { type: 'setupModel' }
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }

@@ -27,7 +27,6 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
     case 'stop':
     case 'newChat':
     case 'export':
-    case 'chooseTools':
     case 'setupModel':
     case 'continue':
       return { type: m.type, requestId: m.requestId };
@@ -122,7 +121,7 @@ const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isSt
 const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr });
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.toolWarning, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
+  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
 }
 
 function isState(s: unknown): s is ChatState {
@@ -143,6 +142,7 @@ const isBudget = shape<BudgetView>({
   total: isCount,
   trimmed: maybe(isStr),
   over: maybe(isStr),
+  deferred: maybe(shape<NonNullable<BudgetView['deferred']>>({ count: isCount, tokens: isCount })),
 });
 
 /** A message from the host, or undefined (the webview drops it). */

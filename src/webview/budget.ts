@@ -60,8 +60,10 @@ export class BudgetMeterView {
     const pct = (n: number) => `${formatTokens(n)} · ${Math.round((n / b.window) * 100)}%`;
     return [
       ['System prompt', pct(b.system), 'part-system'],
-      [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools)`, pct(tools), 'part-tools'],
-      ...b.tools.map((t): [string, string, string] => [`${t.server || "MinAgent's own (read_resource)"} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
+      [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools${b.deferred ? ' loaded' : ''})`, pct(tools), 'part-tools'],
+      ...b.tools.map((t): [string, string, string] => [`${t.server || "MinAgent's own"} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
+      // Deferred tools are not sent: the model finds them with search_tools; what they would cost.
+      ...(b.deferred ? [[`Deferred (${b.deferred.count} tool${b.deferred.count === 1 ? '' : 's'}, found by search)`, `not sent (${formatTokens(b.deferred.tokens)})`, 'part-deferred'] as [string, string, string]] : []),
       ['History', b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history), 'part-history'],
       ['New message', pct(b.message), 'part-message'],
     ];
@@ -100,7 +102,9 @@ export class BudgetMeterView {
     }
     const hint = document.createElement('p');
     hint.className = 'hint';
-    hint.textContent = 'Switch servers or tools off in the Tools view to leave their schemas out.';
+    hint.textContent = b.deferred
+      ? 'Tools are deferred: each request carries the pinned tools, those this chat loaded by search or used, and search_tools. Pin a tool in the Tools view to send it always.'
+      : 'Switch servers or tools off in the Tools view to leave their schemas out.';
     this.details.append(hint);
   }
 }

@@ -119,7 +119,7 @@ function applyMeta(state: ChatMeta): void {
   welcome.setExamples(state.examples);
   modelSelect.disabled = state.models.length === 0;
   banner.textContent = '';
-  banner.hidden = !state.setupHint && !state.toolWarning && !state.trustNotice && !state.modelNotice;
+  banner.hidden = !state.setupHint && !state.trustNotice && !state.modelNotice;
   for (const [text, className] of [
     [state.trustNotice, 'trust-notice'],
     [state.modelNotice, 'model-notice'],
@@ -132,7 +132,6 @@ function applyMeta(state: ChatMeta): void {
   }
   for (const [text, action, label] of [
     [state.setupHint, 'setupModel', 'Set up a model'],
-    [state.toolWarning, 'chooseTools', 'Choose tools'],
   ] as const) {
     if (!text) continue;
     const p = document.createElement('p');

@@ -1,4 +1,5 @@
-// MCP Apps in a real VS Code, against the official vanilla-JS example from npm over stdio: the model
+// MCP Apps in a real VS Code, against the official examples from npm (vanilla JS and Vue over stdio,
+// Preact over Streamable HTTP) and a hostile fixture. With the vanilla one: the model
 // calls get-time, the user allows the server's apps once, and the app appears under the tool's card
 // in a sandboxed frame of its own, showing the tool's result; its own "Get Server Time" calls the
 // tool again through an approval that names the app, and its message lands in the chat's input; it
@@ -14,6 +15,7 @@ import { inMockChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
 
 const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const VUE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vue', 'dist', 'index.js');
 const PREACT = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-preact', 'dist', 'index.js');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -33,11 +35,12 @@ describe('MCP Apps in VS Code', () => {
     const servers = {
       'minagent.servers': {
         vanilla: { command: 'node', args: [VANILLA, '--stdio'] },
+        vue: { command: 'node', args: [VUE, '--stdio'] },
         preact: { type: 'http', url: `http://127.0.0.1:${preactPort}/mcp` },
         apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin } },
       },
     };
-    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
+    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^vue\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
     try {
       await inMockChat('apps', servers, running, async ({ w, chat, mock }) => {
         /** The user asks, allows the call once, and says yes to the server's apps (its first app asks once): the done card and its result's first line. */
@@ -152,6 +155,13 @@ describe('MCP Apps in VS Code', () => {
         const preactApp = chat.frameLocator('.card:has-text("preact") .app-host iframe');
         await waitFor('the Preact app to show the tool result', async () => (await preactApp.locator('body').innerText().catch(() => '')).includes(preactResult), 60_000);
         await w.screenshot('apps-4-preact-http');
+
+        // The official Vue example, over stdio beside the vanilla one (its get-time under the server's prefix).
+        const { result: vueResult } = await askForApp('Show the vue clock', 'vue', 'vue');
+        assert.match(vueResult, ISO);
+        const vueApp = chat.frameLocator('.card:has-text("vue") .app-host iframe');
+        await waitFor('the Vue app to show the tool result', async () => (await vueApp.locator('body').innerText().catch(() => '')).includes(vueResult), 60_000);
+        await w.screenshot('apps-5-vue-stdio');
       });
     } finally {
       preact.kill();

@@ -15,7 +15,7 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import { expandTemplate } from '../../src/core/mcp/features/resources';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
-import { fixture, waitFor } from '../helpers';
+import { fixture, waitFor, offerOf } from '../helpers';
 import { chatView, oneModel, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
 
@@ -41,7 +41,7 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
       registry: hub.registry,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 3 }),
-      tools: () => [],
+      offer: offerOf(hub.registry, true),
       preapproval: () => undefined,
       ask: async () => false,
     });

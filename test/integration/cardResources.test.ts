@@ -12,7 +12,7 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import type { CardResource, ToolCard } from '../../src/shared/protocol';
 import { isTranscriptItem, parseWebviewMessage } from '../../src/shared/validate';
-import { fixture } from '../helpers';
+import { fixture, offerOf } from '../helpers';
 import { chatView, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
 
@@ -34,7 +34,7 @@ describe('resources in tool results', { timeout: 60_000 }, () => {
       registry: hub.registry,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 3 }),
-      tools: () => hub.registry.schemas(),
+      offer: offerOf(hub.registry),
       // As the extension's host does: the registry's title and the checked icon (the hostile case hands a bad one).
       look: (name) => ({ ...(hub.registry.get(name)?.title ? { title: hub.registry.get(name)!.title! } : {}), icon: name === 'cite' ? PNG : 'javascript:alert(1)' }),
       preapproval: () => 'test',

@@ -17,7 +17,7 @@ import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { HostMessage, PromptChoice } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
-import { fixture } from '../helpers';
+import { fixture, offerOf } from '../helpers';
 import { chatView, oneModel, quietActions } from '../chatHarness';
 
 const dirs: string[] = [];
@@ -41,7 +41,7 @@ function setup(model: ScriptedModel) {
     registry: hub.registry,
     createModel: async () => model,
     agentOptions: () => ({ system: 'sys', maxSteps: 3 }),
-    tools: () => [],
+    offer: offerOf(hub.registry, true),
     preapproval: () => undefined,
     ask: async () => false,
   });

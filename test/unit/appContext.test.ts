@@ -1,5 +1,6 @@
 // What an MCP App asks the model to know (`ui/update-model-context`): it goes on the app's card, where
 // the user sees it and the stored chat keeps it, and from there into every request of that chat.
+import { offerOf } from '../helpers';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +62,7 @@ test("the next request of the chat carries what its app said, in the system prom
     registry: new ToolRegistry(),
     createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
     agentOptions: () => ({ system: 'sys', instructions: () => '<server-instructions server="charts">Be brief.</server-instructions>', maxSteps: 3 }),
-    tools: () => [],
+    offer: offerOf(new ToolRegistry()),
     preapproval: () => undefined,
     ask: async () => false,
   };

@@ -1,5 +1,6 @@
 // The chat's history: conversations kept in files are listed, reopened, renamed and deleted, through
 // the store and through the router the views talk to.
+import { offerOf } from '../helpers';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,7 +161,7 @@ describe('the conversation history (router)', () => {
         throw new Error('no model in this test');
       },
       agentOptions: () => ({ system: '', maxSteps: 1 }),
-      tools: () => [],
+      offer: offerOf(new ToolRegistry()),
       preapproval: () => undefined,
       ask: async () => false,
     });

@@ -15,7 +15,7 @@ import { BudgetMeter } from '../../src/extension/chat/budgetMeter';
 import type { HostMessage, TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';
 import { chatView, oneModel, quietActions } from '../chatHarness';
-import { waitFor } from '../helpers';
+import { waitFor, offerOf } from '../helpers';
 import { startMockModel } from '../mockModel';
 
 const mock = startMockModel;
@@ -33,7 +33,7 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
       registry: tools,
       createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 5, ...(idleTimeoutMs ? { idleTimeoutMs } : {}) }),
-      tools: () => tools.schemas(),
+      offer: offerOf(tools),
       preapproval: () => undefined,
       // Waits for a decision that never comes; only the turn's signal ends it (as Approvals.ask does).
       ask: (req, signal) =>

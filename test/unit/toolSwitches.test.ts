@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { measureRequest } from '../../src/core/budget/breakdown';
 import { estimateCounter } from '../../src/core/budget/tokens';
-import { offeredTools, ToolSwitches, type SwitchState } from '../../src/core/toolSwitches';
+import { ToolSwitches, type SwitchState } from '../../src/core/toolSwitches';
+import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
+import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { ToolRegistry, type Tool } from '../../src/core/tools';
 
 function setup() {
@@ -18,27 +20,18 @@ test('a server or a tool switched off is not offered; the reason names it; the s
   const { switches, registry, stored } = setup();
   let changes = 0;
   switches.onDidChange(() => changes++);
+  const offer = new ToolOffer({ registry, index: new ToolIndex(registry), isOn: (t) => switches.isOn(t) });
+  const offered = () => offer.plan([], 100_000).tools.map((t) => t.name);
   await switches.setServer('analytics', false);
-  assert.deepEqual(offeredTools(registry, switches, 128).offered.map((t) => t.schema.name), ['echo']);
+  assert.deepEqual(offered(), ['echo']);
   assert.match(switches.whyOff(registry.get('row_count')!)!, /server "analytics" is switched off/);
   await switches.setServer('analytics', true);
   await switches.setTool(registry.get('analytics.echo')!, false);
-  assert.deepEqual(offeredTools(registry, switches, 128).offered.map((t) => t.schema.name), ['echo', 'row_count']);
+  assert.deepEqual(offered(), ['echo', 'row_count']);
   // Keyed by server and the server's own name: research's "echo" is not analytics' "echo".
   assert.deepEqual(stored(), { servers: [], tools: ['analytics/echo'] });
   assert.equal(switches.isOn(registry.get('echo')!), true);
   assert.equal(changes, 3);
-});
-
-test('the chooser past maxTools writes the same switches; at most maxTools are offered', async () => {
-  const { switches, registry } = setup();
-  assert.equal(offeredTools(registry, switches, 2).offered.length, 2);
-  assert.equal(offeredTools(registry, switches, 2).on, 3);
-  await switches.choose(registry.list(), new Set(['row_count']));
-  const r = offeredTools(registry, switches, 2);
-  assert.deepEqual(r.offered.map((t) => t.tool.name), ['row_count']);
-  assert.equal(r.on, 1);
-  assert.equal(switches.toolSwitchedOn(registry.get('echo')!), false);
 });
 
 test('a corrupt stored state switches nothing off', () => {

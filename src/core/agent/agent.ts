@@ -2,6 +2,7 @@ import { resultSources } from '../approvals/contextSources';
 import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
+import { DEFAULT_WINDOW } from '../budget/window';
 import type { ChatMessage, ToolCall } from './messages';
 import type { ChatModel } from './model';
 
@@ -73,8 +74,21 @@ export interface AgentOptions {
    * call then does not run. An approved call goes to the tool that was shown, or fails.
    */
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
-  /** The tools the model is shown (default: all of the registry's). A call to any other tool is refused. */
-  tools?: () => ToolSchema[];
+  /**
+   * The tools the model is shown in the next request of a conversation with this history, against a
+   * window of `windowTokens` (default: all of the registry's). A call to any other tool is refused,
+   * unless `isCallable` says it may run (a deferred tool the model remembers).
+   */
+  tools?: (history: readonly ChatMessage[], windowTokens: number) => ToolSchema[];
+  /** Whether a tool the request did not carry may still be called (by wire name). */
+  isCallable?: (wire: string) => boolean;
+  /**
+   * MinAgent's own tools that run without asking and without a server (search_tools): the runner
+   * for a wire name, or undefined. It gets the conversation so far.
+   */
+  builtin?: (wire: string) => ((args: unknown, history: readonly ChatMessage[]) => string | Promise<string>) | undefined;
+  /** What the model is told when it calls a tool the registry does not have (e.g. one its server removed after it was loaded). */
+  unknownTool?: (wire: string, history: readonly ChatMessage[]) => string | undefined;
   /** Ends a model request that sends nothing for this long. */
   idleTimeoutMs?: number;
   /** Why a tool the model was not shown is unavailable (e.g. "switched off in this workspace"), for its refusal. */
@@ -134,7 +148,8 @@ export class Agent {
     let lastNotice: string | undefined;
     for (let turn = 0; turn < maxSteps; turn++) {
       if (signal?.aborted) return end('cancelled', 'cancelled');
-      const tools = this.options.tools?.() ?? this.registry.schemas();
+      const windowTokens = (await this.model.limits?.(signal).catch(() => undefined))?.window.tokens ?? DEFAULT_WINDOW;
+      const tools = this.options.tools?.(conversation, windowTokens) ?? this.registry.schemas();
       let reply;
       try {
         // Before every request, so a long multi-step turn stays within the model's window too.
@@ -167,7 +182,8 @@ export class Agent {
       // The agent's own call ids ("turn.index") are unique within a run, whatever the provider sent.
       const offered = new Set(tools.map((t) => t.name));
       const sources = resultSources(conversation, this.registry);
-      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, sources, signal, onEvent)));
+      const before = [...conversation];
+      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, sources, before, signal, onEvent)));
       for (const r of results) {
         conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
         emit({
@@ -207,7 +223,7 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']): Promise<ToolRun> {
+  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], history: readonly ChatMessage[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']): Promise<ToolRun> {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
     let server = tool?.server;
@@ -223,11 +239,20 @@ export class Agent {
         return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
       }
     }
+    const builtin = offered.has(call.name) ? this.options.builtin?.(call.name) : undefined;
+    if (builtin) {
+      // MinAgent's own (search_tools): no server, no approval; the user still sees its card.
+      onEvent?.({ type: 'tool_start', callId, name: call.name, wireName: call.name, arguments: args });
+      result = await Promise.resolve()
+        .then(() => builtin(args, history))
+        .catch((err: unknown) => toolError(`${call.name} failed: ${errorMessage(err)}`));
+      return { call, callId, name: call.name, server: undefined, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images: [] as ToolImage[] };
+    }
     // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
     if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args)) server = tool.targetServer(args as Record<string, unknown>);
     onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
     const wire = this.registry.wireName(name);
-    if (tool && wire !== undefined && !offered.has(wire)) {
+    if (tool && wire !== undefined && !offered.has(wire) && !this.options.isCallable?.(wire)) {
       // The model may call only what it was shown: a tool switched off (or left out) is refused here.
       result = toolError(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`);
       return { call, callId, name, server, args, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
@@ -244,7 +269,8 @@ export class Agent {
       ...(tool?.app ? { onResult: (r: Record<string, unknown>) => void (appResult = r) } : {}),
     };
     if (!tool) {
-      result = await this.registry.call(call.name, args, callOptions);
+      const why = this.options.unknownTool?.(call.name, history);
+      result = why !== undefined ? toolError(why) : await this.registry.call(call.name, args, callOptions);
       return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images, resources };
     }
     const pin = pinOf(tool);

@@ -15,8 +15,6 @@ export interface ChatActions {
   forgetChatApprovals(): void;
   /** Opens text in a read-only editor whose tab reads `title`. */
   openText(content: string, language: 'markdown' | 'plaintext', title: string): Promise<void>;
-  /** Resolves true when the tool choice changed. */
-  chooseTools(): Promise<boolean>;
   setupModel(): Promise<void>;
   /** The message being typed (the budget meter measures what sending it would cost). */
   draft?(text: string): void;

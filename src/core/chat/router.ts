@@ -169,9 +169,6 @@ export class ChatRouter implements Disposable {
         if (text !== undefined) await this.actions.openText(text, 'plaintext', `result · ${item?.kind === 'tool' ? item.card.name : 'tool'}`);
         return;
       }
-      case 'chooseTools':
-        if (await this.actions.chooseTools()) this.metaChanged();
-        return;
       case 'setupModel':
         return this.actions.setupModel();
       case 'openResource': {

@@ -1,6 +1,7 @@
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
 import type { ChatModel } from '../agent/model';
-import { errorMessage, type ToolRegistry, type ToolSchema } from '../tools';
+import { errorMessage, type ToolRegistry } from '../tools';
+import { offerOptions, type ToolOffer } from '../toolSearch/toolOffer';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
@@ -24,8 +25,8 @@ export interface TurnHost {
   createModel(signal: AbortSignal): Promise<ChatModel>;
   /** System prompt, step limit and stream idle timeout, read when the turn starts. */
   agentOptions(): { system: string; instructions?: () => string; maxSteps: number; idleTimeoutMs?: number };
-  /** The tools the model is shown this step. */
-  tools(): ToolSchema[];
+  /** The tools the model is offered, request by request (all, or deferred behind search_tools). */
+  offer: ToolOffer;
   /**
    * Waits (bounded, until `signal`) for servers still starting, calling `onWaiting` with their names if
    * the wait is long enough to show; resolves with what to tell the user when some were not waited for.
@@ -156,7 +157,7 @@ export class Turn {
       // The servers' instructions, then what this chat's apps asked the model to know (as they say it now).
       instructions: () => [options.instructions?.(), appContextSection(c.items)].filter((t) => !!t).join('\n\n'),
       approve: (req, signal) => this.approve(req, signal),
-      tools: () => this.host.tools(),
+      ...offerOptions(this.host.offer),
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {

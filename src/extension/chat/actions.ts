@@ -30,12 +30,11 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     meta(): ChatMeta {
       const list = models.list();
       const selected = models.selected();
-      const warning = tools.warning();
       const trustNotice = models.trustNotice();
       const modelNotice = models.modelNotice();
       const examples = examplePrompts(tools.offered());
       const chips = attachments?.chips() ?? [];
-      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(warning ? { toolWarning: warning } : {}), ...(trustNotice ? { trustNotice } : {}), ...(modelNotice ? { modelNotice } : {}), examples };
+      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(trustNotice ? { trustNotice } : {}), ...(modelNotice ? { modelNotice } : {}), examples };
     },
     selectModel: async (id) => {
       await models.select(id);
@@ -43,7 +42,6 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     decide: (callId, decision) => approvals.decide(callId, decision),
     forgetChatApprovals: () => approvals.newChat(),
     openText: (content, language, title) => results.open(title, content, language),
-    chooseTools: () => tools.choose(),
     // The chat's keys (New Chat) apply while its page has the focus: VS Code's own focus keys do not see inside a webview view.
     focusChanged: (focused) => void vscode.commands.executeCommand('setContext', 'minagent.chatFocused', focused),
     setupModel: async () => {

@@ -12,8 +12,11 @@ export interface BudgetSource {
   model(): Promise<ChatModel>;
   system(): string;
   history(): readonly ChatMessage[];
-  /** Every tool the registry has, with its server and whether it is offered to the model. */
-  tools(): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean }>;
+  /**
+   * Every tool the registry has, with its server, whether the next request carries it, whether the
+   * tool itself is switched on, and whether it is on (server and tool): on but not carried is deferred.
+   */
+  tools(windowTokens: number): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean; on?: boolean }>;
 }
 
 /** Drafts are measured at most this often while the user types. */
@@ -92,9 +95,12 @@ export class BudgetMeter implements vscode.Disposable {
     }
     if (!model.limits) return this.publish(undefined);
     const limits = await model.limits();
-    const tools = source.tools();
+    const tools = source.tools(limits.window.tokens);
     const b = await measureRequest({ limits, system: source.system(), history: source.history(), draft: this.draft, tools: tools.filter((t) => t.offered) });
-    this.publish(toView(b));
+    // Tools that are on but not in the request wait behind search_tools: what they would cost.
+    const waiting = tools.filter((t) => !t.offered && t.on !== false);
+    const deferred = waiting.length ? { count: waiting.length, tokens: (await measureRequest({ limits, system: '', history: [], draft: '', tools: waiting })).tools.reduce((a, t) => a + t.tokens, 0) } : undefined;
+    this.publish(toView(b, deferred));
     // Every server's cost, switched off or not (what switching it on or off changes), of the tools
     // switched on within it: the tree's row then says what the meter counts.
     const all = await measureRequest({ limits, system: '', history: [], draft: '', tools: tools.filter((t) => t.toolOn !== false) });
@@ -117,8 +123,9 @@ export class BudgetMeter implements vscode.Disposable {
   }
 }
 
-function toView(b: BudgetBreakdown): BudgetView {
+function toView(b: BudgetBreakdown, deferred?: { count: number; tokens: number }): BudgetView {
   return {
+    ...(deferred ? { deferred } : {}),
     window: b.window.tokens,
     windowSource: b.window.source,
     reserve: b.reserve,

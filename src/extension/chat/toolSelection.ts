@@ -1,40 +1,65 @@
-import * as vscode from 'vscode';
+import type { ChatMessage } from '../../core/agent/messages';
+import { Emitter } from '../../core/event';
 import type { ServerHub } from '../../core/mcp/hub';
 import { forModel, type Tool, type ToolSchema } from '../../core/tools';
-import { offeredTools, type ToolSwitches } from '../../core/toolSwitches';
+import type { ToolSwitches } from '../../core/toolSwitches';
+import { DEFAULT_DEFERRAL, type DeferralSettings, type ToolPlan } from '../../core/toolSearch/deferral';
+import type { ToolPins } from '../../core/toolSearch/pins';
+import { ToolIndex } from '../../core/toolSearch/toolIndex';
+import { ToolOffer } from '../../core/toolSearch/toolOffer';
 import { setting } from '../trustedSettings';
 
 /**
- * Which tools the model is sent: those switched on for this workspace (the Tools tree's checkboxes,
- * or the chooser past `minagent.chat.maxTools`), at most maxTools of them. One mechanism: the
- * chooser writes the same switches the tree shows.
+ * Which tools the model is offered: those switched on for this workspace (the Tools tree's
+ * checkboxes), all of them while they fit their share of the window, else the pinned ones, the ones
+ * the conversation loaded by search or used, and search_tools (core/toolSearch).
  */
 export class ToolSelection {
+  readonly index: ToolIndex;
+  readonly offer: ToolOffer;
+  /** What the open chat has loaded, as last measured (empty while tools are not deferred). */
+  private loadedNow: ReadonlySet<string> = new Set();
+  private readonly loadedEmitter = new Emitter<void>();
+  /** Fires when the open chat's loaded tools changed (the Tools tree marks them). */
+  readonly onDidChangeLoaded = this.loadedEmitter.event;
+
   constructor(
     private readonly hub: ServerHub,
     private readonly switches: ToolSwitches,
-  ) {}
-
-  private max(): number {
-    return setting<number>('chat.maxTools', 128);
+    readonly pins: ToolPins,
+  ) {
+    this.index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
+    this.offer = new ToolOffer({ registry: hub.registry, index: this.index, isOn: (t) => switches.isOn(t), pinned: () => pins.keys(), settings: () => this.settings() });
   }
 
-  /** The tools the next request offers, under registry names (the chat's example prompts). */
+  private settings(): DeferralSettings {
+    return {
+      share: setting<number>('tools.deferAbove', DEFAULT_DEFERRAL.share),
+      maxLoaded: setting<number>('tools.maxLoaded', DEFAULT_DEFERRAL.maxLoaded),
+    };
+  }
+
+  /** The tools switched on, under registry names (the chat's example prompts). */
   offered(): Tool[] {
-    return offeredTools(this.hub.registry, this.switches, this.max()).offered.map((t) => t.tool);
+    return this.offer.enabled().map((t) => t.tool);
   }
 
-  /** The schemas sent with the next request, under wire names. */
-  forModel(): ToolSchema[] {
-    return offeredTools(this.hub.registry, this.switches, this.max()).offered.map((t) => t.schema);
+  /** What the next request of a conversation with this history carries. */
+  plan(history: readonly ChatMessage[], windowTokens: number): ToolPlan {
+    return this.offer.plan(history, windowTokens);
   }
 
-  /** Every tool the registry has, with its server, whether the next request offers it, and whether the tool itself is switched on (for the budget meter). */
-  budgetTools(): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean }> {
+  /** Every tool the registry has, with its server, whether the next request carries it, and whether the tool itself is switched on (for the budget meter). */
+  budgetTools(history: readonly ChatMessage[], windowTokens: number): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean; on: boolean }> {
     const registry = this.hub.registry;
-    const offered = new Set(this.forModel().map((t) => t.name));
+    const plan = this.plan(history, windowTokens);
+    const carried = new Set(plan.tools.map((t) => t.name));
+    this.noteLoaded(new Set(plan.loaded));
     const schemas = registry.schemas();
-    return registry.list().filter(forModel).map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: offered.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t) }));
+    return registry
+      .list()
+      .filter(forModel)
+      .map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: carried.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t), on: this.switches.isOn(t) }));
   }
 
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */
@@ -44,23 +69,19 @@ export class ToolSelection {
     return tool && this.switches.whyOff(tool);
   }
 
-  /** What the banner says when some switched-on tools are left out, or undefined. */
-  warning(): string | undefined {
-    const max = this.max();
-    const { on, total } = offeredTools(this.hub.registry, this.switches, max);
-    if (on <= max) return undefined;
-    return `${on} tools are switched on but models accept at most ${max} ("minagent.chat.maxTools"): the first ${max} are sent, ${on - max} ${on - max === 1 ? 'is' : 'are'} left out${total > on ? ` (${total - on} more are switched off)` : ''}. Choose which, or switch servers off in the Tools view.`;
+  /** The wire names the open chat has loaded, as last measured. */
+  loaded(): ReadonlySet<string> {
+    return this.loadedNow;
   }
 
-  /** The chooser: what is picked is switched on, the rest off (the Tools tree shows the same). Resolves true when the choice changed. */
-  async choose(): Promise<boolean> {
-    const registry = this.hub.registry;
-    const sent = new Set(this.forModel().map((t) => registry.resolve(t.name)));
-    const tools = registry.list().filter((t) => forModel(t) && (!t.server || this.switches.serverOn(t.server)));
-    const items = tools.map((t) => ({ label: t.name, description: t.server, detail: t.description, picked: sent.has(t.name) }));
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `MinAgent: tools sent to the model (at most ${this.max()})`, matchOnDescription: true });
-    if (!picked) return false;
-    await this.switches.choose(tools, new Set(picked.map((p) => p.label)));
-    return true;
+  private noteLoaded(next: ReadonlySet<string>): void {
+    if (next.size === this.loadedNow.size && [...next].every((n) => this.loadedNow.has(n))) return;
+    this.loadedNow = next;
+    this.loadedEmitter.fire();
+  }
+
+  dispose(): void {
+    this.loadedEmitter.dispose();
+    this.index.dispose();
   }
 }

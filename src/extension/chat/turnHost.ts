@@ -38,7 +38,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
         userWaitMs: (server: string) => userWait.waitedMs(server),
       };
     },
-    tools: () => tools.forModel(),
+    offer: tools.offer,
     whenServersReady: (signal, onWaiting) => serversReady(hub, signal, { onWaiting }),
     whyUnavailable: (name) => tools.whyUnavailable(name),
     preapproval: (req: ApprovalRequest) => approvals.preapproval(req),

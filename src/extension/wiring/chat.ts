@@ -34,10 +34,11 @@ const LEGACY_CHAT_KEY = 'minagent.chat.v1';
  */
 export function startChat(context: vscode.ExtensionContext, servers: ServerWiring, toolsView: ReturnType<typeof startToolsView>, results: ResultDocuments): void {
   const { hub, log, serverAsks, inputs } = servers;
-  const { switches, meter, icons, tree } = toolsView;
+  const { switches, pins, meter, icons, tree } = toolsView;
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(hub, context.workspaceState);
-  const tools = new ToolSelection(hub, switches);
+  const tools = new ToolSelection(hub, switches, pins);
+  tree.showLoaded(() => tools.loaded());
   const runner = new TurnRunner(vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons));
   const store = conversationStore(context, taggedLogger(log, 'chat'));
   const { attachments, docs } = activateResources(context.subscriptions, hub, taggedLogger(log, 'resources'), models, icons);
@@ -64,7 +65,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     // As the next turn sends it: the system prompt, the servers' instructions and this chat's apps' contexts.
     system: () => [systemPrompt(), hub.catalog.instructions(), appContextSection(chat.loaded()?.items ?? [])].filter((t) => !!t).join('\n\n'),
     history: () => chat.loaded()?.messages ?? [],
-    tools: () => tools.budgetTools(),
+    tools: (windowTokens) => tools.budgetTools(chat.loaded()?.messages ?? [], windowTokens),
   });
   const panels = new ChatPanels(context.extensionUri, chat, apps.origin);
   // The model list is cached; VS Code says when it changes.
@@ -79,6 +80,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     (err: Error) => log.warn(`chat: moving the model settings into minagent.chat.models failed: ${err.message}`),
   );
   context.subscriptions.push(
+    tools,
     runner,
     chat,
     panels,
@@ -107,6 +109,11 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
       tree.refresh();
       chat.metaChanged();
     }),
+    pins.onDidChange(() => {
+      tree.refresh();
+      chat.metaChanged();
+    }),
+    tools.onDidChangeLoaded(() => tree.refresh()),
   );
 }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { taggedLogger, type Logger } from '../../core/logger';
 import type { ServerHub } from '../../core/mcp/hub';
 import { ToolSwitches, type SwitchState } from '../../core/toolSwitches';
+import { ToolPins } from '../../core/toolSearch/pins';
 import { BudgetMeter } from '../chat/budgetMeter';
 import type { WorkspaceConfig } from '../configLoader';
 import { IconFiles } from '../icons/iconFiles';
@@ -11,6 +12,8 @@ import { testReporter } from '../testReport';
 
 /** Servers and tools switched off for this workspace (workspace state, never settings). */
 const SWITCHES_KEY = 'minagent.tools.off';
+/** Tools pinned into every request while tools are deferred (workspace state). */
+const PINS_KEY = 'minagent.tools.pinned';
 
 /** Set by the bundler: true only in the e2e suite's package (scripts/build.mjs --server-report). */
 declare const MINAGENT_SERVER_REPORT: boolean;
@@ -18,9 +21,10 @@ declare const MINAGENT_SERVER_REPORT: boolean;
 /** The Tools tree, its switches and badge, the status bar item, and the budget meter whose costs the tree shows. */
 export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined) {
   const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
+  const pins = new ToolPins({ get: () => context.workspaceState.get<unknown>(PINS_KEY), set: (keys) => context.workspaceState.update(PINS_KEY, keys) });
   const meter = new BudgetMeter(log);
   const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
-  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons);
+  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const status = new StatusBar(hub, config);
   // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).
@@ -35,16 +39,26 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
   };
   context.subscriptions.push(
     switches,
+    pins,
     meter,
     icons,
     tree,
     view,
     status,
     view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
+    vscode.commands.registerCommand('minagent.pinTool', (node?: unknown) => pinTool(hub, pins, node, true)),
+    vscode.commands.registerCommand('minagent.unpinTool', (node?: unknown) => pinTool(hub, pins, node, false)),
     meter.onDidChangeCosts(() => tree.refresh()),
     icons.onDidLoad(() => tree.refresh()),
     hub.onDidChangeServers(changed),
     hub.onDidChangeTools(changed),
   );
-  return { switches, meter, icons, tree, changed };
+  return { switches, pins, meter, icons, tree, changed };
+}
+
+/** Pin or Unpin on a tool's row: the tool goes into every request while tools are deferred, or no longer. */
+async function pinTool(hub: ServerHub, pins: ToolPins, node: unknown, pinned: boolean): Promise<void> {
+  const n = node as { kind?: unknown; name?: unknown } | undefined;
+  const tool = n?.kind === 'tool' && typeof n.name === 'string' ? hub.registry.get(n.name) : undefined;
+  if (tool) await pins.set(tool, pinned);
 }

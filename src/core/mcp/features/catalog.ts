@@ -141,6 +141,11 @@ export class HubCatalog implements Disposable {
     return source.features.subscribe(uri);
   }
 
+  /** One running server's own instructions, as it sent them (tool search indexes them with its tools). */
+  serverInstructions(server: string): string | undefined {
+    return this.running().find(({ config }) => config.name === server)?.source.features.instructions;
+  }
+
   /** The servers' instructions as a system-prompt section (bounded), skipping servers whose entry says `"instructions": false`. */
   instructions(): string {
     return instructionsSection(

@@ -1,0 +1,171 @@
+import MiniSearch from 'minisearch';
+import type { Disposable } from '../event';
+import { forModel, type Tool, type ToolRegistry } from '../tools';
+import { normalizeTerm, tokenize } from './terms';
+
+/** One ranked match: the tool under its registry and wire names, its server, its description's first line. */
+export interface ToolHit {
+  name: string;
+  wireName: string;
+  server?: string;
+  description: string;
+  score: number;
+}
+
+export interface ToolSearchOptions {
+  /** Only this server's tools. */
+  server?: string;
+  /** Most hits returned (default 10). */
+  limit?: number;
+  /** Tools that may be found (e.g. those switched on); all the model may see otherwise. */
+  filter?: (tool: Tool) => boolean;
+}
+
+interface ToolDoc {
+  id: string;
+  name: string;
+  title: string;
+  description: string;
+  params: string;
+  server: string;
+  serverText: string;
+}
+
+/** How much each part of a tool counts: its name most, then its title, its description, its parameters, its server. */
+const BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.5, serverText: 0.3 };
+/** The longest description indexed per tool (a server that writes a book per tool gets no more weight for it). */
+const MAX_DESCRIPTION = 4_000;
+
+/**
+ * A full-text index (BM25, MiniSearch) over the registry's tools: name, title, description,
+ * parameter names and descriptions, and the server's name and instructions. It follows the registry:
+ * after a change only the servers whose tools changed are indexed again, at the next search.
+ */
+export class ToolIndex implements Disposable {
+  private readonly index = new MiniSearch<ToolDoc>({
+    idField: 'id',
+    fields: ['name', 'title', 'description', 'params', 'server', 'serverText'],
+    tokenize,
+    processTerm: normalizeTerm,
+    searchOptions: { boost: BOOST, prefix: (term) => term.length >= 4, fuzzy: (term) => (term.length >= 6 ? 0.15 : 0), combineWith: 'OR' },
+  });
+  /** Per server: what its tools looked like when indexed, and their document ids. */
+  private readonly indexed = new Map<string, { fingerprint: string; ids: string[] }>();
+  private stale = true;
+  private readonly listener: Disposable;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    /** A server's own words about itself (its instructions), indexed with each of its tools. */
+    private readonly serverText: (server: string) => string | undefined = () => undefined,
+  ) {
+    this.listener = registry.onDidChange(() => (this.stale = true));
+  }
+
+  /** Marks the index for a check at the next search (e.g. after a server's instructions changed). */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** Ranked matches for `query`; a query that is exactly a tool's name, or a server's, ranks that first. */
+  search(query: string, options: ToolSearchOptions = {}): ToolHit[] {
+    this.refresh();
+    const limit = options.limit ?? 10;
+    const filter = options.filter ?? (() => true);
+    const usable = (tool: Tool | undefined): tool is Tool => !!tool && forModel(tool) && (options.server === undefined || tool.server === options.server) && filter(tool);
+    const q = query.trim().toLowerCase();
+    const words = new Set(q.split(/\s+/));
+    const scored = new Map<string, number>();
+    for (const r of this.index.search(query)) {
+      const tool = this.registry.get(r.id as string);
+      if (usable(tool)) scored.set(tool.name, r.score);
+    }
+    // Named exactly: the tool (by any of its names), or every tool of the server named.
+    const top = Math.max(0, ...scored.values()) + 1;
+    for (const tool of this.registry.list()) {
+      if (!usable(tool)) continue;
+      const names = [tool.name, this.registry.wireName(tool.name), tool.remoteName].filter((n): n is string => !!n).map((n) => n.toLowerCase());
+      if (names.some((n) => n === q || words.has(n))) scored.set(tool.name, top * 2 + (scored.get(tool.name) ?? 0));
+      else if (tool.server !== undefined && tool.server.toLowerCase() === q) scored.set(tool.name, top + (scored.get(tool.name) ?? 0));
+    }
+    return [...scored.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, limit)
+      .map(([name, score]) => {
+        const tool = this.registry.get(name)!;
+        return { name, wireName: this.registry.wireName(name) ?? name, ...(tool.server !== undefined ? { server: tool.server } : {}), description: firstLine(tool.description), score: Math.round(score * 1000) / 1000 };
+      });
+  }
+
+  /** Indexes again the servers whose tools changed since the last search. */
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    const byServer = new Map<string, Tool[]>();
+    for (const tool of this.registry.list()) {
+      if (!forModel(tool)) continue;
+      const key = tool.server ?? '';
+      byServer.set(key, [...(byServer.get(key) ?? []), tool]);
+    }
+    // Every changed server's old documents go before any new one comes: a registry name can pass
+    // from one server to another (settings reordered), and an id is indexed once.
+    const changed: Array<{ server: string; docs: ToolDoc[]; fingerprint: string }> = [];
+    for (const [server, seen] of this.indexed) {
+      if (byServer.has(server)) continue;
+      for (const id of seen.ids) this.index.discard(id);
+      this.indexed.delete(server);
+    }
+    for (const [server, tools] of byServer) {
+      const text = server ? (this.serverText(server) ?? '') : '';
+      const docs = tools.map((t) => toDoc(t, server, text));
+      const fingerprint = JSON.stringify(docs);
+      const before = this.indexed.get(server);
+      if (before?.fingerprint === fingerprint) continue;
+      for (const id of before?.ids ?? []) this.index.discard(id);
+      changed.push({ server, docs, fingerprint });
+    }
+    for (const { server, docs, fingerprint } of changed) {
+      this.index.addAll(docs);
+      this.indexed.set(server, { fingerprint, ids: docs.map((d) => d.id) });
+    }
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+  }
+}
+
+function toDoc(tool: Tool, server: string, serverText: string): ToolDoc {
+  return {
+    // The registry name: unique, and what a hit is looked up by.
+    id: tool.name,
+    name: [tool.name, tool.remoteName ?? ''].join(' '),
+    title: tool.title ?? tool.annotations?.title ?? '',
+    description: tool.description.slice(0, MAX_DESCRIPTION),
+    params: paramText(tool.parameters),
+    server,
+    serverText: serverText.slice(0, MAX_DESCRIPTION),
+  };
+}
+
+/** The parameters' names and descriptions (top level, and one level into objects). */
+function paramText(schema: Record<string, unknown>, depth = 0): string {
+  const props = schema.properties;
+  if (!props || typeof props !== 'object' || depth > 1) return '';
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
+    out.push(key);
+    if (value && typeof value === 'object') {
+      const v = value as Record<string, unknown>;
+      if (typeof v.description === 'string') out.push(v.description.slice(0, 300));
+      out.push(paramText(v, depth + 1));
+    }
+  }
+  return out.join(' ');
+}
+
+/** A description's first line, at most 160 characters: what a search result shows of a tool. */
+export function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}

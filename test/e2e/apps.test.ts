@@ -35,12 +35,13 @@ describe('MCP Apps in VS Code', () => {
     const servers = {
       'minagent.servers': {
         vanilla: { command: 'node', args: [VANILLA, '--stdio'] },
-        vue: { command: 'node', args: [VUE, '--stdio'] },
         preact: { type: 'http', url: `http://127.0.0.1:${preactPort}/mcp` },
         apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin } },
+        // Last: the tree shows only the rows in sight, and the three above are what the wait reads.
+        vue: { command: 'node', args: [VUE, '--stdio'] },
       },
     };
-    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^vue\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
+    const running = (rows: string[]) => rows.some((r) => /^vanilla\b.*1 tool/.test(r)) && rows.some((r) => /^preact\b.*1 tool/.test(r)) && rows.some((r) => /^apps\b.*tools/.test(r));
     try {
       await inMockChat('apps', servers, running, async ({ w, chat, mock }) => {
         /** The user asks, allows the call once, and says yes to the server's apps (its first app asks once): the done card and its result's first line. */

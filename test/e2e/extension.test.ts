@@ -32,7 +32,7 @@ async function stage<T>(wb: Workbench, name: string, fn: () => Promise<T>): Prom
 
 describe('the extension in VS Code', () => {
   e2eTest('tree, Try Tool, live settings (a server removed, servers of both protocol eras added), and nothing left after close', async () => {
-    const cs = await startCodeServer({ workspace: 'e2e', userSettings: { 'minagent.chat.maxTools': 4 } });
+    const cs = await startCodeServer({ workspace: 'e2e' });
     let wb: Workbench | undefined;
     let seen: number[] = [];
     try {
@@ -53,15 +53,20 @@ describe('the extension in VS Code', () => {
         const banner = chat.locator('#banner');
         await banner.locator('button', { hasText: 'Set up a model' }).waitFor();
         assert.match(await banner.innerText(), /No model is available\. Use Copilot .* MinAgent: Set Up a Model to add one to "minagent\.chat\.models": an OpenAI-compatible endpoint \(for Ollama: http:\/\/localhost:11434\/v1;/s);
-        // More tools (5) than the limit (4): a warning and a way to choose, never an API error.
-        assert.match(await banner.innerText(), /5 tools are switched on but models accept at most 4 \("minagent\.chat\.maxTools"\): the first 4 are sent, 1 is left out\. Choose which, or switch servers off in the Tools view\./);
-        await banner.locator('button', { hasText: 'Choose tools' }).waitFor();
         await chat.locator('#input').fill('hello?');
         await chat.locator('#input').press('Enter');
         await chat.locator('.notice.error', { hasText: 'No model is available' }).waitFor();
         // The message is kept (a wait: under load the notice can be drawn before the message's own update).
         await chat.locator('.msg.user', { hasText: 'hello?' }).waitFor({ timeout: 10_000 });
         assert.equal(await chat.locator('.msg.user').count(), 1, 'the message is kept, once');
+      });
+
+      await stage(w, '1c-pin-a-tool', async () => {
+        // Pinned, a tool goes into every request while tools are deferred; its row says so, and Unpin takes it back.
+        await w.contextMenu('word_count', 'Pin to Every Request');
+        await w.waitForRows('word_count pinned', (r) => r.some((row) => /^word_count pinned\b/.test(row)));
+        await w.contextMenu('word_count', 'Unpin');
+        await w.waitForRows('word_count no longer pinned', (r) => r.some((row) => /^word_count\b/.test(row) && !/pinned/.test(row)));
       });
 
       await stage(w, '2-try-tool', async () => {

@@ -14,6 +14,7 @@ import { benchMemory } from './memory';
 import { save } from './results';
 import { benchScale } from './scale';
 import { benchSize } from './size';
+import { benchToolSearch } from './toolSearch';
 import { benchTraceOverhead } from './traceOverhead';
 import { benchTreeRender } from './treeRender';
 import { benchWebviewStream } from './webviewStream';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   await benchWebviewStream();
   await benchWebviewUpdate();
   await benchAppPaint();
+  await benchToolSearch();
   await benchChatOpen();
   await benchSize();
   await benchMemory();

@@ -1,6 +1,5 @@
 // What an MCP App asks the model to know (`ui/update-model-context`): it goes on the app's card, where
 // the user sees it and the stored chat keeps it, and from there into every request of that chat.
-import { offerOf } from '../helpers';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import type { TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
 import { chatView, oneModel, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
+import { offerOf } from '../helpers';
 
 const appCard = (callId: string, name = 'show_chart'): TranscriptItem => ({
   kind: 'tool',

@@ -1,6 +1,5 @@
 // The chat's history: conversations kept in files are listed, reopened, renamed and deleted, through
 // the store and through the router the views talk to.
-import { offerOf } from '../helpers';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { quietActions } from '../chatHarness';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ToolRegistry } from '../../src/core/tools';
 import type { HostMessage } from '../../src/shared/protocol';
+import { offerOf } from '../helpers';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -1,0 +1,94 @@
+// Deferred tools in a conversation (issue 27), over real stdio servers and a real provider: the first
+// request carries only search_tools; the model searches, the match is loaded and called; it stays in
+// the requests of later turns and after a window reload (a new router over the same files); when its
+// server takes it away (tools/list_changed), the model's next call to it is told so.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { ChatRouter } from '../../src/core/chat/router';
+import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import type { TurnHost } from '../../src/core/chat/turn';
+import { TurnRunner } from '../../src/core/chat/turns';
+import { ServerHub } from '../../src/core/mcp/hub';
+import { OpenAICompatibleModel } from '../../src/core/models/openai';
+import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
+import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
+import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
+import { chatView, oneModel, quietActions } from '../chatHarness';
+import { fixture, waitFor } from '../helpers';
+import { startMockModel } from '../mockModel';
+
+const dir = mkdtempSync(join(tmpdir(), 'minagent-toolsearch-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('a searched tool is loaded, called, kept for later turns and after a reload; removed by its server, the model is told on its next call', async () => {
+  const m = await startMockModel([
+    { toolCalls: [{ name: SEARCH_TOOL, arguments: { query: 'weather for a city' } }] },
+    { toolCalls: [{ name: 'weather_report', arguments: { city: 'Paris' } }] },
+    { text: 'Sunny in Paris.' },
+    { text: 'hello back' },
+    { text: 'hello again' },
+    { toolCalls: [{ name: 'weather_report', arguments: { city: 'Oslo' } }] },
+    { text: 'It is gone.' },
+  ]);
+  const hub = new ServerHub();
+  hub.reconcile([fixture('research', 'research.mjs'), fixture('dyn', 'faulty.mjs', ['list-changed'])]);
+  await hub.whenIdle();
+  const index = new ToolIndex(hub.registry);
+  try {
+    // Deferred whatever the size (a share of 0), as past 10% of the window or 128 tools.
+    const offer = new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) });
+    const host: TurnHost = {
+      registry: hub.registry,
+      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
+      agentOptions: () => ({ system: 'sys', maxSteps: 5 }),
+      offer,
+      preapproval: () => 'allowed in this test',
+      ask: async () => true,
+    };
+    const open = () => {
+      const runner = new TurnRunner(host);
+      return { runner, router: new ChatRouter(new FileConversationStore(dir), runner, quietActions({ meta: oneModel('mock') })) };
+    };
+    const toolsOf = (i: number) => ((m.requests[i]!.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
+
+    const first = open();
+    const v = chatView(first.router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'What is the weather in Paris?' });
+    await first.runner.idle();
+    assert.deepEqual(toolsOf(0), [SEARCH_TOOL], 'the first request carries only the search');
+    assert.ok(toolsOf(1).includes('weather_report'), `the search loaded it for the next step: ${toolsOf(1).join(', ')}`);
+    const c = (await first.router.current())!;
+    const cards = c.items.flatMap((i) => (i.kind === 'tool' ? [i.card] : []));
+    assert.deepEqual(cards.map((k) => [k.name, k.status]), [[SEARCH_TOOL, 'done'], ['weather_report', 'done']], 'the user sees the search and the call');
+    assert.match(cards[0]!.result!, /"name":"weather_report","server":"dyn","description":"Reports the weather for a city\."/);
+    assert.equal(cards[1]!.result, 'sunny in Paris');
+
+    await v.send({ type: 'send', text: 'hi' });
+    await first.runner.idle();
+    assert.ok(toolsOf(3).includes('weather_report'), 'a later turn still carries the loaded tool');
+
+    // A window reload: a new router over the same files.
+    const second = open();
+    const v2 = chatView(second.router);
+    await v2.send({ type: 'ready' });
+    await v2.send({ type: 'send', text: 'hi again' });
+    await second.runner.idle();
+    assert.ok(toolsOf(4).includes('weather_report'), 'after a reload the conversation loads it again, from its own messages');
+
+    // The server takes the tool away; the model, which remembers it, calls it.
+    assert.equal(await hub.registry.call('remove_weather', {}), 'removed');
+    await waitFor('weather_report gone from the registry', () => !hub.registry.get('weather_report'));
+    await v2.send({ type: 'send', text: 'and in Oslo?' });
+    await second.runner.idle();
+    assert.equal(toolsOf(5).includes('weather_report'), false);
+    const told = (m.requests[6]!.body.messages as Array<{ role: string; content: string }>).filter((x) => x.role === 'tool').at(-1)!.content;
+    assert.match(told, /^\{"error":"tool \\"weather_report\\" is gone: its server no longer lists it .*search_tools finds what there is now"\}$/);
+  } finally {
+    index.dispose();
+    await hub.closeAll();
+  }
+});

@@ -35,7 +35,7 @@ const GOALS: Goal[] = [
   { bench: 'apps', match: /first paint/, text: 'an app paints in the chat within 1.3x of the same document in a plain sandboxed iframe', met: (f) => f.ratio! <= 1.3, limit: 'the document load dominates both; the chat adds the card and the ask for its address (under 10 ms)' },
   { bench: 'apps', match: /scrolling/, text: 'scrolling past five live apps within 1.2x of the frame time past the same cards as text', met: (f) => f.ratio! <= 1.2 },
   { bench: 'tool search', match: /held-out queries/, text: 'recall@5 at least 0.9 on the queries kept aside from tuning', met: (f) => f.oursRecallAt5! >= 0.9, limit: 'a lexical ranking (BM25 over stems): a query that shares no word with its tool\'s name, description or parameters cannot find it' },
-  { bench: 'tool search', match: /50 servers x 100/, text: 'a deferred request under 5% of the tokens of every schema', met: (f) => f.share! < 0.05 },
+  { bench: 'tool search', match: /50 servers x 100/, text: 'a deferred request under 5% of the tokens of every schema', met: (f) => f.sharePct! < 5 },
   { bench: 'tool search', match: /one search over 5,000/, text: 'a search within 2x of a substring scan over the same 5,000 tools', met: (f) => f.ratio! <= 2 },
   { bench: 'chat open', match: /read into the state/, text: 'the host reads a 500-turn conversation in well under a second', met: (f) => f.minagentMsMax! < 1000 },
   { bench: 'chat open', match: /webview shows/, text: 'a 500-turn conversation opens (host read + first frame) in under a second', met: (f) => f.hostPlusRenderMsMax! < 1000, limit: 'the webview renders the last 100 items at once and older ones as they scroll near' },

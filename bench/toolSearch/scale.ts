@@ -55,7 +55,7 @@ export async function benchSearchScale(real: readonly Tool[], queries: readonly 
       deferredToolsSent: plan.deferred ? 1 + SEARCH_LOADS : schemas.length,
       everythingTokens: everything,
       deferredTokens: plan.deferred ? deferred : everything,
-      share: (plan.deferred ? deferred : everything) / everything,
+      sharePct: ((plan.deferred ? deferred : everything) / everything) * 100,
     });
   }
   // A search over 5,000 tools against a substring scan of the same tools' names and descriptions.

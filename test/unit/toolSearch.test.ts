@@ -31,8 +31,18 @@ function registryOf(): ToolRegistry {
   return registry;
 }
 
-test('names split into words as a user writes them: camelCase, snake_case, kebab and dots', () => {
-  assert.deepEqual(tokenize('getWeatherForecast read_file get-sum a.b HTTPServer'), ['get', 'Weather', 'Forecast', 'read', 'file', 'get', 'sum', 'a', 'b', 'HTTP', 'Server']);
+test('names split into words as a user writes them: snake_case, kebab and dots apart; camelCase as itself and its parts', () => {
+  assert.deepEqual(tokenize('getWeatherForecast read_file get-sum a.b HTTPServer'), ['getWeatherForecast', 'get', 'Weather', 'Forecast', 'read', 'file', 'get', 'sum', 'a', 'b', 'HTTPServer', 'HTTP', 'Server']);
+  // A product's name stays one word too: "GitLab" finds the gitlab server, not only "git" and "lab".
+  assert.deepEqual(tokenize('on GitLab'), ['on', 'GitLab', 'Git', 'Lab']);
+});
+
+test('a server named among the query\'s words weighs its matching tools more', () => {
+  const registry = new ToolRegistry();
+  registry.replaceAll([tool('create_issue', 'github', 'Open a new issue in a GitHub repository.'), tool('gitlab.create_issue', 'gitlab', 'Create a new issue in a GitLab project.')]);
+  const index = new ToolIndex(registry);
+  assert.equal(index.search('file a bug on GitLab')[0]?.server, 'gitlab');
+  assert.equal(index.search('file a bug on GitHub')[0]?.server, 'github');
 });
 
 test('a query in a user\'s words finds the tool by its name, description and parameters (stemmed)', () => {

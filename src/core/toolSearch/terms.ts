@@ -9,15 +9,22 @@ const STOP = new Set(
 );
 
 /**
- * Splits a tool's text or a query into words: camelCase, snake_case, kebab-case and dotted names come
- * apart (`getFileContents`, `get_file_contents` and `get-file.contents` give the same words).
+ * Splits a tool's text or a query into words: snake_case, kebab-case and dotted names come apart,
+ * and a camelCase word gives its parts as well as itself (`getFileContents` finds "file contents",
+ * and "GitLab" still finds gitlab).
  */
 export function tokenize(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
+  const out: string[] = [];
+  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (!word) continue;
+    out.push(word);
+    const parts = word
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .split(' ');
+    if (parts.length > 1) out.push(...parts);
+  }
+  return out;
 }
 
 /** One word as the index keeps it: lower case, stemmed (Porter), or null for a word that carries nothing. */

@@ -68,6 +68,34 @@ describe('minagent CLI', () => {
     assert.match(err, /server "broken", field "args"/);
   });
 
+  test('tools --search: each query\'s ranking in order (name, server, score); --json is the documented contract; bad flags exit 2', () => {
+    const text = cli(['tools', '--search', 'how many rows in a table', '--search', 'echo', '--limit', '2']);
+    assert.equal(text.code, 0);
+    const blocks = text.out.trim().split('\n\n').map((b) => b.split('\n'));
+    assert.deepEqual(blocks.map((b) => b[0]), ['# how many rows in a table', '# echo'], 'one block per query, in the order asked');
+    assert.deepEqual(blocks[0]![1]!.split('\t').slice(0, 2), ['analytics.row_count', 'analytics']);
+    assert.match(blocks[0]![1]!.split('\t')[2]!, /^\d+\.\d{3}$/, 'the score, three decimals');
+    assert.deepEqual(blocks[1]!.slice(1).map((l) => l.split('\t')[0]), ['echo', 'analytics.echo'], 'the exact name first, at most --limit rows');
+    const json = cli(['tools', '--search', 'count words', '--search', 'analytics', '--json']);
+    assert.equal(json.code, 0);
+    const parsed = JSON.parse(json.out) as Array<{ query: string; tools: Array<{ name: string; server: string; score: number }> }>;
+    assert.deepEqual(parsed.map((r) => r.query), ['count words', 'analytics']);
+    assert.deepEqual(Object.keys(parsed[0]!.tools[0]!), ['name', 'server', 'score']);
+    assert.equal(parsed[0]!.tools[0]!.name, 'word_count');
+    assert.deepEqual(parsed[1]!.tools.map((t) => t.server), ['analytics', 'analytics'], 'a query naming a server exactly: its tools first');
+    assert.deepEqual(JSON.parse(cli(['tools', '--search', 'echo', '--server', 'analytics', '--json']).out)[0].tools.map((t: { name: string }) => t.name), ['analytics.echo']);
+    for (const [args, why] of [
+      [['tools', '--search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, not "0"/],
+      [['tools', '--limit', '3'], /--limit goes with --search/],
+      [['tools', '--search', '  '], /--search needs words/],
+      [['tools', '--search', 'x', '--server', 'nope'], /no server is named "nope"; servers: research, analytics, crashy/],
+    ] as const) {
+      const r = cli([...args]);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, why);
+    }
+  });
+
   test('call prints the result exactly; remote errors are {"error"} with a non-zero exit', () => {
     assert.deepEqual(cli(['call', 'analytics.row_count', '{"table":"papers"}']), { code: 0, out: '128\n', err: cli(['call', 'analytics.row_count', '{"table":"papers"}']).err });
     const bad = cli(['call', 'analytics.row_count', '{"table":"nope"}']);

@@ -87,7 +87,7 @@ const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 4);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 // The e2e files that take longest (a fresh run's figures: 160, 110, 90, 70, 65 s...) start first, so the
 // three at a time end together instead of one long file running alone at the end.
-const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'apps', 'prompts', 'security', 'treePolish', 'oauth', 'secrets', 'resources'];
+const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'apps', 'toolSearch', 'prompts', 'security', 'treePolish', 'oauth', 'secrets', 'resources'];
 const longestFirst = (files) => [...files].sort((a, b) => rank(a) - rank(b));
 const rank = (file) => {
   const i = E2E_LONGEST.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));

@@ -58,12 +58,13 @@ export class BudgetMeterView {
   /** The parts of the request: [label, tokens, css class]; servers under the tool schemas. */
   private parts(b: BudgetView, tools: number): Array<[string, string, string]> {
     const pct = (n: number) => `${formatTokens(n)} · ${Math.round((n / b.window) * 100)}%`;
+    const count = b.tools.reduce((a, t) => a + t.count, 0);
     return [
       ['System prompt', pct(b.system), 'part-system'],
-      [`Tool schemas (${b.tools.reduce((a, t) => a + t.count, 0)} tools${b.deferred ? ' loaded' : ''})`, pct(tools), 'part-tools'],
+      [`Tool schemas (${count} tool${count === 1 ? '' : 's'}${b.deferred ? ' loaded' : ''})`, pct(tools), 'part-tools'],
       ...b.tools.map((t): [string, string, string] => [`${t.server || "MinAgent's own"} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
       // Deferred tools are not sent: the model finds them with search_tools; what they would cost.
-      ...(b.deferred ? [[`Deferred (${b.deferred.count} tool${b.deferred.count === 1 ? '' : 's'}, found by search)`, `not sent (${formatTokens(b.deferred.tokens)})`, 'part-deferred'] as [string, string, string]] : []),
+      ...(b.deferred ? [[`Deferred (${b.deferred.count.toLocaleString('en-US')} tool${b.deferred.count === 1 ? '' : 's'})`, `not sent (${formatTokens(b.deferred.tokens)})`, 'part-deferred'] as [string, string, string]] : []),
       ['History', b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history), 'part-history'],
       ['New message', pct(b.message), 'part-message'],
     ];

@@ -56,10 +56,16 @@ export class ToolSelection {
     const carried = new Set(plan.tools.map((t) => t.name));
     this.noteLoaded(new Set(plan.loaded));
     const schemas = registry.schemas();
-    return registry
-      .list()
-      .filter(forModel)
-      .map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: carried.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t), on: this.switches.isOn(t) }));
+    const listed = new Set(schemas.map((s) => s.name));
+    // MinAgent's own tools the request carries (search_tools) count as sent, under no server.
+    const own = plan.tools.filter((t) => !listed.has(t.name)).map((schema) => ({ server: '', schema, offered: true, toolOn: true, on: true }));
+    return [
+      ...own,
+      ...registry
+        .list()
+        .filter(forModel)
+        .map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: carried.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t), on: this.switches.isOn(t) })),
+    ];
   }
 
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */

@@ -20,3 +20,11 @@ export async function startMockModel(replies: Array<Record<string, unknown>>): P
   running.push(m);
   return m;
 }
+
+/** Starts a mock that picks tools by the user's words, as the demo's does (see ruleReply in the fixture). */
+export async function startRuleModel(): Promise<MockModel> {
+  const { startMockModel: start } = (await import(join(ROOT, 'fixtures', 'models', 'mock-model.mjs'))) as { startMockModel: (o: object) => Promise<MockModel> };
+  const m = await start({});
+  running.push(m);
+  return m;
+}

@@ -89,6 +89,8 @@ export interface ToolSchema {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** Sent for the provider's own tool search to find (Anthropic `defer_loading`), not into the model's context. */
+  deferLoading?: boolean;
 }
 
 /**

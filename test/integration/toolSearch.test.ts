@@ -18,7 +18,8 @@ import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { chatView, oneModel, quietActions } from '../chatHarness';
 import { fixture, waitFor } from '../helpers';
-import { startMockModel } from '../mockModel';
+import { startMockModel, startRuleModel } from '../mockModel';
+import { AnthropicModel, TOOL_SEARCH, TOOL_SEARCH_BETA } from '../../src/core/models/anthropic';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-toolsearch-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,6 +88,50 @@ test('a searched tool is loaded, called, kept for later turns and after a reload
     assert.equal(toolsOf(5).includes('weather_report'), false);
     const told = (m.requests[6]!.body.messages as Array<{ role: string; content: string }>).filter((x) => x.role === 'tool').at(-1)!.content;
     assert.match(told, /^\{"error":"tool \\"weather_report\\" is gone: its server no longer lists it .*search_tools finds what there is now"\}$/);
+  } finally {
+    index.dispose();
+    await hub.closeAll();
+  }
+});
+
+test("with Anthropic, the provider's own tool search: every tool sent deferred beside its search tool; what it found is called, replayed in the history, and loaded", async () => {
+  const m = await startRuleModel();
+  const hub = new ServerHub();
+  hub.reconcile([fixture('research', 'research.mjs'), fixture('dyn', 'faulty.mjs', ['list-changed'])]);
+  await hub.whenIdle();
+  const index = new ToolIndex(hub.registry);
+  try {
+    const host: TurnHost = {
+      registry: hub.registry,
+      createModel: async () => new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-sonnet-4-5', apiKey: 'k' }),
+      agentOptions: () => ({ system: 'sys', maxSteps: 5 }),
+      offer: new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) }),
+      preapproval: () => 'allowed in this test',
+      ask: async () => true,
+    };
+    const runner = new TurnRunner(host);
+    const router = new ChatRouter(new FileConversationStore(mkdtempSync(join(tmpdir(), 'minagent-native-'))), runner, quietActions({ meta: oneModel('mock') }));
+    const v = chatView(router);
+    await v.send({ type: 'ready' });
+    await v.send({ type: 'send', text: 'What is the weather in Paris?' });
+    await runner.idle();
+    type WireTool = { name: string; type?: string; defer_loading?: boolean };
+    const first = m.requests[0]!;
+    const tools = first.body.tools as WireTool[];
+    assert.equal(first.headers['anthropic-beta'], TOOL_SEARCH_BETA);
+    assert.deepEqual(tools[0], TOOL_SEARCH, 'the provider\'s search tool first');
+    assert.ok(tools.slice(1).every((t) => t.defer_loading === true), 'every tool deferred: none in the context');
+    assert.equal(tools.some((t) => t.name === SEARCH_TOOL), false, 'no client-side search_tools');
+    // The API refuses a deferred tool's call in the history unless the search result that found it is there too (the mock checks).
+    assert.equal(m.requests.length, 2, 'the call went back with the search blocks, and the model answered');
+    const replayed = (m.requests[1]!.body.messages as Array<{ role: string; content: Array<{ type: string }> }>).find((x) => x.role === 'assistant')!.content.map((b) => b.type);
+    assert.deepEqual(replayed, ['server_tool_use', 'tool_search_tool_result', 'tool_use']);
+    assert.equal((m.requests[1]!.body.tools as WireTool[]).find((t) => t.name === 'weather_report')?.defer_loading, undefined, 'what it found is loaded for the next request');
+    const c = (await router.current())!;
+    const cards = c.items.flatMap((i) => (i.kind === 'tool' ? [i.card] : []));
+    assert.deepEqual(cards.map((k) => [k.name, k.status]), [[SEARCH_TOOL, 'done'], ['weather_report', 'done']], 'the user sees the provider\'s search as a card, and the call');
+    assert.match(cards[0]!.result!, /"name":"weather_report","server":"dyn"/);
+    assert.match(c.items.at(-1)!.kind === 'assistant' ? (c.items.at(-1) as { text: string }).text : '', /sunny in Paris/);
   } finally {
     index.dispose();
     await hub.closeAll();

@@ -1,9 +1,11 @@
 import { resultSources } from '../approvals/contextSources';
-import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource, type ToolSchema } from '../tools';
+import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource } from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
 import { DEFAULT_WINDOW } from '../budget/window';
 import type { ChatMessage, ToolCall } from './messages';
+import { searchStep } from './providerSearch';
+import type { AgentToolOptions } from './toolOptions';
 import type { ChatModel } from './model';
 
 export type StepKind = 'tool_call' | 'final' | 'error';
@@ -62,7 +64,7 @@ export interface ApprovalRequest {
   contextServers?: string[];
 }
 
-export interface AgentOptions {
+export interface AgentOptions extends AgentToolOptions {
   system?: string;
   /** The servers' instructions, asked for at each run and added to the system prompt (e.g. `hub.catalog.instructions()`). */
   instructions?: () => string;
@@ -74,21 +76,6 @@ export interface AgentOptions {
    * call then does not run. An approved call goes to the tool that was shown, or fails.
    */
   approve?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<boolean>;
-  /**
-   * The tools the model is shown in the next request of a conversation with this history, against a
-   * window of `windowTokens` (default: all of the registry's). A call to any other tool is refused,
-   * unless `isCallable` says it may run (a deferred tool the model remembers).
-   */
-  tools?: (history: readonly ChatMessage[], windowTokens: number) => ToolSchema[];
-  /** Whether a tool the request did not carry may still be called (by wire name). */
-  isCallable?: (wire: string) => boolean;
-  /**
-   * MinAgent's own tools that run without asking and without a server (search_tools): the runner
-   * for a wire name, or undefined. It gets the conversation so far.
-   */
-  builtin?: (wire: string) => ((args: unknown, history: readonly ChatMessage[]) => string | Promise<string>) | undefined;
-  /** What the model is told when it calls a tool the registry does not have (e.g. one its server removed after it was loaded). */
-  unknownTool?: (wire: string, history: readonly ChatMessage[]) => string | undefined;
   /** Ends a model request that sends nothing for this long. */
   idleTimeoutMs?: number;
   /** Why a tool the model was not shown is unavailable (e.g. "switched off in this workspace"), for its refusal. */
@@ -149,11 +136,12 @@ export class Agent {
     for (let turn = 0; turn < maxSteps; turn++) {
       if (signal?.aborted) return end('cancelled', 'cancelled');
       const windowTokens = (await this.model.limits?.(signal).catch(() => undefined))?.window.tokens ?? DEFAULT_WINDOW;
-      const tools = this.options.tools?.(conversation, windowTokens) ?? this.registry.schemas();
+      const tools = this.options.tools?.(conversation, windowTokens, this.model.nativeToolSearch === true) ?? this.registry.schemas();
       let reply;
       try {
         // Before every request, so a long multi-step turn stays within the model's window too.
-        const request = await fitForModel(this.model, [...system, ...conversation], tools, signal);
+        // Deferred tools the provider searches are not in the model's context: they do not count.
+        const request = await fitForModel(this.model, [...system, ...conversation], tools.filter((t) => !t.deferLoading), signal);
         if (request.notice && request.notice !== lastNotice) onEvent?.({ type: 'notice', message: (lastNotice = request.notice) });
         reply = await this.model.chat(request.messages, tools, {
           ...(signal ? { signal } : {}),
@@ -174,7 +162,13 @@ export class Agent {
         emit({ index: steps.length, kind: 'final', detail: reply.text });
         return { steps, final: reply.text, messages: conversation, cut: true };
       }
-      conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
+      conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}), ...(reply.searches?.length ? { searches: reply.searches } : {}) });
+      // The provider's own searches show as search_tools cards, as ours do.
+      for (const [i, s] of (reply.searches ?? []).entries()) {
+        const tool = searchStep(this.registry, s, `${turn}.s${i}`);
+        onEvent?.({ type: 'tool_start', callId: tool.callId, name: tool.name, wireName: tool.wireName, arguments: tool.arguments });
+        emit({ index: steps.length, kind: 'tool_call', detail: `${tool.name} -> ${tool.result}`, tool });
+      }
       if (!reply.toolCalls.length) {
         emit({ index: steps.length, kind: 'final', detail: reply.text });
         return { steps, final: reply.text, messages: conversation };

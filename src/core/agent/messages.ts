@@ -11,9 +11,19 @@ export interface ToolCall {
   arguments: Record<string, unknown> | string;
 }
 
+/**
+ * A tool search the provider ran within its answer (Anthropic's tool search): what it searched for,
+ * the tools it loaded (wire names, best first), and its blocks, sent back in the history as they came.
+ */
+export interface ProviderSearch {
+  query: string;
+  found: string[];
+  blocks: Array<Record<string, unknown>>;
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
   /** `images`: from a prompt a server gave (raster images only, checked where they were taken in). */
   | { role: 'user'; content: string; images?: ToolImage[] }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; searches?: ProviderSearch[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean; images?: ToolImage[] };

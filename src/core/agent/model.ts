@@ -2,7 +2,7 @@ import type { ModelLimits } from '../budget/limits';
 import { DEFAULT_WINDOW } from '../budget/window';
 import { estimateCounter } from '../budget/tokens';
 import type { ToolSchema } from '../tools';
-import type { ChatMessage, ToolCall } from './messages';
+import type { ChatMessage, ProviderSearch, ToolCall } from './messages';
 
 /** What the model answered in one turn: text, tool calls, or both. */
 export interface ModelTurn {
@@ -10,6 +10,8 @@ export interface ModelTurn {
   toolCalls: ToolCall[];
   /** The model stopped at its output limit (OpenAI `finish_reason: "length"`, Anthropic `stop_reason: "max_tokens"`). */
   cut?: boolean;
+  /** Tool searches the provider ran itself within this answer (see ChatModel.nativeToolSearch). */
+  searches?: ProviderSearch[];
 }
 
 export interface ChatRequestOptions {
@@ -30,6 +32,11 @@ export interface ChatModel {
   chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatRequestOptions): Promise<ModelTurn>;
   /** The model's context window and token counter; without it a request is sent as it is. */
   limits?(signal?: AbortSignal): Promise<ModelLimits>;
+  /**
+   * The provider searches deferred tools itself (Anthropic's tool search): a request then carries
+   * every tool, the deferred ones marked `deferLoading`, and no search_tools of ours.
+   */
+  readonly nativeToolSearch?: boolean;
 }
 
 /** One scripted turn: tool calls to make, or a final answer. */

@@ -62,6 +62,8 @@ export function touchedTools(history: readonly ChatMessage[]): string[] {
     order.set(name, clock++);
   };
   for (const m of history) {
+    // A provider's own search (Anthropic's) loads what it found, before the calls of the same answer.
+    if (m.role === 'assistant') for (const s of m.searches ?? []) for (const name of [...s.found].reverse()) touch(name);
     if (m.role === 'assistant') for (const c of m.toolCalls ?? []) if (c.name !== SEARCH_TOOL) touch(c.name);
     // The best match last: it is the most recent, the last to leave.
     if (m.role === 'tool' && m.name === SEARCH_TOOL && !m.isError) for (const name of loadedBy(m.content).reverse()) touch(name);
@@ -90,7 +92,16 @@ export function withinCap(touched: readonly string[], exists: (name: string) => 
  * and the tools the conversation loaded or used (at most `maxLoaded`, least recently used out first);
  * every other enabled tool stays reachable through search.
  */
-export function planTools(all: readonly ToolSchema[], pinned: ReadonlySet<string>, history: readonly ChatMessage[], windowTokens: number, settings: DeferralSettings, servers: readonly string[]): ToolPlan {
+export function planTools(
+  all: readonly ToolSchema[],
+  pinned: ReadonlySet<string>,
+  history: readonly ChatMessage[],
+  windowTokens: number,
+  settings: DeferralSettings,
+  servers: readonly string[],
+  /** The provider searches itself: the deferred tools go along marked `deferLoading`, without search_tools. */
+  native = false,
+): ToolPlan {
   if (!shouldDefer(all, windowTokens, settings)) return { deferred: false, tools: [...all], loaded: [], pinned: [], deferredCount: 0 };
   // A server's own tool called search_tools would clash with the search: deferred, the name is ours.
   all = all.filter((t) => t.name !== SEARCH_TOOL);
@@ -99,8 +110,14 @@ export function planTools(all: readonly ToolSchema[], pinned: ReadonlySet<string
   const pinSet = new Set(pins.map((t) => t.name));
   const room = Math.max(0, Math.min(settings.maxLoaded, MAX_REQUEST_TOOLS - 1 - pins.length));
   const loaded = withinCap(touchedTools(history), (n) => byName.has(n), room, pinSet);
-  const tools = [searchToolSchema(servers), ...pins, ...loaded.map((n) => byName.get(n)!)];
-  return { deferred: true, tools, loaded, pinned: pins.map((t) => t.name), deferredCount: all.length - pins.length - loaded.length };
+  const sent = [...pins, ...loaded.map((n) => byName.get(n)!)];
+  const deferredCount = all.length - pins.length - loaded.length;
+  if (native) {
+    const carried = new Set(sent.map((t) => t.name));
+    const rest = all.filter((t) => !carried.has(t.name)).map((t) => ({ ...t, deferLoading: true }));
+    return { deferred: true, tools: [...sent, ...rest], loaded, pinned: pins.map((t) => t.name), deferredCount };
+  }
+  return { deferred: true, tools: [searchToolSchema(servers), ...sent], loaded, pinned: pins.map((t) => t.name), deferredCount };
 }
 
 /** The search tool's schema: a query, and optionally one server (named among those there are). */

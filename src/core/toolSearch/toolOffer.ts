@@ -1,4 +1,4 @@
-import type { AgentOptions } from '../agent/agent';
+import type { AgentToolOptions } from '../agent/toolOptions';
 import type { ChatMessage } from '../agent/messages';
 import { toolKey } from '../toolSwitches';
 import { forModel, toolError, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
@@ -53,8 +53,8 @@ export class ToolOffer {
     return [...new Set(enabled.flatMap((t) => (t.tool.server !== undefined ? [t.tool.server] : [])))];
   }
 
-  /** The tools of the next request of a conversation with this history, against a window of `windowTokens`. */
-  plan(history: readonly ChatMessage[], windowTokens: number): ToolPlan {
+  /** The tools of the next request of a conversation with this history, against a window of `windowTokens` (`native`: the provider searches). */
+  plan(history: readonly ChatMessage[], windowTokens: number, native = false): ToolPlan {
     const enabled = this.enabled();
     return planTools(
       enabled.map((t) => t.schema),
@@ -63,6 +63,7 @@ export class ToolOffer {
       windowTokens,
       this.settings(),
       this.servers(enabled),
+      native,
     );
   }
 
@@ -104,9 +105,9 @@ export class ToolOffer {
 }
 
 /** The agent's tool options for an offer: what each request carries, what may run, and the search itself. */
-export function offerOptions(offer: ToolOffer): Pick<AgentOptions, 'tools' | 'isCallable' | 'builtin' | 'unknownTool'> {
+export function offerOptions(offer: ToolOffer): AgentToolOptions {
   return {
-    tools: (history, windowTokens) => offer.plan(history, windowTokens).tools,
+    tools: (history, windowTokens, native) => offer.plan(history, windowTokens, native).tools,
     isCallable: (wire) => offer.isCallable(wire),
     builtin: (wire) => (wire === SEARCH_TOOL ? (args, history) => offer.search(args, history) : undefined),
     unknownTool: (wire, history) =>

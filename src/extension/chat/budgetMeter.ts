@@ -16,7 +16,7 @@ export interface BudgetSource {
    * Every tool the registry has, with its server, whether the next request carries it, whether the
    * tool itself is switched on, and whether it is on (server and tool): on but not carried is deferred.
    */
-  tools(windowTokens: number): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean; on?: boolean }>;
+  tools(windowTokens: number, nativeSearch: boolean): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean; on?: boolean }>;
 }
 
 /** Drafts are measured at most this often while the user types. */
@@ -95,7 +95,7 @@ export class BudgetMeter implements vscode.Disposable {
     }
     if (!model.limits) return this.publish(undefined);
     const limits = await model.limits();
-    const tools = source.tools(limits.window.tokens);
+    const tools = source.tools(limits.window.tokens, model.nativeToolSearch === true);
     const b = await measureRequest({ limits, system: source.system(), history: source.history(), draft: this.draft, tools: tools.filter((t) => t.offered) });
     // Tools that are on but not in the request wait behind search_tools: what they would cost.
     const waiting = tools.filter((t) => !t.offered && t.on !== false);

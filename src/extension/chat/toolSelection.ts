@@ -3,7 +3,7 @@ import { Emitter } from '../../core/event';
 import type { ServerHub } from '../../core/mcp/hub';
 import { forModel, type Tool, type ToolSchema } from '../../core/tools';
 import type { ToolSwitches } from '../../core/toolSwitches';
-import { DEFAULT_DEFERRAL, type DeferralSettings, type ToolPlan } from '../../core/toolSearch/deferral';
+import { DEFAULT_DEFERRAL, type DeferralSettings } from '../../core/toolSearch/deferral';
 import type { ToolPins } from '../../core/toolSearch/pins';
 import { ToolIndex } from '../../core/toolSearch/toolIndex';
 import { ToolOffer } from '../../core/toolSearch/toolOffer';
@@ -44,21 +44,17 @@ export class ToolSelection {
     return this.offer.enabled().map((t) => t.tool);
   }
 
-  /** What the next request of a conversation with this history carries. */
-  plan(history: readonly ChatMessage[], windowTokens: number): ToolPlan {
-    return this.offer.plan(history, windowTokens);
-  }
-
   /** Every tool the registry has, with its server, whether the next request carries it, and whether the tool itself is switched on (for the budget meter). */
-  budgetTools(history: readonly ChatMessage[], windowTokens: number): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean; on: boolean }> {
+  budgetTools(history: readonly ChatMessage[], windowTokens: number, nativeSearch = false): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean; on: boolean }> {
     const registry = this.hub.registry;
-    const plan = this.plan(history, windowTokens);
-    const carried = new Set(plan.tools.map((t) => t.name));
+    const plan = this.offer.plan(history, windowTokens, nativeSearch);
+    // Sent deferred for the provider's own search, a tool is not in the model's context (nor billed there).
+    const carried = new Set(plan.tools.filter((t) => !t.deferLoading).map((t) => t.name));
     this.noteLoaded(new Set(plan.loaded));
     const schemas = registry.schemas();
     const listed = new Set(schemas.map((s) => s.name));
     // MinAgent's own tools the request carries (search_tools) count as sent, under no server.
-    const own = plan.tools.filter((t) => !listed.has(t.name)).map((schema) => ({ server: '', schema, offered: true, toolOn: true, on: true }));
+    const own = plan.tools.filter((t) => !listed.has(t.name) && !t.deferLoading).map((schema) => ({ server: '', schema, offered: true, toolOn: true, on: true }));
     return [
       ...own,
       ...registry

@@ -65,7 +65,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     // As the next turn sends it: the system prompt, the servers' instructions and this chat's apps' contexts.
     system: () => [systemPrompt(), hub.catalog.instructions(), appContextSection(chat.loaded()?.items ?? [])].filter((t) => !!t).join('\n\n'),
     history: () => chat.loaded()?.messages ?? [],
-    tools: (windowTokens) => tools.budgetTools(chat.loaded()?.messages ?? [], windowTokens),
+    tools: (windowTokens, nativeSearch) => tools.budgetTools(chat.loaded()?.messages ?? [], windowTokens, nativeSearch),
   });
   const panels = new ChatPanels(context.extensionUri, chat, apps.origin);
   // The model list is cached; VS Code says when it changes.

@@ -4,6 +4,7 @@ export const CHAT_BODY = `<header>
 </header>
 <div id="banner" hidden></div>
 <div id="transcript" role="log" aria-live="polite"></div>
+<div id="app-pip" hidden aria-label="Pinned app"></div>
 <div id="budget" hidden>
   <button id="budget-meter" class="link" aria-expanded="false" aria-controls="budget-details">
     <span class="budget-bar" aria-hidden="true"><span class="seg seg-system"></span><span class="seg seg-tools"></span><span class="seg seg-history"></span><span class="seg seg-message"></span><span class="seg-free"></span><span class="seg seg-reserve"></span></span>

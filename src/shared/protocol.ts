@@ -208,7 +208,8 @@ export type HostMessage =
   /** The height an app asked for (already bounded by the host). */
   | { type: 'appSize'; callId: string; height: number }
   /** Where a card's app lives now: in an editor tab of its own, or back in the card (the view asks for it again). */
-  | { type: 'appPlace'; callId: string; place: 'tab' | 'inline' };
+  /** Where a card's app goes: its editor tab, back in its card, or pinned above the input (picture-in-picture). */
+  | { type: 'appPlace'; callId: string; place: 'tab' | 'inline' | 'pip' };
 
 /** How the chat looks, for the apps in it (the spec's theme and style variables, from VS Code's theme). */
 export interface AppLook {
@@ -253,7 +254,8 @@ export type WebviewRequest =
   /** The user's answer in a server's ask card. */
   | { type: 'answerAsk'; id: string; answer: AskAnswer }
   /** A card with an app is in view: serve its app (the host finds the card; the view names no URI). */
-  | { type: 'appOpen'; callId: string; look: AppLook }
+  /** `pip`: the app runs pinned above the input (its display mode says so). */
+  | { type: 'appOpen'; callId: string; look: AppLook; pip?: boolean }
   /** A JSON-RPC message an app's frame posted (checked to come from that frame). */
   | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
   /** An app's frame left the page (its card was replaced, or the chat was cleared). */

@@ -43,7 +43,7 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
   switch (m.type) {
     case 'appOpen': {
       const look = parseAppLook(m.look);
-      return isId(m.callId) && look ? { type: 'appOpen', callId: m.callId, look, requestId } : undefined;
+      return isId(m.callId) && look && (m.pip === undefined || m.pip === true) ? { type: 'appOpen', callId: m.callId, look, ...(m.pip ? { pip: true } : {}), requestId } : undefined;
     }
     case 'appMessage': {
       const message = parseAppMessage(m.message);
@@ -71,7 +71,7 @@ export function parseAppHostMessage(m: Obj): HostMessage | undefined {
     case 'appSize':
       return isId(m.callId) && isNum(m.height) && m.height >= 0 ? (m as HostMessage) : undefined;
     case 'appPlace':
-      return isId(m.callId) && (m.place === 'tab' || m.place === 'inline') ? (m as HostMessage) : undefined;
+      return isId(m.callId) && (m.place === 'tab' || m.place === 'inline' || m.place === 'pip') ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -10,6 +10,8 @@ export const MAX_LIVE_APPS = 5;
 interface Frame {
   host: HTMLElement;
   iframe?: HTMLIFrameElement;
+  /** Where the app's card is while the app is pinned above the input (it says so, with a way back). */
+  stand?: HTMLElement;
 }
 
 const look = () => appLook('--vscode-sideBar-background');
@@ -24,8 +26,14 @@ export class AppFrames {
   private readonly frames = new Map<string, Frame>();
   /** The cards whose app runs here now, the longest-running first. */
   private readonly live = new Set<string>();
+  /** The card whose app is pinned above the input (picture-in-picture), if one is. */
+  private pinned: string | undefined;
 
-  constructor(private readonly send: (request: WebviewRequest) => void) {
+  constructor(
+    private readonly send: (request: WebviewRequest) => void,
+    /** The strip above the input a pinned app runs in, in sight while the conversation scrolls. */
+    private readonly slot: HTMLElement,
+  ) {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       for (const [callId, frame] of this.frames) {
         if (!frame.iframe || event.source !== frame.iframe.contentWindow) continue;
@@ -41,6 +49,8 @@ export class AppFrames {
   attach(card: ToolCard, cardEl: HTMLElement): void {
     if (!card.app?.result || card.status !== 'done') return;
     let frame = this.frames.get(card.callId);
+    // Pinned: the card keeps the note that says where its app is.
+    if (frame?.stand) return void cardEl.append(frame.stand);
     // Its card was updated: the app stays where it runs, and the card changes around it.
     if (frame?.host.isConnected) return;
     if (!frame) {
@@ -58,7 +68,51 @@ export class AppFrames {
     else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
     else if (m.type === 'appSize') this.resize(m.callId, m.height);
     else if (m.place === 'tab') this.inTab(m.callId);
+    else if (m.place === 'pip') this.pin(m.callId);
+    else if (this.pinned === m.callId) this.unpin();
     else this.open(m.callId);
+  }
+
+  /**
+   * Pins a card's app above the input, where it stays in sight while the conversation scrolls (one at
+   * a time: another pinned app goes back to its card). A frame that moves reloads, so the app runs
+   * there afresh with the same input and result, told its display mode is `pip`.
+   */
+  private pin(callId: string): void {
+    const frame = this.frames.get(callId);
+    if (!frame || this.pinned === callId) return;
+    if (this.pinned) this.unpin();
+    this.send({ type: 'appClosed', callId });
+    frame.stand = note('Pinned above the input.');
+    frame.stand.append(' ', button('Back to its card', 'Show this app in its card again', () => this.unpin()));
+    frame.host.replaceWith(frame.stand);
+    this.slot.replaceChildren(frame.host);
+    this.slot.hidden = false;
+    this.pinned = callId;
+    this.open(callId);
+  }
+
+  /** The pinned app left for its tab: its frame goes back to the card, which says where the app is. */
+  private unpinQuietly(): void {
+    const frame = this.pinned === undefined ? undefined : this.frames.get(this.pinned);
+    this.pinned = undefined;
+    this.slot.hidden = true;
+    frame?.stand?.replaceWith(frame.host);
+    if (frame) frame.stand = undefined;
+    this.slot.replaceChildren();
+  }
+
+  /** The pinned app goes back to its card, and runs there afresh. */
+  private unpin(): void {
+    const callId = this.pinned;
+    const frame = callId === undefined ? undefined : this.frames.get(callId);
+    this.pinned = undefined;
+    this.slot.hidden = true;
+    if (!frame || callId === undefined) return this.slot.replaceChildren();
+    this.send({ type: 'appClosed', callId });
+    frame.stand?.replaceWith(frame.host);
+    frame.stand = undefined;
+    this.open(callId);
   }
 
   /** Asks the host for the card's app (again). */
@@ -68,7 +122,7 @@ export class AppFrames {
     frame.iframe = undefined;
     frame.host.classList.remove('app-error');
     frame.host.textContent = 'Loading the app…';
-    this.send({ type: 'appOpen', callId, look: look() });
+    this.send({ type: 'appOpen', callId, look: look(), ...(this.pinned === callId ? { pip: true } : {}) });
   }
 
   /** The host's answer to `appOpen`: the app's address, or why there is none. */
@@ -83,7 +137,9 @@ export class AppFrames {
     const iframe = appIframe(url, 'App');
     iframe.style.height = `${FIRST_HEIGHT}px`;
     frame.iframe = iframe;
-    frame.host.replaceChildren(bar([['Open in Editor', 'Open this app in an editor tab beside the chat', () => this.send({ type: 'appFullscreen', callId })]]), iframe);
+    const place: [string, string, () => void] =
+      this.pinned === callId ? ['Back to its card', 'Show this app in its card again', () => this.unpin()] : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
+    frame.host.replaceChildren(bar([place, ['Open in Editor', 'Open this app in an editor tab beside the chat', () => this.send({ type: 'appFullscreen', callId })]]), iframe);
     this.live.delete(callId);
     this.live.add(callId);
     if (this.live.size > MAX_LIVE_APPS) this.pause(this.live.values().next().value!);
@@ -101,6 +157,7 @@ export class AppFrames {
 
   /** The app moved to an editor tab: the card says where it is until the tab closes. */
   private inTab(callId: string): void {
+    if (this.pinned === callId) this.unpinQuietly();
     const frame = this.frames.get(callId);
     this.live.delete(callId);
     if (!frame) return;
@@ -119,6 +176,9 @@ export class AppFrames {
       frame.host.remove();
       this.send({ type: 'appClosed', callId });
     }
+    this.pinned = undefined;
+    this.slot.replaceChildren();
+    this.slot.hidden = true;
     this.frames.clear();
     this.live.clear();
   }
@@ -135,13 +195,15 @@ function note(text: string): HTMLElement {
 function bar(buttons: ReadonlyArray<[string, string, () => void]>): HTMLElement {
   const row = document.createElement('div');
   row.className = 'app-bar';
-  for (const [label, title, action] of buttons) {
-    const b = document.createElement('button');
-    b.className = 'link';
-    b.textContent = label;
-    b.title = title;
-    b.addEventListener('click', action);
-    row.append(b);
-  }
+  row.append(...buttons.map(([label, title, action]) => button(label, title, action)));
   return row;
+}
+
+function button(label: string, title: string, action: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.className = 'link';
+  b.textContent = label;
+  b.title = title;
+  b.addEventListener('click', action);
+  return b;
 }

@@ -12,6 +12,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 import { inMockChat, requests } from './mockChat';
+import { inSight } from './workbench';
 import { e2eTest } from './prereqs';
 
 const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -107,6 +108,18 @@ describe('MCP Apps in VS Code', () => {
         await waitFor('the app back in its card', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
         assert.equal(await w.page.locator('.tab', { hasText: 'get-time (app)' }).count(), 0);
         assert.equal(await app.locator('html').getAttribute('data-theme'), before === 'light' ? 'dark' : 'light', 'back in the card, in the theme of now');
+
+        // Pinned above the input (picture-in-picture): in sight while the chat scrolls, then back in its card.
+        await card.locator('.app-bar button', { hasText: 'Pin' }).click();
+        const pinned = chat.frameLocator('#app-pip iframe');
+        await waitFor('the pinned app to show the tool result', async () => (await pinned.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
+        await card.locator('.app-note', { hasText: 'Pinned above the input.' }).waitFor();
+        await chat.evaluate('document.getElementById("transcript").scrollTop = 0');
+        assert.ok(await inSight(chat, '#app-pip iframe'), 'the pinned app stays in sight while the conversation scrolls');
+        await w.screenshot('apps-2d-pinned');
+        await chat.locator('#app-pip .app-bar button', { hasText: 'Back to its card' }).click();
+        await waitFor('the app back in its card again', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
+        assert.equal(await chat.locator('#app-pip').isHidden(), true, 'the strip goes with it');
 
         // A hostile app: each attempt fails, and the chat keeps working.
         await chat.locator('#input').fill('Show me a chart');

@@ -10,7 +10,7 @@ export async function routeAppRequest(message: AppRequest, post: Post, apps: Cha
     case 'appOpen': {
       const item = (await current()).find(message.callId);
       if (item?.kind !== 'tool' || !item.card.app || !apps) throw new Error('that card has no app');
-      return apps.open(item.card, message.look, post);
+      return apps.open(item.card, message.look, post, message.pip === true);
     }
     case 'appMessage':
       return apps?.message(post, message.callId, message.message);

@@ -37,7 +37,8 @@ export interface ChatActions {
 }
 
 export interface ChatAppsActions {
-  open(card: ToolCard, look: AppLook, post: Post): Promise<void>;
+  /** `pip`: it runs pinned above the input. */
+  open(card: ToolCard, look: AppLook, post: Post, pip?: boolean): Promise<void>;
   message(post: Post, callId: string, message: Record<string, unknown>): void;
   close(post: Post, callId: string): void;
   /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */

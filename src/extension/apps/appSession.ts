@@ -31,7 +31,9 @@ export interface AppHost {
 }
 
 /** Where an app is shown: in its card, or in an editor tab of its own. */
-export type DisplayMode = 'inline' | 'fullscreen';
+export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+/** A pinned app's height bound: a strip above the input, the conversation scrolling above it. */
+export const MAX_PIP_HEIGHT = 240;
 
 /** The tool call an app is shown with: its arguments as the model sent them, and the server's result. */
 export interface AppCall {
@@ -126,9 +128,9 @@ function hostContext(look: AppLook, mode: DisplayMode): McpUiHostContext {
     theme: look.theme,
     styles: { variables: look.variables as McpUiStyles },
     displayMode: mode,
-    availableDisplayModes: ['inline', 'fullscreen'],
-    // In a tab the app fills the editor; in a card it grows up to the bound, then scrolls.
-    containerDimensions: mode === 'inline' ? { width: look.width, maxHeight: MAX_APP_HEIGHT } : { width: look.width },
+    availableDisplayModes: ['inline', 'fullscreen', 'pip'],
+    // In a tab the app fills the editor; in a card it grows up to the bound, then scrolls; pinned, a strip.
+    containerDimensions: mode === 'fullscreen' ? { width: look.width } : { width: look.width, maxHeight: mode === 'pip' ? MAX_PIP_HEIGHT : MAX_APP_HEIGHT },
     locale: Intl.DateTimeFormat().resolvedOptions().locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'desktop',

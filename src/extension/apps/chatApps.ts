@@ -32,7 +32,7 @@ interface Live {
 interface ViewApps {
   live: Map<string, Live>;
   tabs: Map<string, AppTab>;
-  /** Cards whose app has asked to go fullscreen itself: asked once, so closing its tab is not undone by the app. */
+  /** Cards whose app has asked for its tab or a pinned place itself: asked once, so the user's close or unpin is not undone by the app. */
   asked: Set<string>;
 }
 
@@ -72,15 +72,28 @@ export class ChatApps implements vscode.Disposable {
     return this.server.origin;
   }
 
-  async open(card: ToolCard, look: AppLook, post: Post): Promise<void> {
+  async open(card: ToolCard, look: AppLook, post: Post, pip = false): Promise<void> {
     const callId = card.callId;
     this.close(post, callId);
     if (this.viewOf(post).tabs.has(callId)) return post({ type: 'appPlace', callId, place: 'tab' });
     const started = await this.start(card, look, post, {
-      mode: 'inline',
+      mode: pip ? 'pip' : 'inline',
       post: (message) => post({ type: 'appMessage', callId, message }),
       resize: (height) => post({ type: 'appSize', callId, height }),
-      requestDisplayMode: (mode) => (mode === 'fullscreen' && this.appAsksFullscreen(post, callId) ? 'fullscreen' : 'inline'),
+      requestDisplayMode: (mode) => {
+        if (mode === 'inline') {
+          if (pip) post({ type: 'appPlace', callId, place: 'inline' });
+          return 'inline';
+        }
+        // Its own ask for a bigger or pinned place: granted once per card (the card's buttons always work).
+        if ((mode === 'fullscreen' || mode === 'pip') && this.firstAsk(post, callId)) {
+          if (mode === 'fullscreen') this.fullscreen(post, callId);
+          // Pinned above the input: the page moves the frame there and runs the app afresh.
+          else post({ type: 'appPlace', callId, place: 'pip' });
+          return mode;
+        }
+        return pip ? 'pip' : 'inline';
+      },
     });
     if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
     this.viewOf(post).live.set(callId, started.live);
@@ -121,12 +134,11 @@ export class ChatApps implements vscode.Disposable {
     view.tabs.set(callId, tab);
   }
 
-  /** An app's own ask for its tab: granted once per card (the card's button always works). */
-  private appAsksFullscreen(post: Post, callId: string): boolean {
+  /** Whether this is a card's app's first own ask for another place (a tab, or pinned): granted once, so the user's close is not undone. */
+  private firstAsk(post: Post, callId: string): boolean {
     const view = this.viewOf(post);
     if (view.asked.has(callId)) return false;
     view.asked.add(callId);
-    this.fullscreen(post, callId);
     return true;
   }
 

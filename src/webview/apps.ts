@@ -92,26 +92,20 @@ export class AppFrames {
     this.open(callId);
   }
 
-  /** The pinned app left for its tab: its frame goes back to the card, which says where the app is. */
-  private unpinQuietly(): void {
-    const frame = this.pinned === undefined ? undefined : this.frames.get(this.pinned);
+  /**
+   * The pinned app goes back to its card and runs there afresh; `rerun` false when it left for its
+   * tab instead (the card then says where it is).
+   */
+  private unpin(rerun = true): void {
+    const callId = this.pinned;
+    const frame = callId === undefined ? undefined : this.frames.get(callId);
     this.pinned = undefined;
     this.slot.hidden = true;
     frame?.stand?.replaceWith(frame.host);
     if (frame) frame.stand = undefined;
     this.slot.replaceChildren();
-  }
-
-  /** The pinned app goes back to its card, and runs there afresh. */
-  private unpin(): void {
-    const callId = this.pinned;
-    const frame = callId === undefined ? undefined : this.frames.get(callId);
-    this.pinned = undefined;
-    this.slot.hidden = true;
-    if (!frame || callId === undefined) return this.slot.replaceChildren();
+    if (!frame || callId === undefined || !rerun) return;
     this.send({ type: 'appClosed', callId });
-    frame.stand?.replaceWith(frame.host);
-    frame.stand = undefined;
     this.open(callId);
   }
 
@@ -157,7 +151,7 @@ export class AppFrames {
 
   /** The app moved to an editor tab: the card says where it is until the tab closes. */
   private inTab(callId: string): void {
-    if (this.pinned === callId) this.unpinQuietly();
+    if (this.pinned === callId) this.unpin(false);
     const frame = this.frames.get(callId);
     this.live.delete(callId);
     if (!frame) return;

@@ -68,11 +68,6 @@ export class ToolIndex implements Disposable {
     this.listener = registry.onDidChange(() => (this.stale = true));
   }
 
-  /** Marks the index for a check at the next search (e.g. after a server's instructions changed). */
-  invalidate(): void {
-    this.stale = true;
-  }
-
   /** Ranked matches for `query`; a query that is exactly a tool's name, or a server's, ranks that first. */
   search(query: string, options: ToolSearchOptions = {}): ToolHit[] {
     this.refresh();

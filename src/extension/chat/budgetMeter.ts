@@ -97,14 +97,17 @@ export class BudgetMeter implements vscode.Disposable {
     const limits = await model.limits();
     const tools = source.tools(limits.window.tokens, model.nativeToolSearch === true);
     const b = await measureRequest({ limits, system: source.system(), history: source.history(), draft: this.draft, tools: tools.filter((t) => t.offered) });
-    // Tools that are on but not in the request wait behind search_tools: what they would cost.
-    const waiting = tools.filter((t) => !t.offered && t.on !== false);
-    const deferred = waiting.length ? { count: waiting.length, tokens: (await measureRequest({ limits, system: '', history: [], draft: '', tools: waiting })).tools.reduce((a, t) => a + t.tokens, 0) } : undefined;
-    this.publish(toView(b, deferred));
     // Every server's cost, switched off or not (what switching it on or off changes), of the tools
-    // switched on within it: the tree's row then says what the meter counts.
-    const all = await measureRequest({ limits, system: '', history: [], draft: '', tools: tools.filter((t) => t.toolOn !== false) });
-    const costs = new Map(all.tools.map((t) => [t.server, t.tokens]));
+    // switched on within it: the tree's row then says what the meter counts. Measured in two disjoint
+    // parts, so each schema is counted once: the tools on but not in the request (deferred behind
+    // search_tools: what they would cost), and the rest.
+    const parts = (pick: (t: (typeof tools)[number]) => boolean) => measureRequest({ limits, system: '', history: [], draft: '', tools: tools.filter((t) => t.toolOn !== false && pick(t)) });
+    const isWaiting = (t: (typeof tools)[number]) => !t.offered && t.on !== false;
+    const waiting = await parts(isWaiting);
+    const count = waiting.tools.reduce((a, t) => a + t.count, 0);
+    this.publish(toView(b, count ? { count, tokens: waiting.tools.reduce((a, t) => a + t.tokens, 0) } : undefined));
+    const costs = new Map<string, number>();
+    for (const t of [...waiting.tools, ...(await parts((t) => !isWaiting(t))).tools]) costs.set(t.server, (costs.get(t.server) ?? 0) + t.tokens);
     if (!sameMap(costs, this.costs)) {
       this.costs = costs;
       this.emitter.fire();

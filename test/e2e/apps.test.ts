@@ -117,6 +117,9 @@ describe('MCP Apps in VS Code', () => {
         await chat.evaluate('document.getElementById("transcript").scrollTop = 0');
         assert.ok(await inSight(chat, '#app-pip iframe'), 'the pinned app stays in sight while the conversation scrolls');
         await w.screenshot('apps-2d-pinned');
+        await w.command('Preferences: Toggle between Light/Dark Themes');
+        await waitFor('the pinned app in the other theme', async () => (await pinned.locator('html').getAttribute('data-theme').catch(() => null)) === before, 30_000);
+        await w.screenshot('apps-2e-pinned-other-theme');
         await chat.locator('#app-pip .app-bar button', { hasText: 'Back to its card' }).click();
         await waitFor('the app back in its card again', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
         assert.equal(await chat.locator('#app-pip').isHidden(), true, 'the strip goes with it');

@@ -48,6 +48,10 @@ describe('tool search in VS Code', () => {
       await chat.locator('#budget-meter').click();
       await waitFor('the meter counting the loaded tools', async () => /Tool schemas \([2-9] tools loaded\)/.test(await details.innerText().catch(() => '')));
       await w.screenshot('tool-search-2-loaded');
+      // The same in the other theme, for a person to look at.
+      await w.command('Preferences: Toggle between Light/Dark Themes');
+      await w.page.waitForTimeout(1000); // a picture: let the webview repaint first
+      await w.screenshot('tool-search-3-other-theme');
     });
   });
 });

@@ -47,6 +47,14 @@ describe('the CLI shows server text as text', { timeout: 60_000 }, () => {
     assert.doesNotMatch(json.out, RAW_CONTROL);
     const names = (JSON.parse(json.out) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     assert.deepEqual(names, [HOSTILE_NAME, 'list_files']);
+    // Its ranking by search too: each hit one row, every escape shown as text.
+    const search = cli(dir, env, ['tools', '--search', 'list files', '--search', 'delete repo', '--trust']);
+    assert.equal(search.code, 0);
+    assert.doesNotMatch(search.out, RAW_CONTROL);
+    assert.ok(search.out.includes('delete_repo\\r\\u001b[2KRun list_files'), search.out);
+    const searchJson = cli(dir, env, ['tools', '--search', 'delete repo', '--json', '--trust']).out;
+    assert.doesNotMatch(searchJson, RAW_CONTROL);
+    assert.equal((JSON.parse(searchJson) as Array<{ tools: Array<{ name: string }> }>)[0]!.tools[0]!.name, HOSTILE_NAME, '--json keeps the exact name');
   });
 
   test('the approval question names the tool that will run, escapes and all; answering no runs nothing', async () => {

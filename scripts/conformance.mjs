@@ -52,7 +52,8 @@ function installedSuites() {
 /**
  * Every scenario of every list file, checked; a bad file is named with what is wrong in it.
  * "package" is a dependency name (an alias), or the suite's own name with "version"; a scenario
- * is a name, or {name, steps: [[...], ...]} or {name, cli: [...]} (one command).
+ * is a name, or {name, steps: [[...], ...]} or {name, cli: [...]} (one command); `"quiet": true` for one
+ * whose verdict depends on the client's timers (run when the machine is quiet).
  */
 export function readLists(dir = LISTS) {
   const suites = installedSuites();
@@ -93,7 +94,8 @@ export function readLists(dir = LISTS) {
       if (typeof name !== 'string' || !/^[\w./-]+$/.test(name)) return problems.push(`${where}: scenario ${i + 1} has no valid "name"`);
       const steps = typeof s === 'string' ? undefined : s.steps ?? (s.cli !== undefined ? [s.cli] : undefined);
       if (steps !== undefined && !(Array.isArray(steps) && steps.every(isArgs))) return problems.push(`${where}: scenario "${name}": "steps" must be an array of argument arrays ("cli": one argument array)`);
-      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, client: list.client ?? 'conformance/client.mjs', name, steps: steps ?? [['tools']] });
+      if (typeof s === 'object' && s.quiet !== undefined && typeof s.quiet !== 'boolean') return problems.push(`${where}: scenario "${name}": "quiet" must be true or false`);
+      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, client: list.client ?? 'conformance/client.mjs', name, steps: steps ?? [['tools']], quiet: typeof s === 'object' && s.quiet === true });
     });
   }
   return { runs, problems };
@@ -154,7 +156,11 @@ function runScenario(node, run) {
 async function main(filter) {
   const { runs, problems } = readLists();
   for (const p of problems) console.error(`conformance: ${p}`);
-  const chosen = filter.length ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json'))) : runs;
+  // A "quiet" scenario judges the client's timers (sse-retry: the reconnect within its retry delay): npm
+  // test runs the others beside the e2e suite (MINAGENT_CONFORMANCE_QUIET=skip) and these after it, alone (=only).
+  const quiet = process.env.MINAGENT_CONFORMANCE_QUIET;
+  const named = filter.length ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json'))) : runs;
+  const chosen = quiet === 'skip' ? named.filter((r) => !r.quiet) : quiet === 'only' ? named.filter((r) => r.quiet) : named;
   if (filter.length && !chosen.length) problems.push(`no scenario or list named ${filter.join(', ')}`);
   const node = await node24();
   if (/\s/.test(node) || /\s/.test(ROOT)) throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);

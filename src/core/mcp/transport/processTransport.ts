@@ -172,6 +172,12 @@ export class ProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo) return Promise.reject(new Error(PROCESS_NOT_RUNNING));
+    if (!stdin.writableCorked) {
+      // The messages sent in this tick go out in one write (a burst of calls is one wake-up of the
+      // server, not a hundred).
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
     return new Promise((resolve, reject) => {
       const ok = stdin.write(serializeMessage(message), (err) => (err ? reject(err) : undefined));
       if (ok) resolve();

@@ -2,6 +2,19 @@ import { z } from 'zod';
 
 const stringMap = z.record(z.string(), z.string());
 
+/** A host a sandboxed server may reach: `example.com`, `*.example.com`, `localhost:8080`, `127.0.0.1:5432`. */
+const DOMAIN = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*(:\d{1,5})?$/;
+
+function sandboxSchema() {
+  const paths = z.array(z.string().min(1, 'must not be empty')).optional();
+  return z
+    .object({
+      filesystem: z.object({ allowWrite: paths, denyRead: paths }).strict().optional(),
+      network: z.object({ allowedDomains: z.array(z.string().regex(DOMAIN, 'must be a host name, "*." and a domain, or either with ":port"')).optional() }).strict().optional(),
+    })
+    .strict();
+}
+
 /** A `minagent.servers` entry as written, before its variables are expanded. */
 export const entrySchema = z.object({
   type: z.enum(['stdio', 'http', 'sse']).optional(),
@@ -19,6 +32,10 @@ export const entrySchema = z.object({
   trusted: z.boolean().optional(),
   instructions: z.boolean().optional(),
   apps: z.boolean().optional(),
+  // A stdio server in a sandbox: true (the defaults), false (never), or what it may write, must not
+  // read and may reach. `sandboxEnabled` with `sandbox` is VS Code's shape in mcp.json.
+  sandbox: z.union([z.boolean(), sandboxSchema()]).optional(),
+  sandboxEnabled: z.boolean().optional(),
   oauth: z
     .object({
       clientId: z.string().trim().min(1, 'must not be empty'),

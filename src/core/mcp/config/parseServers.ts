@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { parseEnv } from 'node:util';
+import type { z } from 'zod';
 import { entrySchema, KNOWN_FIELDS } from './entrySchema';
 import { envFileText } from './envFiles';
-import type { ConfigProblem, HttpServerConfig, ParsedServers, ServerConfig } from './serverConfig';
+import type { ConfigProblem, HttpServerConfig, ParsedServers, SandboxEntry, ServerConfig } from './serverConfig';
 import { baseDir, folders, insideUntrusted, resolvePath } from './trust';
 import { expandVariables, type VariableContext } from './variables';
 
@@ -100,7 +101,8 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace (or reached through a link there); the server starts in ${baseDir(ctx)}`, severity: 'warning' });
       cwd = baseDir(ctx);
     }
-    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd };
+    const sandbox = sandboxEntry(e, (path, field) => resolvePath(expand(path, field), ctx));
+    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd, ...(sandbox !== undefined ? { sandbox } : {}) };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
     const url = expand(e.url, 'url');
@@ -112,6 +114,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       errors.push({ server: name, field: 'url', message: `"${e.url}" is not a valid URL`, severity: 'error' });
     }
     if (e.command !== undefined) problems.push({ server: name, field: 'command', message: `"command" is ignored for a ${type} server`, severity: 'warning' });
+    if (e.sandbox !== undefined || e.sandboxEnabled !== undefined) problems.push({ server: name, field: 'sandbox', message: `"sandbox" is ignored for a ${type} server (it applies to stdio servers, which run on this machine)`, severity: 'warning' });
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(e.headers ?? {})) {
       headers[k] = expand(v, `headers.${k}`);
@@ -134,3 +137,20 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   }
   return secrets.size ? { ...config, secrets: [...secrets] } : config;
 }
+
+/**
+ * The entry's sandbox: `sandbox: false` or `sandboxEnabled: false` is never; `sandbox: true`,
+ * `sandbox: {...}` or `sandboxEnabled: true` is always (with what it adds); neither, undefined.
+ */
+function sandboxEntry(e: EntryFields, path: (value: string, field: string) => string): SandboxEntry | false | undefined {
+  if (e.sandbox === false || e.sandboxEnabled === false) return false;
+  if (e.sandbox === undefined && e.sandboxEnabled !== true) return undefined;
+  const s = typeof e.sandbox === 'object' ? e.sandbox : {};
+  return {
+    allowWrite: (s.filesystem?.allowWrite ?? []).map((p, i) => path(p, `sandbox.filesystem.allowWrite[${i}]`)),
+    denyRead: (s.filesystem?.denyRead ?? []).map((p, i) => path(p, `sandbox.filesystem.denyRead[${i}]`)),
+    allowedDomains: [...(s.network?.allowedDomains ?? [])],
+  };
+}
+
+type EntryFields = z.infer<typeof entrySchema>;

@@ -35,6 +35,18 @@ export interface StdioServerConfig extends ServerConfigBase {
   /** Only the entry's own variables (expanded); the inherited environment is merged at spawn time. */
   env: Record<string, string>;
   cwd: string;
+  /**
+   * What the entry says of a sandbox: run in one (with what it adds to the defaults), or `false`,
+   * never. Absent: the rule for its origin decides (see sandbox/decision.ts).
+   */
+  sandbox?: SandboxEntry | false;
+}
+
+/** What an entry adds to the sandbox's defaults (paths expanded and absolute). */
+export interface SandboxEntry {
+  allowWrite: string[];
+  denyRead: string[];
+  allowedDomains: string[];
 }
 
 export interface HttpServerConfig extends ServerConfigBase {

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SandboxPolicy } from './policy';
+import { loopbackHosts, preloadPath } from './preload';
+
+/** What the server's process is, before and after it is put in the sandbox. */
+export interface SpawnRequest {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** A spawn wrapped in the sandbox; `release()` once its process is gone. */
+export interface SandboxedSpawn extends SpawnRequest {
+  release(): void;
+}
+
+type Srt = typeof import('@anthropic-ai/sandbox-runtime');
+
+/**
+ * The sandbox of this process's servers, on Anthropic's sandbox-runtime (bubblewrap and a proxy on
+ * Linux, sandbox-exec on macOS). The library keeps one state per process: it is started with the
+ * first sandboxed server (its proxies listen from then on) and reset when the last one is gone. Each
+ * server gets its own filesystem rules and its own network allowlist, bound to an unguessable id
+ * that only its proxy settings carry.
+ */
+class SandboxRuntime {
+  private srt: Promise<Srt> | undefined;
+  private started: Promise<void> | undefined;
+  private users = 0;
+  /** Serializes start and reset: a server started while the last one's reset runs waits for it. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Why no server can be sandboxed here, or undefined when one can. */
+  async unavailable(): Promise<string | undefined> {
+    let srt: Srt;
+    try {
+      srt = await this.load();
+    } catch (err) {
+      return `the sandbox library could not be loaded (${(err as Error).message})`;
+    }
+    if (!srt.SandboxManager.isSupportedPlatform()) return `no sandbox is available on ${process.platform} (MinAgent sandboxes servers on Linux and macOS)`;
+    const check = await srt.SandboxManager.checkDependenciesAsync();
+    if (check.errors.length) return `${check.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}`;
+    return undefined;
+  }
+
+  /** Puts a server's process in a sandbox with `policy`; each denial the sandbox sees goes to `onDenied`. */
+  async wrap(spawn: SpawnRequest, policy: SandboxPolicy, onDenied: (what: string) => void): Promise<SandboxedSpawn> {
+    const srt = await this.acquire();
+    let released = false;
+    const id = randomBytes(16).toString('base64url');
+    const unsubscribe = this.watch(srt, id, onDenied);
+    const release = () => {
+      if (released) return;
+      released = true;
+      unsubscribe();
+      srt.SandboxManager.unregisterCommandNetworkLists(id);
+      this.releaseOne();
+    };
+    try {
+      if (policy.npmCache) await mkdir(policy.npmCache, { recursive: true });
+      srt.SandboxManager.registerCommandNetworkLists(id, { allowedDomains: policy.allowedDomains });
+      const command = [spawn.command, ...spawn.args].map(shellQuote).join(' ');
+      const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
+        command,
+        undefined,
+        { filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [] } },
+        undefined,
+        spawn.cwd,
+        { commandId: id, commandText: command },
+      );
+      const [file, ...args] = wrapped.argv;
+      if (!file) throw new Error('the sandbox gave no command to run');
+      return { command: file, args, cwd: spawn.cwd, env: { ...spawn.env, ...proxySettings(wrapped.env), ...npmSettings(policy), ...nodeSettings(spawn.env, policy) }, release };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  private watch(srt: Srt, id: string, onDenied: (what: string) => void): () => void {
+    const store = srt.SandboxManager.getSandboxViolationStore();
+    let seen = 0;
+    return store.subscribe(() => {
+      const mine = store.getViolationsForCommand(id);
+      for (const v of mine.slice(seen)) onDenied(v.line);
+      seen = mine.length;
+    });
+  }
+
+  private acquire(): Promise<Srt> {
+    this.users++;
+    const ready = this.turn.then(async () => {
+      const srt = await this.load();
+      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }, undefined, true);
+      await this.started;
+      return srt;
+    });
+    this.turn = ready.catch(() => undefined);
+    return ready.catch((err: unknown) => {
+      this.started = undefined;
+      this.releaseOne();
+      throw err;
+    });
+  }
+
+  private releaseOne(): void {
+    if (--this.users > 0) return;
+    const started = this.started;
+    if (!started) return;
+    this.started = undefined;
+    this.turn = this.turn.then(async () => {
+      await started.catch(() => undefined);
+      const srt = await this.load();
+      await srt.SandboxManager.reset().catch(() => undefined);
+    });
+  }
+
+  private load(): Promise<Srt> {
+    // The extension and the CLI load the library from its own bundle (beside this one) when a
+    // sandboxed server first starts; from the sources, from node_modules.
+    const bundled = join(__dirname, 'sandbox.mjs');
+    this.srt ??= existsSync(bundled) ? (import(pathToFileURL(bundled).href) as Promise<Srt>) : import('@anthropic-ai/sandbox-runtime');
+    return this.srt;
+  }
+}
+
+/** The one runtime of this process (the library it drives is one per process). */
+export const sandboxRuntime = new SandboxRuntime();
+
+/** Only the proxy settings of the environment the library built (it starts from this process's, which the server's is not). */
+function proxySettings(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== process.env[k]) out[k] = v;
+  return out;
+}
+
+function npmSettings(policy: SandboxPolicy): Record<string, string> {
+  return {
+    ...(policy.npmCache ? { npm_config_cache: policy.npmCache } : {}),
+    ...(policy.npmRegistry ? { npm_config_registry: policy.npmRegistry } : {}),
+  };
+}
+
+/** A Node server's fetch and sockets reach the allowed hosts through the proxy too (netPreload.cjs). */
+function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Record<string, string> {
+  const preload = `--require=${JSON.stringify(preloadPath())}`;
+  return {
+    NODE_OPTIONS: env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${preload}` : preload,
+    MINAGENT_SANDBOX: '1',
+    MINAGENT_SANDBOX_LOOPBACK: loopbackHosts(policy.allowedDomains).join(','),
+  };
+}
+
+/** One word for a POSIX shell, whatever it holds. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -147,6 +147,6 @@ export class Connector {
 
   private transportSettings(): TransportSettings {
     const { config, log, stderr, options: o } = this.host;
-    return { config, log, stderr, closeTimings: o.closeTimings, maxMessageBytes: o.maxMessageBytes, httpLimits: o.httpLimits, auth: o.auth, serverPriority: o.serverPriority };
+    return { config, log, stderr, closeTimings: o.closeTimings, maxMessageBytes: o.maxMessageBytes, httpLimits: o.httpLimits, auth: o.auth, serverPriority: o.serverPriority, sandbox: o.sandbox };
   }
 }

@@ -5,6 +5,7 @@ import type { ServerPriority } from '../config/hubSettings';
 import type { McpTrace } from '../trace/trace';
 import type { CloseTimings } from '../transport/processTransport';
 import type { EraMemory } from './eraMemory';
+import type { SandboxPolicy } from '../sandbox/policy';
 
 /** Why a source's owner closed it. */
 export type CloseReason = 'restarted' | 'stopped';
@@ -31,4 +32,6 @@ export interface SourceOptions {
   eras?: EraMemory;
   /** `low`: a stdio server runs below the editor (see transport/priority.ts); default `normal`. */
   serverPriority?: ServerPriority;
+  /** The sandbox a stdio server runs in (see sandbox/decision.ts); absent: none. */
+  sandbox?: SandboxPolicy;
 }

@@ -9,6 +9,8 @@ import type { ServerPriority } from '../config/hubSettings';
 import { serverEnvironment } from '../config/env';
 import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from '../transport/processTransport';
 import { httpStatus } from './crashDiagnosis';
+import type { SandboxPolicy } from '../sandbox/policy';
+import { sandboxedSpawn } from '../sandbox/spawn';
 import { eraRefusal } from './era';
 import { isErrorLine } from './errorLine';
 import type { StderrTail } from './stderrTail';
@@ -26,22 +28,24 @@ export interface TransportSettings {
   httpLimits?: { bodyBytes?: number; eventBytes?: number };
   auth?: ServerAuth;
   serverPriority?: ServerPriority;
+  sandbox?: SandboxPolicy;
 }
 
 /** A new transport to the server: a process for stdio, else an HTTP client of the given kind. */
 export function createTransport(kind: TransportKind, s: TransportSettings): Transport {
   const c = s.config;
   if (c.type === 'stdio') {
-    s.log.info(`starting: ${describeEndpoint(c)} (cwd ${c.cwd})`);
+    s.log.info(`starting: ${describeEndpoint(c)} (cwd ${c.cwd})${s.sandbox ? ', in a sandbox' : ''}`);
     return new ProcessTransport(
       {
         command: c.command,
         args: c.args,
         env: serverEnvironment(c.env),
         cwd: c.cwd,
-        onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line)),
+        onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, !!s.sandbox)),
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
         ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),
+        ...(s.sandbox ? { sandbox: sandboxedSpawn(s.sandbox, s.log) } : {}),
         onGarbage: (line) => {
           const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
           s.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
@@ -87,8 +91,12 @@ export async function withSseFallback(s: Pick<TransportSettings, 'config' | 'log
   }
 }
 
+const SANDBOX_NOTE = '[minagent sandbox] ';
+
 /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
-function logStderr(log: Logger, line: string): void {
-  if (isErrorLine(line)) log.warn(`stderr: ${line}`);
+function logStderr(log: Logger, line: string, sandboxed: boolean): void {
+  // What the sandbox's preload says of a refused connection (netPreload.cjs).
+  if (sandboxed && line.startsWith(SANDBOX_NOTE)) log.warn(`sandbox denied: ${line.slice(SANDBOX_NOTE.length)}`);
+  else if (isErrorLine(line)) log.warn(`stderr: ${line}`);
   else log.info(`stderr: ${line}`);
 }

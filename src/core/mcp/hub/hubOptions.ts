@@ -7,6 +7,7 @@ import type { EraMemory } from '../connection/eraMemory';
 import type { SourceOptions } from '../connection/sourceOptions';
 import type { McpTrace } from '../trace/trace';
 import type { RestartPolicy } from './restarts';
+import { sandboxFor, type SandboxRules } from '../sandbox/decision';
 
 export interface HubOptions {
   logger?: Logger;
@@ -21,6 +22,8 @@ export interface HubOptions {
   clientRequests?: ClientRequestsHost;
   /** The era each server spoke before, kept by the host (see EraMemory); default: this process's. */
   eras?: EraMemory;
+  /** Which stdio servers run in a sandbox, and its defaults; absent: none does. */
+  sandbox?: SandboxRules;
 }
 
 /** A new source's options: the hub's settings read live (a settings change reaches running servers), the server's log, trace and OAuth client. */
@@ -46,6 +49,8 @@ export function sourceOptions(config: ServerConfig, settings: () => HubSettings,
     ...(options.clientRequests ? { clientRequests: options.clientRequests } : {}),
     ...(options.eras ? { eras: options.eras } : {}),
   };
+  const sandbox = sandboxFor(config, options.sandbox);
+  if (sandbox) live.sandbox = sandbox;
   const auth = options.auth?.(config, logger);
   if (auth) live.auth = auth;
   return live;

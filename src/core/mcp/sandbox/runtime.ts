@@ -54,7 +54,13 @@ class SandboxRuntime {
     const srt = await this.acquire();
     let released = false;
     const id = randomBytes(16).toString('base64url');
-    const unsubscribe = this.watch(srt, id, onDenied);
+    // The library judges a write against the rules it started with, not a server's own: a write
+    // the server's policy allows is not a denial.
+    const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
+    const unsubscribe = this.watch(srt, id, (line) => {
+      const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];
+      if (path === undefined || !writable.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`))) onDenied(line);
+    });
     const release = () => {
       if (released) return;
       released = true;

@@ -26,6 +26,11 @@ export interface ProcessParams {
   maxMessageBytes?: number;
   /** Run below the editor (nice 10, its scheduling group too; see priority.ts); default: the user's normal priority. */
   lowPriority?: boolean;
+  /**
+   * Puts the process in a sandbox: what to spawn instead, and a release for when it is gone. Its
+   * failure fails the start (a sandboxed server never starts without its sandbox).
+   */
+  sandbox?: (spawn: { command: string; args: string[]; env: Record<string, string>; cwd: string }) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): void }>;
 }
 
 export interface CloseTimings {
@@ -61,6 +66,8 @@ export class ProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private closeFired: Promise<void> | undefined;
   private started = false;
+  /** Ends what the sandbox keeps for this process (its network list, the runtime's last user). */
+  private releaseSandbox: (() => void) | undefined;
   private markRunning!: () => void;
   /** Resolves once the process runs (never, for one that could not start). */
   readonly running = new Promise<void>((resolve) => (this.markRunning = resolve));
@@ -107,6 +114,15 @@ export class ProcessTransport implements Transport {
     return this.exitInfo;
   }
 
+  /** What to spawn: the entry's command, or the sandbox it runs in. */
+  private async wrapped(): Promise<{ command: string; args: string[]; env: Record<string, string>; cwd: string }> {
+    const { command, args, env, cwd, sandbox } = this.params;
+    if (!sandbox) return { command, args, env, cwd };
+    const inside = await sandbox({ command, args, env, cwd });
+    this.releaseSandbox = inside.release;
+    return { ...inside, cwd };
+  }
+
   /** Spawns the server in its own slot of the event loop (see spawnSlot) and resolves once it runs. */
   async start(): Promise<void> {
     if (this.started) throw new Error('transport already started');
@@ -115,7 +131,11 @@ export class ProcessTransport implements Transport {
     await spawnSlot();
     // Closed while it waited for its slot: nothing to start, nothing to end.
     if (this.closing) throw new Error(PROCESS_NOT_RUNNING);
-    const { command, args, env, cwd } = this.params;
+    const { command, args, env, cwd } = await this.wrapped();
+    if (this.closing) {
+      this.releaseSandbox?.();
+      throw new Error(PROCESS_NOT_RUNNING);
+    }
     return new Promise((resolve, reject) => {
       // Never a shell: on Windows a .cmd shim goes through cmd.exe with every argument escaped.
       const plan = planSpawn(command, args, hostPlanContext(env, cwd));
@@ -234,6 +254,8 @@ export class ProcessTransport implements Transport {
 
   /** Fires onclose once, after the messages that came before it; resolves when it has run. */
   private fireClose(): Promise<void> {
+    this.releaseSandbox?.();
+    this.releaseSandbox = undefined;
     this.closeFired ??= new Promise<void>((resolve) =>
       deliver(() => {
         try {

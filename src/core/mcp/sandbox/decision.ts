@@ -1,0 +1,39 @@
+import { serverIdentity } from '../config/identity';
+import type { ServerConfig } from '../config/serverConfig';
+import { sandboxPolicy, type PolicyContext, type SandboxPolicy, type SandboxReason } from './policy';
+
+/** What happens to the servers a workspace brings (`minagent.sandbox.workspaceServers`, user scope). */
+export const WORKSPACE_SANDBOX_RULES = ['always', 'off'] as const;
+export type WorkspaceSandboxRule = (typeof WORKSPACE_SANDBOX_RULES)[number];
+
+/** The host's sandbox rules, given to the hub. */
+export interface SandboxRules {
+  /** Workspace servers: in a sandbox (`always`, the default) or as their entries say (`off`). */
+  workspaceServers: WorkspaceSandboxRule;
+  /** Whether an entry was written by the workspace (its settings or its MCP files), not by the user. */
+  fromWorkspace(config: ServerConfig): boolean;
+  /** The servers the user took out of the sandbox, by identity (asked, and remembered by the host). */
+  exempt?(identity: string): boolean;
+  context: PolicyContext;
+}
+
+/**
+ * Why a server runs in a sandbox, or undefined when it does not. A workspace's server is sandboxed
+ * by the rule whatever its entry says (an entry the repository wrote cannot turn its own sandbox
+ * off); only the user takes it out, per server. The user's own servers are sandboxed when their
+ * entry asks. HTTP servers do not run here: nothing to sandbox.
+ */
+export function sandboxReason(config: ServerConfig, rules: SandboxRules | undefined): SandboxReason | undefined {
+  if (config.type !== 'stdio' || !rules) return undefined;
+  if (rules.fromWorkspace(config)) {
+    if (rules.exempt?.(serverIdentity(config))) return undefined;
+    if (rules.workspaceServers === 'always') return 'workspace';
+  }
+  return config.sandbox ? 'entry' : undefined;
+}
+
+/** The sandbox a server runs in, if any. */
+export function sandboxFor(config: ServerConfig, rules: SandboxRules | undefined): SandboxPolicy | undefined {
+  const reason = sandboxReason(config, rules);
+  return reason && config.type === 'stdio' && rules ? sandboxPolicy(config, reason, rules.context) : undefined;
+}

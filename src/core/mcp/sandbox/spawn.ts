@@ -1,0 +1,26 @@
+import type { Logger } from '../../logger';
+import type { SandboxPolicy } from './policy';
+import { sandboxRuntime, type SpawnRequest } from './runtime';
+
+/** Where a sandbox's denials are explained: the server's log names what was denied and how to allow it. */
+export function sandboxedSpawn(policy: SandboxPolicy, log: Logger) {
+  return async (spawn: SpawnRequest) => {
+    const why = await sandboxRuntime.unavailable();
+    if (why) throw new SandboxUnavailable(why);
+    log.info(`sandbox: writes ${policy.allowWrite.join(', ')}; network ${policy.allowedDomains.join(', ') || 'none'}; ${policy.denyRead.length} secret locations unreadable`);
+    return sandboxRuntime.wrap(spawn, policy, (denied) => log.warn(`sandbox denied: ${denied}${howToAllow(denied)}`));
+  };
+}
+
+/** No sandbox can be had on this machine; the server does not start without one. */
+export class SandboxUnavailable extends Error {
+  constructor(reason: string) {
+    super(`cannot start in a sandbox: ${reason}; the server was not started without one (turn its sandbox off to run it unsandboxed)`);
+  }
+}
+
+function howToAllow(line: string): string {
+  if (/^deny (?:openat|open|creat|mkdir|rename|unlink|write)/i.test(line)) return ' (to allow it, add the folder to the entry\'s sandbox.filesystem.allowWrite)';
+  if (/network|domain|connect|host/i.test(line)) return ' (to allow it, add the host to the entry\'s sandbox.network.allowedDomains)';
+  return '';
+}

@@ -1,0 +1,113 @@
+// A server in a sandbox (bubblewrap and a proxy, through Anthropic's sandbox-runtime) tries what the
+// sandbox must stop: it reads a planted private key, writes outside its folder, reaches a loopback
+// port not on its list (and one that is, with Node's own fetch and with a raw socket), and spawns a
+// child that tries the same. Each is denied, each denial the sandbox sees is on the server's log, the
+// server still answers, and closing it leaves no process behind.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Logger } from '../../src/core/logger';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
+import { ServerHub } from '../../src/core/mcp/hub';
+import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
+import { fixture, waitFor } from '../helpers';
+
+const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
+const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
+const KEY = join(home, '.ssh', 'id_rsa');
+const OUTSIDE = join(home, 'outside.txt');
+
+function listen(body: string): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((_req, res) => res.end(body));
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+const portOf = (s: Server) => (s.address() as { port: number }).port;
+
+function rules(): SandboxRules {
+  return { workspaceServers: 'always', fromWorkspace: () => false, context: { home, cacheRoot: join(home, '.cache', 'minagent'), privatePaths: [], workspaceFolders: [work] } };
+}
+
+/** The pids of processes whose command line names `marker`. */
+function processesNaming(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+}
+
+describe('a server in a sandbox', () => {
+  let allowed: Server;
+  let other: Server;
+  let hub: ServerHub;
+  const log: string[] = [];
+  const logger: Logger = { trace: () => {}, info: (m) => log.push(`info ${m}`), warn: (m) => log.push(`warn ${m}`), error: (m) => log.push(`error ${m}`) };
+  let config: StdioServerConfig;
+
+  before(async () => {
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(KEY, 'PLANTED PRIVATE KEY');
+    allowed = await listen('allowed host');
+    other = await listen('host not on the list');
+    config = fixture('intruder', 'intruder.mjs', [], { cwd: work, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${portOf(allowed)}`] } });
+    hub = new ServerHub({ serverLogger: () => logger, sandbox: rules() });
+    hub.reconcile([config]);
+    await hub.whenIdle();
+    assert.equal(hub.servers()[0]?.state.kind, 'running', `the sandboxed server connected: ${JSON.stringify(hub.servers()[0]?.state)} ${log.join('\n')}`);
+  });
+
+  after(async () => {
+    if (process.env.SHOW_LOG) console.log(log.join('\n'));
+    await hub?.closeAll();
+    allowed?.close();
+    other?.close();
+  });
+
+  const call = (tool: string, args: Record<string, unknown>) => hub.registry.call(tool, args);
+
+  test('it cannot read a private key in the home folder, nor can its child', async () => {
+    const own = await call('read', { path: KEY });
+    assert.doesNotMatch(own, /PLANTED/);
+    assert.match(own, /read failed: ENOENT/);
+    const child = await call('spawn', { what: 'read', args: { path: KEY } });
+    assert.doesNotMatch(child, /PLANTED/);
+    assert.match(child, /read failed: ENOENT/);
+  });
+
+  test('it writes in its own folder, but not outside it, nor does its child; each denied write is on its log with how to allow it', async () => {
+    assert.match(await call('write', { path: join(work, 'notes.txt') }), /wrote/);
+    assert.equal(readFileSync(join(work, 'notes.txt'), 'utf8'), 'written by intruder');
+    assert.match(await call('write', { path: OUTSIDE }), /write failed: EROFS/);
+    assert.match(await call('spawn', { what: 'write', args: { path: `${OUTSIDE}.child` } }), /write failed: EROFS/);
+    assert.equal(existsSync(OUTSIDE) || existsSync(`${OUTSIDE}.child`), false, 'nothing was written outside');
+    await waitFor(() => `the denied writes on the log:\n${log.join('\n')}`, () => log.some((l) => l.includes(`sandbox denied: deny openat ${OUTSIDE}`)) && log.some((l) => l.includes(`${OUTSIDE}.child`)), 10_000);
+    assert.ok(log.some((l) => l.includes(`sandbox denied: deny openat ${OUTSIDE}`) && l.includes('sandbox.filesystem.allowWrite')));
+    assert.ok(!log.some((l) => l.includes('notes.txt') && l.includes('denied')), 'the write its policy allows is not reported as denied');
+  });
+
+  test("its Node fetch and sockets reach the allowed loopback host through the proxy, and no other; the refusal is on its log", async () => {
+    assert.equal(await call('fetch', { url: `http://127.0.0.1:${portOf(allowed)}/` }), 'fetched 200: allowed host');
+    assert.match(await call('connect', { host: '127.0.0.1', port: portOf(allowed) }), /connected/);
+    assert.match(await call('fetch', { url: `http://127.0.0.1:${portOf(other)}/` }), /fetch failed: ECONNREFUSED/);
+    assert.match(await call('connect', { host: '127.0.0.1', port: portOf(other) }), /connect failed: ECONNREFUSED/);
+    assert.match(await call('spawn', { what: 'fetch', args: { url: `http://127.0.0.1:${portOf(other)}/` } }), /fetch failed: ECONNREFUSED/);
+    assert.match(await call('spawn', { what: 'fetch', args: { url: `http://127.0.0.1:${portOf(allowed)}/` } }), /fetched 200: allowed host/);
+    await waitFor(() => `the refusal on the log:\n${log.join('\n')}`, () => log.some((l) => l.includes(`sandbox denied: connection to 127.0.0.1:${portOf(other)} refused`)), 10_000);
+    assert.ok(log.some((l) => l.includes(`"127.0.0.1:${portOf(other)}"`) && l.includes('sandbox.network.allowedDomains')));
+  });
+
+  test('a host name outside the allowlist is refused by the proxy, and the denial is on its log', async () => {
+    assert.match(await call('fetch', { url: 'http://example.invalid/' }), /fetch failed: ECONNREFUSED/);
+    await waitFor(() => `the proxy's denial on the log:\n${log.join('\n')}`, () => log.some((l) => /sandbox denied: .*example\.invalid/.test(l)), 10_000);
+  });
+
+  test('after all that it still answers, and closing it ends the sandbox: no server, bwrap or socat process is left', async () => {
+    assert.equal(await call('echo', { text: 'still here' }), 'still here');
+    await hub.closeAll();
+    assert.deepEqual(processesNaming('intruder.mjs'), []);
+    assert.deepEqual(processesNaming(work), [], 'no bwrap or socat process of this sandbox');
+  });
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { SandboxEntry, StdioServerConfig } from '../config/serverConfig';
+import { withRegistry } from './npmRegistry';
 
 /**
  * What a sandboxed server may do. Reads: everywhere but `denyRead`. Writes: only `allowWrite` (and
@@ -62,16 +63,15 @@ export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, 
   const own: SandboxEntry = config.sandbox || { allowWrite: [], denyRead: [], allowedDomains: [] };
   const npx = isNpx(config.command);
   const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config)) : undefined;
-  const registryHost = npx && ctx.npmRegistry ? hostOf(ctx.npmRegistry) : undefined;
   const envFiles = [...new Set([config.cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
-  return {
+  const policy: SandboxPolicy = {
     allowWrite: unique([config.cwd, ...(npmCache ? [npmCache] : []), ...own.allowWrite]),
     denyRead: unique([...HOME_SECRETS.map((p) => join(ctx.home, p)), ...ctx.privatePaths, ...envFiles, ...own.denyRead]),
-    allowedDomains: unique([...own.allowedDomains, ...(registryHost ? [registryHost] : [])]),
+    allowedDomains: unique(own.allowedDomains),
     reason,
     ...(npmCache ? { npmCache } : {}),
-    ...(npx && ctx.npmRegistry ? { npmRegistry: ctx.npmRegistry } : {}),
   };
+  return npx ? withRegistry(policy, ctx.npmRegistry) : policy;
 }
 
 /** `npx`, `npx.cmd` or a path to either. */
@@ -88,16 +88,6 @@ export function describePolicy(p: SandboxPolicy): string[] {
     `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`,
     `cannot read: ${p.denyRead.length} secret locations (~/.ssh, ~/.aws, .env files, the editor's storage, ...)`,
   ];
-}
-
-/** host[:port] of a registry URL, as an allowed domain. */
-function hostOf(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.port ? `${u.hostname}:${u.port}` : u.hostname;
-  } catch {
-    return undefined;
-  }
 }
 
 function serverFolder(config: StdioServerConfig): string {

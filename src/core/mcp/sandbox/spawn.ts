@@ -1,12 +1,15 @@
 import type { Logger } from '../../logger';
 import type { SandboxPolicy } from './policy';
+import { npmRegistry, withRegistry } from './npmRegistry';
 import { sandboxRuntime, type SpawnRequest } from './runtime';
 
 /** Where a sandbox's denials are explained: the server's log names what was denied and how to allow it. */
-export function sandboxedSpawn(policy: SandboxPolicy, log: Logger) {
+export function sandboxedSpawn(asked: SandboxPolicy, log: Logger) {
   return async (spawn: SpawnRequest) => {
     const why = await sandboxRuntime.unavailable();
     if (why) throw new SandboxUnavailable(why);
+    // An npx server installs its package: the registry the host's npm uses is reachable.
+    const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry(spawn.env)) : asked;
     log.info(`sandbox: writes ${policy.allowWrite.join(', ')}; network ${policy.allowedDomains.join(', ') || 'none'}; ${policy.denyRead.length} secret locations unreadable`);
     return sandboxRuntime.wrap(spawn, policy, (denied) => log.warn(`sandbox denied: ${denied}${howToAllow(denied)}`));
   };

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { connect, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { parseServers } from '../../src/core/mcp/config/parseServers';
+import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
+import { sandboxFor, sandboxReason, type SandboxRules } from '../../src/core/mcp/sandbox/decision';
+import { sandboxPolicy } from '../../src/core/mcp/sandbox/policy';
+import { preloadPath } from '../../src/core/mcp/sandbox/preload';
+import { serverIdentity } from '../../src/core/mcp/config/identity';
+
+const ctx = { home: '/home/u', cacheRoot: '/home/u/.cache/minagent', privatePaths: ['/home/u/.vscode-data'], workspaceFolders: ['/ws'] };
+const rules = (over: Partial<SandboxRules> = {}): SandboxRules => ({ workspaceServers: 'always', fromWorkspace: (c) => c.origin !== 'user settings', context: ctx, ...over });
+const stdio = (over: Partial<StdioServerConfig> = {}): StdioServerConfig => ({ type: 'stdio', name: 's', command: 'node', args: ['s.js'], env: {}, cwd: '/ws', autoApprove: [], ...over });
+
+test("a workspace's server runs in a sandbox by default, and its entry cannot turn that off; only the user takes it out, per server", () => {
+  const fromRepo = stdio({ origin: '.vscode/mcp.json', sandbox: false });
+  assert.equal(sandboxReason(fromRepo, rules()), 'workspace', 'sandbox: false written by the repository counts for nothing');
+  assert.equal(sandboxReason(fromRepo, rules({ exempt: (id) => id === serverIdentity(fromRepo) })), undefined, 'the user took this one out');
+  assert.equal(sandboxReason(stdio({ origin: '.vscode/mcp.json', args: ['other.js'] }), rules({ exempt: (id) => id === serverIdentity(fromRepo) })), 'workspace', 'another command is another server');
+  assert.equal(sandboxReason(stdio({ origin: 'workspace settings' }), rules({ workspaceServers: 'off' })), undefined, 'the user turned the rule off');
+  assert.equal(sandboxReason(stdio({ origin: 'workspace settings', sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } }), rules({ workspaceServers: 'off' })), 'entry', 'an entry that asks is still sandboxed');
+});
+
+test("the user's own servers run in a sandbox only when their entry asks; HTTP servers never (nothing runs here)", () => {
+  assert.equal(sandboxReason(stdio({ origin: 'user settings' }), rules()), undefined);
+  assert.equal(sandboxReason(stdio({ origin: 'user settings', sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } }), rules()), 'entry');
+  assert.equal(sandboxReason({ type: 'http', name: 'h', url: 'https://x.test/mcp', headers: {}, autoApprove: [], origin: '.vscode/mcp.json' }, rules()), undefined);
+  assert.equal(sandboxReason(stdio({ origin: '.vscode/mcp.json' }), undefined), undefined, 'a host without sandbox rules');
+});
+
+test('the default policy: secrets unreadable, writes only in the cwd, no network; an npx server gets its own npm cache and its registry', () => {
+  const plain = sandboxFor(stdio({ origin: '.vscode/mcp.json' }), rules())!;
+  for (const secret of ['/home/u/.ssh', '/home/u/.aws', '/home/u/.config/gcloud', '/home/u/.config/Code', '/home/u/.vscode-data', '/ws/.env*']) assert.ok(plain.denyRead.includes(secret), secret);
+  assert.deepEqual(plain.allowWrite, ['/ws']);
+  assert.deepEqual(plain.allowedDomains, []);
+  const npx = sandboxPolicy(stdio({ command: 'npx', args: ['-y', 'some-server'], sandbox: { allowWrite: ['/data'], denyRead: ['/ws/private'], allowedDomains: ['api.example.com'] } }), 'entry', { ...ctx, npmRegistry: 'http://registry.test:4873/' });
+  assert.match(npx.npmCache!, /^\/home\/u\/\.cache\/minagent\/npm\/[0-9a-f]{16}$/);
+  assert.deepEqual(npx.allowWrite, ['/ws', npx.npmCache, '/data']);
+  assert.deepEqual(npx.allowedDomains, ['api.example.com', 'registry.test:4873']);
+  assert.ok(npx.denyRead.includes('/ws/private') && npx.denyRead.includes('/home/u/.npmrc'));
+  const other = sandboxPolicy(stdio({ command: 'npx', args: ['-y', 'another-server'] }), 'entry', ctx);
+  assert.notEqual(other.npmCache, npx.npmCache, "one server's cache is not another's: what one plants there another never runs");
+});
+
+test("entries: sandbox true, an object, or VS Code's sandboxEnabled with sandbox; a bad host names the field; ignored on HTTP", () => {
+  const parsed = parseServers(
+    {
+      a: { command: 'node', sandbox: true },
+      b: { command: 'node', sandboxEnabled: true, sandbox: { filesystem: { allowWrite: ['data'] }, network: { allowedDomains: ['*.example.com', 'localhost:8080'] } } },
+      c: { command: 'node', sandbox: false },
+      d: { command: 'node', sandbox: { network: { allowedDomains: ['http://evil.test/path'] } } },
+      e: { url: 'https://x.test/mcp', sandbox: true },
+    },
+    { workspaceFolder: '/ws' },
+  );
+  const byName = Object.fromEntries(parsed.servers.map((s) => [s.name, s]));
+  assert.deepEqual((byName.a as StdioServerConfig).sandbox, { allowWrite: [], denyRead: [], allowedDomains: [] });
+  assert.deepEqual((byName.b as StdioServerConfig).sandbox, { allowWrite: ['/ws/data'], denyRead: [], allowedDomains: ['*.example.com', 'localhost:8080'] });
+  assert.equal((byName.c as StdioServerConfig).sandbox, false);
+  assert.equal(byName.d, undefined);
+  assert.ok(parsed.problems.some((p) => p.server === 'd' && p.field === 'sandbox.network.allowedDomains.0' && /host name/.test(p.message)));
+  assert.ok(parsed.problems.some((p) => p.server === 'e' && p.field === 'sandbox' && p.severity === 'warning'));
+});
+
+/**
+ * A proxy as the sandbox's: it opens a tunnel only to `allowed` (host:port, a name that resolves
+ * nowhere, dialled at `port` on loopback) and refuses any other with 403; it records what it was asked.
+ */
+async function proxy(allowed: string, port: number): Promise<{ server: Server; port: number; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createServer((client) =>
+    client.once('data', (head) => {
+      const wanted = /^CONNECT (\S+) HTTP/.exec(head.toString('latin1'))?.[1] ?? '';
+      asked.push(wanted);
+      if (wanted !== allowed) {
+        client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+        return;
+      }
+      const upstream = connect(port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        client.pipe(upstream).pipe(client);
+      });
+    }),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as { port: number }).port, asked };
+}
+
+test("the preload takes a Node server's fetch and sockets through the proxy: the allowed host answers, another is refused with ECONNREFUSED", async () => {
+  const target = createServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello'));
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const port = (target.address() as { port: number }).port;
+  const p = await proxy(`api.test:${port}`, port);
+  const script = `
+    const net = require('node:net');
+    (async () => {
+      const ok = await fetch('http://api.test:${port}/').then(async (r) => r.status + ' ' + await r.text(), (e) => 'failed ' + (e.cause?.code ?? e.message));
+      const denied = await fetch('http://other.test:${port}/').then((r) => 'status ' + r.status, (e) => 'failed ' + (e.cause?.code ?? e.message));
+      const raw = await new Promise((resolve) => { const s = net.connect(${port}, 'api.test', () => { s.write('GET / HTTP/1.0\\r\\n\\r\\n'); }); let d = ''; s.on('data', (c) => d += c); s.on('end', () => resolve(d.split('\\r\\n\\r\\n')[1])); s.on('error', (e) => resolve('failed ' + e.code)); });
+      console.log(JSON.stringify({ ok, denied, raw }));
+    })();`;
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--require', preloadPath(), '-e', script], {
+      env: { ...process.env, MINAGENT_SANDBOX: '1', HTTP_PROXY: `http://user%20id:secret@127.0.0.1:${p.port}` },
+    });
+    assert.deepEqual(JSON.parse(stdout), { ok: '200 hello', denied: 'failed ECONNREFUSED', raw: 'hello' });
+    assert.deepEqual(p.asked, [`api.test:${port}`, `other.test:${port}`, `api.test:${port}`]);
+  } finally {
+    p.server.close();
+    target.close();
+  }
+});
+
+test('the preload is a file that ships: beside the sources here, copied beside the bundles by the build', () => {
+  assert.equal(join(__dirname, '..', '..', 'src', 'core', 'mcp', 'sandbox', 'netPreload.cjs'), preloadPath());
+});

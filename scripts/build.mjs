@@ -1,6 +1,6 @@
 // Bundles the CLI, the extension, the webview and the tokenizer worker with esbuild. `tsc` only type-checks.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync } from 'node:fs';
 
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
 // The test-only hooks, each in the builds of the suite that needs it and in no other:
@@ -24,16 +24,32 @@ const common = {
   metafile: true,
 };
 
+// The sandbox library (Anthropic's sandbox-runtime) is loaded when a sandboxed server first starts,
+// from its own ES module (it finds its seccomp helper beside itself, in dist/vendor/), so the
+// extension's and the CLI's bundles do not carry it.
+const sandboxLibrary = '@anthropic-ai/sandbox-runtime';
 const results = await Promise.all([
   // The o200k_base tokenizer (about 2.7 MB) runs in a worker thread started on first use: its own file.
   build({ ...common, entryPoints: ['src/core/budget/o200kWorker.ts'], outfile: 'dist/o200kWorker.js' }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', external: [sandboxLibrary], banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', sandboxLibrary], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }),
+  build({
+    ...common,
+    entryPoints: [sandboxLibrary],
+    outfile: 'dist/sandbox.mjs',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    // Its CommonJS dependencies require Node's modules at run time.
+    banner: { js: "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url);" },
+  }),
   // An app's editor tab: one framed app and its relay.
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/appTab.ts'], outfile: 'dist/appTab.js' }),
 ]);
 chmodSync('dist/cli.js', 0o755);
+// Beside the bundles: the preload of a sandboxed Node server, and the library's seccomp helpers.
+copyFileSync('src/core/mcp/sandbox/netPreload.cjs', 'dist/netPreload.cjs');
+cpSync(`node_modules/${sandboxLibrary}/vendor/seccomp`, 'dist/vendor/seccomp', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
 // What a bundle contains, by the bundler's own account: a module tree-shaken away adds no bytes.
 const leaks = results.flatMap((r) =>

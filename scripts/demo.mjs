@@ -7,9 +7,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureE2e, paths } from './e2e-setup.mjs';
-import { ensureNodeModules } from './setup.mjs';
+import { ensureNodeModules, ensureSandboxTools } from './setup.mjs';
 
 ensureNodeModules();
+ensureSandboxTools();
 const left = await ensureE2e({ browser: false });
 if (left.length) {
   console.error(`demo: cannot start VS Code, still missing:\n  ${left.join('\n  ')}`);

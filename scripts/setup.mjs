@@ -20,3 +20,33 @@ export function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...options });
   return r.status ?? 1;
 }
+
+/** What a sandboxed server needs on Linux (Anthropic's sandbox-runtime): bubblewrap, socat, ripgrep. */
+const SANDBOX_TOOLS = [
+  ['bwrap', 'bubblewrap'],
+  ['socat', 'socat'],
+  ['rg', 'ripgrep'],
+];
+
+function onPath(cmd) {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/${cmd}`));
+}
+
+/**
+ * Installs the sandbox's Debian packages when one is missing (as root, with apt-get); otherwise says
+ * what to install. Servers that should run in a sandbox do not start without one.
+ */
+export function ensureSandboxTools() {
+  if (process.platform !== 'linux') return;
+  const packages = SANDBOX_TOOLS.filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg);
+  if (!packages.length) return;
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
+    console.error(`setup: sandboxed servers need ${packages.join(', ')}: install them (e.g. sudo apt-get install -y ${packages.join(' ')})`);
+    return;
+  }
+  console.error(`setup: installing ${packages.join(', ')} for sandboxed servers (apt-get)...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (run('apt-get', ['update', '-qq'], { env }) !== 0 || run('apt-get', ['install', '-y', '-qq', ...packages], { env }) !== 0) {
+    console.error(`setup: apt-get install ${packages.join(' ')} failed (its output is above)`);
+  }
+}

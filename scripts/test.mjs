@@ -5,10 +5,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { ensureNodeModules } from './setup.mjs';
+import { ensureNodeModules, ensureSandboxTools } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
-const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1] };
+// The CLI's servers run as the user's own (unsandboxed) in the suites, as the editor's do under the
+// e2e profile's settings: the sandbox's own tests turn it on where they test it.
+const env = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1], MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' };
 
 /**
  * A line to stdout at once: through npm stdout is a pipe, and console.log's writes waited behind the
@@ -136,6 +138,7 @@ const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 // The e2e tools need nothing from node_modules: their install starts first, beside npm ci.
 const setup = await backgroundSetup();
 ensureNodeModules();
+ensureSandboxTools();
 let status = run(process.execPath, ['scripts/build.mjs']);
 if (status !== 0) failed('the build');
 const wantE2e = suites.includes('e2e') && process.env.MINAGENT_SKIP_E2E !== '1';

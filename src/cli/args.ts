@@ -31,6 +31,8 @@ export interface CliArgs {
   roots: string[];
   /** `--trust`: the folder's servers may start this run without asking. */
   trust: boolean;
+  /** `--sandbox always|off`: whether the folder's stdio servers run in a sandbox (default always). */
+  sandbox?: string;
   help: boolean;
 }
 
@@ -82,6 +84,11 @@ options:
                           otherwise a folder's servers start only once you trusted the folder: asked
                           once on a terminal (y/N, naming what would start) and remembered in
                           $XDG_CONFIG_HOME/minagent/trusted-folders.json (else ~/.config/...)
+  --sandbox always|off    the folder's stdio servers run in a sandbox (the default, also
+                          MINAGENT_SANDBOX_WORKSPACE_SERVERS): they read all but secrets (~/.ssh,
+                          ~/.aws, .env files, editors' storage), write only their folder and reach
+                          only their entry's sandbox.network.allowedDomains; off: only entries
+                          with "sandbox" run in one. Linux needs bubblewrap, socat and ripgrep
   --workspace DIR         the workspace folder for \${workspaceFolder}; default: the folder holding .vscode
   --verbose               log server output and lifecycle to stderr
   --sign-in print|fetch|none
@@ -120,6 +127,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       elicitation: { type: 'string' },
       root: { type: 'string', multiple: true },
       trust: { type: 'boolean', default: false },
+      sandbox: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -147,6 +155,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.elicitation !== undefined ? { elicitation: values.elicitation } : {}),
     roots: values.root ?? [],
     trust: values.trust ?? false,
+    ...(values.sandbox !== undefined ? { sandbox: values.sandbox } : {}),
     help: values.help ?? false,
   };
 }

@@ -1,3 +1,4 @@
+import type { SandboxPolicy } from '../core/mcp/sandbox/policy';
 import { readFileSync } from 'node:fs';
 import { Agent, isErrorResult, type ApprovalRequest } from '../core/agent/agent';
 import { APPROVE_MODES } from './approve';
@@ -29,7 +30,7 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    const line = state.kind === 'error' ? row(s.name, 'error', count, failureText(s)) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count);
+    const line = state.kind === 'error' ? row(s.name, 'error', count, failureText(s)) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : []));
     io.out(line);
   }
   const broken = new Map<string, string>();
@@ -153,4 +154,9 @@ export async function chatCommand(
   // Nothing reached the model: said like any step that ended the run.
   if (result.notSent !== undefined) io.out(`[${result.steps.length}] error: not sent: ${result.notSent}`);
   return result.stopped ? 1 : 0;
+}
+
+/** A sandboxed server's fourth field: what it may write and reach. */
+function sandboxNote(p: SandboxPolicy): string {
+  return `sandboxed: writes ${p.allowWrite.join(', ')}; network ${p.allowedDomains.join(', ') || 'none'}`;
 }

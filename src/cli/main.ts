@@ -20,6 +20,8 @@ import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 import { stderr, stdout } from './terminalText';
 import { decideFolderTrust } from './folderTrust';
+import { cliSandboxRules } from './sandboxRules';
+import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout']);
 
@@ -57,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
     return fail((err as Error).message, 2);
   }
 
+  const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS');
+  if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
   let settings: Record<string, unknown>;
   try {
@@ -106,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
   });
   // Each server's era, so the next run goes straight to the handshake it speaks (digests only).
   const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));
-  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
+  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, sandbox: cliSandboxRules(sandboxRule, workspace), ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
   const onSignal = () => {
     abort.abort();

@@ -8,6 +8,7 @@ import { revealOnStartup, startChat } from './wiring/chat';
 import { watchConfiguration } from './wiring/configWatch';
 import { startServers } from './wiring/servers';
 import { startToolsView } from './wiring/toolsView';
+import { registerSandboxCommands } from './sandbox';
 
 let hub: ServerHub | undefined;
 
@@ -51,7 +52,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const servers = startServers(context);
   hub = servers.hub;
   let watch: ReturnType<typeof watchConfiguration> | undefined;
-  const toolsView = startToolsView(context, servers.hub, servers.log, () => watch?.config());
+  const toolsView = startToolsView(context, servers.hub, servers.log, () => watch?.config(), servers.sandbox);
   // Read-only documents for Try Tool's results, the chat's full results and its export.
   const results = new ResultDocuments();
   startChat(context, servers, toolsView, results);
@@ -61,6 +62,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
     ...registerCommands(servers.hub, servers.serverLogs, watch.reload, results, servers.log),
     ...registerTraceView(servers.hub),
     ...registerAuthCommands(servers.hub, () => servers.authReady),
+    ...registerSandboxCommands(servers.hub, servers.sandbox),
   );
   void watch.reload();
   return servers.hub;

@@ -17,6 +17,7 @@ import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
 import type { Node } from './treeNode';
 import type { IconSource } from './icons/iconSource';
+import { sandboxLook, type EditorSandbox } from './sandbox';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -39,6 +40,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly icons?: IconSource,
     /** Tools pinned into every request (marked, with Pin and Unpin on their rows). */
     private readonly pins?: ToolPins,
+    /** Which servers run in a sandbox: their rows say so, with Sandbox Off / On. */
+    private readonly sandbox?: EditorSandbox,
   ) {
     this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
   }
@@ -258,6 +261,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         assertNever(state);
     }
     signInLook(item, info.config.type !== 'stdio');
+    if (this.sandbox) sandboxLook(item, lines, info, this.sandbox);
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
     else item.tooltip = new vscode.MarkdownString(lines.join('\n'));

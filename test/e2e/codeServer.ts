@@ -92,6 +92,9 @@ const QUIET_EDITOR = {
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'workbench.enableExperiments': false,
+  // The suites' workspace servers run as the user's own, as in the other suites (MINAGENT_SANDBOX_WORKSPACE_SERVERS
+  // in scripts/test.mjs); the sandbox's own tests turn it on.
+  'minagent.sandbox.workspaceServers': 'off',
 };
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {

@@ -104,7 +104,7 @@ test("the preload takes a Node server's fetch and sockets through the proxy: the
     })();`;
   try {
     const { stdout } = await promisify(execFile)(process.execPath, ['--require', preloadPath(), '-e', script], {
-      env: { ...process.env, MINAGENT_SANDBOX: '1', HTTP_PROXY: `http://user%20id:secret@127.0.0.1:${p.port}` },
+      env: { ...process.env, MINAGENT_IN_SANDBOX: '1', HTTP_PROXY: `http://user%20id:secret@127.0.0.1:${p.port}` },
     });
     assert.deepEqual(JSON.parse(stdout), { ok: '200 hello', denied: 'failed ECONNREFUSED', raw: 'hello' });
     assert.deepEqual(p.asked, [`api.test:${port}`, `other.test:${port}`, `api.test:${port}`]);

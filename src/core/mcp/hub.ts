@@ -14,6 +14,7 @@ import { cancelRestart, DEFAULT_RESTART_POLICY, isRestarting, scheduleRestart } 
 import { serverInfo, type ServerInfo } from './hub/serverInfo';
 import { registerEntryTools } from './hub/toolRegistration';
 import { TraceSet } from './hub/traces';
+import { sandboxFor } from './sandbox/decision';
 import type { McpTrace } from './trace/trace';
 import type { NamingProblem } from './tools/naming';
 import type { ToolProblem } from './tools/toolList';
@@ -114,7 +115,7 @@ export class ServerHub {
   /** One server, without building the others (the tree asks for each of its nodes). */
   server(name: string): ServerInfo | undefined {
     const entry = this.entries.get(name);
-    return entry && serverInfo(name, entry, this.registry);
+    return entry && serverInfo(name, entry, this.registry, sandboxFor(entry.config, this.options.sandbox));
   }
 
   /** Configuration problems and naming problems, for the UI. */

@@ -11,6 +11,7 @@ import { channelLogger } from '../log';
 import { createEditorAuth } from '../oauth';
 import { editorServerAsks } from '../serverAsks/setup';
 import { ServerLogs } from '../serverLogs';
+import { EditorSandbox } from '../sandbox';
 import { SignInNotices } from '../signInNotices';
 
 /** The servers' side of the editor: the hub and what it needs (logs, sign-in, servers' asks, inputs). */
@@ -22,6 +23,8 @@ export interface ServerWiring {
   /** OAuth is ready (or known unavailable): the first reconcile waits for it (its redirect address registers clients). */
   authReady: Promise<AuthManager | undefined>;
   inputs: InputStore;
+  /** Which servers run in a sandbox (the user's rule and the servers taken out of it). */
+  sandbox: EditorSandbox;
   /** The chat's model, for servers' sampling requests, once the chat exists. */
   useChatModel(model: () => Promise<ChatModel>): void;
 }
@@ -41,7 +44,8 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     (m) => (auth = m),
     (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
   );
-  const hub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, eras: editorEraMemory(context.globalState), auth: (c, l) => auth?.forServer(c, l) });
+  const sandbox = new EditorSandbox(context);
+  const hub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, eras: editorEraMemory(context.globalState), auth: (c, l) => auth?.forServer(c, l), sandbox });
   context.subscriptions.push(channel, serverAsks, serverLogs, new FailureNotices(hub), new SignInNotices(hub));
   return {
     log,
@@ -50,6 +54,7 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     serverAsks,
     authReady,
     inputs: new InputStore(context.secrets, context.workspaceState),
+    sandbox,
     useChatModel: (model) => (chatModel = model),
   };
 }

@@ -7,6 +7,7 @@ import { BudgetMeter } from '../chat/budgetMeter';
 import type { WorkspaceConfig } from '../configLoader';
 import { IconFiles } from '../icons/iconFiles';
 import { ServerTreeProvider } from '../serverTree';
+import type { EditorSandbox } from '../sandbox';
 import { StatusBar } from '../statusBar';
 import { testReporter } from '../testReport';
 
@@ -19,12 +20,12 @@ const PINS_KEY = 'minagent.tools.pinned';
 declare const MINAGENT_SERVER_REPORT: boolean;
 
 /** The Tools tree, its switches and badge, the status bar item, and the budget meter whose costs the tree shows. */
-export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined) {
+export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined, sandbox?: EditorSandbox) {
   const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
   const pins = new ToolPins({ get: () => context.workspaceState.get<unknown>(PINS_KEY), set: (keys) => context.workspaceState.update(PINS_KEY, keys) });
   const meter = new BudgetMeter(log);
   const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
-  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins);
+  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins, sandbox);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const status = new StatusBar(hub, config);
   // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).

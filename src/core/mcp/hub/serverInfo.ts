@@ -2,6 +2,7 @@ import type { Tool, ToolRegistry } from '../../tools';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerState } from '../connection/state';
 import type { Entry } from './entry';
+import type { SandboxPolicy } from '../sandbox/policy';
 import { isRestarting } from './restarts';
 
 /** A server as the UI shows it. */
@@ -19,10 +20,12 @@ export interface ServerInfo {
   willRestart: boolean;
   /** What became of a crashed server ("restarting in 1 s (attempt 1 of 5)", "gave up ..."). */
   restartNote?: string;
+  /** The sandbox it runs in, if any. */
+  sandbox?: SandboxPolicy;
 }
 
 /** A server's info as it is now; its tools are looked up in `registry` when read. */
-export function serverInfo(name: string, entry: Entry, registry: ToolRegistry): ServerInfo {
+export function serverInfo(name: string, entry: Entry, registry: ToolRegistry, sandbox?: SandboxPolicy): ServerInfo {
   const source = entry.source;
   // A source waits a tick before it connects; it is starting from the moment it exists.
   const own = source?.state ?? { kind: 'stopped' as const };
@@ -39,6 +42,7 @@ export function serverInfo(name: string, entry: Entry, registry: ToolRegistry): 
     ...(source?.pid ? { pid: source.pid } : {}),
     willRestart: isRestarting(entry),
     ...(entry.restartNote ? { restartNote: entry.restartNote } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
 }
 

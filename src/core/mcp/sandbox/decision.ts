@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { serverIdentity } from '../config/identity';
 import type { ServerConfig } from '../config/serverConfig';
 import { sandboxPolicy, type PolicyContext, type SandboxPolicy, type SandboxReason } from './policy';
@@ -36,4 +37,16 @@ export function sandboxReason(config: ServerConfig, rules: SandboxRules | undefi
 export function sandboxFor(config: ServerConfig, rules: SandboxRules | undefined): SandboxPolicy | undefined {
   const reason = sandboxReason(config, rules);
   return reason && config.type === 'stdio' && rules ? sandboxPolicy(config, reason, rules.context) : undefined;
+}
+
+/** Where MinAgent keeps what sandboxes need (an npx server's own npm cache): `$XDG_CACHE_HOME/minagent/sandbox`. */
+export function sandboxCacheRoot(env: NodeJS.ProcessEnv, home: string): string {
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'minagent', 'sandbox');
+}
+
+/** `always` or `off` from a setting or a flag; anything else is reported and `always` kept. */
+export function parseWorkspaceRule(value: unknown, where: string): { rule: WorkspaceSandboxRule; problem?: string } {
+  if (value === undefined || value === null || value === '') return { rule: 'always' };
+  if (WORKSPACE_SANDBOX_RULES.includes(value as WorkspaceSandboxRule)) return { rule: value as WorkspaceSandboxRule };
+  return { rule: 'always', problem: `${where} must be one of ${WORKSPACE_SANDBOX_RULES.join(', ')}; using "always"` };
 }

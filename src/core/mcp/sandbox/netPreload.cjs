@@ -12,7 +12,7 @@ const tls = require('node:tls');
 const { Duplex } = require('node:stream');
 
 const proxyUrl = process.env.HTTPS_PROXY || process.env.https_proxy || process.env.HTTP_PROXY || process.env.http_proxy;
-if (process.env.MINAGENT_SANDBOX === '1' && proxyUrl) install(new URL(proxyUrl));
+if (process.env.MINAGENT_IN_SANDBOX === '1' && proxyUrl) install(new URL(proxyUrl));
 
 function install(proxy) {
   const proxyHost = proxy.hostname;

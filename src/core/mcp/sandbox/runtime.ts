@@ -158,7 +158,7 @@ function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Recor
   const preload = `--require=${JSON.stringify(preloadPath())}`;
   return {
     NODE_OPTIONS: env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${preload}` : preload,
-    MINAGENT_SANDBOX: '1',
+    MINAGENT_IN_SANDBOX: '1',
     MINAGENT_SANDBOX_LOOPBACK: loopbackHosts(policy.allowedDomains).join(','),
   };
 }

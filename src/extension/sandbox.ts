@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { USER_ORIGIN } from '../core/approvals/policy';
+import { describeEndpoint } from '../core/mcp/config/describe';
+import { serverIdentity } from '../core/mcp/config/identity';
+import type { ServerConfig } from '../core/mcp/config/serverConfig';
+import type { ServerHub } from '../core/mcp/hub';
+import type { ServerInfo } from '../core/mcp/hub/serverInfo';
+import { parseWorkspaceRule, sandboxCacheRoot, type SandboxRules, type WorkspaceSandboxRule } from '../core/mcp/sandbox/decision';
+import { describePolicy, type PolicyContext } from '../core/mcp/sandbox/policy';
+import { markdownText } from '../shared/markdownText';
+
+/** The workspace's servers the user took out of the sandbox (identities), per workspace. */
+const EXEMPT_KEY = 'minagent.sandbox.off';
+
+/**
+ * The editor's sandbox rules: `minagent.sandbox.workspaceServers` read from the user's settings only
+ * (a workspace that could turn it off would turn it off), the servers the user took out kept per
+ * workspace by identity, and the editor's own storage never readable from a sandbox.
+ */
+export class EditorSandbox implements SandboxRules {
+  constructor(private readonly ext: vscode.ExtensionContext) {}
+
+  get workspaceServers(): WorkspaceSandboxRule {
+    const inspected = vscode.workspace.getConfiguration('minagent').inspect<unknown>('sandbox.workspaceServers');
+    return parseWorkspaceRule(inspected?.globalValue, 'minagent.sandbox.workspaceServers').rule;
+  }
+
+  fromWorkspace(config: ServerConfig): boolean {
+    return config.origin !== undefined && config.origin !== USER_ORIGIN;
+  }
+
+  exempt(identity: string): boolean {
+    return this.exempted().includes(identity);
+  }
+
+  get context(): PolicyContext {
+    const home = homedir();
+    const storage = [this.ext.globalStorageUri, this.ext.storageUri, this.ext.logUri].flatMap((u) => (u?.scheme === 'file' ? [u.fsPath] : []));
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    return { home, cacheRoot: sandboxCacheRoot(process.env, home), privatePaths: storage, workspaceFolders: folders };
+  }
+
+  /** Takes a workspace server out of its sandbox (after asking), or puts it back; it restarts either way. */
+  async setSandboxed(hub: ServerHub, info: ServerInfo, sandboxed: boolean): Promise<void> {
+    const identity = serverIdentity(info.config);
+    if (!sandboxed) {
+      const run = 'Run Without Sandbox';
+      const answer = await vscode.window.showWarningMessage(
+        `Run "${info.name}" without its sandbox?`,
+        { modal: true, detail: `${describeEndpoint(info.config)} comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.` },
+        run,
+      );
+      if (answer !== run) return;
+    }
+    const rest = this.exempted().filter((i) => i !== identity);
+    await this.ext.workspaceState.update(EXEMPT_KEY, sandboxed ? rest : [...rest, identity]);
+    hub.restart(info.name);
+  }
+
+  private exempted(): string[] {
+    const value = this.ext.workspaceState.get<unknown>(EXEMPT_KEY);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  }
+}
+
+/**
+ * A server row's sandbox: `sandboxed` in its description and the policy in its tooltip; the row's
+ * context value says whether the sandbox can be turned off (a workspace server in one) or back on.
+ */
+export function sandboxLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, rules: EditorSandbox): void {
+  if (info.config.type !== 'stdio') return;
+  if (info.sandbox) {
+    item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
+    lines.push('', ...describePolicy(info.sandbox).map(markdownText));
+    if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;
+  } else if (rules.fromWorkspace(info.config) && rules.exempt(serverIdentity(info.config))) {
+    lines.push('', 'not sandboxed: you turned its sandbox off for this workspace');
+    item.contextValue = `${item.contextValue}.unsandboxed`;
+  }
+}
+
+/** Sandbox Off / Sandbox On on a workspace server's row; a change of the rule restarts the workspace's servers. */
+export function registerSandboxCommands(hub: ServerHub, rules: EditorSandbox): vscode.Disposable[] {
+  const serverOf = (node: unknown) => {
+    const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
+    return name ? hub.server(name) : undefined;
+  };
+  return [
+    vscode.commands.registerCommand('minagent.sandboxOff', async (node?: unknown) => {
+      const info = serverOf(node);
+      if (info) await rules.setSandboxed(hub, info, false);
+    }),
+    vscode.commands.registerCommand('minagent.sandboxOn', async (node?: unknown) => {
+      const info = serverOf(node);
+      if (info) await rules.setSandboxed(hub, info, true);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('minagent.sandbox.workspaceServers')) return;
+      for (const s of hub.servers()) if (s.config.type === 'stdio' && rules.fromWorkspace(s.config) && s.state.kind !== 'stopped') hub.restart(s.name);
+    }),
+  ];
+}

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Logger } from '../../src/core/logger';
-import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
+import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
-import { fixture, waitFor } from '../helpers';
+import { fixture, reference, waitFor } from '../helpers';
 
 const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
 const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
@@ -109,5 +109,42 @@ describe('a server in a sandbox', () => {
     await hub.closeAll();
     assert.deepEqual(processesNaming('intruder.mjs'), []);
     assert.deepEqual(processesNaming(work), [], 'no bwrap or socat process of this sandbox');
+  });
+});
+
+describe('the reference servers in a sandbox with the defaults (a workspace\'s servers)', () => {
+  let hub: ServerHub;
+  const log: string[] = [];
+  const logger: Logger = { trace: () => {}, info: (m) => log.push(`info ${m}`), warn: (m) => log.push(`warn ${m}`), error: (m) => log.push(`error ${m}`) };
+  const fromRepo = <T extends ServerConfig>(c: T): T => ({ ...c, cwd: work, origin: '.vscode/mcp.json' });
+
+  before(async () => {
+    hub = new ServerHub({ serverLogger: () => logger, sandbox: { ...rules(), fromWorkspace: (c) => c.origin === '.vscode/mcp.json' } });
+    // server-memory writes memory.jsonl beside its own code unless told where: under npx that is the
+    // server's own npm cache (writable); installed elsewhere, its folder is not, so it is pointed at its cwd.
+    hub.reconcile([
+      fromRepo(reference('filesystem', 'server-filesystem', [work])),
+      fromRepo(reference('memory', 'server-memory', [], { MEMORY_FILE_PATH: join(work, 'memory.jsonl') })),
+      fromRepo(reference('everything', 'server-everything')),
+    ]);
+    await hub.whenIdle();
+  });
+
+  after(async () => {
+    await hub?.closeAll();
+  });
+
+  test('each starts sandboxed and answers its tools', async () => {
+    for (const s of hub.servers()) {
+      assert.equal(s.state.kind, 'running', `${s.name}: ${JSON.stringify(s.state)}\n${log.join('\n')}`);
+      assert.equal(s.sandbox?.reason, 'workspace', `${s.name} runs in the workspace's sandbox`);
+    }
+    assert.match(await hub.registry.call('write_file', { path: join(work, 'hello.txt'), content: 'hi from a sandbox' }), /Successfully wrote/);
+    assert.equal(readFileSync(join(work, 'hello.txt'), 'utf8'), 'hi from a sandbox');
+    assert.match(await hub.registry.call('list_directory', { path: work }), /hello\.txt/);
+    await hub.registry.call('create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
+    assert.match(await hub.registry.call('read_graph', {}), /first program/);
+    assert.match(readFileSync(join(work, 'memory.jsonl'), 'utf8'), /Ada/);
+    assert.match(await hub.registry.call('echo', { message: 'from the sandbox' }), /from the sandbox/);
   });
 });

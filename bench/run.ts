@@ -12,6 +12,7 @@ import { benchConnectLoaded } from './connectLoaded';
 import { benchLoopDelay } from './loopDelay';
 import { benchMemory } from './memory';
 import { save } from './results';
+import { benchSandbox } from './sandbox';
 import { benchScale } from './scale';
 import { benchSize } from './size';
 import { benchToolSearch } from './toolSearch';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   await benchWebviewUpdate();
   await benchAppPaint();
   await benchToolSearch();
+  await benchSandbox();
   await benchChatOpen();
   await benchSize();
   await benchMemory();

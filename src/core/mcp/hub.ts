@@ -15,6 +15,7 @@ import { serverInfo, type ServerInfo } from './hub/serverInfo';
 import { registerEntryTools } from './hub/toolRegistration';
 import { TraceSet } from './hub/traces';
 import { sandboxFor } from './sandbox/decision';
+import { sandboxRuntime } from './sandbox/runtime';
 import type { McpTrace } from './trace/trace';
 import type { NamingProblem } from './tools/naming';
 import type { ToolProblem } from './tools/toolList';
@@ -179,6 +180,8 @@ export class ServerHub {
     this.order = [];
     this.rebuild();
     await Promise.allSettled([...this.closingSources]);
+    // The sandbox's proxies stop with the host's last sandboxed server (not on a timer).
+    if (this.options.sandbox) await sandboxRuntime.reset();
     this.onDidChangeServersEmitter.dispose();
     this.registry.dispose();
     this.catalog.dispose();

@@ -21,6 +21,9 @@ export interface SandboxedSpawn extends SpawnRequest {
 
 type Srt = typeof import('@anthropic-ai/sandbox-runtime');
 
+/** How long the library stays started after its last server is gone. */
+const IDLE_MS = 10_000;
+
 /**
  * The sandbox of this process's servers, on Anthropic's sandbox-runtime (bubblewrap and a proxy on
  * Linux, sandbox-exec on macOS). The library keeps one state per process: it is started with the
@@ -34,6 +37,7 @@ class SandboxRuntime {
   private users = 0;
   /** Serializes start and reset: a server started while the last one's reset runs waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
+  private idle: ReturnType<typeof setTimeout> | undefined;
 
   /** Why no server can be sandboxed here, or undefined when one can. */
   async unavailable(): Promise<string | undefined> {
@@ -101,6 +105,7 @@ class SandboxRuntime {
 
   private acquire(): Promise<Srt> {
     this.users++;
+    clearTimeout(this.idle);
     const ready = this.turn.then(async () => {
       const srt = await this.load();
       this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }, undefined, true);
@@ -117,14 +122,26 @@ class SandboxRuntime {
 
   private releaseOne(): void {
     if (--this.users > 0) return;
+    // A restart (or the next server) comes soon: the library's proxies stay up a little while, on a
+    // timer that never holds the process open.
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.reset(), IDLE_MS);
+    this.idle.unref?.();
+  }
+
+  /** Stops the library's proxies and watchers once no sandboxed server runs (at once when the host closes). */
+  reset(): Promise<void> {
+    clearTimeout(this.idle);
     const started = this.started;
-    if (!started) return;
+    if (this.users > 0 || !started) return this.turn.then(() => undefined);
     this.started = undefined;
-    this.turn = this.turn.then(async () => {
+    const done = this.turn.then(async () => {
       await started.catch(() => undefined);
       const srt = await this.load();
       await srt.SandboxManager.reset().catch(() => undefined);
     });
+    this.turn = done;
+    return done;
   }
 
   private load(): Promise<Srt> {

@@ -72,7 +72,8 @@ export function sandboxLook(item: vscode.TreeItem, lines: string[], info: Server
   if (info.config.type !== 'stdio') return;
   if (info.sandbox) {
     item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
-    lines.push('', ...describePolicy(info.sandbox).map(markdownText));
+    // One paragraph a line: Markdown joins lines that no blank line separates.
+    for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
     if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;
   } else if (rules.fromWorkspace(info.config) && rules.exempt(serverIdentity(info.config))) {
     lines.push('', 'not sandboxed: you turned its sandbox off for this workspace');

@@ -34,6 +34,8 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** Replaces the workspace's .vscode/settings.json (for generated configurations). */
   workspaceSettings?: Record<string, unknown>;
+  /** More files of the workspace (path relative to it: JSON content), e.g. `.vscode/mcp.json`. */
+  workspaceFiles?: Record<string, unknown>;
   /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
   extensions?: string[];
 }
@@ -106,6 +108,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
   if (!options.inPlace) cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
   if (options.workspaceSettings) writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
+  for (const [file, content] of Object.entries(options.workspaceFiles ?? {})) writeFileSync(join(workspace, file), JSON.stringify(content, null, 2));
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_EDITOR, ...options.userSettings }, null, 2));
   const reportFile = join(dir, 'report.json');
   const env: Record<string, string> = {

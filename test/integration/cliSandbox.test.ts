@@ -17,7 +17,7 @@ writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   // The suite runs the CLI's servers unsandboxed (scripts/test.mjs); here the default is what is tested.
-  const base = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_CACHE_HOME: join(work, 'cache') };
+  const base: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_CACHE_HOME: join(work, 'cache') };
   delete base.MINAGENT_SANDBOX_WORKSPACE_SERVERS;
   const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 60_000, env: { ...base, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };

@@ -1,0 +1,75 @@
+// A server a repository brings, as a user meets it in a real VS Code (code-server): the workspace's
+// .vscode/mcp.json starts a server that tries to write into the home folder as it starts. It runs in
+// a sandbox (the row says so, the tooltip has the policy), the denied write is in its log with how to
+// allow it, and taking it out of the sandbox asks first; once out, the same write happens.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import { waitFor } from '../helpers';
+import { startCodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { staged, Workbench } from './workbench';
+
+describe('servers in a sandbox', () => {
+  e2eTest("a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first", async () => {
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings: {},
+      workspaceFiles: { '.vscode/mcp.json': { servers: { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] } } } },
+      userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' },
+    });
+    const planted = join(cs.env.HOME!, 'planted.txt');
+    let wb: Workbench | undefined;
+    const stage = staged('sandbox', () => wb);
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      const page = w.page;
+      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
+      await w.openMinAgent();
+
+      await stage('1-marked', async () => {
+        await w.waitForRows('the server running, marked sandboxed', (r) => r.some((x) => /^intruder 6 tools .*· sandboxed$/.test(x)), 240_000);
+        const hover = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
+        const text = await hover.innerText();
+        assert.match(text, /writes: .*workspace/, text);
+        assert.match(text, /network: none/, text);
+        assert.match(text, /from \.vscode\/mcp\.json/, text);
+        await w.screenshot('sandbox-1-row');
+        await page.mouse.move(0, 0);
+      });
+
+      await stage('2-denied-write-in-log', async () => {
+        assert.equal(existsSync(planted), false, 'the write into the home folder was denied');
+        await w.contextMenu('intruder', 'Show Logs');
+        const output = page.locator('.part.panel .monaco-editor .view-lines').first();
+        const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
+        await waitFor('the denied write in the server log', async () => (await outputText()).includes(`sandbox denied: deny openat ${planted}`), 30_000);
+        assert.match(await outputText(), /to allow it, add the folder to the entry's sandbox\.filesystem\.allowWrite/);
+        await w.screenshot('sandbox-2-log');
+      });
+
+      await stage('3-off-asks-first', async () => {
+        const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
+        await w.contextMenu('intruder', 'Run Without Sandbox');
+        await dialog.waitFor();
+        assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
+        await w.screenshot('sandbox-3-ask');
+        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        assert.ok((await w.treeRows()).some((x) => /^intruder .*· sandboxed$/.test(x)), 'cancelled: still sandboxed');
+
+        await w.contextMenu('intruder', 'Run Without Sandbox');
+        await dialog.waitFor();
+        await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
+        await w.waitForRows('the server restarted without its sandbox', (r) => r.some((x) => /^intruder 6 tools/.test(x) && !x.includes('sandboxed')), 120_000);
+        await waitFor('the write, now that nothing stops it', () => existsSync(planted), 30_000);
+        await w.screenshot('sandbox-4-off');
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+    }
+  });
+});

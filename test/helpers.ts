@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
@@ -139,4 +140,10 @@ export function iterationCounter(): { readonly now: number; stop(): void } {
 /** What a test's chat offers the model: every tool of `registry` (or none, with `none`), deferred by the default rule. */
 export function offerOf(registry: ToolRegistry, none = false): ToolOffer {
   return new ToolOffer({ registry, index: new ToolIndex(registry), ...(none ? { isOn: () => false } : {}) });
+}
+
+/** The processes (pid and command line) whose command line names `marker`. */
+export function processesNaming(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }

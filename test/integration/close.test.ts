@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, isAlive, reference, ROOT, SERVERS, waitFor } from '../helpers';
+import { fixture, isAlive, processesNaming, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
 async function connected(config: ServerConfig) {
   const s = new McpToolSource(config);
@@ -95,6 +95,17 @@ describe('close', () => {
     host.kill('SIGKILL');
     await waitFor('the guarded server to end', () => !isAlive(server), 5_000);
     await waitFor('the guard to exit', () => !isAlive(guard), 5_000);
+  });
+
+  test('if the host of a sandboxed server is killed outright, nothing of its sandbox is left (bwrap, its bridges, the server)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-guarded-sandbox-'));
+    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts'), '--sandbox', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((r) => host.stdout!.once('data', (d: Buffer) => r(String(d))));
+    const { server } = JSON.parse(line) as { server: number };
+    assert.ok(isAlive(server));
+    assert.ok(processesNaming(dir).some((l) => l.includes('bwrap')), `the server runs in bubblewrap:\n${processesNaming(dir).join('\n')}`);
+    host.kill('SIGKILL');
+    await waitFor(() => `nothing of the sandbox left:\n${processesNaming(dir).join('\n')}`, () => processesNaming(dir).length === 0, 10_000);
   });
 
   test('close is idempotent and safe before connect', async () => {

@@ -4,7 +4,6 @@
 // child that tries the same. Each is denied, each denial the sandbox sees is on the server's log, the
 // server still answers, and closing it leaves no process behind.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,7 @@ import type { Logger } from '../../src/core/logger';
 import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
-import { fixture, reference, waitFor } from '../helpers';
+import { fixture, processesNaming, reference, waitFor } from '../helpers';
 
 const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
 const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
@@ -31,12 +30,6 @@ const portOf = (s: Server) => (s.address() as { port: number }).port;
 
 function rules(): SandboxRules {
   return { workspaceServers: 'always', fromWorkspace: () => false, context: { home, cacheRoot: join(home, '.cache', 'minagent'), privatePaths: [], workspaceFolders: [work] } };
-}
-
-/** The pids of processes whose command line names `marker`. */
-function processesNaming(marker: string): string[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
 describe('a server in a sandbox', () => {

@@ -2,7 +2,8 @@ import { SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/cl
 import { isSignInNeeded, SignInNeeded } from '../../auth/signInErrors';
 import { errorMessage } from '../../tools';
 import type { ServerConfig } from '../config/serverConfig';
-import { PROCESS_NOT_RUNNING, ProcessTransport, SpawnError } from '../transport/processTransport';
+import { PROCESS_NOT_RUNNING, ProcessTransport } from '../transport/processTransport';
+import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
 import { stderrGist } from './errorLine';
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../../logger';
+import { SpawnError } from '../transport/spawnError';
 import type { SandboxPolicy } from './policy';
 import { npmRegistry, withRegistry } from './npmRegistry';
 import { sandboxRuntime, type SpawnRequest } from './runtime';
@@ -16,7 +17,7 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger) {
 }
 
 /** No sandbox can be had on this machine; the server does not start without one. */
-export class SandboxUnavailable extends Error {
+export class SandboxUnavailable extends SpawnError {
   constructor(reason: string) {
     super(`cannot start in a sandbox: ${reason}; the server was not started without one (turn its sandbox off to run it unsandboxed)`);
   }

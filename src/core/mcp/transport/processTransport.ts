@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { access } from 'node:fs/promises';
 import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { deliver } from './inbox';
 import { messageReader } from './messageReader';
@@ -8,6 +7,7 @@ import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './or
 import { lowerPriority } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
 import { spawnSlot } from './spawnQueue';
+import { spawnError } from './spawnError';
 import { hostPlanContext, planSpawn } from './spawnPlan';
 
 /** What send() rejects with once the process is gone. */
@@ -282,23 +282,4 @@ function groupExists(leader: number): boolean {
 
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** The server process could not be started at all (missing command, cwd, permission). */
-export class SpawnError extends Error {}
-
-async function spawnError(err: NodeJS.ErrnoException, p: ProcessParams): Promise<Error> {
-  if (err.code === 'ENOENT' && !(await exists(p.cwd))) return new SpawnError(`working directory does not exist: ${p.cwd} (for command "${p.command}")`);
-  if (err.code === 'ENOENT') {
-    return new SpawnError(`command not found: "${p.command}" (spawn ENOENT; cwd ${p.cwd}; PATH=${p.env.PATH ?? p.env.Path ?? '(unset)'})`);
-  }
-  if (err.code === 'EACCES') return new SpawnError(`command "${p.command}" is not executable (spawn EACCES)`);
-  return new SpawnError(`cannot start "${p.command}": ${err.message}`);
 }

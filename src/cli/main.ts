@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
     return fail((err as Error).message, 2);
   }
 
-  const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS');
+  const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS', ['always', 'off']);
   if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
   let settings: Record<string, unknown>;

@@ -12,6 +12,8 @@ import { markdownText } from '../shared/markdownText';
 
 /** The workspace's servers the user took out of the sandbox (identities), per workspace. */
 const EXEMPT_KEY = 'minagent.sandbox.off';
+/** The workspace's servers the user was asked about under the `ask` rule (identities), per workspace. */
+const ASKED_KEY = 'minagent.sandbox.asked';
 
 /**
  * The editor's sandbox rules: `minagent.sandbox.workspaceServers` read from the user's settings only
@@ -58,8 +60,48 @@ export class EditorSandbox implements SandboxRules {
     hub.restart(info.name);
   }
 
+  /**
+   * Under the `ask` rule: a workspace server in its sandbox that the user was not asked about yet is
+   * asked about once (it runs sandboxed meanwhile); Run Without Sandbox takes it out, as on its row.
+   */
+  askAbout(hub: ServerHub): void {
+    if (this.workspaceServers !== 'ask') return;
+    const asked = this.identities(ASKED_KEY);
+    for (const info of hub.servers()) {
+      if (info.sandbox?.reason !== 'workspace' || info.state.kind === 'stopped') continue;
+      const identity = serverIdentity(info.config);
+      if (asked.includes(identity) || this.pending.has(identity)) continue;
+      this.pending.add(identity);
+      void this.ask(hub, info, identity);
+    }
+  }
+
+  private readonly pending = new Set<string>();
+
+  private async ask(hub: ServerHub, info: ServerInfo, identity: string): Promise<void> {
+    const keep = 'Keep in Sandbox';
+    const run = 'Run Without Sandbox';
+    const answer = await vscode.window.showInformationMessage(
+      `"${info.name}" (${describeEndpoint(info.config)}, from ${info.config.origin ?? 'the workspace'}) runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow. Keep it there? Without the sandbox it can do all you can.`,
+      keep,
+      run,
+    );
+    this.pending.delete(identity);
+    // Dismissed: asked again the next time the window opens.
+    if (answer === undefined) return;
+    await this.ext.workspaceState.update(ASKED_KEY, [...this.identities(ASKED_KEY), identity]);
+    if (answer === run) {
+      await this.ext.workspaceState.update(EXEMPT_KEY, [...this.exempted(), identity]);
+      hub.restart(info.name);
+    }
+  }
+
   private exempted(): string[] {
-    const value = this.ext.workspaceState.get<unknown>(EXEMPT_KEY);
+    return this.identities(EXEMPT_KEY);
+  }
+
+  private identities(key: string): string[] {
+    const value = this.ext.workspaceState.get<unknown>(key);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   }
 }
@@ -96,6 +138,7 @@ export function registerSandboxCommands(hub: ServerHub, rules: EditorSandbox): v
       const info = serverOf(node);
       if (info) await rules.setSandboxed(hub, info, true);
     }),
+    hub.onDidChangeServers(() => rules.askAbout(hub)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('minagent.sandbox.workspaceServers')) return;
       for (const s of hub.servers()) if (s.config.type === 'stdio' && rules.fromWorkspace(s.config) && s.state.kind !== 'stopped') hub.restart(s.name);

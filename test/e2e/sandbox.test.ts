@@ -73,3 +73,40 @@ describe('servers in a sandbox', () => {
     }
   });
 });
+
+describe('servers in a sandbox, asked about', () => {
+  e2eTest('with the ask rule a workspace server starts in its sandbox and the user is asked once whether to keep it there', async () => {
+    const cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings: { 'minagent.servers': { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs'] } } },
+      userSettings: { 'minagent.sandbox.workspaceServers': 'ask' },
+    });
+    let wb: Workbench | undefined;
+    const stage = staged('sandbox-ask', () => wb);
+    try {
+      wb = await Workbench.open(cs.url);
+      const w = wb;
+      const page = w.page;
+      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
+      await w.openMinAgent();
+      await stage('1-asked', async () => {
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
+        await toast.waitFor({ timeout: 240_000 });
+        assert.match(await toast.innerText(), /runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow\. Keep it there\?/);
+        await w.waitForRows('sandboxed while the question waits', (r) => r.some((x) => /^intruder .*· sandboxed$/.test(x)), 120_000);
+        await w.screenshot('sandbox-5-ask');
+        await toast.locator('.monaco-button', { hasText: 'Keep in Sandbox' }).click();
+        await toast.waitFor({ state: 'hidden' });
+      });
+      await stage('2-kept-and-not-asked-again', async () => {
+        await w.contextMenu('intruder', 'Restart');
+        await w.waitForRows('restarted, still sandboxed', (r) => r.some((x) => /^intruder 6 tools .*· sandboxed$/.test(x)), 120_000);
+        await page.waitForTimeout(2_000);
+        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(), 0, 'the answer is remembered');
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+    }
+  });
+});

@@ -4,12 +4,15 @@ import type { ServerConfig } from '../config/serverConfig';
 import { sandboxPolicy, type PolicyContext, type SandboxPolicy, type SandboxReason } from './policy';
 
 /** What happens to the servers a workspace brings (`minagent.sandbox.workspaceServers`, user scope). */
-export const WORKSPACE_SANDBOX_RULES = ['always', 'off'] as const;
+export const WORKSPACE_SANDBOX_RULES = ['always', 'ask', 'off'] as const;
 export type WorkspaceSandboxRule = (typeof WORKSPACE_SANDBOX_RULES)[number];
 
 /** The host's sandbox rules, given to the hub. */
 export interface SandboxRules {
-  /** Workspace servers: in a sandbox (`always`, the default) or as their entries say (`off`). */
+  /**
+   * Workspace servers: in a sandbox (`always`, the default), in one until the user answers whether
+   * to keep it there (`ask`, asked by the host once per server), or as their entries say (`off`).
+   */
   workspaceServers: WorkspaceSandboxRule;
   /** Whether an entry was written by the workspace (its settings or its MCP files), not by the user. */
   fromWorkspace(config: ServerConfig): boolean;
@@ -28,7 +31,7 @@ export function sandboxReason(config: ServerConfig, rules: SandboxRules | undefi
   if (config.type !== 'stdio' || !rules) return undefined;
   if (rules.fromWorkspace(config)) {
     if (rules.exempt?.(serverIdentity(config))) return undefined;
-    if (rules.workspaceServers === 'always') return 'workspace';
+    if (rules.workspaceServers !== 'off') return 'workspace';
   }
   return config.sandbox ? 'entry' : undefined;
 }
@@ -44,9 +47,9 @@ export function sandboxCacheRoot(env: NodeJS.ProcessEnv, home: string): string {
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'minagent', 'sandbox');
 }
 
-/** `always` or `off` from a setting or a flag; anything else is reported and `always` kept. */
-export function parseWorkspaceRule(value: unknown, where: string): { rule: WorkspaceSandboxRule; problem?: string } {
+/** A rule from a setting or a flag (one of `allowed`); anything else is reported and `always` kept. */
+export function parseWorkspaceRule(value: unknown, where: string, allowed: readonly WorkspaceSandboxRule[] = WORKSPACE_SANDBOX_RULES): { rule: WorkspaceSandboxRule; problem?: string } {
   if (value === undefined || value === null || value === '') return { rule: 'always' };
-  if (WORKSPACE_SANDBOX_RULES.includes(value as WorkspaceSandboxRule)) return { rule: value as WorkspaceSandboxRule };
-  return { rule: 'always', problem: `${where} must be one of ${WORKSPACE_SANDBOX_RULES.join(', ')}; using "always"` };
+  if (allowed.includes(value as WorkspaceSandboxRule)) return { rule: value as WorkspaceSandboxRule };
+  return { rule: 'always', problem: `${where} must be one of ${allowed.join(', ')}; using "always"` };
 }

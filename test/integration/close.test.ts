@@ -12,6 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture, isAlive, processesNaming, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
+function ppidOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 async function connected(config: ServerConfig) {
   const s = new McpToolSource(config);
   await s.connect();
@@ -104,8 +113,12 @@ describe('close', () => {
     const { server } = JSON.parse(line) as { server: number };
     assert.ok(isAlive(server));
     assert.ok(processesNaming(dir).some((l) => l.includes('bwrap')), `the server runs in bubblewrap:\n${processesNaming(dir).join('\n')}`);
+    // The library's own bridges on the host side are children of the host, named by their sockets.
+    const bridges = processesNaming('claude-http-').filter((l) => l.includes('socat UNIX-LISTEN')).map((l) => Number(l.trim().split(' ')[0])).filter((pid) => ppidOf(pid) === host.pid);
+    assert.ok(bridges.length > 0, 'the host runs the sandbox proxy bridges');
     host.kill('SIGKILL');
     await waitFor(() => `nothing of the sandbox left:\n${processesNaming(dir).join('\n')}`, () => processesNaming(dir).length === 0, 10_000);
+    await waitFor('the bridges of the killed host to end', () => bridges.every((pid) => !isAlive(pid)), 10_000);
   });
 
   test('close is idempotent and safe before connect', async () => {

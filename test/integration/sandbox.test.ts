@@ -45,7 +45,8 @@ describe('a server in a sandbox', () => {
     writeFileSync(KEY, 'PLANTED PRIVATE KEY');
     allowed = await listen('allowed host');
     other = await listen('host not on the list');
-    config = fixture('intruder', 'intruder.mjs', [], { cwd: work, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${portOf(allowed)}`] } });
+    // The folder as an argument too: its processes are told from those of other tests by it.
+    config = fixture('intruder', 'intruder.mjs', [work], { cwd: work, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${portOf(allowed)}`] } });
     hub = new ServerHub({ serverLogger: () => logger, sandbox: rules() });
     hub.reconcile([config]);
     await hub.whenIdle();
@@ -99,9 +100,9 @@ describe('a server in a sandbox', () => {
 
   test('after all that it still answers, and closing it ends the sandbox: no server, bwrap or socat process is left', async () => {
     assert.equal(await call('echo', { text: 'still here' }), 'still here');
+    assert.ok(processesNaming(work).some((l) => l.includes('bwrap')) && processesNaming(work).some((l) => /node .*intruder\.mjs/.test(l)), 'its processes are found by its folder');
     await hub.closeAll();
-    assert.deepEqual(processesNaming('intruder.mjs'), []);
-    assert.deepEqual(processesNaming(work), [], 'no bwrap or socat process of this sandbox');
+    assert.deepEqual(processesNaming(work), [], 'no server, bwrap or socat process of this sandbox');
   });
 });
 

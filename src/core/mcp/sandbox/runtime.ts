@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SandboxPolicy } from './policy';
+import { guardSandboxHelpers } from './helperGuard';
 import { loopbackHosts, preloadPath } from './preload';
 
 /** What the server's process is, before and after it is put in the sandbox. */
@@ -38,6 +39,8 @@ class SandboxRuntime {
   /** Serializes start and reset: a server started while the last one's reset runs waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
   private idle: ReturnType<typeof setTimeout> | undefined;
+  /** Takes the library's helper processes off the orphan guard's list (they are gone). */
+  private releaseHelpers: (() => void) | undefined;
 
   /** Why no server can be sandboxed here, or undefined when one can. */
   async unavailable(): Promise<string | undefined> {
@@ -108,7 +111,9 @@ class SandboxRuntime {
     clearTimeout(this.idle);
     const ready = this.turn.then(async () => {
       const srt = await this.load();
-      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }, undefined, true);
+      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }, undefined, true).then(async () => {
+        this.releaseHelpers = await guardSandboxHelpers();
+      });
       await this.started;
       return srt;
     });
@@ -139,6 +144,8 @@ class SandboxRuntime {
       await started.catch(() => undefined);
       const srt = await this.load();
       await srt.SandboxManager.reset().catch(() => undefined);
+      this.releaseHelpers?.();
+      this.releaseHelpers = undefined;
     });
     this.turn = done;
     return done;

@@ -107,13 +107,17 @@ export class EditorSandbox implements SandboxRules {
 }
 
 /**
- * A server row's sandbox: `sandboxed` in its description and the policy in its tooltip; the row's
- * context value says whether the sandbox can be turned off (a workspace server in one) or back on.
+ * A server row's sandbox. A running server's check mark becomes a lock (the row keeps its width:
+ * at the sidebar's default width a longer description is cut); a server with an icon of its own, or
+ * one that is not running, says `sandboxed` in its description. The tooltip has the policy; the
+ * row's context value says whether the sandbox can be turned off (a workspace server) or back on.
  */
 export function sandboxLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, rules: EditorSandbox): void {
   if (info.config.type !== 'stdio') return;
   if (info.sandbox) {
-    item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
+    const checkMark = item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id === 'pass-filled';
+    if (info.state.kind === 'running' && checkMark) item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
+    else item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
     // One paragraph a line: Markdown joins lines that no blank line separates.
     for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
     if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;

@@ -11,6 +11,9 @@ import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
+/** Whether a running server's row has the sandbox's lock where a check mark would be. */
+const locked = async (w: Workbench, name: string) => (await w.row(name).locator('.codicon-lock').count()) > 0;
+
 describe('servers in a sandbox', () => {
   e2eTest("a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first", async () => {
     const cs = await startCodeServer({
@@ -30,7 +33,8 @@ describe('servers in a sandbox', () => {
       await w.openMinAgent();
 
       await stage('1-marked', async () => {
-        await w.waitForRows('the server running, marked sandboxed', (r) => r.some((x) => /^intruder 6 tools .*· sandboxed$/.test(x)), 240_000);
+        await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
+        await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
         const hover = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
         const text = await hover.innerText();
         assert.match(text, /writes: .*workspace/, text);
@@ -58,12 +62,12 @@ describe('servers in a sandbox', () => {
         await w.screenshot('sandbox-3-ask');
         await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
         await dialog.waitFor({ state: 'hidden' });
-        assert.ok((await w.treeRows()).some((x) => /^intruder .*· sandboxed$/.test(x)), 'cancelled: still sandboxed');
+        assert.ok(await locked(w, 'intruder'), 'cancelled: still sandboxed');
 
         await w.contextMenu('intruder', 'Run Without Sandbox');
         await dialog.waitFor();
         await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
-        await w.waitForRows('the server restarted without its sandbox', (r) => r.some((x) => /^intruder 6 tools/.test(x) && !x.includes('sandboxed')), 120_000);
+        await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 6 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
         await waitFor('the write, now that nothing stops it', () => existsSync(planted), 30_000);
         await w.screenshot('sandbox-4-off');
       });
@@ -93,14 +97,15 @@ describe('servers in a sandbox, asked about', () => {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
         await toast.waitFor({ timeout: 240_000 });
         assert.match(await toast.innerText(), /runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow\. Keep it there\?/);
-        await w.waitForRows('sandboxed while the question waits', (r) => r.some((x) => /^intruder .*· sandboxed$/.test(x)), 120_000);
+        await waitFor('sandboxed while the question waits', async () => (await w.treeRows()).some((x) => /^intruder starting… · sandboxed$/.test(x)) || (await locked(w, 'intruder')), 120_000);
         await w.screenshot('sandbox-5-ask');
         await toast.locator('.monaco-button', { hasText: 'Keep in Sandbox' }).click();
         await toast.waitFor({ state: 'hidden' });
       });
       await stage('2-kept-and-not-asked-again', async () => {
         await w.contextMenu('intruder', 'Restart');
-        await w.waitForRows('restarted, still sandboxed', (r) => r.some((x) => /^intruder 6 tools .*· sandboxed$/.test(x)), 120_000);
+        await w.waitForRows('restarted', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 120_000);
+        await waitFor('still sandboxed', () => locked(w, 'intruder'), 30_000);
         await page.waitForTimeout(2_000);
         assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(), 0, 'the answer is remembered');
       });

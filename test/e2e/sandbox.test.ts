@@ -7,9 +7,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { startCodeServer, type CodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
+
+/** The workbench with MinAgent's views open (under load the extension can take minutes to appear: a bound). */
+async function minAgentIn(cs: CodeServer): Promise<Workbench> {
+  const w = await Workbench.open(cs.url);
+  await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
+  await w.openMinAgent();
+  return w;
+}
 
 /** Whether a running server's row has the sandbox's lock where a check mark would be. */
 const locked = async (w: Workbench, name: string) => (await w.row(name).locator('.codicon-lock').count()) > 0;
@@ -26,11 +34,8 @@ describe('servers in a sandbox', () => {
     let wb: Workbench | undefined;
     const stage = staged('sandbox', () => wb);
     try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
+      const w = (wb = await minAgentIn(cs));
       const page = w.page;
-      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
-      await w.openMinAgent();
 
       await stage('1-marked', async () => {
         await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
@@ -88,11 +93,8 @@ describe('servers in a sandbox, asked about', () => {
     let wb: Workbench | undefined;
     const stage = staged('sandbox-ask', () => wb);
     try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
+      const w = (wb = await minAgentIn(cs));
       const page = w.page;
-      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
-      await w.openMinAgent();
       await stage('1-asked', async () => {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
         await toast.waitFor({ timeout: 240_000 });

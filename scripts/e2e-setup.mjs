@@ -116,7 +116,8 @@ export async function ensureE2e({ browser = true, log = (m) => console.error(`e2
     if (process.getuid?.() === 0) {
       log('installing Debian packages chromium and libkrb5-dev (apt-get)...');
       const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-      if (!sh('apt-get', ['update', '-qq'], { env }) || !sh('apt-get', ['install', '-y', '-qq', 'chromium', 'libkrb5-dev'], { env })) {
+      const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', 'chromium', 'libkrb5-dev'], { env })) {
         log('FAILED: apt-get install chromium libkrb5-dev (its output is above)');
       }
     } else {

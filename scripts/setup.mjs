@@ -46,7 +46,9 @@ export function ensureSandboxTools() {
   }
   console.error(`setup: installing ${packages.join(', ')} for sandboxed servers (apt-get)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run('apt-get', ['update', '-qq'], { env }) !== 0 || run('apt-get', ['install', '-y', '-qq', ...packages], { env }) !== 0) {
+  // Another apt-get (the system's own) may hold dpkg's lock for a while: waited for, not failed on.
+  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  if (run('apt-get', [...lock, 'update', '-qq'], { env }) !== 0 || run('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env }) !== 0) {
     console.error(`setup: apt-get install ${packages.join(' ')} failed (its output is above)`);
   }
 }

@@ -136,9 +136,11 @@ const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 // The e2e tools need nothing from node_modules: their install starts first, beside npm ci.
+// The sandbox's Debian packages first, synchronously: the background set-up may run apt-get too
+// (Chromium), and two apt-get at once fail on dpkg's lock.
+ensureSandboxTools();
 const setup = await backgroundSetup();
 ensureNodeModules();
-ensureSandboxTools();
 let status = run(process.execPath, ['scripts/build.mjs']);
 if (status !== 0) failed('the build');
 const wantE2e = suites.includes('e2e') && process.env.MINAGENT_SKIP_E2E !== '1';

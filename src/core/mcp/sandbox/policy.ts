@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
+import { serverIdentity } from '../config/identity';
 import type { SandboxEntry, StdioServerConfig } from '../config/serverConfig';
 import { withRegistry } from './npmRegistry';
 
@@ -90,11 +90,9 @@ export function describePolicy(p: SandboxPolicy): string[] {
   ];
 }
 
+/** One folder per server identity (its origin, command and arguments: see config/identity.ts). */
 function serverFolder(config: StdioServerConfig): string {
-  return createHash('sha256')
-    .update(JSON.stringify([config.origin ?? '', config.name, config.command, config.args]))
-    .digest('hex')
-    .slice(0, 16);
+  return serverIdentity(config).slice(0, 16);
 }
 
 function unique(xs: string[]): string[] {

@@ -42,8 +42,21 @@ class SandboxRuntime {
   /** Takes the library's helper processes off the orphan guard's list (they are gone). */
   private releaseHelpers: (() => void) | undefined;
 
-  /** Why no server can be sandboxed here, or undefined when one can. */
+  /**
+   * Why no server can be sandboxed here, or undefined when one can. A machine that can is checked
+   * once per process (every sandboxed start asks); one that cannot is checked again each time, so
+   * installing bubblewrap needs no reload.
+   */
   async unavailable(): Promise<string | undefined> {
+    if (this.available) return undefined;
+    const why = await this.check();
+    this.available = why === undefined;
+    return why;
+  }
+
+  private available = false;
+
+  private async check(): Promise<string | undefined> {
     let srt: Srt;
     try {
       srt = await this.load();

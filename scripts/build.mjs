@@ -49,6 +49,7 @@ const results = await Promise.all([
 chmodSync('dist/cli.js', 0o755);
 // Beside the bundles: the preload of a sandboxed Node server, and the library's seccomp helpers.
 copyFileSync('src/core/mcp/sandbox/netPreload.cjs', 'dist/netPreload.cjs');
+copyFileSync('src/core/mcp/sandbox/readNotes.cjs', 'dist/readNotes.cjs');
 cpSync(`node_modules/${sandboxLibrary}/vendor/seccomp`, 'dist/vendor/seccomp', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
 // What a bundle contains, by the bundler's own account: a module tree-shaken away adds no bytes.

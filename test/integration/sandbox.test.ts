@@ -69,6 +69,10 @@ describe('a server in a sandbox', () => {
     const child = await call('spawn', { what: 'read', args: { path: KEY } });
     assert.doesNotMatch(child, /PLANTED/);
     assert.match(child, /read failed: ENOENT/);
+    // Nothing outside a process sees a hidden file read: the server's log has it from the process itself, twice (the server, its child).
+    const noted = () => log.filter((l) => l.startsWith('warn sandbox denied: read') && l.includes(JSON.stringify(KEY)));
+    await waitFor(() => `both reads on the log:\n${log.join('\n')}`, () => noted().length === 2, 10_000);
+    assert.match(noted()[0]!, /hidden by the sandbox \(under ".*\.ssh"; .*denyRead/);
   });
 
   test('it writes in its own folder, but not outside it, nor does its child; each denied write is on its log with how to allow it', async () => {

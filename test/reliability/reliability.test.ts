@@ -2,10 +2,11 @@
 // proof that nothing was lost. Every cell is asserted (see matrix.ts); a fully passing run writes
 // .test-artifacts/reliability-rows.json, which `npm run docs` turns into docs/RELIABILITY.md.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe } from 'node:test';
+import { dirname, join } from 'node:path';
+import { after, before, describe } from 'node:test';
 import { Agent, type AgentEvent } from '../../src/core/agent/agent';
 import { ScriptedModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem } from '../../src/core/mcp/config/describe';
@@ -19,7 +20,8 @@ import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseSettingsText } from '../../src/core/settingsFile';
-import { fixture, freePort, httpMcpServer, isAlive, isStampAlive, ROOT, SERVERS, stampOf, stopFixtures, waitFor } from '../helpers';
+import { fixture, freePort, httpMcpServer, isStampAlive, ROOT, SERVERS, stampOf, stopFixtures, waitFor } from '../helpers';
+import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
 import { matrixTest, seen, writeRowsIfComplete, type RecordRow, type RowInput, type Seen } from './matrix';
 
 const unhandled: unknown[] = [];
@@ -45,7 +47,8 @@ interface Run {
  * and only then records the case's rows, each with that observation added to what was kept.
  */
 async function withHub(record: RecordRow, servers: ServerConfig[], fn: (run: Run) => Promise<void>, settings: Partial<HubSettings> = {}, restart?: RestartPolicy): Promise<void> {
-  const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, ...settings }, ...(restart ? { restart } : {}) });
+  const sandbox = inSandbox;
+  const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, ...settings }, ...(restart ? { restart } : {}), ...(sandbox ? { sandbox } : {}) });
   const pids = new Set<string>();
   const pending: RowInput[] = [];
   const notes: Array<Promise<void>> = [];
@@ -68,14 +71,21 @@ async function withHub(record: RecordRow, servers: ServerConfig[], fn: (run: Run
     await hub.whenIdle();
     note();
     await Promise.all(notes);
+    if (sandbox && hub.servers().some((s) => s.state.kind === 'running')) {
+      assert.ok(sandboxProcesses().some((l) => l.includes('bwrap')), `the running servers are in bubblewrap:\n${sandboxProcesses().join('\n')}`);
+    }
     await fn({ hub, pids, record: (row) => pending.push(row) });
   } finally {
     await Promise.all(notes);
     await hub.closeAll();
   }
   await waitFor(() => `every server process to end (still running: ${[...pids].filter(isStampAlive).join(', ')})`, () => [...pids].every((p) => !isStampAlive(p)), 5_000);
-  const left = seen(`server processes (of ${pids.size} seen) alive after close`, [...pids].filter(isStampAlive).length, 0);
-  for (const row of pending) record({ ...row, kept: [...(Array.isArray(row.kept) ? row.kept : [row.kept]), left] });
+  const left = [seen(`server processes (of ${pids.size} seen) alive after close`, [...pids].filter(isStampAlive).length, 0)];
+  if (sandbox) {
+    await waitFor(() => `nothing of the sandbox left:\n${sandboxProcesses().join('\n')}`, () => sandboxProcesses().length === 0, 5_000);
+    left.push(seen('sandbox processes (bwrap, proxy bridges) alive after close', sandboxProcesses().length, 0));
+  }
+  for (const row of pending) record({ ...row, kept: [...(Array.isArray(row.kept) ? row.kept : [row.kept]), ...left] });
 }
 
 /** One agent turn whose model calls `wire` and then answers: what the model saw, and that the turn went on. */
@@ -112,14 +122,47 @@ async function peakGrowthMb<T>(run: () => Promise<T>): Promise<{ value: T; mb: n
   }
 }
 
+/** The sandbox's processes this test started: bwrap (a server's launcher) and the proxy's socat bridges, children of this process. */
+function sandboxProcesses(): string[] {
+  return execFileSync('ps', ['-eo', 'ppid=,pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => Number(l.trim().split(/\s+/)[0]) === process.pid && /\b(bwrap|socat)\b/.test(l));
+}
+
+/** A process's command line, as the host sees it ('' once it is gone). */
+const commandOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
 const stateOf = (hub: ServerHub, name: string) => {
   const info = hub.server(name)!;
   return info.state.kind === 'error' ? `${name}: error: ${failureText(info)}` : `${name}: ${info.state.kind}`;
 };
 const UNKNOWN_OK = /unknown tool "ok"; available tools: echo, search_corpus, word_count/;
 
-describe('MCP servers (stdio)', () => {
-  const area = 'MCP servers (stdio)';
+/**
+ * The hub's sandbox rules while the sandboxed run of the stdio cases runs: every server a workspace's,
+ * so each starts in a sandbox (bubblewrap and the proxy) with the defaults.
+ */
+let inSandbox: SandboxRules | undefined;
+function sandboxRules(): SandboxRules {
+  const home = mkdtempSync(join(tmpdir(), 'minagent-reliability-sandbox-'));
+  return { workspaceServers: 'always', fromWorkspace: () => true, context: { home, cacheRoot: join(home, 'cache'), privatePaths: [], workspaceFolders: [] } };
+}
+
+for (const sandboxed of [false, true])
+describe(sandboxed ? 'MCP servers (stdio), in a sandbox' : 'MCP servers (stdio)', () => {
+  const area = sandboxed ? 'MCP servers (stdio, sandboxed)' : 'MCP servers (stdio)';
+  /** A server that writes where the test reads (a file of its own): in a sandbox, the folder is on its entry's allowWrite, as a user would put it. */
+  const writing = (config: ServerConfig, folder: string): ServerConfig => (sandboxed && config.type === 'stdio' ? { ...config, sandbox: { allowWrite: [folder], denyRead: [], allowedDomains: [] } } : config);
+  if (sandboxed) {
+    before(() => void (inSandbox = sandboxRules()));
+    after(() => void (inSandbox = undefined));
+  }
 
   matrixTest('missing command', ({ record }) =>
     withHub(record, [bystander(), { ...faulty('tool', 'ok'), command: 'no-such-mcp-server' }], async ({ hub, record }) => {
@@ -193,30 +236,37 @@ describe('MCP servers (stdio)', () => {
       const down = seen('the tool result while down', modelSaw, /mcp server not connected: "tool" crashed and is restarting; try again shortly/);
       await waitFor('the server to come back', () => hub.server('tool')!.state.kind === 'running');
       const back = seen('the tool result after it came back', await hub.registry.call('ok', {}), 'ok');
-      record({ area: 'Reconnect', fault: 'a server dies between calls (SIGKILL)', user, model: [down, back], kept: await kept(hub, wentOn) });
+      record({ area: sandboxed ? 'Reconnect (sandboxed)' : 'Reconnect', fault: 'a server dies between calls (SIGKILL)', user, model: [down, back], kept: await kept(hub, wentOn) });
     }, {}, { delaysMs: [2_000, 4_000, 8_000], healthyAfterMs: 60_000 }));
 
   matrixTest('keeps crashing: stops retrying and says so', ({ record }) => {
     const state = join(mkdtempSync(join(tmpdir(), 'minagent-crash-')), 'starts');
-    return withHub(record, [bystander(), faulty('tool', 'crash-always', { FIXTURE_STATE_FILE: state, FIXTURE_CRASH_AFTER_MS: '300' })], async ({ hub, record }) => {
+    return withHub(record, [bystander(), writing(faulty('tool', 'crash-always', { FIXTURE_STATE_FILE: state, FIXTURE_CRASH_AFTER_MS: '300' }), dirname(state))], async ({ hub, record }) => {
       await waitFor('giving up', () => /gave up/.test(stateOf(hub, 'tool')), 15_000);
       const user = seen('the server state', stateOf(hub, 'tool'), /gave up after 3 automatic restarts; restart it when it is fixed/);
       // 1 + 3 restarts: each a single process (the era is found on the server's own process).
       const starts = seen('times the server was started (1 + 3 restarts)', readFileSync(state, 'utf8').trim().split('\n').length, 4);
       const { modelSaw, wentOn } = await turn(hub, 'ok');
-      record({ area: 'Reconnect', fault: 'a server that keeps crashing (restart policy: 3 attempts)', user: [user, starts], model: seen('the tool result', modelSaw, /mcp server not connected|unknown tool "ok"/), kept: await kept(hub, wentOn) });
+      record({ area: sandboxed ? 'Reconnect (sandboxed)' : 'Reconnect', fault: 'a server that keeps crashing (restart policy: 3 attempts)', user: [user, starts], model: seen('the tool result', modelSaw, /mcp server not connected|unknown tool "ok"/), kept: await kept(hub, wentOn) });
     }, {}, { delaysMs: [100, 200, 400], healthyAfterMs: 60_000 });
   });
 
   matrixTest('ignores SIGTERM, and spawns grandchildren', async ({ record }) => {
     let pids: number[] = [];
+    let stamps: string[] = [];
     let other!: Seen;
     await withHub(record, [bystander(), faulty('stubborn', 'ignore-sigterm'), faulty('parent', 'grandchild')], async ({ hub }) => {
-      pids = [hub.server('stubborn')!.pid!, ...(JSON.parse(await hub.registry.call('parent.pids', {})) as { grandchildren: number[] }).grandchildren];
+      const told = (JSON.parse(await hub.registry.call('parent.pids', {})) as { server: number; grandchildren: number[] }).grandchildren;
+      // In a sandbox the server sees its own PID namespace: its grandchildren are found on the host, below the server's process.
+      const parent = hub.server('parent')!.pid!;
+      const below = [...(await processTree(parent))].filter((pid) => pid !== parent && /setInterval/.test(commandOf(pid)));
+      pids = [hub.server('stubborn')!.pid!, ...(sandboxed ? below : told)];
+      stamps = pids.map((pid) => stampOf(pid) ?? `${pid}:gone`);
       other = await bystanderAnswers(hub);
     });
-    const stubbornAlive = seen('the SIGTERM-ignoring server alive after close', isAlive(pids[0]!), false);
-    const grandchildren = seen(`grandchildren (of ${pids.length - 1}) alive after close`, pids.slice(1).filter(isAlive).length, 0);
+    const stubbornAlive = seen('the SIGTERM-ignoring server alive after close', isStampAlive(stamps[0]!), false);
+    const grandchildren = seen(`grandchildren (of ${pids.length - 1}) alive after close`, stamps.slice(1).filter(isStampAlive).length, 0);
+    if (sandboxed) seen('grandchildren found below the server on the host', pids.length - 1, 2);
     record({ area, fault: 'ignores SIGTERM (and stdin EOF)', user: stubbornAlive, model: other, kept: stubbornAlive });
     record({ area, fault: 'spawns grandchildren (one in its own process group)', user: grandchildren, model: other, kept: grandchildren });
   });
@@ -293,7 +343,7 @@ describe('MCP servers (stdio)', () => {
 
   matrixTest('a cancelled call', ({ record }) => {
     const log = join(mkdtempSync(join(tmpdir(), 'minagent-cancel-')), 'cancel.log');
-    return withHub(record, [bystander(), faulty('tool', 'slow', { FIXTURE_CANCEL_LOG: log })], async ({ hub, record }) => {
+    return withHub(record, [bystander(), writing(faulty('tool', 'slow', { FIXTURE_CANCEL_LOG: log }), dirname(log))], async ({ hub, record }) => {
       const controller = new AbortController();
       // Stop once the server is working on the call (its first progress), as a user would.
       const { modelSaw, result } = await turn(hub, 'slow', { ms: 30_000 }, controller.signal, (e) => e.type === 'tool_progress' && controller.abort());

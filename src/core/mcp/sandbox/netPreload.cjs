@@ -7,6 +7,8 @@
 // server may reach on the machine (MINAGENT_SANDBOX_LOOPBACK, host:port pairs).
 // Plain CommonJS, no dependencies: it runs before the server's own code, in whatever Node it uses.
 
+require('./readNotes.cjs');
+
 const net = require('node:net');
 const tls = require('node:tls');
 const { Duplex } = require('node:stream');

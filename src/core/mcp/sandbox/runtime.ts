@@ -197,6 +197,7 @@ function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Recor
     NODE_OPTIONS: env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${preload}` : preload,
     MINAGENT_IN_SANDBOX: '1',
     MINAGENT_SANDBOX_LOOPBACK: loopbackHosts(policy.allowedDomains).join(','),
+    MINAGENT_SANDBOX_DENY_READ: JSON.stringify(policy.denyRead),
   };
 }
 

@@ -51,7 +51,7 @@ export class FailureNotices implements vscode.Disposable {
     const one = still.length === 1 ? first : undefined;
     const text = noticeText(
       one
-        ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
+        ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}${IN_SANDBOX.test(one.message) ? ' in its sandbox' : ''}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
         : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`,
     );
     const logs = 'Show Logs';
@@ -70,6 +70,9 @@ export class FailureNotices implements vscode.Disposable {
 }
 
 /** A server's own text in a notification: one line of reasonable length (the log has it whole). */
+/** A failure's message when the sandbox denied the server something (crashDiagnosis.ts). */
+const IN_SANDBOX = /^[^;]*, in its sandbox \(denied: /;
+
 function cut(text: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

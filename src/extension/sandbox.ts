@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openServerEntry } from './settingsLocation';
 import { homedir } from 'node:os';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint } from '../core/mcp/config/describe';
@@ -120,6 +121,8 @@ export function sandboxLook(item: vscode.TreeItem, lines: string[], info: Server
     else item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
     // One paragraph a line: Markdown joins lines that no blank line separates.
     for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
+    // Failed in a sandbox: its row offers the entry's sandbox settings (the sandbox may be why).
+    if (info.state.kind === 'error') item.contextValue = `${item.contextValue}.sandboxFailed`;
     if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;
   } else if (rules.fromWorkspace(info.config) && rules.exempt(serverIdentity(info.config))) {
     lines.push('', 'not sandboxed: you turned its sandbox off for this workspace');
@@ -141,6 +144,10 @@ export function registerSandboxCommands(hub: ServerHub, rules: EditorSandbox): v
     vscode.commands.registerCommand('minagent.sandboxOn', async (node?: unknown) => {
       const info = serverOf(node);
       if (info) await rules.setSandboxed(hub, info, true);
+    }),
+    vscode.commands.registerCommand('minagent.openSandboxSettings', async (node?: unknown) => {
+      const info = serverOf(node);
+      if (info) await openServerEntry({ server: info.name, field: 'sandbox' });
     }),
     hub.onDidChangeServers(() => rules.askAbout(hub)),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -1,7 +1,8 @@
 // A server a repository brings, as a user meets it in a real VS Code (code-server): the workspace's
 // .vscode/mcp.json starts a server that tries to write into the home folder as it starts. It runs in
 // a sandbox (the row says so, the tooltip has the policy), the denied write is in its log with how to
-// allow it, and taking it out of the sandbox asks first; once out, the same write happens.
+// allow it, a server that fails for a denied write says so with the entry's sandbox settings one click
+// away, and taking it out of the sandbox asks first; once out, the same write happens.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +28,15 @@ describe('servers in a sandbox', () => {
     const cs = await startCodeServer({
       workspace: 'e2e',
       workspaceSettings: {},
-      workspaceFiles: { '.vscode/mcp.json': { servers: { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] } } } },
+      workspaceFiles: {
+        '.vscode/mcp.json': {
+          servers: {
+            intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] },
+            // A server that cannot start without a write the sandbox denies (its cache in the home folder).
+            needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
+          },
+        },
+      },
       userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' },
     });
     const planted = join(cs.env.HOME!, 'planted.txt');
@@ -59,7 +68,26 @@ describe('servers in a sandbox', () => {
         await w.screenshot('sandbox-2-log');
       });
 
-      await stage('3-off-asks-first', async () => {
+      await stage('3-failed-in-sandbox', async () => {
+        // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
+        await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
+        await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });
+        await w.row('needy').click();
+        await page.keyboard.press('ArrowRight');
+        // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
+        await page.keyboard.press('ArrowDown');
+        await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);
+        const hover = await w.hoverRow('needy', 'in its sandbox');
+        assert.match((await hover.innerText()).replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
+        await page.mouse.move(0, 0);
+        await w.row('needy').hover();
+        await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();
+        await waitFor('mcp.json opened at the entry', async () => /"needy"/.test(await w.editorText().catch(() => '')), 30_000);
+        assert.match((await page.locator('.tab.active').innerText()).replace(/\s+/g, ''), /mcp\.json/);
+        await w.screenshot('sandbox-3-failed');
+      });
+
+      await stage('4-off-asks-first', async () => {
         const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
         await w.contextMenu('intruder', 'Run Without Sandbox');
         await dialog.waitFor();

@@ -110,6 +110,24 @@ describe('a server in a sandbox', () => {
   });
 });
 
+describe('a server the sandbox keeps from starting', () => {
+  test('its error says it runs in a sandbox and what was denied, before its own stderr', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'minagent-sandbox-needs-'));
+    const target = join(home, 'cache-it-needs', 'state.json');
+    const hub = new ServerHub({ sandbox: rules() });
+    try {
+      hub.reconcile([fixture('needy', 'intruder.mjs', [folder, '--write-at-start', target, '--needs-it'], { cwd: folder, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } })]);
+      await hub.whenIdle();
+      const state = hub.servers()[0]!.state;
+      assert.equal(state.kind, 'error');
+      const message = state.kind === 'error' ? state.message : '';
+      assert.match(message, /^server process exited with code 1 during startup, in its sandbox \(denied: .*cache-it-needs.*; its log says how to allow each\); stderr: write failed: E(ROFS|NOENT|ACCES)/);
+    } finally {
+      await hub.closeAll();
+    }
+  });
+});
+
 describe('the reference servers in a sandbox with the defaults (a workspace\'s servers)', () => {
   let hub: ServerHub;
   const log: string[] = [];

@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config/serverConfig';
 import { PROCESS_NOT_RUNNING, ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
-import { stderrGist } from './errorLine';
+import { sandboxDenials, stderrGist } from './errorLine';
 
 /** What a call says when there is no session: the seed's words. */
 export const NOT_CONNECTED = 'mcp server not connected';
@@ -29,6 +29,8 @@ export interface FailureContext {
   stderr: () => string;
   /** True when the server has an OAuth client (then a 401 means signing in). */
   hasAuth: boolean;
+  /** True when the server runs in a sandbox: what it denied goes into the message. */
+  sandboxed?: boolean;
 }
 
 /** Says why a start, call or session failed, with the exit status and stderr of a process that ended; not yet redacted. */
@@ -49,7 +51,8 @@ export async function describeFailure(err: unknown, phase: FailurePhase, context
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       const when = phase === 'start' ? 'during startup' : phase === 'call' ? 'during the call' : '';
       const tail = stderrGist(context.stderr());
-      return `server process ${how}${when ? ` ${when}` : ''}${tail ? `; stderr: ${tail}` : ''}`;
+      const denied = context.sandboxed ? sandboxDenials(context.stderr()) : '';
+      return `server process ${how}${when ? ` ${when}` : ''}${denied}${tail ? `; stderr: ${tail}` : ''}`;
     }
   }
   if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';

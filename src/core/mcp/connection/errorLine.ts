@@ -18,10 +18,34 @@ function tailLines(stderrTail: string): string[] {
   return stderrTail.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
 }
 
+/** A tail's lines that the server wrote (not the sandbox's notes). */
+function serverLines(stderrTail: string): string[] {
+  return tailLines(stderrTail).filter((l) => !l.startsWith(SANDBOX_NOTE));
+}
+
 /** The first stderr line that reports an error, else the last non-empty line; undefined for no stderr. */
 export function explainingLine(stderrTail: string): string | undefined {
-  const lines = tailLines(stderrTail);
+  const lines = serverLines(stderrTail);
   return lines.find(isErrorLine) ?? lines[lines.length - 1];
+}
+
+/** How a sandbox's denial is written in a server's stderr tail (by its preload, or by the host that saw it). */
+export const SANDBOX_NOTE = '[minagent sandbox] ';
+
+/**
+ * What a sandboxed server that failed was denied, for its message: ", in its sandbox (denied: write
+ * /home/u/x and 2 more)", or '' when nothing was. A denial may be why it failed; its log says how to allow each.
+ */
+export function sandboxDenials(stderrTail: string): string {
+  const denials = [...new Set(tailLines(stderrTail).filter((l) => l.startsWith(SANDBOX_NOTE)).map((l) => shortDenial(l.slice(SANDBOX_NOTE.length))))];
+  if (!denials.length) return '';
+  return `, in its sandbox (denied: ${denials[0]}${denials.length > 1 ? ` and ${denials.length - 1} more` : ''}; its log says how to allow each)`;
+}
+
+/** A denial without its advice: up to its first parenthesis or semicolon, at most 120 characters. */
+function shortDenial(text: string): string {
+  const cut = text.split(/ \(|; /, 1)[0]!.trim();
+  return cut.length > 120 ? `${cut.slice(0, 119)}…` : cut;
 }
 
 /** Lines that say nothing alone: punctuation left of a dumped object, Node's version trailer. */
@@ -33,7 +57,7 @@ const NOISE = /^([\]})\[{(,;]+|Node\.js v\d[\w.-]*)$/;
  * "} | | Node.js v20.20.2" (the tail of a Node crash dump, which it was).
  */
 export function stderrGist(stderrTail: string): string {
-  const lines = tailLines(stderrTail).filter((l) => !NOISE.test(l));
+  const lines = serverLines(stderrTail).filter((l) => !NOISE.test(l));
   // The same line the tree's row shows (explainingLine), when one reports an error.
   return lines.find(isErrorLine) ?? lines.filter((l) => !NOT_THE_REASON.test(l)).slice(-3).join(' | ');
 }

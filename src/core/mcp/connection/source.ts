@@ -273,7 +273,7 @@ export class McpToolSource {
    * server (its stderr, an HTTP error body) where no message of its passed redactedTransport.
    */
   private async failureMessage(err: unknown, phase: FailurePhase): Promise<string> {
-    const text = await describeFailure(err, phase, { config: this.config, transport: this.connector.transport, stderr: () => this.stderr.text(), hasAuth: !!this.options.auth });
+    const text = await describeFailure(err, phase, { config: this.config, transport: this.connector.transport, stderr: () => this.stderr.text(), hasAuth: !!this.options.auth, sandboxed: !!this.options.sandbox });
     return this.redactor.redact(text);
   }
 

@@ -12,7 +12,7 @@ import { httpStatus } from './crashDiagnosis';
 import type { SandboxPolicy } from '../sandbox/policy';
 import { sandboxedSpawn } from '../sandbox/spawn';
 import { eraRefusal } from './era';
-import { isErrorLine } from './errorLine';
+import { isErrorLine, SANDBOX_NOTE } from './errorLine';
 import type { StderrTail } from './stderrTail';
 
 /** Which transport to make: the entry's own (stdio or Streamable HTTP), or the older SSE one. */
@@ -45,7 +45,8 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
         onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, !!s.sandbox)),
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
         ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),
-        ...(s.sandbox ? { sandbox: sandboxedSpawn(s.sandbox, s.log) } : {}),
+        // What the host sees the sandbox deny goes where the server's own denials (its preload's) go.
+        ...(s.sandbox ? { sandbox: sandboxedSpawn(s.sandbox, s.log, (denied) => s.stderr.add(`${SANDBOX_NOTE}${denied}`)) } : {}),
         onGarbage: (line) => {
           const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
           s.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
@@ -90,8 +91,6 @@ export async function withSseFallback(s: Pick<TransportSettings, 'config' | 'log
     }
   }
 }
-
-const SANDBOX_NOTE = '[minagent sandbox] ';
 
 /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
 function logStderr(log: Logger, line: string, sandboxed: boolean): void {

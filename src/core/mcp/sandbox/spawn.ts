@@ -5,8 +5,11 @@ import type { SandboxPolicy } from './policy';
 import { npmRegistry, withRegistry } from './npmRegistry';
 import { sandboxRuntime, type SpawnRequest } from './runtime';
 
-/** Where a sandbox's denials are explained: the server's log names what was denied and how to allow it. */
-export function sandboxedSpawn(asked: SandboxPolicy, log: Logger) {
+/**
+ * Where a sandbox's denials are explained: the server's log names what was denied and how to allow
+ * it; `denied` hears each too (the server's stderr tail, which a failure's message reads).
+ */
+export function sandboxedSpawn(asked: SandboxPolicy, log: Logger, denied: (what: string) => void = () => {}) {
   return async (spawn: SpawnRequest) => {
     const why = await sandboxRuntime.unavailable();
     if (why) throw new SandboxUnavailable(why);
@@ -15,7 +18,10 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger) {
     // An npx server installs its package: the registry the host's npm uses is reachable.
     const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry(spawn.env)) : asked;
     log.info(`sandbox: writes ${policy.allowWrite.join(', ')}; network ${policy.allowedDomains.join(', ') || 'none'}; ${policy.denyRead.length} secret locations unreadable`);
-    return sandboxRuntime.wrap(spawn, policy, (denied) => log.warn(`sandbox denied: ${denied}${howToAllow(denied)}`));
+    return sandboxRuntime.wrap(spawn, policy, (what) => {
+      log.warn(`sandbox denied: ${what}${howToAllow(what)}`);
+      denied(what);
+    });
   };
 }
 

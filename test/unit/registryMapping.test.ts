@@ -1,0 +1,193 @@
+// From a registry's server.json to a minagent.servers entry: every package type and a remote, with
+// required, secret, default and choice variables; and what a hostile document tries (an option for
+// a package name, ${env:} in a header, a URL variable that moves the host, control characters).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { buildEntry, plansOf, type Plan } from '../../src/core/registry/launch';
+import { parseServerJson, plainText, type ServerJson } from '../../src/core/registry/serverJson';
+import { ROOT } from '../helpers';
+
+const FIXTURES = join(ROOT, 'fixtures', 'registry');
+const docs = (dir: string) => readdirSync(join(FIXTURES, dir)).filter((f) => f.endsWith('.json')).map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(FIXTURES, dir, f), 'utf8')) as { server: unknown }) }));
+const REGISTRY = { url: 'http://127.0.0.1:1/', name: 'x', version: '1' };
+const build = (server: ServerJson, plan: Plan, answers: Record<string, string> = {}, name = 'srv') => buildEntry(server, plan, answers, { name, registry: { ...REGISTRY, name: server.name, version: server.version } });
+const only = (server: ServerJson, kind: string) => {
+  const plan = plansOf(server).plans.find((p) => p.kind === kind);
+  assert.ok(plan, `a ${kind} plan for ${server.name}`);
+  return plan;
+};
+
+/** The schema's rules (2025-12-11) that a publisher's document must meet, as the registry's validator applies them. */
+function schemaProblems(doc: Record<string, any>): string[] {
+  const out: string[] = [];
+  if (typeof doc.name !== 'string' || !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(doc.name) || doc.name.length < 3 || doc.name.length > 200) out.push('name');
+  if (typeof doc.description !== 'string' || doc.description.length < 1 || doc.description.length > 100) out.push('description (1-100 characters)');
+  if (typeof doc.version !== 'string' || doc.version.length > 255 || /^[\^~><=]|\.x$|\*|\s/.test(doc.version)) out.push('version');
+  for (const p of doc.packages ?? []) {
+    for (const k of ['registryType', 'identifier', 'transport']) if (p[k] === undefined) out.push(`package ${k}`);
+    if (['npm', 'pypi', 'nuget'].includes(p.registryType) && (typeof p.version !== 'string' || p.version === 'latest')) out.push('package version');
+    for (const a of [...(p.runtimeArguments ?? []), ...(p.packageArguments ?? [])]) {
+      if (a.type === 'positional' && a.value === undefined && a.valueHint === undefined) out.push('positional value or valueHint');
+      if (a.type === 'named' && typeof a.name !== 'string') out.push('named name');
+    }
+    for (const e of p.environmentVariables ?? []) if (typeof e.name !== 'string') out.push('environment variable name');
+    if ((p.runtimeArguments ?? []).length && !p.runtimeHint) out.push('runtimeHint with runtimeArguments');
+  }
+  for (const r of doc.remotes ?? []) {
+    if (!['streamable-http', 'sse'].includes(r.type)) out.push('remote type');
+    if (typeof r.url !== 'string' || !/^(https?:\/\/|\{)/.test(r.url)) out.push('remote url');
+  }
+  if (doc.$schema !== 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json') out.push('$schema');
+  return out;
+}
+
+describe('the fixture registry\'s documents', () => {
+  test('each meets the schema\'s rules and MinAgent reads it', () => {
+    for (const d of docs('servers')) {
+      assert.deepEqual(schemaProblems(d.server as Record<string, unknown>), [], d.file);
+      assert.doesNotThrow(() => parseServerJson(d.server), d.file);
+    }
+    // The check itself: a description past 100 characters, a version range and a package without its version are caught.
+    assert.deepEqual(schemaProblems({ $schema: 'x', name: 'a/b', description: 'x'.repeat(101), version: '^1.0.0', packages: [{ registryType: 'npm', identifier: 'p', transport: { type: 'stdio' } }] }), ['description (1-100 characters)', 'version', 'package version', '$schema']);
+  });
+});
+
+describe('mapping a package to an entry', () => {
+  const doc = (file: string) => parseServerJson(docs('servers').find((d) => d.file === file)!.server);
+
+  test('npm: npx -y package@version; an optional variable left empty is not written, one given is', () => {
+    const memory = doc('memory-2026.8.31.json');
+    const plan = only(memory, 'npm');
+    assert.deepEqual(plan.asks.map((a) => [a.id, a.required, a.secret, a.format]), [['env.MEMORY_FILE_PATH', false, false, 'filepath']]);
+    const bare = build(memory, plan);
+    assert.deepEqual(bare.entry, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.8.31'], registry: { url: REGISTRY.url, name: 'io.github.modelcontextprotocol/server-memory', version: '2026.8.31' } });
+    assert.equal(bare.shown, 'npx -y @modelcontextprotocol/server-memory@2026.8.31');
+    const given = build(memory, plan, { 'env.MEMORY_FILE_PATH': '/home/me/graph.jsonl' });
+    assert.deepEqual(given.entry.env, { MEMORY_FILE_PATH: '/home/me/graph.jsonl' });
+    assert.equal(given.shown, 'MEMORY_FILE_PATH=/home/me/graph.jsonl npx -y @modelcontextprotocol/server-memory@2026.8.31');
+  });
+
+  test('a required positional argument is asked and goes after the package; missing, the error names it', () => {
+    const fs = doc('filesystem.json');
+    const plan = only(fs, 'npm');
+    assert.deepEqual(plan.asks.map((a) => [a.label, a.required]), [['allowed_folder', true]]);
+    assert.deepEqual(build(fs, plan, { 'arg.allowed_folder': '/work/project' }).entry.args, ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '/work/project']);
+    assert.throws(() => build(fs, plan), /"allowed_folder" is required/);
+  });
+
+  test('a secret becomes ${input:NAME.ID} in the entry and its value is kept apart', () => {
+    const gh = doc('github.json');
+    const plan = only(gh, 'npm');
+    assert.deepEqual(plan.asks.map((a) => [a.id, a.required, a.secret]), [['env.GITHUB_PERSONAL_ACCESS_TOKEN', true, true]]);
+    const built = build(gh, plan, { 'env.GITHUB_PERSONAL_ACCESS_TOKEN': 'ghp_secret123456' }, 'github');
+    assert.deepEqual(built.entry.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });
+    assert.deepEqual(built.secrets, { 'github.env.GITHUB_PERSONAL_ACCESS_TOKEN': 'ghp_secret123456' });
+    assert.doesNotMatch(JSON.stringify(built.entry) + built.shown, /ghp_secret/);
+  });
+
+  test('pypi: uvx package==version with its named argument; oci: docker run -i --rm image:tag', () => {
+    const time = doc('time-python.json');
+    const py = only(time, 'pypi');
+    assert.deepEqual(build(time, py, { 'arg.--local-timezone': 'Europe/Paris' }).entry.args, ['mcp-server-time==2026.5.2', '--local-timezone', 'Europe/Paris']);
+    assert.equal(build(time, py).entry.command, 'uvx');
+    const oci = only(time, 'oci');
+    const built = build(time, oci);
+    assert.equal(built.shown, 'docker run -i --rm docker.io/mcp/time:2026.5.2');
+    assert.equal(oci.runtimeHint, 'docker');
+  });
+
+  test('nuget: dnx package@version --yes; runtime arguments before the package, package arguments after, defaults filled', () => {
+    const server = parseServerJson({
+      name: 'io.example/dotnet',
+      description: 'x',
+      version: '1.0.0',
+      packages: [
+        {
+          registryType: 'nuget',
+          identifier: 'Example.Mcp.Server',
+          version: '1.0.0',
+          transport: { type: 'stdio' },
+          runtimeHint: 'dnx',
+          runtimeArguments: [{ type: 'named', name: '--source', value: 'https://nuget.example/v3/index.json' }],
+          packageArguments: [
+            { type: 'named', name: '--mode', default: 'fast', choices: ['fast', 'safe'] },
+            { type: 'positional', value: 'serve' },
+          ],
+        },
+      ],
+    });
+    const plan = only(server, 'nuget');
+    assert.deepEqual(build(server, plan).entry.args, ['--source', 'https://nuget.example/v3/index.json', 'Example.Mcp.Server@1.0.0', '--yes', '--mode', 'fast', 'serve']);
+    assert.throws(() => build(server, plan, { 'arg.--mode': 'reckless' }), /"--mode" must be one of fast, safe/);
+  });
+
+  test('a remote: the URL variable asked, a header with choices, written as an HTTP entry', () => {
+    const weather = doc('weather-remote.json');
+    const plan = only(weather, 'remote');
+    assert.deepEqual(plan.asks.map((a) => [a.id, a.required, a.default, a.choices]), [['url.port', true, '8931', undefined], ['header.X-Units', false, 'metric', ['metric', 'imperial']]]);
+    const built = build(weather, plan, { 'url.port': '9100', 'header.X-Units': 'imperial' }, 'weather');
+    assert.deepEqual(built.entry, { type: 'http', url: 'http://127.0.0.1:9100/mcp', headers: { 'X-Units': 'imperial' }, registry: { url: REGISTRY.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
+  });
+
+  test('a header whose value holds a secret variable is stored whole as a secret', () => {
+    const server = parseServerJson({
+      name: 'io.example/remote',
+      description: 'x',
+      version: '2.0.0',
+      remotes: [{ type: 'sse', url: 'https://{tenant}.mcp.example.com/sse', variables: { tenant: { isRequired: true } }, headers: [{ name: 'Authorization', value: 'Bearer {token}', variables: { token: { isSecret: true, isRequired: true } } }] }],
+    });
+    const plan = only(server, 'remote');
+    const built = build(server, plan, { 'url.tenant': 'acme', 'header.Authorization.token': 'tok_abcdef123' }, 'remote');
+    assert.deepEqual(built.entry, { type: 'sse', url: 'https://acme.mcp.example.com/sse', headers: { Authorization: '${input:remote.header.Authorization}' }, registry: { url: REGISTRY.url, name: 'io.example/remote', version: '2.0.0' } });
+    assert.deepEqual(built.secrets, { 'remote.header.Authorization': 'Bearer tok_abcdef123' });
+  });
+});
+
+describe('a hostile document', () => {
+  const hostile = (file: string) => docs('hostile').find((d) => d.file === file)!.server;
+
+  test('a package named like an option (--registry=...) cannot be added', () => {
+    const { plans, unusable } = plansOf(parseServerJson(hostile('option-injection.json')));
+    assert.deepEqual(plans, []);
+    assert.match(unusable[0]!.problem, /"--registry=http:\/\/evil\.example\/" is not an npm package name/);
+  });
+
+  test('${env:...} in a header (your environment handed to a remote host) cannot be added', () => {
+    const { plans, unusable } = plansOf(parseServerJson(hostile('env-exfiltration.json')));
+    assert.deepEqual(plans, []);
+    assert.match(unusable[0]!.problem, /holds "\$\{"/);
+  });
+
+  test('a URL variable cannot move the request to another host, and a typed ${env:} is not written either', () => {
+    const server = parseServerJson({ name: 'io.example/r', description: 'x', version: '1', remotes: [{ type: 'streamable-http', url: 'https://{tenant}.example.com/mcp', variables: { tenant: { isRequired: true } } }] });
+    const plan = only(server, 'remote');
+    assert.throws(() => build(server, plan, { 'url.tenant': 'evil.example/x?' }), /"tenant" \(in the URL\) must be letters/);
+    const time = parseServerJson({ name: 'io.example/t', description: 'x', version: '1', packages: [{ registryType: 'npm', identifier: 'x', version: '1.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'A' }] }] });
+    assert.throws(() => build(time, only(time, 'npm'), { 'env.A': '${env:HOME}' }), /holds "\$\{"/);
+  });
+
+  test('flags, variable names, versions and types that are not what they claim are refused, naming what', () => {
+    const pkg = (over: Record<string, unknown>) => plansOf(parseServerJson({ name: 'io.example/p', description: 'x', version: '1', packages: [{ registryType: 'npm', identifier: 'ok-pkg', version: '1.0.0', transport: { type: 'stdio' }, ...over }] })).unusable[0]?.problem;
+    assert.match(pkg({ packageArguments: [{ type: 'named', name: '--x; rm -rf ~' }] })!, /argument name "--x; rm -rf ~" is not a flag/);
+    assert.match(pkg({ environmentVariables: [{ name: 'LD_PRELOAD=/tmp/x' }] })!, /environment variable name/);
+    assert.match(pkg({ version: '^1.0.0' })!, /not an exact version/);
+    assert.match(pkg({ version: '-v' })!, /not an exact version/);
+    assert.match(pkg({ registryType: 'mcpb' })!, /MCPB bundles are not supported/);
+    assert.match(pkg({ registryType: 'cargo' })!, /registry type "cargo" is not one MinAgent runs/);
+    assert.match(pkg({ transport: { type: 'streamable-http', url: 'http://localhost:3000/mcp' } })!, /speaks stdio/);
+    assert.equal(pkg({}), undefined);
+  });
+
+  test('an enormous document is refused by its bounds, naming the field', () => {
+    assert.throws(() => parseServerJson(hostile('huge.json')), /server "com\.example\.hostile\/huge": description: /);
+  });
+
+  test('control characters, terminal escapes and direction overrides are taken out of text for people', () => {
+    const doc = parseServerJson(hostile('escapes.json'));
+    const shown = plainText(`${doc.title} ${doc.description}`);
+    assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u202e]/);
+    assert.match(shown, /<b>bold<\/b>/, 'HTML stays text (escaped where it is shown)');
+  });
+});

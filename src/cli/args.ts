@@ -33,6 +33,14 @@ export interface CliArgs {
   trust: boolean;
   /** `--sandbox always|off`: whether the folder's stdio servers run in a sandbox (default always). */
   sandbox?: string;
+  /** `registry ... --registry URL`: the MCP registry to read. */
+  registry?: string;
+  /** `registry add ... --set ID=VALUE` (repeatable): a variable's value. */
+  set: string[];
+  /** `registry add ... --name NAME`: the entry's name. */
+  name?: string;
+  /** `registry add ... --scope user|workspace`: the user's VS Code settings, or --settings. */
+  scope?: string;
   help: boolean;
 }
 
@@ -50,6 +58,16 @@ commands:
   prompt NAME [JSON]      print a prompt's messages; arguments as a JSON object of strings
   login NAME              sign in to an HTTP server that needs OAuth (prints the address to open)
   logout NAME             forget the server's OAuth tokens
+  registry search [QUERY] [--registry URL] [--json]
+                          servers of an MCP registry (the latest version of each): name, version,
+                          title, what adding it would run or reach; default registry: the settings'
+                          first minagent.registries, else the official MCP Registry
+  registry add NAME[@VERSION] [--registry URL] [--settings FILE] [--scope user|workspace]
+       [--name ENTRY] [--set ID=VALUE...] [--yes]
+                          writes the server's minagent.servers entry (npx, uvx, docker, dnx or a URL)
+                          after showing the exact command line; variables from --set, else asked
+                          on a terminal (secrets without echo, kept in $XDG_CONFIG_HOME/minagent/
+                          inputs.json, never in the settings); nothing runs until you start it
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
@@ -128,6 +146,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
       root: { type: 'string', multiple: true },
       trust: { type: 'boolean', default: false },
       sandbox: { type: 'string' },
+      registry: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      name: { type: 'string' },
+      scope: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -156,6 +178,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     roots: values.root ?? [],
     trust: values.trust ?? false,
     ...(values.sandbox !== undefined ? { sandbox: values.sandbox } : {}),
+    ...(values.registry !== undefined ? { registry: values.registry } : {}),
+    set: values.set ?? [],
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.scope !== undefined ? { scope: values.scope } : {}),
     help: values.help ?? false,
   };
 }

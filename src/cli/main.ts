@@ -4,7 +4,12 @@ import { EraMemory } from '../core/mcp/connection/eraMemory';
 import { describeProblem } from '../core/mcp/config/describe';
 import { ServerHub } from '../core/mcp/hub';
 import { streamLogger } from '../core/logger';
-import { loadConfig, readSettingsFile } from '../core/settingsFile';
+import { loadConfig, readSettingsFile, settingsValue } from '../core/settingsFile';
+import { storedInputs } from '../core/mcp/config/storedInputs';
+import { RegistryError } from '../core/registry/client';
+import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
+import { hiddenQuestion } from './hiddenInput';
+import { userSettingsFile } from './userSettings';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
@@ -23,7 +28,7 @@ import { decideFolderTrust } from './folderTrust';
 import { cliSandboxRules } from './sandboxRules';
 import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 
-const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout', 'registry']);
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -37,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
     return args.help ? 0 : 2;
   }
   if (!COMMANDS.has(args.command)) return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
+  // A registry is read and a settings file written; no server starts.
+  if (args.command === 'registry') return registryMain(args);
 
   let call: ReturnType<typeof parseCallInput> | undefined;
   let chat: ReturnType<typeof parseChatInput> | undefined;
@@ -72,7 +79,9 @@ async function main(argv: string[]): Promise<number> {
   stderr(`settings: ${settingsPath}\n`);
   const folder = dirname(settingsPath);
   const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
-  const config = loadConfig(settings, { workspaceFolder: workspace });
+  // `${input:}` values the CLI was given for this file's entries (registry add), bound to each entry.
+  const inputs = await storedInputs(settingsValue(settings, 'servers'), settingsPath, new FileSecretStore(cliInputsFile()));
+  const config = loadConfig(settings, { workspaceFolder: workspace, input: (id, server) => inputs.get(server)?.get(id) });
   const log = streamLogger((line) => stderr(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
@@ -156,6 +165,28 @@ async function main(argv: string[]): Promise<number> {
     clientRequests.dispose();
     roots.dispose();
     terminal.close();
+  }
+}
+
+/** `minagent registry search|add`. */
+async function registryMain(args: CliArgs): Promise<number> {
+  const [sub, target, ...extra] = args.positionals;
+  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
+  if (args.scope !== undefined && args.scope !== 'user' && args.scope !== 'workspace') return fail('--scope must be user or workspace', 2);
+  const settings = args.scope === 'user' ? userSettingsFile() : args.settings;
+  const options = { ...(args.registry ? { registry: args.registry } : {}), settings, json: args.json, set: args.set, ...(args.name ? { name: args.name } : {}), yes: args.yes };
+  const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const terminal = isTTY ? { ...processTerminal(), hidden: hiddenQuestion } : undefined;
+  try {
+    if (sub === 'search' && extra.length === 0) return await registrySearch(target, options, io);
+    if (sub === 'add' && target && extra.length === 0) return await registryAdd(target, options, io, terminal);
+    return fail('usage: minagent registry search [QUERY] | minagent registry add NAME[@VERSION]', 2);
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2);
+    if (err instanceof RegistryError) return fail(err.message, 1);
+    return fail((err as Error).message, 1);
+  } finally {
+    terminal?.close();
   }
 }
 

@@ -1,3 +1,4 @@
+export { inputReferences } from '../core/mcp/config/storedInputs';
 import * as vscode from 'vscode';
 import { parseSettingsText } from '../core/settingsFile';
 
@@ -46,10 +47,3 @@ export async function readServerFile(folder: vscode.Uri, file: ServerFile): Prom
   return { file, servers: (servers ?? {}) as Record<string, unknown>, inputs };
 }
 
-/** The `${input:ID}` references in a value, anywhere inside it. */
-export function inputReferences(value: unknown): string[] {
-  const ids = new Set<string>();
-  const text = JSON.stringify(value) ?? '';
-  for (const m of text.matchAll(/\$\{input:([^}]+)\}/g)) ids.add(m[1]!);
-  return [...ids];
-}

@@ -91,12 +91,23 @@ export interface BuildOptions {
 
 /** The entry `plan` writes with `answers` (by ask id); a required ask without an answer or default is an error naming it. */
 export function buildEntry(server: ServerJson, plan: Plan, answers: Record<string, string>, options: BuildOptions): Built {
+  return build(server, plan, answers, options, false);
+}
+
+/** What adding with `plan` would run or reach, before anything is asked: each value not yet known as `<label>`. */
+export function previewOf(server: ServerJson, plan: Plan): string {
+  if (plan.remote) return plan.remote.url;
+  return build(server, plan, {}, { name: 'preview', registry: { url: '', name: server.name, version: server.version } }, true).shown;
+}
+
+function build(server: ServerJson, plan: Plan, answers: Record<string, string>, options: BuildOptions, preview: boolean): Built {
   const secrets: Record<string, string> = {};
   const ask = new Map(plan.asks.map((a) => [a.id, a]));
   const valueOf = (id: string): string | undefined => {
     const a = ask.get(id);
     const given = answers[id];
     const value = given !== undefined && given !== '' ? given : a?.default;
+    if (preview) return value ?? (a?.required ? `<${a.label}>` : undefined);
     if (value === undefined && a?.required) throw new Error(`"${a.label}" is required`);
     if (value !== undefined && a?.choices?.length && !a.choices.includes(value)) throw new Error(`"${a.label}" must be one of ${a.choices.join(', ')}`);
     return value;
@@ -115,6 +126,7 @@ export function buildEntry(server: ServerJson, plan: Plan, answers: Record<strin
     } else value = valueOf(id);
     if (value === undefined) return undefined;
     if (!secret) return literal(value, id);
+    if (preview) return '<secret>';
     const inputId = `${options.name}.${id}`;
     secrets[inputId] = value;
     return `\${input:${inputId}}`;

@@ -36,6 +36,8 @@ export const entrySchema = z.object({
   // read and may reach. `sandboxEnabled` with `sandbox` is VS Code's shape in mcp.json.
   sandbox: z.union([z.boolean(), sandboxSchema()]).optional(),
   sandboxEnabled: z.boolean().optional(),
+  // Where an entry added from an MCP registry came from: the registry, the server's name there and its version.
+  registry: z.object({ url: z.string().max(2_048), name: z.string().max(200), version: z.string().max(255) }).strict().optional(),
   oauth: z
     .object({
       clientId: z.string().trim().min(1, 'must not be empty'),

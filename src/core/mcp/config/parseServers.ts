@@ -70,6 +70,7 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     ...(e.timeout !== undefined ? { timeoutMs: e.timeout } : {}),
     ...(e.instructions === false ? { instructions: false as const } : {}),
     ...(e.apps === false ? { apps: false as const } : {}),
+    ...(e.registry ? { registry: { ...e.registry } } : {}),
   };
   const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
 

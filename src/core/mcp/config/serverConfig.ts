@@ -10,6 +10,8 @@ interface ServerConfigBase {
   /** Per-call timeout in ms for this server's tools. */
   timeoutMs?: number;
   autoApprove: string[];
+  /** Added from an MCP registry: which one, the server's name there and the version written. */
+  registry?: RegistryOrigin;
   /**
    * `trusted: true`: the user vouches for this server, so its read-only tools run even after the
    * model read other servers' results. Counts only from user settings (see trustedByUser).
@@ -74,4 +76,11 @@ export interface ParsedServers {
   /** Entries switched off with `disabled: true`. */
   disabled: string[];
   problems: ConfigProblem[];
+}
+
+/** Where a registry-added entry came from (its `registry` field). */
+export interface RegistryOrigin {
+  url: string;
+  name: string;
+  version: string;
 }

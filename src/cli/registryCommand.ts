@@ -1,0 +1,171 @@
+import { join, resolve } from 'node:path';
+import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
+import { storedInputKey } from '../core/mcp/config/storedInputs';
+import { commandExists } from '../core/mcp/transport/findCommand';
+import { RegistryClient } from '../core/registry/client';
+import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../core/registry/launch';
+import { plainText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
+import { readSettingsFile, settingsValue } from '../core/settingsFile';
+import { writeServerEntry } from '../core/settingsEdit';
+import type { Terminal } from './approve';
+import { UsageError, type Output } from './commands';
+import { terminalLine } from './terminalText';
+
+/** The official MCP Registry: the default when neither `--registry` nor the settings name one. */
+export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/';
+
+/** Where the CLI keeps the values of `${input:}` secrets it was given (mode 0600, beside its tokens). */
+export const cliInputsFile = (env: NodeJS.ProcessEnv = process.env) => join(cliConfigDir(env), 'inputs.json');
+
+export interface RegistryOptions {
+  registry?: string;
+  settings: string;
+  json: boolean;
+  /** `--set ID=VALUE` answers, by ask id or label. */
+  set: string[];
+  name?: string;
+  yes: boolean;
+}
+
+/** The registry to read: `--registry`, else the settings file's first `minagent.registries`, else the official one. */
+function registryUrl(options: RegistryOptions): string {
+  if (options.registry) return options.registry;
+  try {
+    const listed = settingsValue(readSettingsFile(resolve(options.settings)), 'registries');
+    if (Array.isArray(listed) && typeof listed[0] === 'string') return listed[0];
+  } catch {
+    // No settings file: the default.
+  }
+  return OFFICIAL_REGISTRY;
+}
+
+/** `registry search [QUERY]`: the latest version of each matching server, with what adding it would run. */
+export async function registrySearch(query: string | undefined, options: RegistryOptions, io: Output): Promise<number> {
+  const client = new RegistryClient(registryUrl(options));
+  const listing = await client.list(query ? { search: query } : {});
+  const found = listing.servers.map((s) => describe(s));
+  if (options.json) io.out(JSON.stringify(found, null, 2));
+  else {
+    if (!found.length) io.out(`(no server${query ? ` matches "${terminalLine(query)}"` : ''} in ${client.url})`);
+    for (const s of found) {
+      io.out(terminalLine(`${s.name}  ${s.version}${s.title ? `  ${s.title}` : ''}`));
+      if (s.description) io.out(`    ${terminalLine(s.description)}`);
+      for (const a of s.adds) io.out(`    ${terminalLine(`${a.kind}: ${a.runs}`)}`);
+      for (const u of s.unusable) io.out(`    ${terminalLine(`cannot add ${u.what}: ${u.problem}`)}`);
+      if (s.repository) io.out(`    ${terminalLine(`repository: ${s.repository}`)}`);
+    }
+  }
+  for (const skipped of listing.skipped) io.err(terminalLine(`skipped a document of ${client.url}: ${skipped}`));
+  if (listing.truncated) io.err('more pages than read: narrow the search');
+  return 0;
+}
+
+function describe(s: RegistryServer) {
+  const { plans, unusable } = plansOf(s.server);
+  return {
+    name: s.server.name,
+    version: s.server.version,
+    title: plainText(s.server.title ?? '', 200),
+    description: plainText(s.server.description, 300),
+    repository: s.server.repository ? plainText(s.server.repository.url, 300) : '',
+    adds: plans.map((p) => ({ kind: p.kind, runs: previewOf(s.server, p) })),
+    unusable: unusable.map((u) => ({ what: plainText(u.what, 200), problem: plainText(u.problem, 300) })),
+  };
+}
+
+/**
+ * `registry add NAME[@VERSION]`: writes the server's entry into the settings file. Variables come
+ * from `--set`, else are asked on a terminal (secrets without echo); without one, a required variable
+ * missing is an error naming it. Nothing runs: the entry is written once the exact command line (or
+ * URL) was confirmed (`--yes` without a terminal); secrets go to the CLI's inputs file, never the settings.
+ */
+export async function registryAdd(spec: string, options: RegistryOptions, io: Output, terminal: (Terminal & { hidden(text: string): Promise<string> }) | undefined): Promise<number> {
+  const at = spec.lastIndexOf('@');
+  const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, 'latest'];
+  if (!SERVER_NAME.test(name)) throw new UsageError(`"${terminalLine(name)}" is not a registry server name (namespace/name)`);
+  const client = new RegistryClient(registryUrl(options));
+  const { server } = await client.version(name, version);
+  const { plans, unusable } = plansOf(server);
+  const plan = await firstRunnable(plans);
+  if (!plan) {
+    const why = [...unusable.map((u) => `${u.what}: ${u.problem}`), ...plans.map((p) => `${p.kind}: needs ${p.runtime!.command}, which is not on PATH`)];
+    io.err(terminalLine(`cannot add ${server.name}: ${why.join('; ') || 'it offers no package or remote'}`));
+    return 1;
+  }
+  const settingsPath = resolve(options.settings);
+  const entryName = options.name ?? suggestedName(server.name);
+  const existing = settingsValue(safeRead(settingsPath), 'servers');
+  if (existing && typeof existing === 'object' && entryName in existing) throw new UsageError(`${settingsPath} already has a server named "${entryName}"; choose another with --name`);
+  const answers = givenAnswers(options.set, plan.asks);
+  for (const ask of plan.asks) {
+    if (answers[ask.id] !== undefined) continue;
+    if (!terminal) {
+      if (ask.required && ask.default === undefined) throw new UsageError(`${server.name} needs "${ask.label}"${ask.description ? ` (${terminalLine(ask.description)})` : ''}: give it with --set '${ask.id}=VALUE' (no terminal to ask on)`);
+      continue;
+    }
+    answers[ask.id] = await askFor(ask, terminal);
+  }
+  const built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version } });
+  io.err(terminalLine(`adds "${entryName}" (${server.name} ${server.version}) to ${settingsPath}:`));
+  io.err(`    ${terminalLine(built.shown)}`);
+  if (plan.registryBaseUrl) io.err(terminalLine(`    (the package names ${plan.registryBaseUrl} as its registry; it installs from your own configuration)`));
+  if (Object.keys(built.secrets).length) io.err(terminalLine(`    secrets kept in ${cliInputsFile()}: ${Object.keys(built.secrets).join(', ')}`));
+  if (!options.yes) {
+    if (!terminal) throw new UsageError('no terminal to confirm on: add --yes to write it');
+    const answer = (await terminal.question('Write this entry? [y/N] ')).trim().toLowerCase();
+    if (answer !== 'y' && answer !== 'yes') {
+      io.err('not written');
+      return 1;
+    }
+  }
+  const store = new FileSecretStore(cliInputsFile());
+  for (const [id, value] of Object.entries(built.secrets)) await store.store(storedInputKey(settingsPath, entryName, built.entry, id), value);
+  writeServerEntry(settingsPath, entryName, built.entry);
+  io.out(terminalLine(`added "${entryName}" to ${settingsPath}`));
+  return 0;
+}
+
+/** The first plan whose launcher is on PATH (a remote needs none). */
+async function firstRunnable(plans: Plan[]): Promise<Plan | undefined> {
+  for (const p of plans) if (!p.runtime || (await commandExists(p.runtime.command, process.env as Record<string, string>, process.cwd()))) return p;
+  return undefined;
+}
+
+function givenAnswers(set: string[], asks: Ask[]): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const pair of set) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set takes ID=VALUE, not "${terminalLine(pair)}"`);
+    const key = pair.slice(0, eq);
+    const ask = asks.find((a) => a.id === key || a.label === key);
+    if (!ask) throw new UsageError(`--set "${terminalLine(key)}": the server asks for ${asks.map((a) => a.id).join(', ') || 'nothing'}`);
+    answers[ask.id] = pair.slice(eq + 1);
+  }
+  return answers;
+}
+
+async function askFor(ask: Ask, terminal: Terminal & { hidden(text: string): Promise<string> }): Promise<string> {
+  const about = ask.description ? ` (${plainText(ask.description, 200)})` : '';
+  const options = ask.choices ? ` [${ask.choices.join('/')}]` : '';
+  const fallback = ask.default !== undefined ? ` default ${ask.default}` : ask.required ? ' required' : ' optional, Enter to leave out';
+  const text = terminalLine(`${ask.label}${about}${options}${fallback}: `);
+  for (;;) {
+    const value = (ask.secret ? await terminal.hidden(text) : await terminal.question(text)).trim();
+    if (value || ask.default !== undefined || !ask.required) return value;
+  }
+}
+
+/** An entry name from a registry name: its last part without `server-`/`mcp-` and unsafe characters. */
+export function suggestedName(registryName: string): string {
+  const last = registryName.split('/').pop() ?? registryName;
+  const name = last.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40);
+  return name || 'server';
+}
+
+function safeRead(path: string): Record<string, unknown> {
+  try {
+    return readSettingsFile(path);
+  } catch {
+    return {};
+  }
+}

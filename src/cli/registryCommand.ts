@@ -4,6 +4,7 @@ import { storedInputKey } from '../core/mcp/config/storedInputs';
 import { commandExists } from '../core/mcp/transport/findCommand';
 import { RegistryClient } from '../core/registry/client';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../core/registry/launch';
+import { suggestedName } from '../core/registry/names';
 import { plainText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
 import { readSettingsFile, settingsValue } from '../core/settingsFile';
 import { writeServerEntry } from '../core/settingsEdit';
@@ -155,12 +156,6 @@ async function askFor(ask: Ask, terminal: Terminal & { hidden(text: string): Pro
   }
 }
 
-/** An entry name from a registry name: its last part without `server-`/`mcp-` and unsafe characters. */
-export function suggestedName(registryName: string): string {
-  const last = registryName.split('/').pop() ?? registryName;
-  const name = last.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40);
-  return name || 'server';
-}
 
 function safeRead(path: string): Record<string, unknown> {
   try {

@@ -7,7 +7,8 @@ import type { ConfigProblem, ServerConfig } from '../core/mcp/config/serverConfi
 import type { VariableContext } from '../core/mcp/config/variables';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { inputBinding } from '../core/mcp/config/inputBinding';
-import type { InputStore } from './inputs';
+import { settingsInputOrigin, type InputStore } from './inputs';
+import { storedInputs } from '../core/mcp/config/storedInputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
 import { readJsonc, setting } from './trustedSettings';
@@ -46,8 +47,11 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const untrusted = trusted ? [] : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
+  // `${input:}` values of settings entries (a registry's secrets), each bound to its entry and scope.
+  const stored = new Map([...(await storedInputs(userServers, settingsInputOrigin('user'), inputs.store)), ...(trusted ? await storedInputs(workspaceServers, settingsInputOrigin('workspace'), inputs.store) : [])]);
+  const settingsCtx: VariableContext = { ...ctx, input: (id: string, server: string) => stored.get(server)?.get(id) };
   // Env files are read ahead, asynchronously: parsing then never blocks the extension host on the disk.
-  const parsed = parseServers(fromSettings, { ...ctx, envFiles: await readEnvFiles(fromSettings, ctx) }, 'settings');
+  const parsed = parseServers(fromSettings, { ...settingsCtx, envFiles: await readEnvFiles(fromSettings, ctx) }, 'settings');
   problems.push(...parsed.problems);
   // Where each entry came from decides what it may do (e.g. `autoApprove: ["*"]` only from the user).
   const servers: ServerConfig[] = parsed.servers.map((s) => ({ ...s, origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN }));

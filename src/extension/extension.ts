@@ -9,6 +9,8 @@ import { watchConfiguration } from './wiring/configWatch';
 import { startServers } from './wiring/servers';
 import { startToolsView } from './wiring/toolsView';
 import { registerSandboxCommands } from './sandbox';
+import { Catalogs } from './registry/catalogs';
+import { registerRegistryCommands } from './registry/entryActions';
 
 let hub: ServerHub | undefined;
 
@@ -52,7 +54,8 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const servers = startServers(context);
   hub = servers.hub;
   let watch: ReturnType<typeof watchConfiguration> | undefined;
-  const toolsView = startToolsView(context, servers.hub, servers.log, () => watch?.config(), servers.sandbox);
+  const catalogs = new Catalogs(context.globalState);
+  const toolsView = startToolsView(context, servers.hub, servers.log, () => watch?.config(), servers.sandbox, catalogs);
   // Read-only documents for Try Tool's results, the chat's full results and its export.
   const results = new ResultDocuments();
   startChat(context, servers, toolsView, results);
@@ -63,6 +66,8 @@ function start(context: vscode.ExtensionContext): ServerHub {
     ...registerTraceView(servers.hub),
     ...registerAuthCommands(servers.hub, () => servers.authReady),
     ...registerSandboxCommands(servers.hub, servers.sandbox),
+    catalogs,
+    ...registerRegistryCommands(servers.hub, catalogs, servers.inputs),
   );
   void watch.reload();
   return servers.hub;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { rebindNotice, type InputBinding } from '../core/mcp/config/inputBinding';
 import type { InputDefinition } from './mcpFiles';
+import type { SecretStore } from '../core/auth/store';
 
 /** Which inputs have a stored value in this workspace (names and entries, never values), for "forget". */
 const INDEX_KEY = 'minagent.inputs.stored';
@@ -31,6 +32,13 @@ export class InputStore {
     private readonly secrets: vscode.SecretStorage,
     private readonly memento: vscode.Memento,
   ) {}
+
+  /** The extension's SecretStorage as the core's store: where `${input:}` values of settings entries (a registry's secrets) are kept. */
+  readonly store: SecretStore = {
+    get: async (key) => this.secrets.get(key),
+    store: async (key, value) => this.secrets.store(key, value),
+    delete: async (key) => this.secrets.delete(key),
+  };
 
   /** The values of `ids` for one server entry, asking for any not stored for that entry. */
   async resolve(server: string, binding: InputBinding, ids: readonly string[], definitions: readonly InputDefinition[]): Promise<Map<string, string>> {
@@ -129,4 +137,12 @@ function workspaceId(): string {
 
 function legacyKey(id: string): string {
   return `minagent.input.${id}`;
+}
+
+/**
+ * The origin a settings entry's `${input:}` values are bound to: the user's settings, or this
+ * workspace's (a value given for one workspace's entry is never handed to another's).
+ */
+export function settingsInputOrigin(scope: 'user' | 'workspace'): string {
+  return scope === 'user' ? 'user settings' : `workspace settings ${vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? ''}`;
 }

@@ -18,6 +18,8 @@ import { openEntryCommand, problemRef } from './entryCommand';
 import type { Node } from './treeNode';
 import type { IconSource } from './icons/iconSource';
 import { sandboxLook, type EditorSandbox } from './sandbox';
+import type { Catalogs } from './registry/catalogs';
+import { registryLook } from './registry/entryActions';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;
@@ -42,6 +44,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly pins?: ToolPins,
     /** Which servers run in a sandbox: their rows say so, with Sandbox Off / On. */
     private readonly sandbox?: EditorSandbox,
+    /** The registries read: a registry-added server's row says where it came from, and offers Update when a newer version is listed. */
+    private readonly catalogs?: Catalogs,
   ) {
     this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
   }
@@ -261,6 +265,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         assertNever(state);
     }
     signInLook(item, info.config.type !== 'stdio');
+    if (this.catalogs) registryLook(item, lines, info, this.catalogs);
     if (this.sandbox) sandboxLook(item, lines, info, this.sandbox);
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });

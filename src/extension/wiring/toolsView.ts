@@ -8,6 +8,7 @@ import type { WorkspaceConfig } from '../configLoader';
 import { IconFiles } from '../icons/iconFiles';
 import { ServerTreeProvider } from '../serverTree';
 import type { EditorSandbox } from '../sandbox';
+import type { Catalogs } from '../registry/catalogs';
 import { StatusBar } from '../statusBar';
 import { testReporter } from '../testReport';
 
@@ -20,12 +21,12 @@ const PINS_KEY = 'minagent.tools.pinned';
 declare const MINAGENT_SERVER_REPORT: boolean;
 
 /** The Tools tree, its switches and badge, the status bar item, and the budget meter whose costs the tree shows. */
-export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined, sandbox?: EditorSandbox) {
+export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined, sandbox?: EditorSandbox, catalogs?: Catalogs) {
   const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
   const pins = new ToolPins({ get: () => context.workspaceState.get<unknown>(PINS_KEY), set: (keys) => context.workspaceState.update(PINS_KEY, keys) });
   const meter = new BudgetMeter(log);
   const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
-  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins, sandbox);
+  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins, sandbox, catalogs);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const status = new StatusBar(hub, config);
   // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).
@@ -52,6 +53,7 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
     meter.onDidChangeCosts(() => tree.refresh()),
     icons.onDidLoad(() => tree.refresh()),
     hub.onDidChangeServers(changed),
+    ...(catalogs ? [catalogs.onDidChange(() => tree.refresh())] : []),
     hub.onDidChangeTools(changed),
   );
   return { switches, pins, meter, icons, tree, changed };

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { storedInputKey } from '../../core/mcp/config/storedInputs';
+import { commandExists } from '../../core/mcp/transport/findCommand';
+import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/registry/launch';
+import { plainText, type ServerJson } from '../../core/registry/serverJson';
+import { errorMessage } from '../../core/tools';
+import { settingsInputOrigin, type InputStore } from '../inputs';
+import { openServerEntry } from '../settingsLocation';
+import { suggestedEntryName } from '../../core/registry/names';
+
+const TITLE = 'MinAgent: Add Server from Registry';
+
+/**
+ * Adds a registry's server in one step: the way to run it (a package MinAgent can start, or a
+ * remote), a runtime missing on this machine named before anything else, every variable asked (a
+ * form of inputs; choices as picks; secrets masked and kept in secret storage, the entry holding
+ * `${input:}`), where to keep it, and a modal with the exact command line or URL; only then is the
+ * entry written. Nothing runs here: the server starts as any entry does (sandboxed as its scope says).
+ */
+export async function addFromRegistry(server: ServerJson, registry: string, inputs: InputStore): Promise<string | undefined> {
+  const { plans, unusable } = plansOf(server);
+  if (!plans.length) {
+    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)} cannot be added: ${unusable.map((u) => plainText(`${u.what}: ${u.problem}`, 300)).join('; ') || 'it offers no package or remote'}`);
+    return undefined;
+  }
+  const plan = plans.length === 1 ? plans[0] : (await vscode.window.showQuickPick(plans.map((p) => ({ label: p.kind === 'remote' ? '$(globe) Remote' : `$(package) ${p.kind}`, description: plainText(previewOf(server, p), 200), plan: p })), { title: TITLE, placeHolder: 'How should it run?' }))?.plan;
+  if (!plan) return undefined;
+  if (plan.runtime && !(await commandExists(plan.runtime.command, process.env as Record<string, string>, process.cwd()))) {
+    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)} runs with "${plan.runtime.command}", which is not installed on this machine (not on PATH). Install it, or choose another way to run it.`);
+    return undefined;
+  }
+  const answers: Record<string, string> = {};
+  for (const ask of plan.asks) {
+    const value = await askFor(ask, server);
+    if (value === undefined) return undefined;
+    answers[ask.id] = value;
+  }
+  const hasFolder = !!vscode.workspace.workspaceFolders?.length;
+  const scope = await vscode.window.showQuickPick(
+    [
+      { label: 'User settings', description: 'for every workspace', scope: 'user' as const },
+      ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only (its servers run in a sandbox)', scope: 'workspace' as const }] : []),
+    ],
+    { title: TITLE, placeHolder: `Where to keep ${plainText(server.title ?? server.name, 100)}?` },
+  );
+  if (!scope) return undefined;
+  const config = vscode.workspace.getConfiguration('minagent');
+  const target = scope.scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  const inspected = config.inspect<Record<string, unknown>>('servers');
+  const current = (scope.scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+  const name = suggestedEntryName(server.name, new Set([...Object.keys(inspected?.globalValue ?? {}), ...Object.keys(inspected?.workspaceValue ?? {})]));
+  let built;
+  try {
+    built = buildEntry(server, plan, answers, { name, registry: { url: registry, name: server.name, version: server.version } });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)}: ${errorMessage(err)}`);
+    return undefined;
+  }
+  if (!(await confirm(server, plan, name, built.shown, Object.keys(built.secrets)))) return undefined;
+  const origin = settingsInputOrigin(scope.scope);
+  for (const [id, value] of Object.entries(built.secrets)) await inputs.store.store(storedInputKey(origin, name, built.entry, id), value);
+  await config.update('servers', { ...current, [name]: built.entry }, target);
+  const open = 'Open Settings';
+  void vscode.window.showInformationMessage(`MinAgent: added "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)}) to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
+  return name;
+}
+
+/** One variable: a pick when it has choices, else an input box (masked for a secret); undefined when the user backs out. */
+async function askFor(ask: Ask, server: ServerJson): Promise<string | undefined> {
+  const about = plainText(ask.description, 300);
+  const title = `${TITLE}: ${plainText(server.title ?? server.name, 80)}`;
+  if (ask.choices?.length) {
+    const picked = await vscode.window.showQuickPick(
+      ask.choices.map((c) => ({ label: plainText(c, 100), value: c, ...(c === ask.default ? { description: 'default' } : {}) })),
+      { title, placeHolder: `${plainText(ask.label, 100)}${about ? `: ${about}` : ''}`, ignoreFocusOut: true },
+    );
+    return picked?.value;
+  }
+  return vscode.window.showInputBox({
+    title,
+    prompt: `${plainText(ask.label, 100)}${about ? `: ${about}` : ''}${ask.required ? '' : ' (optional)'}${ask.secret ? ' (kept in secret storage, never in settings)' : ''}`,
+    ...(ask.default !== undefined && !ask.secret ? { value: ask.default } : {}),
+    ...(ask.placeholder !== undefined ? { placeHolder: plainText(ask.placeholder, 100) } : {}),
+    password: ask.secret,
+    ignoreFocusOut: true,
+    validateInput: (text) => (ask.required && !text && ask.default === undefined ? `${plainText(ask.label, 100)} is required` : text.includes('${') && !ask.secret ? 'It must not hold "${"' : undefined),
+  });
+}
+
+/** The modal that names exactly what the entry runs or reaches; a package's own registry and launcher hint are shown, not used. */
+async function confirm(server: ServerJson, plan: Plan, name: string, shown: string, secrets: string[]): Promise<boolean> {
+  const lines = [
+    plan.remote ? `It connects to: ${shown}` : `It runs: ${shown}`,
+    ...(secrets.length ? [`Secrets (in secret storage): ${secrets.join(', ')}`] : []),
+    ...(plan.registryBaseUrl ? [`The package names ${plainText(plan.registryBaseUrl, 200)} as its registry; it installs from your own configuration.`] : []),
+    ...(server.repository ? [`Source: ${plainText(server.repository.url, 300)}`] : []),
+    'Nothing runs until the server starts from its entry.',
+  ];
+  const add = 'Add Server';
+  const answer = await vscode.window.showWarningMessage(`Add "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)})?`, { modal: true, detail: lines.join('\n') }, add);
+  return answer === add;
+}

@@ -1,0 +1,124 @@
+// Servers from an MCP registry, as a user meets them in a real VS Code (code-server), against a local
+// registry serving the v0.1 API (fixtures/registry): the gallery searched, an npm server that needs a
+// secret added (asked masked, kept in secret storage, the settings holding ${input:}) and started; an
+// older version of a real npm server updated to the newer one the registry lists (its command line
+// before and after shown first); a server removed; a remote added with a URL variable and a choice.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import { parseSettingsText } from '../../src/core/settingsFile';
+import { httpMcpServer, ROOT, stopFixtures, waitFor } from '../helpers';
+import { startCodeServer, type CodeServer } from './codeServer';
+import { e2eTest } from './prereqs';
+import { staged, Workbench } from './workbench';
+
+interface Fixture {
+  url: string;
+  close(): Promise<void>;
+}
+const TOKEN = 'ghp_e2e_registry_secret_9876';
+
+describe('servers from a registry', () => {
+  let registry: Fixture;
+  before(async () => {
+    const mod = (await import(join(ROOT, 'fixtures', 'registry', 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> };
+    registry = await mod.startRegistry({ pageSize: 4 });
+  });
+  after(async () => {
+    await registry.close();
+    stopFixtures();
+  });
+
+  e2eTest('search the gallery, add a server with a secret, update one, remove one, add a remote with a URL variable', async () => {
+    const remote = await httpMcpServer();
+    const memoryEntry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.7.4'], registry: { url: registry.url, name: 'io.github.modelcontextprotocol/server-memory', version: '2026.7.4' } };
+    const cs: CodeServer = await startCodeServer({ workspace: 'e2e', workspaceSettings: {}, userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
+    const userSettingsFile = join(cs.dir, 'user-data', 'User', 'settings.json');
+    const userSettings = () => parseSettingsText(readFileSync(userSettingsFile, 'utf8'), userSettingsFile) as { 'minagent.servers'?: Record<string, Record<string, unknown>> };
+    let wb: Workbench | undefined;
+    const stage = staged('registry', () => wb);
+    try {
+      const w = (wb = await Workbench.open(cs.url));
+      const page = w.page;
+      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
+      await w.openMinAgent();
+      const quickRows = () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      const dialog = (text: string) => page.locator('.monaco-dialog-box', { hasText: text });
+
+      await stage('1-gallery', async () => {
+        await w.command('MinAgent: Add Server from Registry…');
+        await quickRows().filter({ hasText: 'GitHub' }).first().waitFor({ timeout: 60_000 });
+        await page.locator('.quick-input-widget input').fill('git');
+        const row = quickRows().filter({ hasText: 'GitHub' }).first();
+        const text = (await row.innerText()).replace(/\s+/g, ' ');
+        assert.match(text, /io\.github\.modelcontextprotocol\/server-github 2025\.4\.8 · by io\.github\.modelcontextprotocol · npm/);
+        assert.match(text, /GITHUB_PERSONAL_ACCESS_TOKEN=<secret> npx -y @modelcontextprotocol\/server-github@2025\.4\.8/);
+        await w.screenshot('registry-1-gallery');
+      });
+
+      await stage('2-add-with-secret', async () => {
+        await page.keyboard.press('Enter');
+        const input = page.locator('.quick-input-widget input');
+        await page.locator('.quick-input-widget', { hasText: 'GITHUB_PERSONAL_ACCESS_TOKEN' }).waitFor();
+        assert.equal(await input.getAttribute('type'), 'password', 'the secret is asked masked');
+        await input.fill(TOKEN);
+        await page.keyboard.press('Enter');
+        await quickRows().filter({ hasText: 'User settings' }).first().click();
+        await dialog('Add "github"').waitFor();
+        assert.match(await dialog('Add "github"').innerText(), /It runs: GITHUB_PERSONAL_ACCESS_TOKEN=\$\{input:github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN\} npx -y @modelcontextprotocol\/server-github@2025\.4\.8/);
+        await w.screenshot('registry-2-confirm');
+        await dialog('Add "github"').locator('.monaco-button', { hasText: 'Add Server' }).click();
+        await w.waitForRows('the added server running', (r) => r.some((x) => /^github \d+ tools/.test(x)), 240_000);
+        const written = readFileSync(userSettingsFile, 'utf8');
+        assert.doesNotMatch(written, new RegExp(TOKEN), 'the secret is not in the settings');
+        assert.deepEqual(userSettings()['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });
+      });
+
+      await stage('3-update', async () => {
+        await w.waitForRows('memory offering its update', (r) => r.some((x) => /^memory 9 tools · update 2026\.8\.31$/.test(x)), 240_000);
+        await w.row('memory').hover();
+        await w.row('memory').locator('.action-label[aria-label="Update from Registry"]').click();
+        const update = dialog('Update "memory" from 2026.7.4 to 2026.8.31?');
+        await update.waitFor();
+        assert.match((await update.innerText()).replace(/\s+/g, ' '), /Before: npx -y @modelcontextprotocol\/server-memory@2026\.7\.4 After: npx -y @modelcontextprotocol\/server-memory@2026\.8\.31/);
+        await update.locator('.monaco-button', { hasText: 'Update' }).click();
+        await waitFor('the entry at the new version', () => userSettings()['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
+        await w.waitForRows('memory at the new version, running', (r) => r.some((x) => /^memory 9 tools$/.test(x)), 240_000);
+      });
+
+      await stage('4-remove', async () => {
+        await w.contextMenu('github', 'Remove Server');
+        const remove = dialog('Remove "github" from the user settings?');
+        await remove.waitFor();
+        assert.match(await remove.innerText(), /Its stored secrets \(github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN\) are deleted too/);
+        await remove.locator('.monaco-button', { hasText: 'Remove' }).click();
+        await w.waitForRows('github gone', (r) => !r.some((x) => /^github\b/.test(x)), 60_000);
+        assert.equal(userSettings()['minagent.servers']?.github, undefined);
+      });
+
+      await stage('5-remote-with-url-variable', async () => {
+        const port = new URL(remote).port;
+        await w.command('MinAgent: Add Server from Registry…');
+        await quickRows().filter({ hasText: 'Weather (hosted)' }).first().waitFor({ timeout: 60_000 });
+        await page.locator('.quick-input-widget input').fill('weather');
+        await quickRows().filter({ hasText: 'Weather (hosted)' }).first().click();
+        const input = page.locator('.quick-input-widget input');
+        await page.locator('.quick-input-widget', { hasText: 'port (in the URL)' }).waitFor();
+        await input.fill(port);
+        await page.keyboard.press('Enter');
+        await quickRows().filter({ hasText: 'imperial' }).first().click();
+        await quickRows().filter({ hasText: 'User settings' }).first().click();
+        const add = dialog('Add "weather"');
+        await add.waitFor();
+        assert.match(await add.innerText(), new RegExp(`It connects to: http://127\\.0\\.0\\.1:${port}/mcp`));
+        await add.locator('.monaco-button', { hasText: 'Add Server' }).click();
+        await w.waitForRows('the remote running', (r) => r.some((x) => /^weather \d+ tools/.test(x)), 120_000);
+        assert.deepEqual(userSettings()['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
+      });
+    } finally {
+      await wb?.close();
+      await cs.stop();
+    }
+  }, { timeout: 600_000 });
+});

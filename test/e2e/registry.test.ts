@@ -46,8 +46,15 @@ describe('servers from a registry', () => {
       const quickRows = () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
       const dialog = (text: string) => page.locator('.monaco-dialog-box', { hasText: text });
 
+      // The command palette's key goes to the workbench, not to the chat's page (which has the focus once the view opens).
+      const palette = async (title: string) => {
+        await w.row('memory').click();
+        await w.command(title);
+      };
+
       await stage('1-gallery', async () => {
-        await w.command('MinAgent: Add Server from Registry…');
+        await w.waitForRows('the user\'s server listed', (r) => r.some((x) => /^memory\b/.test(x)), 120_000);
+        await palette('MinAgent: Add Server from Registry…');
         await quickRows().filter({ hasText: 'GitHub' }).first().waitFor({ timeout: 60_000 });
         await page.locator('.quick-input-widget input').fill('git');
         const row = quickRows().filter({ hasText: 'GitHub' }).first();
@@ -59,9 +66,10 @@ describe('servers from a registry', () => {
 
       await stage('2-add-with-secret', async () => {
         await page.keyboard.press('Enter');
-        const input = page.locator('.quick-input-widget input');
         await page.locator('.quick-input-widget', { hasText: 'GITHUB_PERSONAL_ACCESS_TOKEN' }).waitFor();
-        assert.equal(await input.getAttribute('type'), 'password', 'the secret is asked masked');
+        // Asked masked: the box is a password field.
+        const input = page.locator('.quick-input-widget input[type="password"]');
+        await input.waitFor({ timeout: 10_000 });
         await input.fill(TOKEN);
         await page.keyboard.press('Enter');
         await quickRows().filter({ hasText: 'User settings' }).first().click();
@@ -99,7 +107,7 @@ describe('servers from a registry', () => {
 
       await stage('5-remote-with-url-variable', async () => {
         const port = new URL(remote).port;
-        await w.command('MinAgent: Add Server from Registry…');
+        await palette('MinAgent: Add Server from Registry…');
         await quickRows().filter({ hasText: 'Weather (hosted)' }).first().waitFor({ timeout: 60_000 });
         await page.locator('.quick-input-widget input').fill('weather');
         await quickRows().filter({ hasText: 'Weather (hosted)' }).first().click();

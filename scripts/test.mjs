@@ -89,11 +89,14 @@ const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 4);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 // The e2e files that take longest (a fresh run's figures: 160, 110, 90, 70, 65 s...) start first, so the
 // three at a time end together instead of one long file running alone at the end.
-const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'apps', 'toolSearch', 'prompts', 'security', 'treePolish', 'oauth', 'secrets', 'resources'];
-const longestFirst = (files) => [...files].sort((a, b) => rank(a) - rank(b));
-const rank = (file) => {
-  const i = E2E_LONGEST.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));
-  return i === -1 ? E2E_LONGEST.length : i;
+const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'apps', 'toolSearch', 'registry', 'prompts', 'security', 'treePolish', 'oauth', 'secrets', 'resources'];
+// The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
+// soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
+const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliFailed', 'cliRegistry', 'cliServerAsks', 'cliApprove', 'close', 'cliSandbox', 'eras'];
+const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
+const rank = (file, longest) => {
+  const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));
+  return i === -1 ? longest.length : i;
 };
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
@@ -156,7 +159,7 @@ if (pack && pack.status !== 0) {
   failed('npm run package');
   status ||= pack.status;
 }
-const fast = suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf);
+const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf), FAST_LONGEST);
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);

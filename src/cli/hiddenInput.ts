@@ -7,14 +7,16 @@ import { stderr } from './terminalText';
  */
 export function hiddenQuestion(text: string): Promise<string> {
   return new Promise((resolve) => {
-    stderr(text);
+    // The terminal stops echoing (raw mode) before the question shows: an answer typed at once is not shown either.
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     // Nothing of what is typed goes back to the terminal.
     (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
+    stderr(text);
     rl.once('line', (line) => {
       stderr('\n');
-      rl.close();
+      // Resolved before close: closing says '' (the answer of a terminal that went away).
       resolve(line);
+      rl.close();
     });
     rl.once('close', () => resolve(''));
   });

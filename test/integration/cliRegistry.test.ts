@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseSettingsText } from '../../src/core/settingsFile';
 import { ROOT } from '../helpers';
+import { onTerminal } from '../pty';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FIXTURES = join(ROOT, 'fixtures', 'registry');
@@ -96,6 +97,22 @@ describe('minagent registry', () => {
     writeFileSync(other, JSON.stringify({ 'minagent.servers': { github: settings()['minagent.servers'].github } }));
     const elsewhere = await cli(['servers', '--settings', other, '--trust', '--sandbox', 'off']);
     assert.match(elsewhere.err, /input "github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN" has no value/);
+  });
+
+  test('add on a terminal: the secret is asked without echo, the exact command line shown, and written once confirmed', async () => {
+    const file = join(work, 'terminal.json');
+    const shown = await onTerminal(
+      [process.execPath, CLI, 'registry', 'add', 'io.github.modelcontextprotocol/server-github', '--registry', registry.url, '--settings', file],
+      [
+        ['GITHUB_PERSONAL_ACCESS_TOKEN (A personal access token (repo scope).) required: ', 'ghp_typed_on_terminal_42'],
+        ['Write this entry? [y/N] ', 'y'],
+      ],
+      { cwd: work, env: { ...process.env, XDG_CONFIG_HOME: config } },
+    );
+    assert.doesNotMatch(shown, /ghp_typed_on_terminal_42/, 'the typed secret is not shown');
+    assert.match(shown, /GITHUB_PERSONAL_ACCESS_TOKEN=\$\{input:github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN\} npx -y @modelcontextprotocol\/server-github@2025\.4\.8/);
+    assert.match(shown, /added "github"/);
+    assert.match(readFileSync(join(config, 'minagent', 'inputs.json'), 'utf8'), /ghp_typed_on_terminal_42/);
   });
 
   test('add: a remote with a URL variable becomes an HTTP entry; a name taken, a bad --set and a missing terminal are refused', async () => {

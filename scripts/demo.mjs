@@ -34,6 +34,10 @@ const oauthUrls = await new Promise((r) => {
   });
 });
 
+// A local MCP registry (the v0.1 API over documents for real npm packages), for Add Server from Registry….
+const registry = spawn(process.execPath, ['fixtures/registry/registry.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const registryUrl = await new Promise((r) => registry.stdout.once('data', (d) => r(String(d).trim().split(' ')[1])));
+
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const home = resolve(process.env.MINAGENT_DEMO_HOME ?? join(paths.cache, '..', 'demo-profile'));
@@ -54,6 +58,7 @@ writeFileSync(
       'chat.disableAIFeatures': true,
       'git.openRepositoryInParentFolders': 'never',
       'minagent.chat.models': [{ provider: 'openai', baseUrl: `http://127.0.0.1:${modelPort}/v1`, model: 'demo-model' }],
+      'minagent.registries': [registryUrl],
       'minagent.servers': {
         // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
         'sign-in': { type: 'http', url: oauthUrls.mcp, namespace: 'signin' },
@@ -94,7 +99,7 @@ const onOutput = (d) => {
         'library\'s prompts; open Resources for its notes; ask "fill in my profile" for a server\'s form, "ask the oracle"\n' +
         'for sampling, "what time is it?" for an MCP App (the demo model is a local stand-in that speaks the OpenAI\n' +
         'wire format). The "sign-in" server waits for you to sign in: click Sign In under it (its authorization server\n' +
-        'runs here too).\n' +
+        'runs here too). Add Server from Registry… (the library icon on the Tools view) lists a local registry.\n' +
         `${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,
     );
   }
@@ -103,6 +108,7 @@ server.stdout.on('data', onOutput);
 server.stderr.on('data', onOutput);
 const stop = () => {
   model.kill();
+  registry.kill();
   oauth.stdin.end();
   try {
     process.kill(-server.pid, 'SIGTERM');

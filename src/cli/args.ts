@@ -41,6 +41,8 @@ export interface CliArgs {
   name?: string;
   /** `registry add ... --scope user|workspace`: the user's VS Code settings, or --settings. */
   scope?: string;
+  /** `registry add ... --package-registry`: install from the registry the package names (its registryBaseUrl). */
+  packageRegistry: boolean;
   help: boolean;
 }
 
@@ -63,11 +65,12 @@ commands:
                           title, what adding it would run or reach; default registry: the settings'
                           first minagent.registries, else the official MCP Registry
   registry add NAME[@VERSION] [--registry URL] [--settings FILE] [--scope user|workspace]
-       [--name ENTRY] [--set ID=VALUE...] [--yes]
+       [--name ENTRY] [--set ID=VALUE...] [--package-registry] [--yes]
                           writes the server's minagent.servers entry (npx, uvx, docker, dnx or a URL)
                           after showing the exact command line; variables from --set, else asked
                           on a terminal (secrets without echo, kept in $XDG_CONFIG_HOME/minagent/
-                          inputs.json, never in the settings); nothing runs until you start it
+                          inputs.json, never in the settings); nothing runs until you start it;
+                          --package-registry installs an npm package from the registry it names
   chat "PROMPT" --script FILE
                           one agent turn with a scripted model
   chat "PROMPT" --provider openai|anthropic --model NAME [--base-url URL] [--send-images]
@@ -150,6 +153,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       set: { type: 'string', multiple: true },
       name: { type: 'string' },
       scope: { type: 'string' },
+      'package-registry': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -182,6 +186,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     set: values.set ?? [],
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.scope !== undefined ? { scope: values.scope } : {}),
+    packageRegistry: values['package-registry'] ?? false,
     help: values.help ?? false,
   };
 }

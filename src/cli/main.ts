@@ -174,7 +174,7 @@ async function registryMain(args: CliArgs): Promise<number> {
   const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
   if (args.scope !== undefined && args.scope !== 'user' && args.scope !== 'workspace') return fail('--scope must be user or workspace', 2);
   const settings = args.scope === 'user' ? userSettingsFile() : args.settings;
-  const options = { ...(args.registry ? { registry: args.registry } : {}), settings, json: args.json, set: args.set, ...(args.name ? { name: args.name } : {}), yes: args.yes };
+  const options = { ...(args.registry ? { registry: args.registry } : {}), settings, json: args.json, set: args.set, ...(args.name ? { name: args.name } : {}), yes: args.yes, packageRegistry: args.packageRegistry };
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const terminal = isTTY ? { ...processTerminal(), hidden: hiddenQuestion } : undefined;
   try {

@@ -26,6 +26,8 @@ export interface RegistryOptions {
   set: string[];
   name?: string;
   yes: boolean;
+  /** Install an npm package from the registry its document names (`--package-registry`). */
+  packageRegistry?: boolean;
 }
 
 /** The registry to read: `--registry`, else the settings file's first `minagent.registries`, else the official one. */
@@ -106,10 +108,10 @@ export async function registryAdd(spec: string, options: RegistryOptions, io: Ou
     }
     answers[ask.id] = await askFor(ask, terminal);
   }
-  const built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version } });
+  const built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version }, ...(options.packageRegistry ? { useRegistryBaseUrl: true } : {}) });
   io.err(terminalLine(`adds "${entryName}" (${server.name} ${server.version}) to ${settingsPath}:`));
   io.err(`    ${terminalLine(built.shown)}`);
-  if (plan.registryBaseUrl) io.err(terminalLine(`    (the package names ${plan.registryBaseUrl} as its registry; it installs from your own configuration)`));
+  if (plan.registryBaseUrl && !options.packageRegistry) io.err(terminalLine(`    (the package names ${plan.registryBaseUrl} as its registry; it installs from your own configuration unless --package-registry)`));
   if (Object.keys(built.secrets).length) io.err(terminalLine(`    secrets kept in ${cliInputsFile()}: ${Object.keys(built.secrets).join(', ')}`));
   if (!options.yes) {
     if (!terminal) throw new UsageError('no terminal to confirm on: add --yes to write it');

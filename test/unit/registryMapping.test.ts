@@ -123,6 +123,16 @@ describe('mapping a package to an entry', () => {
     assert.throws(() => build(server, plan, { 'arg.--mode': 'reckless' }), /"--mode" must be one of fast, safe/);
   });
 
+  test("a package's own registry is used only when chosen, as --registry before the package", () => {
+    const server = parseServerJson({ name: 'io.example/own', description: 'x', version: '1.0.0', packages: [{ registryType: 'npm', registryBaseUrl: 'https://npm.example.com/', identifier: 'own-server', version: '1.0.0', transport: { type: 'stdio' } }] });
+    const plan = only(server, 'npm');
+    assert.equal(plan.registryBaseUrl, 'https://npm.example.com/');
+    assert.deepEqual(build(server, plan).entry.args, ['-y', 'own-server@1.0.0']);
+    const chosen = buildEntry(server, plan, {}, { name: 'own', registry: REGISTRY, useRegistryBaseUrl: true });
+    assert.deepEqual(chosen.entry.args, ['-y', '--registry=https://npm.example.com/', 'own-server@1.0.0']);
+    assert.equal(chosen.shown, 'npx -y --registry=https://npm.example.com/ own-server@1.0.0');
+  });
+
   test('a remote: the URL variable asked, a header with choices, written as an HTTP entry', () => {
     const weather = doc('weather-remote.json');
     const plan = only(weather, 'remote');

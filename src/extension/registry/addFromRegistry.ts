@@ -50,13 +50,19 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
   const current = (scope.scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
   const name = suggestedEntryName(server.name, new Set([...Object.keys(inspected?.globalValue ?? {}), ...Object.keys(inspected?.workspaceValue ?? {})]));
   let built;
+  let own;
   try {
-    built = buildEntry(server, plan, answers, { name, registry: { url: registry, name: server.name, version: server.version } });
+    const options = { name, registry: { url: registry, name: server.name, version: server.version } };
+    built = buildEntry(server, plan, answers, options);
+    // An npm package that names its own registry: installing from there is a choice the modal offers, never the default.
+    if (plan.registryBaseUrl && plan.kind === 'npm') own = buildEntry(server, plan, answers, { ...options, useRegistryBaseUrl: true });
   } catch (err) {
     void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)}: ${errorMessage(err)}`);
     return undefined;
   }
-  if (!(await confirm(server, plan, name, built.shown, Object.keys(built.secrets)))) return undefined;
+  const chosen = await confirm(server, plan, name, built.shown, Object.keys(built.secrets), own?.shown);
+  if (!chosen) return undefined;
+  if (chosen === 'own' && own) built = own;
   const origin = settingsInputOrigin(scope.scope);
   for (const [id, value] of Object.entries(built.secrets)) await inputs.store.store(storedInputKey(origin, name, built.entry, id), value);
   await config.update('servers', { ...current, [name]: built.entry }, target);
@@ -87,16 +93,22 @@ async function askFor(ask: Ask, server: ServerJson): Promise<string | undefined>
   });
 }
 
-/** The modal that names exactly what the entry runs or reaches; a package's own registry and launcher hint are shown, not used. */
-async function confirm(server: ServerJson, plan: Plan, name: string, shown: string, secrets: string[]): Promise<boolean> {
+/**
+ * The modal that names exactly what the entry runs or reaches. A package's launcher hint is shown, not
+ * used; its own registry is used only through the second button, whose command line is shown too.
+ */
+async function confirm(server: ServerJson, plan: Plan, name: string, shown: string, secrets: string[], withOwnRegistry?: string): Promise<'add' | 'own' | undefined> {
   const lines = [
     plan.remote ? `It connects to: ${shown}` : `It runs: ${shown}`,
     ...(secrets.length ? [`Secrets (in secret storage): ${secrets.join(', ')}`] : []),
-    ...(plan.registryBaseUrl ? [`The package names ${plainText(plan.registryBaseUrl, 200)} as its registry; it installs from your own configuration.`] : []),
+    ...(plan.registryBaseUrl ? [`The package names ${plainText(plan.registryBaseUrl, 200)} as its registry; Add Server installs it from your own configuration.`] : []),
+    ...(withOwnRegistry ? [`Add from Its Registry runs: ${withOwnRegistry}`] : []),
+    ...(plan.runtimeHint && plan.runtimeHint !== plan.runtime?.command ? [`The package suggests running it with "${plainText(plan.runtimeHint, 50)}"; MinAgent runs ${plan.runtime?.type} packages with ${plan.runtime?.command}.`] : []),
     ...(server.repository ? [`Source: ${plainText(server.repository.url, 300)}`] : []),
     'Nothing runs until the server starts from its entry.',
   ];
   const add = 'Add Server';
-  const answer = await vscode.window.showWarningMessage(`Add "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)})?`, { modal: true, detail: lines.join('\n') }, add);
-  return answer === add;
+  const ownButton = 'Add from Its Registry';
+  const answer = await vscode.window.showWarningMessage(`Add "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)})?`, { modal: true, detail: lines.join('\n') }, add, ...(withOwnRegistry ? [ownButton] : []));
+  return answer === add ? 'add' : answer === ownButton ? 'own' : undefined;
 }

@@ -55,11 +55,15 @@ export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inp
     const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
     return name ? hub.server(name) : undefined;
   };
-  // At most once a day without being asked: Update shows up on rows when a newer version is listed.
-  void catalogs.refresh(false);
-  const daily = setInterval(() => void catalogs.refresh(false), 60 * 60 * 1000);
+  // At most once a day without being asked, and only while a server came from a registry: Update shows
+  // up on its row when a newer version is listed. Nobody who never used a registry has it contacted.
+  const check = () => {
+    if (hub.servers().some((s) => s.config.registry)) void catalogs.refresh(false);
+  };
+  const first = setTimeout(check, 10_000);
+  const daily = setInterval(check, 60 * 60 * 1000);
   return [
-    { dispose: () => clearInterval(daily) },
+    { dispose: () => (clearTimeout(first), clearInterval(daily)) },
     vscode.commands.registerCommand('minagent.browseRegistry', () => browseRegistry(catalogs, inputs)),
     vscode.commands.registerCommand('minagent.updateServer', async (node?: unknown) => {
       const info = serverOf(node);

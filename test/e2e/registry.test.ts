@@ -78,6 +78,9 @@ describe('servers from a registry', () => {
         await w.screenshot('registry-2-confirm');
         await dialog('Add "github"').locator('.monaco-button', { hasText: 'Add Server' }).click();
         await w.waitForRows('the added server running', (r) => r.some((x) => /^github \d+ tools/.test(x)), 240_000);
+        // Its tools reach the chat: the welcome's examples take one tool per server, GitHub's first among them.
+        const chat = await w.webview();
+        await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file:' }).waitFor({ timeout: 60_000 });
         const written = readFileSync(userSettingsFile, 'utf8');
         assert.doesNotMatch(written, new RegExp(TOKEN), 'the secret is not in the settings');
         assert.deepEqual(userSettings()['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });

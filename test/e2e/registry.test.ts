@@ -65,8 +65,8 @@ describe('servers from a registry', () => {
       });
 
       await stage('2-add-with-secret', async () => {
-        await page.keyboard.press('Enter');
-        await page.locator('.quick-input-widget', { hasText: 'GITHUB_PERSONAL_ACCESS_TOKEN' }).waitFor();
+        await quickRows().filter({ hasText: 'GitHub' }).first().click();
+        await page.locator('.quick-input-widget', { hasText: 'kept in secret storage, never in settings' }).waitFor();
         // Asked masked: the box is a password field.
         const input = page.locator('.quick-input-widget input[type="password"]');
         await input.waitFor({ timeout: 10_000 });

@@ -81,7 +81,12 @@ export class Workbench {
     await input.waitFor();
     await input.fill(`>${title}`);
     await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await this.page.keyboard.press('Enter');
+    // The row whose label is the title (an ellipsis after it allowed), not the first that holds it: "Add Server"
+    // is in "Add Server from Registry…" too. Clicked where there is one; else the first row, as before.
+    const label = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}…?\\s*$`);
+    const exact = this.page.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: label }) }).first();
+    if (await exact.isVisible().catch(() => false)) await exact.click();
+    else await this.page.keyboard.press('Enter');
   }
 
   /**

@@ -38,7 +38,9 @@ export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Pr
   pick.busy = true;
   const done = new Promise<Listed | undefined>((resolve) => {
     pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0]?.listed;
+      // Enter with nothing chosen (the list was refilled as the user typed) keeps the gallery open.
+      const chosen = (pick.selectedItems[0] ?? pick.activeItems[0])?.listed;
+      if (!chosen) return;
       pick.hide();
       resolve(chosen);
     });

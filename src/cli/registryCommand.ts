@@ -5,7 +5,7 @@ import { commandExists } from '../core/mcp/transport/findCommand';
 import { RegistryClient } from '../core/registry/client';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../core/registry/launch';
 import { suggestedName } from '../core/registry/names';
-import { plainText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
+import { registryText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
 import { readSettingsFile, settingsValue } from '../core/settingsFile';
 import { writeServerEntry } from '../core/settingsEdit';
 import type { Terminal } from './approve';
@@ -68,11 +68,11 @@ function describe(s: RegistryServer) {
   return {
     name: s.server.name,
     version: s.server.version,
-    title: plainText(s.server.title ?? '', 200),
-    description: plainText(s.server.description, 300),
-    repository: s.server.repository ? plainText(s.server.repository.url, 300) : '',
+    title: registryText(s.server.title ?? '', 200),
+    description: registryText(s.server.description, 300),
+    repository: s.server.repository ? registryText(s.server.repository.url, 300) : '',
     adds: plans.map((p) => ({ kind: p.kind, runs: previewOf(s.server, p) })),
-    unusable: unusable.map((u) => ({ what: plainText(u.what, 200), problem: plainText(u.problem, 300) })),
+    unusable: unusable.map((u) => ({ what: registryText(u.what, 200), problem: registryText(u.problem, 300) })),
   };
 }
 
@@ -148,7 +148,7 @@ function givenAnswers(set: string[], asks: Ask[]): Record<string, string> {
 }
 
 async function askFor(ask: Ask, terminal: Terminal & { hidden(text: string): Promise<string> }): Promise<string> {
-  const about = ask.description ? ` (${plainText(ask.description, 200)})` : '';
+  const about = ask.description ? ` (${registryText(ask.description, 200)})` : '';
   const options = ask.choices ? ` [${ask.choices.join('/')}]` : '';
   const fallback = ask.default !== undefined ? ` default ${ask.default}` : ask.required ? ' required' : ' optional, Enter to leave out';
   const text = terminalLine(`${ask.label}${about}${options}${fallback}: `);

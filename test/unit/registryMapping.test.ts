@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { buildEntry, plansOf, type Plan } from '../../src/core/registry/launch';
-import { parseServerJson, plainText, type ServerJson } from '../../src/core/registry/serverJson';
+import { parseServerJson, registryText, type ServerJson } from '../../src/core/registry/serverJson';
 import { ROOT } from '../helpers';
 
 const FIXTURES = join(ROOT, 'fixtures', 'registry');
@@ -196,7 +196,7 @@ describe('a hostile document', () => {
 
   test('control characters, terminal escapes and direction overrides are taken out of text for people', () => {
     const doc = parseServerJson(hostile('escapes.json'));
-    const shown = plainText(`${doc.title} ${doc.description}`);
+    const shown = registryText(`${doc.title} ${doc.description}`);
     assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u202e]/);
     assert.match(shown, /<b>bold<\/b>/, 'HTML stays text (escaped where it is shown)');
   });

@@ -1,6 +1,7 @@
+import { isLoopbackHostname } from '../net/addresses';
 import { readTextCapped } from '../net/limits';
 import { errorMessage } from '../tools';
-import { parseRegistryServer, plainText, type RegistryServer } from './serverJson';
+import { parseRegistryServer, registryText, type RegistryServer } from './serverJson';
 
 /**
  * A client of an MCP registry's read-only API (v0.1): `GET /v0.1/servers` (search, cursor,
@@ -96,7 +97,7 @@ export class RegistryClient {
   async versions(name: string): Promise<Listing> {
     const body = await this.get(`servers/${encodeURIComponent(name)}/versions`);
     const items = isObject(body) && Array.isArray(body.servers) ? body.servers : undefined;
-    if (!items) throw new RegistryError(`${this.base.origin}: the versions of ${plainText(name, 100)} are not { servers: [...] }`);
+    if (!items) throw new RegistryError(`${this.base.origin}: the versions of ${registryText(name, 100)} are not { servers: [...] }`);
     const out: Listing = { servers: [], skipped: [], truncated: false };
     this.collect(items, out);
     return out;
@@ -147,11 +148,10 @@ export function parseRegistryUrl(text: string): URL | string {
   try {
     url = new URL(text);
   } catch {
-    return `"${plainText(text, 200)}" is not a URL`;
+    return `"${registryText(text, 200)}" is not a URL`;
   }
   if (url.username || url.password) return `${url.origin}: a registry URL must not hold credentials`;
-  const local = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) return `${url.origin}: a registry must be https (http only on this machine)`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHostname(url.hostname))) return `${url.origin}: a registry must be https (http only on this machine)`;
   // The API lives under the base: `https://host/` and `https://host/v0.1` name the same registry.
   url.pathname = `${url.pathname.replace(/\/v0(\.1)?\/?$/, '/').replace(/\/?$/, '/')}`;
   url.search = '';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stripUnsafe } from '../../shared/serverText';
 
 /**
  * A `server.json` document of an MCP registry (schema 2025-12-11), as MinAgent reads it: everything
@@ -102,7 +103,7 @@ export function parseServerJson(value: unknown): ServerJson {
   const parsed = serverJson.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const name = value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? ` "${plainText((value as { name: string }).name, 100)}"` : '';
+  const name = value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? ` "${registryText((value as { name: string }).name, 100)}"` : '';
   throw new Error(`server${name}: ${issue.path.join('.') || '(document)'}: ${issue.message}`);
 }
 
@@ -110,9 +111,10 @@ export function parseServerJson(value: unknown): ServerJson {
  * Registry text for people (a title, a description, a tooltip): control characters, bidirectional
  * overrides and zero-width marks removed, whitespace runs made one space, at most `max` characters.
  */
-export function plainText(value: string, max = 300): string {
-  const cleaned = value
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, ' ')
+export function registryText(value: string, max = 300): string {
+  // Control and bidirectional characters as the project drops them from server text (stripUnsafe), and zero-width marks.
+  const cleaned = stripUnsafe(value)
+    .replace(/[\u200b-\u200d\u2060-\u2065\ufeff]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { storedInputKey } from '../../core/mcp/config/storedInputs';
 import { commandExists } from '../../core/mcp/transport/findCommand';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/registry/launch';
-import { plainText, type ServerJson } from '../../core/registry/serverJson';
+import { registryText, type ServerJson } from '../../core/registry/serverJson';
 import { errorMessage } from '../../core/tools';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { openServerEntry } from '../settingsLocation';
@@ -20,13 +20,13 @@ const TITLE = 'MinAgent: Add Server from Registry';
 export async function addFromRegistry(server: ServerJson, registry: string, inputs: InputStore): Promise<string | undefined> {
   const { plans, unusable } = plansOf(server);
   if (!plans.length) {
-    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)} cannot be added: ${unusable.map((u) => plainText(`${u.what}: ${u.problem}`, 300)).join('; ') || 'it offers no package or remote'}`);
+    void vscode.window.showErrorMessage(`MinAgent: ${registryText(server.name, 200)} cannot be added: ${unusable.map((u) => registryText(`${u.what}: ${u.problem}`, 300)).join('; ') || 'it offers no package or remote'}`);
     return undefined;
   }
-  const plan = plans.length === 1 ? plans[0] : (await vscode.window.showQuickPick(plans.map((p) => ({ label: p.kind === 'remote' ? '$(globe) Remote' : `$(package) ${p.kind}`, description: plainText(previewOf(server, p), 200), plan: p })), { title: TITLE, placeHolder: 'How should it run?' }))?.plan;
+  const plan = plans.length === 1 ? plans[0] : (await vscode.window.showQuickPick(plans.map((p) => ({ label: p.kind === 'remote' ? '$(globe) Remote' : `$(package) ${p.kind}`, description: registryText(previewOf(server, p), 200), plan: p })), { title: TITLE, placeHolder: 'How should it run?' }))?.plan;
   if (!plan) return undefined;
   if (plan.runtime && !(await commandExists(plan.runtime.command, process.env as Record<string, string>, process.cwd()))) {
-    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)} runs with "${plan.runtime.command}", which is not installed on this machine (not on PATH). Install it, or choose another way to run it.`);
+    void vscode.window.showErrorMessage(`MinAgent: ${registryText(server.name, 200)} runs with "${plan.runtime.command}", which is not installed on this machine (not on PATH). Install it, or choose another way to run it.`);
     return undefined;
   }
   const answers: Record<string, string> = {};
@@ -41,7 +41,7 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
       { label: 'User settings', description: 'for every workspace', scope: 'user' as const },
       ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only (its servers run in a sandbox)', scope: 'workspace' as const }] : []),
     ],
-    { title: TITLE, placeHolder: `Where to keep ${plainText(server.title ?? server.name, 100)}?` },
+    { title: TITLE, placeHolder: `Where to keep ${registryText(server.title ?? server.name, 100)}?` },
   );
   if (!scope) return undefined;
   const config = vscode.workspace.getConfiguration('minagent');
@@ -57,7 +57,7 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
     // An npm package that names its own registry: installing from there is a choice the modal offers, never the default.
     if (plan.registryBaseUrl && plan.kind === 'npm') own = buildEntry(server, plan, answers, { ...options, useRegistryBaseUrl: true });
   } catch (err) {
-    void vscode.window.showErrorMessage(`MinAgent: ${plainText(server.name, 200)}: ${errorMessage(err)}`);
+    void vscode.window.showErrorMessage(`MinAgent: ${registryText(server.name, 200)}: ${errorMessage(err)}`);
     return undefined;
   }
   const chosen = await confirm(server, plan, name, built.shown, Object.keys(built.secrets), own?.shown);
@@ -67,29 +67,29 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
   for (const [id, value] of Object.entries(built.secrets)) await inputs.store.store(storedInputKey(origin, name, built.entry, id), value);
   await config.update('servers', { ...current, [name]: built.entry }, target);
   const open = 'Open Settings';
-  void vscode.window.showInformationMessage(`MinAgent: added "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)}) to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
+  void vscode.window.showInformationMessage(`MinAgent: added "${name}" (${registryText(server.name, 200)} ${registryText(server.version, 50)}) to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
   return name;
 }
 
 /** One variable: a pick when it has choices, else an input box (masked for a secret); undefined when the user backs out. */
 async function askFor(ask: Ask, server: ServerJson): Promise<string | undefined> {
-  const about = plainText(ask.description, 300);
-  const title = `${TITLE}: ${plainText(server.title ?? server.name, 80)}`;
+  const about = registryText(ask.description, 300);
+  const title = `${TITLE}: ${registryText(server.title ?? server.name, 80)}`;
   if (ask.choices?.length) {
     const picked = await vscode.window.showQuickPick(
-      ask.choices.map((c) => ({ label: plainText(c, 100), value: c, ...(c === ask.default ? { description: 'default' } : {}) })),
-      { title, placeHolder: `${plainText(ask.label, 100)}${about ? `: ${about}` : ''}`, ignoreFocusOut: true },
+      ask.choices.map((c) => ({ label: registryText(c, 100), value: c, ...(c === ask.default ? { description: 'default' } : {}) })),
+      { title, placeHolder: `${registryText(ask.label, 100)}${about ? `: ${about}` : ''}`, ignoreFocusOut: true },
     );
     return picked?.value;
   }
   return vscode.window.showInputBox({
     title,
-    prompt: `${plainText(ask.label, 100)}${about ? `: ${about}` : ''}${ask.required ? '' : ' (optional)'}${ask.secret ? ' (kept in secret storage, never in settings)' : ''}`,
+    prompt: `${registryText(ask.label, 100)}${about ? `: ${about}` : ''}${ask.required ? '' : ' (optional)'}${ask.secret ? ' (kept in secret storage, never in settings)' : ''}`,
     ...(ask.default !== undefined && !ask.secret ? { value: ask.default } : {}),
-    ...(ask.placeholder !== undefined ? { placeHolder: plainText(ask.placeholder, 100) } : {}),
+    ...(ask.placeholder !== undefined ? { placeHolder: registryText(ask.placeholder, 100) } : {}),
     password: ask.secret,
     ignoreFocusOut: true,
-    validateInput: (text) => (ask.required && !text && ask.default === undefined ? `${plainText(ask.label, 100)} is required` : text.includes('${') && !ask.secret ? 'It must not hold "${"' : undefined),
+    validateInput: (text) => (ask.required && !text && ask.default === undefined ? `${registryText(ask.label, 100)} is required` : text.includes('${') && !ask.secret ? 'It must not hold "${"' : undefined),
   });
 }
 
@@ -101,14 +101,14 @@ async function confirm(server: ServerJson, plan: Plan, name: string, shown: stri
   const lines = [
     plan.remote ? `It connects to: ${shown}` : `It runs: ${shown}`,
     ...(secrets.length ? [`Secrets (in secret storage): ${secrets.join(', ')}`] : []),
-    ...(plan.registryBaseUrl ? [`The package names ${plainText(plan.registryBaseUrl, 200)} as its registry; Add Server installs it from your own configuration.`] : []),
+    ...(plan.registryBaseUrl ? [`The package names ${registryText(plan.registryBaseUrl, 200)} as its registry; Add Server installs it from your own configuration.`] : []),
     ...(withOwnRegistry ? [`Add from Its Registry runs: ${withOwnRegistry}`] : []),
-    ...(plan.runtimeHint && plan.runtimeHint !== plan.runtime?.command ? [`The package suggests running it with "${plainText(plan.runtimeHint, 50)}"; MinAgent runs ${plan.runtime?.type} packages with ${plan.runtime?.command}.`] : []),
-    ...(server.repository ? [`Source: ${plainText(server.repository.url, 300)}`] : []),
+    ...(plan.runtimeHint && plan.runtimeHint !== plan.runtime?.command ? [`The package suggests running it with "${registryText(plan.runtimeHint, 50)}"; MinAgent runs ${plan.runtime?.type} packages with ${plan.runtime?.command}.`] : []),
+    ...(server.repository ? [`Source: ${registryText(server.repository.url, 300)}`] : []),
     'Nothing runs until the server starts from its entry.',
   ];
   const add = 'Add Server';
   const ownButton = 'Add from Its Registry';
-  const answer = await vscode.window.showWarningMessage(`Add "${name}" (${plainText(server.name, 200)} ${plainText(server.version, 50)})?`, { modal: true, detail: lines.join('\n') }, add, ...(withOwnRegistry ? [ownButton] : []));
+  const answer = await vscode.window.showWarningMessage(`Add "${name}" (${registryText(server.name, 200)} ${registryText(server.version, 50)})?`, { modal: true, detail: lines.join('\n') }, add, ...(withOwnRegistry ? [ownButton] : []));
   return answer === add ? 'add' : answer === ownButton ? 'own' : undefined;
 }

@@ -34,14 +34,23 @@ export class Catalogs {
 
   /** Every server of every registry that the allowlist lets through, as last read. */
   servers(): Listed[] {
-    const allow = vscode.workspace.getConfiguration('minagent').inspect<unknown>('registryAllowlist')?.globalValue;
-    const patterns = Array.isArray(allow) ? allow.filter((v): v is string => typeof v === 'string') : undefined;
+    const patterns = this.allowlist();
     return this.registries().flatMap((url) => (this.state(url)?.servers ?? []).filter((s) => allowedBy(patterns, s.server.name)).map((s) => ({ ...s, registry: url })));
   }
 
-  /** The latest listed version of `name` in `registry`, as last read. */
+  /**
+   * The latest listed version of `name` in `registry`, as last read (looked up alone: the tree asks for
+   * each registry row it draws, and a registry lists thousands).
+   */
   latest(registry: string, name: string): Listed | undefined {
-    return this.servers().find((s) => s.registry === registry && s.server.name === name);
+    if (!this.registries().includes(registry) || !allowedBy(this.allowlist(), name)) return undefined;
+    const found = this.state(registry)?.servers.find((s) => s.server.name === name);
+    return found && { ...found, registry };
+  }
+
+  private allowlist(): string[] | undefined {
+    const allow = vscode.workspace.getConfiguration('minagent').inspect<unknown>('registryAllowlist')?.globalValue;
+    return Array.isArray(allow) ? allow.filter((v): v is string => typeof v === 'string') : undefined;
   }
 
   /** Reads each registry again (all of them when `force`, else those due); problems come back as lines. */

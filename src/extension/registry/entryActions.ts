@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
-import type { ServerInfo } from '../../core/mcp/hub';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub, ServerInfo } from '../../core/mcp/hub';
 import { inputReferences, storedInputKey } from '../../core/mcp/config/storedInputs';
-import { plansOf } from '../../core/registry/launch';
-import { plainText } from '../../core/registry/serverJson';
-import { shellWord } from '../../core/registry/launch';
+import { plansOf, shellWord } from '../../core/registry/launch';
+import { registryText } from '../../core/registry/serverJson';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { markdownText } from '../../shared/markdownText';
 import type { Catalogs } from './catalogs';
@@ -39,11 +37,11 @@ export function updateFor(info: ServerInfo, catalogs: Catalogs) {
 export function registryLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, catalogs: Catalogs): void {
   const origin = info.config.registry;
   if (origin) {
-    lines.push('', markdownText(`from the registry ${plainText(origin.url, 200)}: ${plainText(origin.name, 200)} ${plainText(origin.version, 50)}`));
+    lines.push('', markdownText(`from the registry ${registryText(origin.url, 200)}: ${registryText(origin.name, 200)} ${registryText(origin.version, 50)}`));
     item.contextValue = `${item.contextValue}.fromRegistry`;
     const newer = updateFor(info, catalogs);
     if (newer) {
-      item.description = item.description ? `${String(item.description)} · update ${plainText(newer.server.version, 30)}` : `update ${plainText(newer.server.version, 30)}`;
+      item.description = item.description ? `${String(item.description)} · update ${registryText(newer.server.version, 30)}` : `update ${registryText(newer.server.version, 30)}`;
       item.contextValue = `${item.contextValue}.updatable`;
     }
   }
@@ -84,12 +82,12 @@ async function update(info: ServerInfo, catalogs: Catalogs): Promise<void> {
   if (!newer || !written || !origin) return;
   const next = updatedEntry(written.entry, newer.server, origin.version);
   if (!next) {
-    void vscode.window.showErrorMessage(`MinAgent: "${info.name}" cannot be updated in place: version ${plainText(newer.server.version, 50)} runs differently. Remove it and add it again from the registry.`);
+    void vscode.window.showErrorMessage(`MinAgent: "${info.name}" cannot be updated in place: version ${registryText(newer.server.version, 50)} runs differently. Remove it and add it again from the registry.`);
     return;
   }
   const show = (e: Record<string, unknown>) => (typeof e.url === 'string' ? e.url : [e.command, ...((e.args as unknown[]) ?? [])].map((w) => shellWord(String(w))).join(' '));
   const go = 'Update';
-  const answer = await vscode.window.showWarningMessage(`Update "${info.name}" from ${plainText(origin.version, 50)} to ${plainText(newer.server.version, 50)}?`, { modal: true, detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.` }, go);
+  const answer = await vscode.window.showWarningMessage(`Update "${info.name}" from ${registryText(origin.version, 50)} to ${registryText(newer.server.version, 50)}?`, { modal: true, detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.` }, go);
   if (answer !== go) return;
   await vscode.workspace.getConfiguration('minagent').update('servers', { ...written.all, [info.name]: next }, targetOf(written.scope));
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plansOf, previewOf } from '../../core/registry/launch';
-import { plainText } from '../../core/registry/serverJson';
+import { registryText } from '../../core/registry/serverJson';
 import type { InputStore } from '../inputs';
 import { addFromRegistry } from './addFromRegistry';
 import type { Catalogs, Listed } from './catalogs';
@@ -11,7 +11,7 @@ interface Item extends vscode.QuickPickItem {
 
 /** Registry text in a quick pick: plain, and `$(name)` kept from becoming an icon. */
 export function pickText(text: string, max = 300): string {
-  return plainText(text, max).replace(/\$\(/g, '$\u2009(');
+  return registryText(text, max).replace(/\$\(/g, '$\u2009(');
 }
 
 const REPOSITORY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open the repository' };
@@ -55,7 +55,7 @@ export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Pr
     fill();
     pick.busy = false;
     if (!pick.items.length) pick.placeholder = problems.length ? 'The registry could not be read (see the notice)' : 'The registry lists no server';
-    if (problems.length) void vscode.window.showWarningMessage(`MinAgent: ${problems.map((p) => plainText(p, 300)).join('; ')}`);
+    if (problems.length) void vscode.window.showWarningMessage(`MinAgent: ${problems.map((p) => registryText(p, 300)).join('; ')}`);
   });
   const chosen = await done;
   pick.dispose();

@@ -35,7 +35,17 @@ describe('servers from a registry', () => {
     const memoryEntry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.7.4'], registry: { url: registry.url, name: 'io.github.modelcontextprotocol/server-memory', version: '2026.7.4' } };
     const cs: CodeServer = await startCodeServer({ workspace: 'e2e', workspaceSettings: {}, userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
     const userSettingsFile = join(cs.dir, 'user-data', 'User', 'settings.json');
-    const userSettings = () => parseSettingsText(readFileSync(userSettingsFile, 'utf8'), userSettingsFile) as { 'minagent.servers'?: Record<string, Record<string, unknown>> };
+    type Servers = { 'minagent.servers'?: Record<string, Record<string, unknown>> };
+    // VS Code truncates settings.json before writing it: a read between the two sees an empty file, which is
+    // "not written yet", not a broken file.
+    const readSettings = (): Servers | undefined => {
+      try {
+        return parseSettingsText(readFileSync(userSettingsFile, 'utf8'), userSettingsFile) as Servers;
+      } catch {
+        return undefined;
+      }
+    };
+    const userSettings = () => waitFor('the user settings readable', readSettings, 10_000);
     let wb: Workbench | undefined;
     const stage = staged('registry', () => wb);
     try {
@@ -83,7 +93,7 @@ describe('servers from a registry', () => {
         await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file:' }).waitFor({ timeout: 60_000 });
         const written = readFileSync(userSettingsFile, 'utf8');
         assert.doesNotMatch(written, new RegExp(TOKEN), 'the secret is not in the settings');
-        assert.deepEqual(userSettings()['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });
+        assert.deepEqual((await userSettings())['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });
       });
 
       await stage('3-update', async () => {
@@ -94,7 +104,7 @@ describe('servers from a registry', () => {
         await update.waitFor();
         assert.match((await update.innerText()).replace(/\s+/g, ' '), /Before: npx -y @modelcontextprotocol\/server-memory@2026\.7\.4 After: npx -y @modelcontextprotocol\/server-memory@2026\.8\.31/);
         await update.locator('.monaco-button', { hasText: 'Update' }).click();
-        await waitFor('the entry at the new version', () => userSettings()['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
+        await waitFor('the entry at the new version', () => readSettings()?.['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
         await w.waitForRows('memory at the new version, running', (r) => r.some((x) => /^memory 9 tools$/.test(x)), 240_000);
       });
 
@@ -105,7 +115,7 @@ describe('servers from a registry', () => {
         assert.match(await remove.innerText(), /Its stored secrets \(github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN\) are deleted too/);
         await remove.locator('.monaco-button', { hasText: 'Remove' }).click();
         await w.waitForRows('github gone', (r) => !r.some((x) => /^github\b/.test(x)), 60_000);
-        assert.equal(userSettings()['minagent.servers']?.github, undefined);
+        assert.equal((await userSettings())['minagent.servers']?.github, undefined);
       });
 
       await stage('5-remote-with-url-variable', async () => {
@@ -125,7 +135,7 @@ describe('servers from a registry', () => {
         assert.match(await add.innerText(), new RegExp(`It connects to: http://127\\.0\\.0\\.1:${port}/mcp`));
         await add.locator('.monaco-button', { hasText: 'Add Server' }).click();
         await w.waitForRows('the remote running', (r) => r.some((x) => /^weather \d+ tools/.test(x)), 120_000);
-        assert.deepEqual(userSettings()['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
+        assert.deepEqual((await userSettings())['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
       });
     } finally {
       await wb?.close();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,7 +14,7 @@ import type { Logger } from '../../src/core/logger';
 import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
-import { fixture, processesNaming, reference, waitFor } from '../helpers';
+import { fixture, processesNaming, reference, ROOT, waitFor } from '../helpers';
 
 const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
 const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
@@ -26,6 +27,14 @@ function listen(body: string): Promise<Server> {
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
+/** An HTTPS host on loopback (fixtures/tls: a certificate for 127.0.0.1 that the server is told to trust). */
+const TLS = join(ROOT, 'fixtures', 'tls');
+function listenTls(body: string): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createHttpsServer({ cert: readFileSync(join(TLS, 'loopback.crt')), key: readFileSync(join(TLS, 'loopback.key')) }, (_req, res) => res.end(body));
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
 const portOf = (s: Server) => (s.address() as { port: number }).port;
 
 function rules(): SandboxRules {
@@ -35,6 +44,8 @@ function rules(): SandboxRules {
 describe('a server in a sandbox', () => {
   let allowed: Server;
   let other: Server;
+  let secure: Server;
+  let secureOther: Server;
   let hub: ServerHub;
   const log: string[] = [];
   const logger: Logger = { trace: () => {}, info: (m) => log.push(`info ${m}`), warn: (m) => log.push(`warn ${m}`), error: (m) => log.push(`error ${m}`) };
@@ -45,8 +56,14 @@ describe('a server in a sandbox', () => {
     writeFileSync(KEY, 'PLANTED PRIVATE KEY');
     allowed = await listen('allowed host');
     other = await listen('host not on the list');
+    secure = await listenTls('allowed host over TLS');
+    secureOther = await listenTls('TLS host not on the list');
     // The folder as an argument too: its processes are told from those of other tests by it.
-    config = fixture('intruder', 'intruder.mjs', [work], { cwd: work, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${portOf(allowed)}`] } });
+    config = fixture('intruder', 'intruder.mjs', [work], {
+      cwd: work,
+      env: { NODE_EXTRA_CA_CERTS: join(TLS, 'loopback.crt') },
+      sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${portOf(allowed)}`, `127.0.0.1:${portOf(secure)}`] },
+    });
     hub = new ServerHub({ serverLogger: () => logger, sandbox: rules() });
     hub.reconcile([config]);
     await hub.whenIdle();
@@ -58,6 +75,8 @@ describe('a server in a sandbox', () => {
     await hub?.closeAll();
     allowed?.close();
     other?.close();
+    secure?.close();
+    secureOther?.close();
   });
 
   const call = (tool: string, args: Record<string, unknown>) => hub.registry.call(tool, args);
@@ -95,6 +114,12 @@ describe('a server in a sandbox', () => {
     assert.match(await call('spawn', { what: 'fetch', args: { url: `http://127.0.0.1:${portOf(allowed)}/` } }), /fetched 200: allowed host/);
     await waitFor(() => `the refusal on the log:\n${log.join('\n')}`, () => log.some((l) => l.includes(`sandbox denied: connection to 127.0.0.1:${portOf(other)} refused`)), 10_000);
     assert.ok(log.some((l) => l.includes(`"127.0.0.1:${portOf(other)}"`) && l.includes('sandbox.network.allowedDomains')));
+  });
+
+  test('its Node fetch reaches an allowed HTTPS host, TLS end to end inside the tunnel (the certificate checked against 127.0.0.1), and no other', async () => {
+    assert.equal(await call('fetch', { url: `https://127.0.0.1:${portOf(secure)}/` }), 'fetched 200: allowed host over TLS');
+    assert.match(await call('spawn', { what: 'fetch', args: { url: `https://127.0.0.1:${portOf(secure)}/` } }), /fetched 200: allowed host over TLS/);
+    assert.match(await call('fetch', { url: `https://127.0.0.1:${portOf(secureOther)}/` }), /fetch failed: ECONNREFUSED/);
   });
 
   test('a host name outside the allowlist is refused by the proxy, and the denial is on its log', async () => {

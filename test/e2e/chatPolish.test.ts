@@ -3,7 +3,7 @@
 // when an approval waits below, a model set-up that never removes a working model, and a history
 // of conversations. Screenshots of the chat and tree, light and dark, for the README.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -33,7 +33,6 @@ async function placement(chat: Frame, selector: string): Promise<'visible' | 'be
 /** Scrolls the transcript to its top as a user's wheel would (a scroll event, scrollTop going down). */
 const scrollToTop = (chat: Frame) => chat.evaluate('document.getElementById("transcript").scrollTop = 0');
 
-const userSettingsFile = (cs: CodeServer) => join(cs.dir, 'user-data', 'User', 'settings.json');
 
 /** The sidebar (activity bar included) at its default width, saved for the README when asked. */
 async function sidebarShot(w: Workbench, name: string): Promise<void> {
@@ -228,7 +227,7 @@ describe('the chat, polished (issue 11)', () => {
         await w.page.locator('.notifications-toasts', { hasText: 'No VS Code language model is available' }).waitFor();
         assert.match(await w.page.locator('.notifications-toasts').innerText(), new RegExp(`keeps using mock-model · 127\\.0\\.0\\.1:${port}`));
         // Nothing changed: the setting, the picker, no banner; and the chat still answers.
-        assert.equal(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.provider'], 'openai');
+        assert.equal((await cs.settings('user'))['minagent.chat.provider'], 'openai');
         assert.equal(await chat.locator('#model').inputValue(), `openai:mock-model@http://127.0.0.1:${port}/v1`);
         assert.equal(await chat.locator('#banner').isHidden(), true);
         await ask(chat, 'still there?');
@@ -387,7 +386,7 @@ describe('the chat, polished (issue 11)', () => {
           await chat.locator('.msg.assistant', { hasText: '[second] You said: hello second' }).waitFor();
           // The old provider settings moved into the list once, on activation; the set-up added to it.
           const first = { provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'mock-model' };
-          assert.deepEqual(JSON.parse(readFileSync(userSettingsFile(cs), 'utf8'))['minagent.chat.models'], [first, { provider: 'openai', baseUrl: `http://${host}/v1`, model: 'second-model' }]);
+          assert.deepEqual((await cs.settings('user'))['minagent.chat.models'], [first, { provider: 'openai', baseUrl: `http://${host}/v1`, model: 'second-model' }]);
 
           // The selection survives a reload.
           await w.reload();

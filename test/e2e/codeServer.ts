@@ -6,7 +6,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, ROOT, SERVERS } from '../helpers';
+import { parseSettingsText } from '../../src/core/settingsFile';
+import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 
 // Where scripts/e2e-setup.mjs installed Node 24 and code-server.
 const { paths } = require('../../scripts/e2e-paths.cjs') as { paths: { node24Bin: string; codeServer: string } };
@@ -22,6 +23,13 @@ export interface CodeServer {
   stop(): Promise<void>;
   /** What the extension wrote to its "MinAgent" log channel so far (the file VS Code keeps for it). */
   minagentLog(): string;
+  /**
+   * A settings file (the profile's or the workspace's) as text once it reads whole: VS Code truncates it before
+   * it writes it, and a read between the two finds an empty file.
+   */
+  settingsText(scope: 'user' | 'workspace'): Promise<string>;
+  /** The same file, parsed (JSONC). */
+  settings(scope: 'user' | 'workspace'): Promise<Record<string, unknown>>;
 }
 
 export interface CodeServerOptions {
@@ -171,6 +179,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   child.stdout!.resume();
   child.stderr!.resume();
 
+  const settingsFile = (scope: 'user' | 'workspace') => (scope === 'user' ? join(userData, 'User', 'settings.json') : join(workspace, '.vscode', 'settings.json'));
   return {
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
     env,
@@ -190,10 +199,30 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       // Screenshots live in .test-artifacts; the profile, logs and copied workspace go.
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
+    settingsText: async (scope) => (await settledSettings(settingsFile(scope))).text,
+    settings: async (scope) => (await settledSettings(settingsFile(scope))).value,
     minagentLog: () => {
       const logs = join(userData, 'logs');
       const files = existsSync(logs) ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) => f.endsWith(join('minagent.minagent', 'MinAgent.log'))) : [];
       return files.map((f) => readFileSync(join(logs, f), 'utf8')).join('\n');
     },
   };
+}
+
+/** A settings file's text and value once it parses (read again until then, for up to 10 s). */
+async function settledSettings(file: string): Promise<{ text: string; value: Record<string, unknown> }> {
+  let last = '';
+  return waitFor(
+    () => `${file} to read whole (${last})`,
+    () => {
+      try {
+        const text = readFileSync(file, 'utf8');
+        return { text, value: parseSettingsText(text, file) };
+      } catch (err) {
+        last = err instanceof Error ? err.message : String(err);
+        return undefined;
+      }
+    },
+    10_000,
+  );
 }

@@ -5,8 +5,6 @@
 // appear. Then the mix-up, played by a hostile server the user signs in to from its notice: the
 // honest server's code never reaches it. No token reaches the log.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startCodeServer } from './codeServer';
@@ -150,7 +148,7 @@ describe('OAuth sign-in in VS Code', () => {
       });
       await prePopup.locator('button', { hasText: 'Allow' }).click();
       await w.waitForRows('the pre-registered server running', (r) => r.some((x) => x.startsWith('pre 2 tools')), 240_000);
-      const written = readFileSync(join(cs.dir, 'user-data', 'User', 'settings.json'), 'utf8');
+      const written = await cs.settingsText('user');
       assert.ok(written.includes(`"issuer": "${pre.as}"`), `the issuer is written to the entry: ${written}`);
       assert.equal(pre.events.filter((e) => e.kind === 'authorize').length, 1, 'one authorization: the browser opened once');
 

@@ -4,10 +4,8 @@
 // older version of a real npm server updated to the newer one the registry lists (its command line
 // before and after shown first); a server removed; a remote added with a URL variable and a choice.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import { parseSettingsText } from '../../src/core/settingsFile';
 import { httpMcpServer, ROOT, stopFixtures, waitFor } from '../helpers';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
@@ -34,18 +32,7 @@ describe('servers from a registry', () => {
     const remote = await httpMcpServer();
     const memoryEntry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.7.4'], registry: { url: registry.url, name: 'io.github.modelcontextprotocol/server-memory', version: '2026.7.4' } };
     const cs: CodeServer = await startCodeServer({ workspace: 'e2e', workspaceSettings: {}, userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
-    const userSettingsFile = join(cs.dir, 'user-data', 'User', 'settings.json');
-    type Servers = { 'minagent.servers'?: Record<string, Record<string, unknown>> };
-    // VS Code truncates settings.json before writing it: a read between the two sees an empty file, which is
-    // "not written yet", not a broken file.
-    const readSettings = (): Servers | undefined => {
-      try {
-        return parseSettingsText(readFileSync(userSettingsFile, 'utf8'), userSettingsFile) as Servers;
-      } catch {
-        return undefined;
-      }
-    };
-    const userSettings = () => waitFor('the user settings readable', readSettings, 10_000);
+    const userSettings = async () => (await cs.settings('user')) as { 'minagent.servers'?: Record<string, Record<string, unknown>> };
     let wb: Workbench | undefined;
     const stage = staged('registry', () => wb);
     try {
@@ -91,7 +78,7 @@ describe('servers from a registry', () => {
         // Its tools reach the chat: the welcome's examples take one tool per server, GitHub's first among them.
         const chat = await w.webview();
         await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file:' }).waitFor({ timeout: 60_000 });
-        const written = readFileSync(userSettingsFile, 'utf8');
+        const written = await cs.settingsText('user');
         assert.doesNotMatch(written, new RegExp(TOKEN), 'the secret is not in the settings');
         assert.deepEqual((await userSettings())['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });
       });
@@ -104,7 +91,7 @@ describe('servers from a registry', () => {
         await update.waitFor();
         assert.match((await update.innerText()).replace(/\s+/g, ' '), /Before: npx -y @modelcontextprotocol\/server-memory@2026\.7\.4 After: npx -y @modelcontextprotocol\/server-memory@2026\.8\.31/);
         await update.locator('.monaco-button', { hasText: 'Update' }).click();
-        await waitFor('the entry at the new version', () => readSettings()?.['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
+        await waitFor('the entry at the new version', async () => (await userSettings())['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
         await w.waitForRows('memory at the new version, running', (r) => r.some((x) => /^memory 9 tools$/.test(x)), 240_000);
       });
 

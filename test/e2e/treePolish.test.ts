@@ -166,7 +166,7 @@ describe('the Tools tree, polished', () => {
 
       await stage('6-problem-node', async () => {
         await w.row('typo').click();
-        const settingsText = readFileSync(join(cs.workspace, '.vscode', 'settings.json'), 'utf8');
+        const settingsText = await cs.settingsText('workspace');
         const line = settingsText.split('\n').findIndex((l) => l.includes('"typo"')) + 1;
         const col = settingsText.split('\n')[line - 1]!.indexOf('"typo"') + 1;
         const selection = page.locator('[id="status.editor.selection"]');
@@ -268,7 +268,7 @@ describe('the Tools tree, polished', () => {
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Workspace settings' }).first().click();
         await w.waitForRows('the added server running', (r) => r.some((x) => x.startsWith('added 3 tools')));
-        const written = readFileSync(join(cs.workspace, '.vscode', 'settings.json'), 'utf8');
+        const written = await cs.settingsText('workspace');
         assert.match(written, /"added": \{\s*"command": "node",\s*"args": \[\s*".*research\.mjs"\s*\]\s*\}/);
       });
     } finally {

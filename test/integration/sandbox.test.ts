@@ -21,17 +21,13 @@ const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
 const KEY = join(home, '.ssh', 'id_rsa');
 const OUTSIDE = join(home, 'outside.txt');
 
-function listen(body: string): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = createServer((_req, res) => res.end(body));
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
 /** An HTTPS host on loopback (fixtures/tls: a certificate for 127.0.0.1 that the server is told to trust). */
 const TLS = join(ROOT, 'fixtures', 'tls');
-function listenTls(body: string): Promise<Server> {
+/** A host on loopback answering `body`, over HTTP or (`tls`) HTTPS. */
+function listen(body: string, tls = false): Promise<Server> {
   return new Promise((resolve) => {
-    const server = createHttpsServer({ cert: readFileSync(join(TLS, 'loopback.crt')), key: readFileSync(join(TLS, 'loopback.key')) }, (_req, res) => res.end(body));
+    const answer = (_req: unknown, res: { end(b: string): void }) => res.end(body);
+    const server = tls ? createHttpsServer({ cert: readFileSync(join(TLS, 'loopback.crt')), key: readFileSync(join(TLS, 'loopback.key')) }, answer) : createServer(answer);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
@@ -56,8 +52,8 @@ describe('a server in a sandbox', () => {
     writeFileSync(KEY, 'PLANTED PRIVATE KEY');
     allowed = await listen('allowed host');
     other = await listen('host not on the list');
-    secure = await listenTls('allowed host over TLS');
-    secureOther = await listenTls('TLS host not on the list');
+    secure = await listen('allowed host over TLS', true);
+    secureOther = await listen('TLS host not on the list', true);
     // The folder as an argument too: its processes are told from those of other tests by it.
     config = fixture('intruder', 'intruder.mjs', [work], {
       cwd: work,

@@ -92,6 +92,9 @@ async function installCache(log) {
     cwd: partial,
     nodeBin: at.node24Bin,
     nodedir: at.node24,
+    // Its VS Code's native modules (sqlite, spdlog, kerberos...) are compiled here: unoptimised, for tests
+    // and the demo.
+    unoptimized: true,
   });
   if (status !== 0) return fail(`npm install code-server@${CODE_SERVER_VERSION}`, `npm exited ${status}; its output is above`);
   const ran = spawnSync(join(at.node24Bin, 'node'), [at.codeServer, '--version'], { encoding: 'utf8', env: { ...process.env, HOME: partial } });

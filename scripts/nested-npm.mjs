@@ -32,11 +32,15 @@ export function nestedNpmEnv({ nodeBin, nodedir, base = process.env } = {}) {
 /**
  * `npm install [SPECS]` in `cwd` (the project there, plus SPECS without saving them), on the Node in
  * `nodeBin`. Resolves to npm's exit status; npm's own output goes to this process's stderr.
+ * `unoptimized` compiles native modules at -O0.
  */
-export function nestedNpmInstall({ cwd, specs = [], nodeBin, nodedir }) {
+export function nestedNpmInstall({ cwd, specs = [], nodeBin, nodedir, unoptimized = false }) {
   // `npm` is a Node script (`#!/usr/bin/env node`): with nodeBin first on PATH it, the install
   // scripts and node-gyp all run on that Node.
   const env = nestedNpmEnv({ nodeBin, nodedir });
+  // Native modules compiled without optimisation (node-gyp's makefiles put these flags after the
+  // modules' own -O3): for test tools, where the compile costs more than the code will ever run.
+  if (unoptimized) Object.assign(env, { CFLAGS: '-O0', CXXFLAGS: '-O0' });
   const args = ['install', ...(specs.length ? ['--no-save', ...specs] : [])];
   return new Promise((resolve) => {
     const child = spawn('npm', args, { cwd, env, stdio: ['ignore', 2, 2] });

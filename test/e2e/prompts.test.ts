@@ -3,6 +3,8 @@
 // mock model's request. The server's label is HTML: every place it shows must show it as text.
 // And the server's trace in the editor: its list, one message a link away, no secret in either.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe } from 'node:test';
 import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
@@ -11,21 +13,25 @@ import { inSight, staged, Workbench } from './workbench';
 
 /** Runs a named stage; a failure says which, with a screenshot. */
 const HOSTILE = '<img src=x class=pwned onerror="document.body.dataset.pwned=1">';
+const LIBRARY = { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_LABEL: HOSTILE } } };
+const TOKEN = 'e2e-trace-Tok3n-5f1c2a9d';
 
 interface SeenRequest {
   body: { messages: Array<{ role: string; content: unknown }> };
 }
 
 describe('server prompts in the chat', () => {
-  e2eTest('/ lists a prompt, its argument form completes from the server, and its messages reach the model', async () => {
+  e2eTest('/ lists a prompt, its argument form completes from the server, and its messages reach the model; Show MCP Trace on a server lists its messages, opens one by its link, and shows no secret the server echoes back', async () => {
     const mock = await listeningFixture('fixtures/models/mock-model.mjs');
     const cs = await startCodeServer({
       workspace: 'e2e',
       workspaceSettings: {
-        'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_LABEL: HOSTILE } } },
+        'minagent.servers': LIBRARY,
       },
+      env: { TRACE_E2E_TOKEN: TOKEN },
       userSettings: {
         'workbench.colorTheme': 'Default Light Modern',
+        'minagent.trace': true,
         'minagent.chat.provider': 'openai',
         'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
         'minagent.chat.model': 'mock-model',
@@ -132,42 +138,25 @@ describe('server prompts in the chat', () => {
         await w.screenshot('prompts-3-sent-light');
       });
 
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
-  });
-  e2eTest("Show MCP Trace on a server lists its messages, opens one by its link, and shows no secret the server echoes back", async () => {
-    const TOKEN = 'e2e-trace-Tok3n-5f1c2a9d';
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      // The label is a secret from the environment; the library server puts it into its name, title and instructions (the initialize reply).
-      env: { TRACE_E2E_TOKEN: TOKEN },
-      workspaceSettings: {
-        'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_LABEL: '${env:TRACE_E2E_TOKEN}' } } },
-      },
-      userSettings: { 'workbench.colorTheme': 'Default Light Modern', 'minagent.trace': true },
-    });
-    let wb: Workbench | undefined;
-    const stage = staged('trace', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await w.openMinAgent();
+
+      // The trace, in the same editor: a second library server added to the workspace's settings, whose label is
+      // a secret from the environment (the server puts it into its name, title and instructions: the initialize reply).
+      // Named and listed to come first in the tree, where its row is in sight above the first server's tools.
+      const traced = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_LABEL: '${env:TRACE_E2E_TOKEN}' } };
+      writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { archive: traced, ...LIBRARY } }, null, 2));
       let list = '';
-      await stage('1-list', async () => {
-        const rows = await w.waitForRows('the library server running', (rows) => rows.some((r) => /^library (.* · )?\d+ tools/.test(r)));
+      await stage('4-trace-list', async () => {
+        const rows = await w.waitForRows('the archive server running', (rows) => rows.some((r) => /^archive (.* · )?\d+ tools/.test(r)));
         assert.ok(!rows.join('\n').includes(TOKEN), `the tree shows no secret (the server's title echoes it):\n${rows.join('\n')}`);
-        await w.contextMenu('library', 'Show MCP Trace');
+        await w.contextMenu('archive', 'Show MCP Trace');
         await waitFor('the trace to list the start-up traffic', async () => /prompts\/list/.test((list = await w.editorText())), 60_000);
-        assert.match(list, /MCP trace of server "library": \d+ messages kept .* Recording\./);
+        assert.match(list, /MCP trace of server "archive": \d+ messages kept .* Recording\./);
         // The library server speaks 2026-07-28: its session opens with server/discover.
         assert.match(list, /#1 [\d:.]+ → out request server\/discover (\S+) \d+ bytes #2 [\d:.]+ ← in response server\/discover \1 [\d.]+ (bytes|KB) \d+ ms/);
         assert.ok(!list.includes(TOKEN), 'the list shows no secret');
         await w.screenshot('trace-1-list-light');
       });
-      await stage('2-message', async () => {
+      await stage('5-trace-message', async () => {
         // The server/discover reply (#2, on line 6: the rows start on line 5) carries the secret in the server's name and title.
         await w.page.locator('.editor-instance .monaco-editor textarea').first().focus();
         await w.page.keyboard.press('Control+G');
@@ -177,7 +166,7 @@ describe('server prompts in the chat', () => {
         await w.command('Open Link');
         let text = '';
         await waitFor('the server/discover reply to open', async () => /serverInfo"/.test((text = await w.editorText())), 30_000);
-        assert.match(text, /^\/\/ received from server "library" at .+: response server\/discover \(id \S+\)/);
+        assert.match(text, /^\/\/ received from server "archive" at .+: response server\/discover \(id \S+\)/);
         // The server's name and title carry the label too (the instructions further down are not on screen).
         assert.match(text, /serverInfo": \{ "name": "\[redacted\]-server", "title": "The \[redacted\] Library"/);
         assert.ok(!text.includes(TOKEN), 'the message shows no secret');
@@ -186,6 +175,7 @@ describe('server prompts in the chat', () => {
     } finally {
       await wb?.close();
       await cs.stop();
+      mock.child.stdin!.end();
     }
-  });
+  }, { timeout: 480_000 });
 });

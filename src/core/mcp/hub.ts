@@ -204,7 +204,7 @@ export class ServerHub {
           this.registerTools(entry, source);
         }
         // A crash while running, or a failed automatic restart, schedules the next attempt.
-        if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0);
+        if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0, state.cannotStart);
         if (state.kind !== 'starting') this.catalog.changed();
         this.rebuild();
         this.onDidChangeServersEmitter.fire();
@@ -239,7 +239,7 @@ export class ServerHub {
   }
 
   /** After a crash: the source is started again after the policy's delay, or the server's tools go once it gives up. */
-  private scheduleRestart(entry: Entry, ranForMs: number): void {
+  private scheduleRestart(entry: Entry, ranForMs: number, cannotStart?: true): void {
     const name = entry.config.name;
     const restart = (): void => {
       if (this.closed || this.entries.get(name) !== entry) return;
@@ -251,7 +251,7 @@ export class ServerHub {
       this.startEntry(entry);
       this.onDidChangeServersEmitter.fire();
     };
-    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart)) entry.lastTools = undefined;
+    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart, cannotStart)) entry.lastTools = undefined;
   }
 
   private trackClose(closing: Promise<void>): void {

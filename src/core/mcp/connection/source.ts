@@ -14,6 +14,7 @@ import { registerTools, toRegistryTool, type RegisterOptions, type ToolRoute, ty
 import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { ProcessTransport } from '../transport/processTransport';
+import { SpawnError } from '../transport/spawnError';
 import { Connector } from './connector';
 import { describeFailure, NOT_CONNECTED, type FailurePhase } from './crashDiagnosis';
 import type { CloseReason, SourceOptions } from './sourceOptions';
@@ -144,7 +145,7 @@ export class McpToolSource {
       // The probe got a bad answer and the 2025 handshake failed too: both are the story.
       const message = fallback && !fallback.ordinary && !isSignInNeeded(err) ? `server/discover ${fallback.got}; initialize: ${failed}` : failed;
       await this.connector.dispose();
-      if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text() });
+      if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text(), ...(err instanceof SpawnError ? { cannotStart: true as const } : {}) });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }

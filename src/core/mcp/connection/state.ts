@@ -4,7 +4,8 @@ export type ServerState =
   | { kind: 'starting' }
   /** `protocolVersion`: the revision negotiated (2026-07-28 in the stateless era, else from initialize). */
   | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
-  | { kind: 'error'; message: string; stderrTail: string }
+  /** `cannotStart`: its process could not be started at all (no command, folder or sandbox): as it is, trying again cannot help. */
+  | { kind: 'error'; message: string; stderrTail: string; cannotStart?: true }
   /** The server waits for the user to sign in (OAuth): not a failure, and Sign In is what puts it right. */
   | { kind: 'signIn'; message: string };
 

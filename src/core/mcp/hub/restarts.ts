@@ -51,13 +51,19 @@ export function isRestarting(state: RestartState): boolean {
 
 /**
  * After a crash that ran for `ranForMs`: notes what comes next and schedules `restart` after the
- * policy's delay, or gives up and says so. Returns false when it gave up.
+ * policy's delay, or gives up and says so (at once when an automatic restart `cannotStart`). Returns
+ * false when it gave up.
  */
-export function scheduleRestart(state: RestartState, ranForMs: number, log: Logger, restart: () => void): boolean {
-  const next = state.crashes.next(ranForMs);
+export function scheduleRestart(state: RestartState, ranForMs: number, log: Logger, restart: () => void, cannotStart?: true): boolean {
+  // An automatic restart whose process could not be started at all (its command, folder or sandbox is gone):
+  // the next attempts would fail the same way.
+  const hopeless = cannotStart === true && state.restarting;
+  const next = hopeless ? undefined : state.crashes.next(ranForMs);
   if (!next) {
     state.restarting = false;
-    state.restartNote = `gave up after ${state.crashes.limit} automatic restarts; restart it when it is fixed`;
+    state.restartNote = hopeless
+      ? 'gave up: it cannot be started as it is (its error says why); restart it when it is fixed'
+      : `gave up after ${state.crashes.limit} automatic restarts; restart it when it is fixed`;
     log.error(state.restartNote);
     return false;
   }

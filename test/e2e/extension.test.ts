@@ -107,9 +107,9 @@ describe('the extension in VS Code', () => {
         writeFileSync(settingsFile, readFileSync(settingsFile, 'utf8').replace('"research":', eras));
         const rows = await w.waitForRows('both servers running', (r) => r.includes('modern 2 tools') && r.includes('legacy 1 tool'));
         assert.ok(rows.some((x) => x.startsWith('modern_echo')), rows.join('\n'));
-        assert.match(await (await w.hoverRow('modern', 'MCP 2026-07-28')).innerText(), /MCP 2026-07-28 \(stateless/);
+        assert.match((await w.hoverRow('modern', 'MCP 2026-07-28')).text, /MCP 2026-07-28 \(stateless/);
         await w.page.mouse.move(0, 0);
-        assert.match(await (await w.hoverRow('legacy', 'MCP 2025-06-18')).innerText(), /MCP 2025-06-18 \(initialize handshake\)/);
+        assert.match((await w.hoverRow('legacy', 'MCP 2025-06-18')).text, /MCP 2025-06-18 \(initialize handshake\)/);
         await w.screenshot('eras-tree');
       });
       seen = readReport(cs)?.everSeenPids ?? [];

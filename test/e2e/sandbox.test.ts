@@ -49,8 +49,7 @@ describe('servers in a sandbox', () => {
       await stage('1-marked', async () => {
         await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
         await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
-        const hover = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
-        const text = await hover.innerText();
+        const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
         assert.match(text, /writes: .*workspace/, text);
         assert.match(text, /network: none/, text);
         assert.match(text, /from \.vscode\/mcp\.json/, text);
@@ -77,8 +76,8 @@ describe('servers in a sandbox', () => {
         // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
         await page.keyboard.press('ArrowDown');
         await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);
-        const hover = await w.hoverRow('needy', 'in its sandbox');
-        assert.match((await hover.innerText()).replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
+        const { text: needyText } = await w.hoverRow('needy', 'in its sandbox');
+        assert.match(needyText.replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
         await page.mouse.move(0, 0);
         await w.row('needy').hover();
         await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();

@@ -93,8 +93,7 @@ describe('the Tools tree, polished', () => {
         // A tool's tooltip (its description and schema) is made when the row is hovered, not sent with
         // every row: hovering shows it whole.
         await expandUntil('research', 'echo');
-        const hover = await w.hoverRow('echo', 'Echo the given text back unchanged.');
-        const text = await hover.innerText();
+        const { text } = await w.hoverRow('echo', 'Echo the given text back unchanged.');
         assert.match(text, /echo/);
         assert.match(text, /"text"/, `the schema's property in the tooltip:\n${text}`);
         await w.screenshot('tree-tool-tooltip');
@@ -106,8 +105,8 @@ describe('the Tools tree, polished', () => {
         // (a command: link would run a VS Code command on a click). The hover shows them as text.
         const name = 'see `x` [docs](command:workbench.action.closeWindow)';
         await expandUntil('second', name);
-        const hover = await w.hoverRow(name, 'Click [here](command:workbench.action.closeWindow)');
-        const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+        const { hover, text: shown } = await w.hoverRow(name, 'Click [here](command:workbench.action.closeWindow)');
+        const text = shown.replace(/\u00a0/g, ' ');
         for (const literal of [name, '**Bold** <img src=x onerror="document.title=1">', 'Click [here](command:workbench.action.closeWindow)', '<a href="command:workbench.action.quit">quit</a> $(info) (docs: https://evil.example/docs_(v2)/a-b?x=1).']) {
           assert.ok(text.includes(literal), `shown as text: ${literal}\nin the hover:\n${text}`);
         }
@@ -125,8 +124,8 @@ describe('the Tools tree, polished', () => {
         await w.screenshot('tree-hostile-row');
         // The server's own title, in its tooltip (the row keeps to tools and tokens): text, no link, no icon.
         const title = 'Docs [x](command:workbench.action.quit) $(zap) <b>b</b>';
-        const serverHover = await w.hoverRow('second', 'Docs [x]');
-        assert.ok((await serverHover.innerText()).replace(/\u00a0/g, ' ').includes(title), `the title in the tooltip as written:\n${await serverHover.innerText()}`);
+        const { hover: serverHover, text: serverText } = await w.hoverRow('second', 'Docs [x]');
+        assert.ok(serverText.replace(/\u00a0/g, ' ').includes(title), `the title in the tooltip as written:\n${serverText}`);
         assert.equal(await serverHover.locator('a').count(), 0, 'no link in the server tooltip');
         assert.equal(await serverHover.locator('.codicon-zap').count(), 0, 'no icon from the title in the tooltip');
         await w.screenshot('tree-hostile-server-tooltip');

@@ -138,19 +138,20 @@ export class Workbench {
   }
 
   /**
-   * Rests the pointer on a tree row until its hover shows `showing`, and returns the hover. VS Code
-   * shows it once the pointer rests on the row's label (its icon is part of it; a long name would be
-   * scrolled sideways in its clipped box if the pointer were moved onto it), after a delay; on a
-   * loaded machine the pointer's arrival can be missed, so it leaves and comes back (3 times at most).
+   * Rests the pointer on a tree row until its hover shows `showing`, and returns the hover with its text.
+   * VS Code shows it once the pointer rests on the row's label (its icon is part of it; a long name would be
+   * scrolled sideways in its clipped box if the pointer were moved onto it), after a delay; on a loaded
+   * machine the pointer's arrival can be missed, and a tree that changes meanwhile (another server's state)
+   * closes the hover before it is read: either way it leaves and comes back (3 times at most).
    */
-  async hoverRow(label: string, showing: string) {
+  async hoverRow(label: string, showing: string): Promise<{ hover: Locator; text: string }> {
     const hover = this.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: showing }).first();
     for (let attempt = 1; ; attempt++) {
       await this.row(label).hover();
       await this.row(label).locator('.custom-view-tree-node-item-icon').hover();
       try {
         await hover.waitFor({ timeout: 15_000 });
-        return hover;
+        return { hover, text: await hover.innerText({ timeout: 5_000 }) };
       } catch (err) {
         if (attempt === 3) throw err;
         await this.page.mouse.move(0, 0);

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
 import { startDemoWithMockModel } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
@@ -166,46 +165,6 @@ describe('the chat panel', () => {
       await wb?.close();
       await cs.stop();
       mock.child.stdin!.end();
-    }
-  });
-
-  e2eTest('a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools and gets their images', async () => {
-    // Beside the demo's servers, one whose tool returns an image (auto-approved in its entry).
-    const pictures = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/faulty.mjs', 'content'], autoApprove: ['mixed'] };
-    const cs = await startCodeServer({ workspace: 'demo', inPlace: true, extensions: ['fake-lm'], userSettings: { 'minagent.servers': { pictures } } });
-    let wb: Workbench | undefined;
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await w.openMinAgent();
-      // Every server running (the status bar: the tree below the chat shows only its first rows).
-      await w.page.locator('.statusbar-item', { hasText: /\b(\d+)\/\1 · \d+ tools\b/ }).first().waitFor({ timeout: 120_000 });
-      // The test extension also plays a hostile one: MinAgent's exports give it no way to run a tool.
-      const probe = w.page.locator('.statusbar-item', { hasText: /^probe: / }).first();
-      await probe.waitFor({ timeout: 60_000 });
-      assert.equal((await probe.innerText()).trim(), 'probe: exports servers,toolNames; no way to run a tool');
-      const chat = await w.webview();
-      try {
-        await chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' }).waitFor({ state: 'attached' });
-        await ask(chat, 'hello');
-        await chat.locator('.msg.assistant', { hasText: 'Fake LM here; I was given 11 tools.' }).waitFor();
-        await ask(chat, 'What is MCP?');
-        const card = cards(chat).first();
-        await card.locator('.card-status', { hasText: 'done' }).waitFor();
-        assert.equal(await card.locator('.card-server').innerText(), '→ research');
-        await chat.locator('.msg.assistant', { hasText: 'The LM read: mcp: MCP (Model Context Protocol)' }).waitFor();
-        // An image a tool returns reaches the vscode.lm model as a data part, bytes intact.
-        await ask(chat, 'Show me the chart');
-        const chart = cards(chat).nth(1);
-        await chart.locator('.card-status', { hasText: 'done' }).waitFor();
-        assert.equal(await chart.locator('.card-server').innerText(), '→ pictures');
-        await chat.locator('.msg.assistant', { hasText: 'and saw an image/png image of 7 bytes starting "PNGD"' }).waitFor();
-      } catch (err) {
-        throw new Error(`vscode.lm turn failed (screenshot: ${await w.screenshot('chat-vscode-lm')}): ${(err as Error).message}`);
-      }
-    } finally {
-      await wb?.close();
-      await cs.stop();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Turn ownership in a real VS Code: New Chat during a streaming answer leaves an empty conversation
 // that stays empty, and the next request the model gets has none of the old messages; closing the
-// editor panel during a streaming answer ends that turn and the sidebar goes on without it.
+// editor panel during a streaming answer ends that turn and the sidebar goes on without it. Then, in
+// the same editor, a vscode.lm model (a test extension's, as Copilot's would be) calls MCP tools.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -10,6 +11,14 @@ import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
 const transcriptText = (chat: Frame) => chat.locator('#transcript').innerText();
+const cards = (chat: Frame) => chat.locator('.card');
+
+async function ask(chat: Frame, text: string): Promise<void> {
+  await chat.locator('#send', { hasText: 'Send' }).waitFor(); // the previous turn has ended
+  const input = chat.locator('#input');
+  await input.fill(text);
+  await input.press('Enter');
+}
 
 /** Asks for the mock's long story from `view` and waits until its answer streams (the mock sent its first words and holds the stream open). */
 async function startLongAnswer(view: Frame): Promise<void> {
@@ -21,8 +30,10 @@ async function startLongAnswer(view: Frame): Promise<void> {
 }
 
 describe('chat turns in VS Code', () => {
-  e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message; closing the editor panel during a streaming answer ends that turn and the sidebar goes on without it', async () => {
-    const { mock, cs } = await startDemoWithMockModel();
+  e2eTest('New Chat during a streaming answer: the new chat stays empty and the next request carries no old message; closing the editor panel during a streaming answer ends that turn and the sidebar goes on without it; a vscode.lm model (a test extension registers one, as Copilot would) calls MCP tools and gets their images', async () => {
+    // Beside the demo's servers, one whose tool returns an image (auto-approved in its entry), for the vscode.lm model.
+    const pictures = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/faulty.mjs', 'content'], autoApprove: ['mixed'] };
+    const { mock, cs } = await startDemoWithMockModel({ extensions: ['fake-lm'], userSettings: { 'minagent.servers': { pictures } } });
     let wb: Workbench | undefined;
     try {
       wb = await Workbench.open(cs.url);
@@ -91,6 +102,35 @@ describe('chat turns in VS Code', () => {
         await w.screenshot('view-close-3-next-turn');
       } catch (err) {
         throw new Error(`chat turns failed (screenshot: ${await w.screenshot('chat-turns-failed')}): ${(err as Error).message}`);
+      }
+      try {
+        // Every server running (the status bar: the tree below the chat shows only its first rows).
+        await w.page.locator('.statusbar-item', { hasText: /\b(\d+)\/\1 · \d+ tools\b/ }).first().waitFor({ timeout: 120_000 });
+        // The test extension also plays a hostile one: MinAgent's exports give it no way to run a tool.
+        const probe = w.page.locator('.statusbar-item', { hasText: /^probe: / }).first();
+        await probe.waitFor({ timeout: 60_000 });
+        assert.equal((await probe.innerText()).trim(), 'probe: exports servers,toolNames; no way to run a tool');
+        // A new chat on the vscode.lm model, picked as a user picks it.
+        await w.command('MinAgent: New Chat');
+        await waitFor('a new, empty chat', async () => (await transcriptText(chat)).trim() === '');
+        const fake = chat.locator('#model option', { hasText: 'Fake LM (minagent-fake)' });
+        await fake.waitFor({ state: 'attached' });
+        await chat.locator('#model').selectOption((await fake.getAttribute('value'))!);
+        await ask(chat, 'hello');
+        await chat.locator('.msg.assistant', { hasText: 'Fake LM here; I was given 11 tools.' }).waitFor();
+        await ask(chat, 'What is MCP?');
+        const card = cards(chat).first();
+        await card.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await card.locator('.card-server').innerText(), '→ research');
+        await chat.locator('.msg.assistant', { hasText: 'The LM read: mcp: MCP (Model Context Protocol)' }).waitFor();
+        // An image a tool returns reaches the vscode.lm model as a data part, bytes intact.
+        await ask(chat, 'Show me the chart');
+        const chart = cards(chat).nth(1);
+        await chart.locator('.card-status', { hasText: 'done' }).waitFor();
+        assert.equal(await chart.locator('.card-server').innerText(), '→ pictures');
+        await chat.locator('.msg.assistant', { hasText: 'and saw an image/png image of 7 bytes starting "PNGD"' }).waitFor();
+      } catch (err) {
+        throw new Error(`vscode.lm turn failed (screenshot: ${await w.screenshot('chat-vscode-lm')}): ${(err as Error).message}`);
       }
     } finally {
       await wb?.close();

@@ -4,13 +4,15 @@ import { listeningFixture } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
-export async function startDemoWithMockModel(): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
+/** `extensions` (of fixtures/extensions) and `userSettings` come beside the demo's own. */
+export async function startDemoWithMockModel(options: { extensions?: string[]; userSettings?: Record<string, unknown> } = {}): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   // The demo workspace itself, as `npm run demo` opens it.
   const cs = await startCodeServer({
     workspace: 'demo',
     inPlace: true,
-    userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
+    extensions: options.extensions,
+    userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model', ...options.userSettings },
   });
   return { mock, cs };
 }

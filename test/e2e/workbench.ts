@@ -1,6 +1,6 @@
 // Driving the VS Code workbench in headless Chromium with playwright-core (Debian's Chromium, no
 // browser download). Selectors are VS Code internals, pinned with the code-server version.
-import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type ElementHandle, type Frame, type Locator, type Page } from 'playwright-core';
@@ -36,6 +36,8 @@ export class Workbench {
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
+    /** The browser's profile folder, removed on close. */
+    private readonly profile: string,
   ) {}
 
   static async open(url: string): Promise<Workbench> {
@@ -55,7 +57,7 @@ export class Workbench {
     page.setDefaultNavigationTimeout(120_000);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
-    return new Workbench(context, page);
+    return new Workbench(context, page, profile);
   }
 
   /** Saves a screenshot under .test-artifacts/ (kept by the suite on failure). */
@@ -263,5 +265,6 @@ export class Workbench {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 3 });
   }
 }

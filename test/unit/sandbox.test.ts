@@ -83,6 +83,9 @@ async function proxy(allowed: string, port: number): Promise<{ server: Server; p
         client.write('HTTP/1.1 200 Connection established\r\n\r\n');
         client.pipe(upstream).pipe(client);
       });
+      // One side closing while the other still writes (EPIPE, ECONNRESET) ends the tunnel, as a proxy's does.
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
     }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -90,7 +93,9 @@ async function proxy(allowed: string, port: number): Promise<{ server: Server; p
 }
 
 test("the preload takes a Node server's fetch and sockets through the proxy: the allowed host answers, another is refused with ECONNREFUSED", async () => {
-  const target = createServer((s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello'));
+  // It answers once the request has come, as an HTTP server does (answering before it left the client's
+  // write racing the close).
+  const target = createServer((s) => s.once('data', () => s.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello')));
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
   const port = (target.address() as { port: number }).port;
   const p = await proxy(`api.test:${port}`, port);

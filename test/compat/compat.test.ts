@@ -4,7 +4,7 @@
 // offers it, Streamable HTTP. Both must see the same tools, the same text from one call, the same
 // resources (and the first one's text) and the same prompts. Run by `npm run compat`.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,19 +70,23 @@ async function bySdk(server: CompatServer, transport: Transport): Promise<Seen> 
   }
 }
 
-function byCli(folder: string, server: CompatServer, first: string | undefined): Seen {
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config') } });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
-  const json = <T>(verb: string): T => {
-    const r = run(verb, '--json');
+async function byCli(folder: string, server: CompatServer, first: string | undefined): Promise<Seen> {
+  // Not spawnSync: a synchronous wait froze the other tests' SDK clients in this process, and the
+  // suite, which waits more than it computes, ran about one test at a time.
+  const run = (...args: string[]) =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      execFile(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config') } }, (error, out, err) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err });
+      });
+    });
+  const json = async <T>(verb: string): Promise<T> => {
+    const r = await run(verb, '--json');
     assert.equal(r.code, 0, `minagent ${verb}: ${r.err}`);
     return JSON.parse(r.out) as T;
   };
   // MinAgent's own read_resource tool (for a server with resources) is not the server's.
-  const tools = json<{ tools: Array<{ name: string; server: string }> }>('tools').tools.filter((t) => t.server === server.name).map((t) => t.name).sort();
-  const called = run('call', server.call.tool, JSON.stringify(withRepo(server.call.args)));
+  const tools = (await json<{ tools: Array<{ name: string; server: string }> }>('tools')).tools.filter((t) => t.server === server.name).map((t) => t.name).sort();
+  const called = await run('call', server.call.tool, JSON.stringify(withRepo(server.call.args)));
   const text = called.out.replace(/\n$/, '');
   let call: Seen['call'] = { text, error: false };
   if (called.code !== 0) {
@@ -91,11 +95,11 @@ function byCli(folder: string, server: CompatServer, first: string | undefined):
     assert.equal(typeof error, 'string', `minagent call: ${called.out}${called.err}`);
     call = { text: bare(error!), error: true };
   }
-  const resources = json<{ resources: Array<{ uri: string }> }>('resources').resources.map((r) => r.uri).sort();
-  const prompts = json<{ prompts: Array<{ name: string }> }>('prompts').prompts.map((p) => p.name).sort();
+  const resources = (await json<{ resources: Array<{ uri: string }> }>('resources')).resources.map((r) => r.uri).sort();
+  const prompts = (await json<{ prompts: Array<{ name: string }> }>('prompts')).prompts.map((p) => p.name).sort();
   let firstResource: string | undefined;
   if (first !== undefined) {
-    const read = run('read', first);
+    const read = await run('read', first);
     assert.equal(read.code, 0, `minagent read: ${read.err}`);
     firstResource = read.out.replace(/\n$/, '');
   }
@@ -144,7 +148,7 @@ async function serveHttp(server: CompatServer): Promise<{ url: string; child: Ch
 
 const installed = existsSync(join(ROOT, 'compat', 'node_modules'));
 
-describe('third-party servers: the minagent CLI sees what the SDK\'s client sees', { timeout: 30 * 60_000, concurrency: 2 }, () => {
+describe('third-party servers: the minagent CLI sees what the SDK\'s client sees', { timeout: 30 * 60_000, concurrency: 4 }, () => {
   test('the servers are installed (npm run compat installs compat/package.json)', () => {
     assert.ok(installed, 'compat/node_modules is missing: run `npm run compat`');
     assert.ok(COMPAT_SERVERS.length >= 10, 'at least ten servers');
@@ -154,7 +158,7 @@ describe('third-party servers: the minagent CLI sees what the SDK\'s client sees
     test(`${server.name} (${server.pkg}) over stdio`, { timeout: 5 * 60_000 }, async () => {
       const entry = { command: process.execPath, args: [entryOf(server), ...(server.args ?? [])], ...(server.env ? { env: server.env } : {}) };
       const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
-      const cli = byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
+      const cli = await byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
       compare(server, sdk, cli);
     });
     if (!server.http) continue;
@@ -163,7 +167,7 @@ describe('third-party servers: the minagent CLI sees what the SDK\'s client sees
       try {
         const headers = server.http!.headers ?? {};
         const sdk = await bySdk(server, new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-        const cli = byCli(folderFor(`${server.name}-http`, { type: 'http', url, headers }), server, sdk.resources[0]);
+        const cli = await byCli(folderFor(`${server.name}-http`, { type: 'http', url, headers }), server, sdk.resources[0]);
         compare(server, sdk, cli);
       } finally {
         child.kill('SIGKILL');

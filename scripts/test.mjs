@@ -89,12 +89,12 @@ const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 4);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
 // The unit files run in one process (test/unitSuite.ts): one each cost 63 CPU-seconds against 9.
 const fastFilesOf = (dir) => (dir === 'unit' ? ['test/unitSuite.ts'] : filesOf(dir));
-// The e2e files that take longest (a fresh run's figures: 160, 110, 90, 70, 65 s...) start first, so the
+// The e2e files that take longest (a fresh run's figures, three at a time: 222, 197, 162, 135, 132, 120 s...) start first, so the
 // three at a time end together instead of one long file running alone at the end.
-const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'apps', 'toolSearch', 'registry', 'prompts', 'security', 'treePolish', 'oauth', 'secrets', 'resources'];
+const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'security', 'apps', 'demo', 'secrets', 'registry', 'treePolish', 'resources', 'budget', 'oauth', 'elicitation', 'sandbox', 'chatTurns', 'toolSearch', 'prompts'];
 // The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
 // soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
-const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliFailed', 'cliRegistry', 'cliServerAsks', 'cliApprove', 'close', 'cliSandbox', 'eras'];
+const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'unitSuite', 'cliRegistry', 'cliSandbox'];
 const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
 const rank = (file, longest) => {
   const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));

@@ -97,7 +97,7 @@ const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'security', 'apps', 'dem
 const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'unitSuite', 'cliRegistry', 'cliSandbox'];
 const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
 const rank = (file, longest) => {
-  const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));
+  const i = longest.indexOf(file.replace(/^.*\/|(\.test)?\.ts$/g, ''));
   return i === -1 ? longest.length : i;
 };
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];

@@ -1,8 +1,9 @@
-// Preloaded by `npm test` into every test process: a test that sets no timeout gets one, so a hung
-// child fails that one test instead of hanging the run. (A file is not given a timeout: node:test
+// Preloaded by `npm test` into every test process (it loads ./tempFolders.cjs too): a test that sets
+// no timeout gets one, so a hung child fails that one test instead of hanging the run. (A file is not given a timeout: node:test
 // would count the whole file as one test.) Tests that need longer say so themselves.
 const nodeTest = require('node:test');
 const { syncBuiltinESMExports } = require('node:module');
+require('./tempFolders.cjs');
 
 const DEFAULT_MS = Number(process.env.MINAGENT_TEST_TIMEOUT_MS ?? 120_000);
 
@@ -22,25 +23,3 @@ nodeTest.test = withDefault(nodeTest.test);
 nodeTest.it = withDefault(nodeTest.it);
 syncBuiltinESMExports();
 
-// Every temp folder a test makes (mkdtempSync under the system's temp folder) is removed when its
-// process ends: the suites made some 40 a run and removed few, and a run's leftovers filled the disk.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const made = [];
-const mkdtempSync = fs.mkdtempSync;
-fs.mkdtempSync = function madeForTheTest(prefix, options) {
-  const dir = mkdtempSync.call(this, prefix, options);
-  if (typeof dir === 'string' && path.resolve(dir).startsWith(os.tmpdir() + path.sep)) made.push(dir);
-  return dir;
-};
-process.on('exit', () => {
-  for (const dir of made) {
-    try {
-      fs.rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // not ours to remove (a sandboxed or other user's file inside): left as it is
-    }
-  }
-});
-syncBuiltinESMExports();

@@ -87,17 +87,15 @@ const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 3);
 // The fast suites' files at a time: most of their time is spent waiting on the servers they start.
 const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 4);
 const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
-// The unit files run in one process (test/unitSuite.ts): one each cost 63 CPU-seconds against 9.
-const fastFilesOf = (dir) => (dir === 'unit' ? ['test/unitSuite.ts'] : filesOf(dir));
 // The e2e files that take longest (a fresh run's figures, three at a time: 222, 197, 162, 135, 132, 120 s...) start first, so the
 // three at a time end together instead of one long file running alone at the end.
 const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'security', 'apps', 'demo', 'secrets', 'registry', 'treePolish', 'resources', 'budget', 'oauth', 'elicitation', 'sandbox', 'chatTurns', 'toolSearch', 'prompts'];
 // The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
 // soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
-const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'unitSuite', 'cliRegistry', 'cliSandbox'];
+const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'cliRegistry', 'cliSandbox'];
 const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
 const rank = (file, longest) => {
-  const i = longest.indexOf(file.replace(/^.*\/|(\.test)?\.ts$/g, ''));
+  const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));
   return i === -1 ? longest.length : i;
 };
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
@@ -161,7 +159,7 @@ if (pack && pack.status !== 0) {
   failed('npm run package');
   status ||= pack.status;
 }
-const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(fastFilesOf), FAST_LONGEST);
+const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(filesOf), FAST_LONGEST);
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);

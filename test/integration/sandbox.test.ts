@@ -149,6 +149,28 @@ describe('a server the sandbox keeps from starting', () => {
   });
 });
 
+describe("a sandboxed server's start and the user's shell set-up", () => {
+  // The sandbox is started with `bash -c` with the MCP stream, a socket, for stdin; Debian's bash then
+  // reads ~/.bashrc when SHLVL is unset or 0 (an editor opened from the desktop). A ~/.bashrc that
+  // prints (a greeting, a version manager's notice) would write into the MCP stream.
+  test('~/.bashrc is not run: nothing of it reaches the MCP stream, and the server answers', async () => {
+    const shellHome = mkdtempSync(join(tmpdir(), 'minagent-sandbox-bashrc-'));
+    const ran = join(shellHome, 'bashrc-ran');
+    writeFileSync(join(shellHome, '.bashrc'), `echo 'hello from bashrc, not JSON'\necho started >> '${ran}'\n`);
+    const folder = mkdtempSync(join(tmpdir(), 'minagent-sandbox-rc-'));
+    const hub = new ServerHub({ sandbox: rules() });
+    try {
+      hub.reconcile([fixture('rc', 'intruder.mjs', [folder], { cwd: folder, env: { HOME: shellHome, SHLVL: '0' }, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } })]);
+      await hub.whenIdle();
+      assert.equal(hub.servers()[0]?.state.kind, 'running', JSON.stringify(hub.servers()[0]?.state));
+      assert.equal(existsSync(ran), false, '~/.bashrc ran before the sandbox started');
+      assert.match(await hub.registry.call('write', { path: join(folder, 'ok.txt'), text: 'x' }), /wrote/);
+    } finally {
+      await hub.closeAll();
+    }
+  });
+});
+
 describe('the reference servers in a sandbox with the defaults (a workspace\'s servers)', () => {
   let hub: ServerHub;
   const log: string[] = [];

@@ -100,7 +100,7 @@ class SandboxRuntime {
         spawn.cwd,
         { commandId: id, commandText: command },
       );
-      const [file, ...args] = wrapped.argv;
+      const [file, ...args] = withoutStartupFiles(wrapped.argv);
       if (!file) throw new Error('the sandbox gave no command to run');
       return { command: file, args, cwd: spawn.cwd, env: { ...spawn.env, ...proxySettings(wrapped.env), ...npmSettings(policy), ...nodeSettings(spawn.env, policy) }, release };
     } catch (err) {
@@ -204,4 +204,17 @@ function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Recor
 /** One word for a POSIX shell, whatever it holds. */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The library starts the sandbox with `bash -c`, on this host. Its stdin is the server's MCP stream, a
+ * socket, and Debian's and Ubuntu's bash take a socket for stdin as a remote login: started without
+ * SHLVL (an editor opened from the desktop), it reads the user's ~/.bashrc first, unsandboxed, into the
+ * server's stdout and stderr (a line printed there would corrupt the MCP stream; pyenv's and nvm's set-up
+ * ran before every sandboxed start). `--norc` turns that off.
+ */
+export function withoutStartupFiles(argv: string[]): string[] {
+  const [file, ...args] = argv;
+  if (file === undefined || !/(^|\/)bash$/.test(file) || args[0] !== '-c') return argv;
+  return [file, '--norc', ...args];
 }

@@ -86,10 +86,20 @@ function leftovers() {
 const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 3);
 // The fast suites' files at a time: most of their time is spent waiting on the servers they start.
 const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 4);
-const filesOf = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
+const listed = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
+/**
+ * A test file that imports others (`import './apps.test';`) runs their tests in its own process, on one
+ * editor (test/e2e/sharedMockChat.test.ts): those files are not run again on their own.
+ */
+const runByOthers = (files) => new Set(files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^import '\.\/([\w.-]+\.test)';$/gm)].map((m) => f.replace(/[^/]+$/, `${m[1]}.ts`))));
+const filesOf = (dir) => {
+  const files = listed(dir);
+  const others = runByOthers(files);
+  return files.filter((f) => !others.has(f));
+};
 // The e2e files that take longest (a fresh run's figures, three at a time: 222, 197, 162, 135, 132, 120 s...) start first, so the
 // three at a time end together instead of one long file running alone at the end.
-const E2E_LONGEST = ['chatPolish', 'chat', 'extension', 'security', 'apps', 'demo', 'secrets', 'registry', 'treePolish', 'resources', 'budget', 'oauth', 'elicitation', 'sandbox', 'chatTurns', 'toolSearch', 'prompts'];
+const E2E_LONGEST = ['sharedMockChat', 'chatPolish', 'chat', 'extension', 'security', 'apps', 'demo', 'secrets', 'registry', 'treePolish', 'resources', 'budget', 'oauth', 'elicitation', 'sandbox', 'chatTurns', 'toolSearch', 'prompts'];
 // The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
 // soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
 const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'cliRegistry', 'cliSandbox'];

@@ -1,6 +1,9 @@
 // code-server on the demo workspace with its chat on the mock model server (OpenAI-compatible).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture } from '../helpers';
+import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
@@ -36,33 +39,104 @@ export interface MockChat {
   mock: Awaited<ReturnType<typeof listeningFixture>>;
 }
 
+/** An editor on the e2e workspace with its chat on the mock model, kept for the next test of a file that shares one. */
+interface SharedEditor {
+  w: Workbench;
+  cs: Awaited<ReturnType<typeof startCodeServer>>;
+  mock: Awaited<ReturnType<typeof listeningFixture>>;
+}
+
+/** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
+let sharing: { open?: SharedEditor } | undefined;
+
+/**
+ * Makes the `inMockChat` tests of this process share one editor (code-server, its browser and the mock
+ * model): each workbench costs ~12 CPU-seconds before a test acts, and the e2e stage is CPU-bound. A file
+ * that imports several test files calls it (test/e2e/sharedMockChat.test.ts); each of those files run
+ * alone still opens its own. Between tests the editor is put back as a user would: the workspace's
+ * servers rewritten in its settings, every editor closed, a new chat; the mock model forgets its requests.
+ * A test that fails leaves its editor closed, and the next one opens a fresh one.
+ */
+export function shareOneEditor(): void {
+  sharing = {};
+  after(async () => {
+    if (sharing?.open) await closeEditor(sharing.open);
+    sharing = undefined;
+  });
+}
+
+async function openEditor(workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+  const mock = await listeningFixture('fixtures/models/mock-model.mjs');
+  let cs: SharedEditor['cs'] | undefined;
+  try {
+    cs = await startCodeServer({
+      workspace: 'e2e',
+      workspaceSettings,
+      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
+    });
+    const w = await Workbench.open(cs.url);
+    await w.openMinAgent();
+    return { w, cs, mock };
+  } catch (err) {
+    await cs?.stop();
+    mock.child.stdin!.end();
+    throw err;
+  }
+}
+
+async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
+  await w.close();
+  await cs.stop();
+  mock.child.stdin!.end();
+}
+
+/** The shared editor made ready for the next test: its servers are `workspaceSettings`'s, nothing open, a new chat. */
+async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Record<string, unknown>): Promise<void> {
+  for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
+  await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
+  writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
+  await w.command('View: Close All Editors');
+  await w.command('MinAgent: New Chat');
+  const chat = await w.webview();
+  await waitFor('an empty chat', async () => (await chat.locator('.card, .msg').count()) === 0, 30_000);
+}
+
 /**
  * code-server on the e2e workspace with these servers, its chat on the mock model: waits until the
  * servers' rows say they run (`running`) and the model is in the picker, runs `body`, and on a
- * failure names the screenshot `name-failed`. Everything started is stopped after.
+ * failure names the screenshot `name-failed`. Everything started is stopped after, unless the
+ * process shares one editor (`shareOneEditor`) and the test passed.
  */
 export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>): Promise<void> {
-  const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-  const cs = await startCodeServer({
-    workspace: 'e2e',
-    workspaceSettings,
-    userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
-  });
-  let w: Workbench | undefined;
+  const reused = sharing?.open;
+  let editor: SharedEditor | undefined = reused;
+  let passed = false;
   try {
-    w = await Workbench.open(cs.url);
-    await w.openMinAgent();
+    if (reused) {
+      await reuseEditor(reused, workspaceSettings).catch(async (err: Error) => {
+        // Not this test's failure: it gets a fresh editor, and the log says why.
+        console.error(`${name}: the shared editor could not be reused (${err.message}); opening a fresh one`);
+        sharing!.open = undefined;
+        await closeEditor(reused);
+        editor = await openEditor(workspaceSettings);
+      });
+    } else editor = await openEditor(workspaceSettings);
+    const { w, cs, mock } = editor!;
+    if (sharing) sharing.open = editor;
     await w.waitForRows('the servers running', running, 120_000);
     const chat = await w.webview();
     try {
       await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
       await body({ w, chat, cs, mock });
+      passed = true;
     } catch (err) {
       throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
     }
   } finally {
-    await w?.close();
-    await cs.stop();
-    mock.child.stdin!.end();
+    // Kept open only for the next test of a file that shares it, and only after a test that passed.
+    if (editor && (!sharing || !passed)) {
+      if (sharing?.open === editor) sharing.open = undefined;
+      await closeEditor(editor);
+    }
   }
 }

@@ -96,6 +96,12 @@ async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Rec
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
   writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   await w.command('View: Close All Editors');
+  // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
+  for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
+    const header = w.page.locator('.pane-header', { hasText: new RegExp(`^${view}`) }).first();
+    const expanded = await header.getAttribute('aria-expanded', { timeout: 1_000 }).catch(() => null);
+    if (expanded !== null && (expanded === 'true') !== open) await header.click();
+  }
   await w.command('MinAgent: New Chat');
   const chat = await w.webview();
   await waitFor('an empty chat', async () => (await chat.locator('.card, .msg').count()) === 0, 30_000);
@@ -123,9 +129,9 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
     } else editor = await openEditor(workspaceSettings);
     const { w, cs, mock } = editor!;
     if (sharing) sharing.open = editor;
-    await w.waitForRows('the servers running', running, 120_000);
-    const chat = await w.webview();
     try {
+      await w.waitForRows('the servers running', running, 120_000);
+      const chat = await w.webview();
       await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
       await body({ w, chat, cs, mock });
       passed = true;

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { waitFor } from '../helpers';
+import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
@@ -26,18 +26,11 @@ async function ask(chat: Frame, text: string): Promise<void> {
 
 describe('resources and icons in VS Code', () => {
   e2eTest('a resource opens from the tree and follows changes; Add to Chat reaches the model; cards list resource links; icons render', async () => {
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      workspaceSettings: { 'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_HOSTILE: '1', LIBRARY_MEDIA: '1' } } } },
-      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
-    });
+    const library = { 'minagent.servers': { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_HOSTILE: '1', LIBRARY_MEDIA: '1' } } } };
     let wb: Workbench | undefined;
     const stage = staged('resources', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await w.openMinAgent();
+    await inMockChat('resources', library, (r) => r.some((x) => /^library \d+ tools · /.test(x)), async ({ w, mock }) => {
+      wb = w;
       let chat!: Frame;
       await stage('0-chat', async () => {
         chat = await w.webview();
@@ -194,10 +187,6 @@ describe('resources and icons in VS Code', () => {
         await card.scrollIntoViewIfNeeded();
         await w.screenshot('resources-7-hostile');
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
+    });
   });
 });

@@ -213,7 +213,7 @@ export function shellQuote(word: string): string {
  * server's stdout and stderr (a line printed there would corrupt the MCP stream; pyenv's and nvm's set-up
  * ran before every sandboxed start). `--norc` turns that off.
  */
-export function withoutStartupFiles(argv: string[]): string[] {
+function withoutStartupFiles(argv: string[]): string[] {
   const [file, ...args] = argv;
   if (file === undefined || !/(^|\/)bash$/.test(file) || args[0] !== '-c') return argv;
   return [file, '--norc', ...args];

@@ -57,12 +57,14 @@ describe('chat turns in VS Code', () => {
         await input.fill('hello there');
         await input.press('Enter');
         await chat.locator('.msg.assistant', { hasText: 'You said: hello there' }).waitFor();
+        // The turn over (its answer rendered whole: read mid-render, the answer once ended in a stray line break).
+        await chat.locator('#send', { hasText: 'Send' }).waitFor();
         const seen = await requests(mock.port);
         assert.equal(seen.length, 2);
         const sent = seen[1]!.body.messages.filter((m) => m.role !== 'system');
         assert.deepEqual(sent, [{ role: 'user', content: 'hello there' }], 'only the new message went to the model');
         // The old turn wrote nothing into this conversation, then or since (no "Stopped." either).
-        assert.deepEqual(await chat.locator('#transcript .msg').allInnerTexts(), ['hello there', 'You said: hello there. Ask me "What is MCP?" to see a tool call.']);
+        assert.deepEqual((await chat.locator('#transcript .msg').allInnerTexts()).map((t) => t.trim()), ['hello there', 'You said: hello there. Ask me "What is MCP?" to see a tool call.']);
         assert.equal(await chat.locator('#transcript .notice, #transcript .card').count(), 0);
         await w.screenshot('chat-turns-3-next-turn');
 

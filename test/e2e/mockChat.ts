@@ -7,6 +7,9 @@ import { listeningFixture, waitFor } from '../helpers';
 import { startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
+/** The user settings that put the chat on the mock model listening on `port`. */
+const onMockModel = (port: string) => ({ 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${port}/v1`, 'minagent.chat.model': 'mock-model' });
+
 /** `extensions` (of fixtures/extensions) and `userSettings` come beside the demo's own. */
 export async function startDemoWithMockModel(options: { extensions?: string[]; userSettings?: Record<string, unknown> } = {}): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
@@ -15,7 +18,7 @@ export async function startDemoWithMockModel(options: { extensions?: string[]; u
     workspace: 'demo',
     inPlace: true,
     extensions: options.extensions,
-    userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model', ...options.userSettings },
+    userSettings: { ...onMockModel(mock.port), ...options.userSettings },
   });
   return { mock, cs };
 }
@@ -40,11 +43,7 @@ export interface MockChat {
 }
 
 /** An editor on the e2e workspace with its chat on the mock model, kept for the next test of a file that shares one. */
-interface SharedEditor {
-  w: Workbench;
-  cs: Awaited<ReturnType<typeof startCodeServer>>;
-  mock: Awaited<ReturnType<typeof listeningFixture>>;
-}
+type SharedEditor = Omit<MockChat, 'chat'>;
 
 /** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
 let sharing: { open?: SharedEditor } | undefined;
@@ -69,11 +68,7 @@ async function openEditor(workspaceSettings: Record<string, unknown>): Promise<S
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   try {
-    cs = await startCodeServer({
-      workspace: 'e2e',
-      workspaceSettings,
-      userSettings: { 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`, 'minagent.chat.model': 'mock-model' },
-    });
+    cs = await startCodeServer({ workspace: 'e2e', workspaceSettings, userSettings: onMockModel(mock.port) });
     const w = await Workbench.open(cs.url);
     await w.openMinAgent();
     return { w, cs, mock };
@@ -107,6 +102,22 @@ async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Rec
   await waitFor('an empty chat', async () => (await chat.locator('.card, .msg').count()) === 0, 30_000);
 }
 
+/** The shared editor put back for this test, or (none shared, or it cannot be put back) a fresh one. */
+async function editorFor(name: string, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+  const shared = sharing?.open;
+  if (!shared) return openEditor(workspaceSettings);
+  try {
+    await reuseEditor(shared, workspaceSettings);
+    return shared;
+  } catch (err) {
+    // Not this test's failure: it gets a fresh editor, and the log says why.
+    console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
+    sharing!.open = undefined;
+    await closeEditor(shared);
+    return openEditor(workspaceSettings);
+  }
+}
+
 /**
  * code-server on the e2e workspace with these servers, its chat on the mock model: waits until the
  * servers' rows say they run (`running`) and the model is in the picker, runs `body`, and on a
@@ -114,34 +125,22 @@ async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Rec
  * process shares one editor (`shareOneEditor`) and the test passed.
  */
 export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>): Promise<void> {
-  const reused = sharing?.open;
-  let editor: SharedEditor | undefined = reused;
+  const editor = await editorFor(name, workspaceSettings);
+  const { w, cs, mock } = editor;
+  if (sharing) sharing.open = editor;
   let passed = false;
   try {
-    if (reused) {
-      await reuseEditor(reused, workspaceSettings).catch(async (err: Error) => {
-        // Not this test's failure: it gets a fresh editor, and the log says why.
-        console.error(`${name}: the shared editor could not be reused (${err.message}); opening a fresh one`);
-        sharing!.open = undefined;
-        await closeEditor(reused);
-        editor = await openEditor(workspaceSettings);
-      });
-    } else editor = await openEditor(workspaceSettings);
-    const { w, cs, mock } = editor!;
-    if (sharing) sharing.open = editor;
-    try {
-      await w.waitForRows('the servers running', running, 120_000);
-      const chat = await w.webview();
-      await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
-      await body({ w, chat, cs, mock });
-      passed = true;
-    } catch (err) {
-      throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
-    }
+    await w.waitForRows('the servers running', running, 120_000);
+    const chat = await w.webview();
+    await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+    await body({ w, chat, cs, mock });
+    passed = true;
+  } catch (err) {
+    throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
   } finally {
     // Kept open only for the next test of a file that shares it, and only after a test that passed.
-    if (editor && (!sharing || !passed)) {
-      if (sharing?.open === editor) sharing.open = undefined;
+    if (!sharing || !passed) {
+      if (sharing) sharing.open = undefined;
       await closeEditor(editor);
     }
   }

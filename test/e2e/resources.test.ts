@@ -6,17 +6,9 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
-import { inMockChat } from './mockChat';
+import { inMockChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
-
-interface Recorded {
-  body: { messages: Array<{ role: string; content: unknown }> };
-}
-
-async function requests(port: string): Promise<Recorded[]> {
-  return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as Recorded[];
-}
 
 async function ask(chat: Frame, text: string): Promise<void> {
   const input = chat.locator('#input');

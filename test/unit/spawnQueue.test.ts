@@ -1,3 +1,5 @@
+// npm test: a process of its own (these tests count the event loop's iterations; another file's timers in the
+// same process would run in them).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { iterationCounter } from '../helpers';

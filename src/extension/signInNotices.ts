@@ -5,7 +5,8 @@ import { noticeText } from './noticeText';
 /**
  * Says outside the Tools view when a server waits for the user to sign in: one notification per
  * server, with a Sign In link, withdrawn as soon as the server leaves that state (signed in,
- * stopped, removed). A progress notification, because it is the only kind an extension can close.
+ * stopped, removed). A progress notification, because it is the only kind an extension can close; it
+ * shows no busy bar (nothing is in progress: the server waits for the user).
  */
 export class SignInNotices implements vscode.Disposable {
   /** Open notices by server, each with the function that closes it. */
@@ -36,7 +37,10 @@ export class SignInNotices implements vscode.Disposable {
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `MinAgent: server "${noticeText(name)}" needs you to sign in`, cancellable: false },
       (progress) => {
-        progress.report({ message: `[Sign In](command:minagent.signIn?${args})` });
+        // With an increment the bar is a measured one at 0%, drawn once: without, VS Code runs its busy
+        // animation for as long as the notice waits for the user (measured in the demo's editor: its GPU
+        // process and page ~0.23 CPU-s a second, for nothing in progress).
+        progress.report({ message: `[Sign In](command:minagent.signIn?${args})`, increment: 0 });
         return new Promise<void>((resolve) => this.open.set(name, resolve));
       },
     );

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { startCodeServer } from './codeServer';
 import { missingPrerequisites } from './prereqs';
 import { Workbench } from './workbench';
+import { waitFor } from '../helpers';
 import { startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
 const fixtures: OAuthFixture[] = [];
@@ -95,6 +96,10 @@ describe('OAuth sign-in in VS Code', () => {
       assert.equal(f.events.filter((e) => e.kind === 'authorize' || e.kind === 'register').length, 0, 'nothing is registered or opened before the user asks');
       await toast(page, 'server "remote" needs you to sign in').first().waitFor({ timeout: 60_000 });
       assert.equal(await toast(page, 'failed to start').count(), 0, 'a sign-in is not reported as a failure');
+      // Nothing is in progress while the server waits for the user: no busy bar runs (and costs CPU) for as long as the notice is up.
+      const bar = toast(page, 'server "remote" needs you to sign in').first().locator('.monaco-progress-container');
+      await waitFor('the notice\'s progress bar settled', async () => !/\binfinite\b/.test((await bar.getAttribute('class')) ?? ''), 10_000);
+      assert.match((await bar.getAttribute('class')) ?? '', /\bdiscrete\b/, 'the notice shows a measured (still) bar, not a busy one');
       await w.screenshot('oauth-sign-in-needed');
 
       // Sign In in the tree: the dialog names the authorization server, then the browser window opens.

@@ -174,8 +174,8 @@ if (pack && pack.status !== 0) {
 }
 // The unit files run in one process (test/unitSuite.cjs; a process each cost six times the CPU), but
 // for those that say they need one of their own.
-const { OWN_PROCESS } = createRequire(import.meta.url)('../test/unitSuite.cjs');
-const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs', ...filesOf(suite).filter((f) => OWN_PROCESS.test(readFileSync(f, 'utf8')))] : filesOf(suite));
+const { ownProcessFiles } = createRequire(import.meta.url)('../test/unitSuite.cjs');
+const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs', ...ownProcessFiles()] : filesOf(suite));
 const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(fastFiles), FAST_LONGEST);
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));

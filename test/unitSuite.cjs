@@ -8,15 +8,14 @@ const { join } = require('node:path');
 const { describe } = require('node:test');
 
 const dir = join(__dirname, 'unit');
-const OWN_PROCESS = /^\/\/ npm test: a process of its own\b/;
+const files = () => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+const ownProcess = (file) => /^\/\/ npm test: a process of its own\b/.test(readFileSync(join(dir, file), 'utf8'));
 
-/** The unit files that run here (the others run in a process each). */
-function sharedFiles() {
-  return readdirSync(dir).filter((f) => f.endsWith('.test.ts') && !OWN_PROCESS.test(readFileSync(join(dir, f), 'utf8'))).sort();
-}
+/** The unit files that need a process of their own (scripts/test.mjs runs them beside this one). */
+const ownProcessFiles = () => files().filter(ownProcess).map((f) => `test/unit/${f}`);
 
-module.exports = { OWN_PROCESS };
-// Run by node:test (scripts/test.mjs only reads OWN_PROCESS).
+module.exports = { ownProcessFiles };
+// Run by node:test: every other unit file, each under its name.
 if (require.main === module) {
-  for (const file of sharedFiles()) describe(`test/unit/${file}`, () => require(join(dir, file)));
+  for (const file of files().filter((f) => !ownProcess(f))) describe(`test/unit/${file}`, () => require(join(dir, file)));
 }

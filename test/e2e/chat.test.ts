@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
-import { startDemoWithMockModel } from './mockChat';
+import { inDemoChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
@@ -19,12 +19,10 @@ const cards = (chat: Frame) => chat.locator('.card');
 
 describe('the chat panel', () => {
   e2eTest('turns over MCP tools with cards, approvals (once, chat, always and forgotten), Stop, XSS-safe output, and restore after reload', async () => {
-    const { mock, cs } = await startDemoWithMockModel();
     let wb: Workbench | undefined;
     const stage = staged('chat', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
+    await inDemoChat(async ({ w, cs }) => {
+      wb = w;
       await w.openMinAgent();
       await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker 2 tools')) && r.some((x) => x.startsWith('analytics 2 tools')));
       let chat = await w.webview();
@@ -161,10 +159,6 @@ describe('the chat panel', () => {
         await chat.locator('#send', { hasText: 'Stop' }).click();
         await cards(chat).first().locator('.card-status', { hasText: /denied|cancelled/ }).waitFor();
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
+    });
   });
 });

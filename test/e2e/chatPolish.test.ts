@@ -9,7 +9,7 @@ import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { listeningFixture, ROOT, waitFor } from '../helpers';
 import type { CodeServer } from './codeServer';
-import { requests, startDemoWithMockModel } from './mockChat';
+import { inDemoChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
 import { ARTIFACTS, Workbench } from './workbench';
 
@@ -43,13 +43,7 @@ async function sidebarShot(w: Workbench, name: string): Promise<void> {
 }
 
 async function stages(name: string, body: (stage: (label: string, fn: () => Promise<void>) => Promise<void>, w: Workbench, cs: CodeServer, mockPort: string) => Promise<void>): Promise<void> {
-  const { mock, cs } = await startDemoWithMockModel();
-  let wb: Workbench | undefined;
-  try {
-    wb = await Workbench.open(cs.url);
-    const w = wb;
-    // On a loaded machine the extensions' activity bar items can take minutes to show.
-    await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
+  await inDemoChat(async ({ w, cs, mock }) => {
     await body(
       async (label, fn) => {
         console.log(`# ${name}: stage ${label} at ${Math.round(performance.now() / 1000)} s`);
@@ -63,11 +57,7 @@ async function stages(name: string, body: (stage: (label: string, fn: () => Prom
       cs,
       mock.port,
     );
-  } finally {
-    await wb?.close();
-    await cs.stop();
-    mock.child.stdin!.end();
-  }
+  });
 }
 
 describe('the chat, polished (issue 11)', () => {
@@ -219,6 +209,14 @@ describe('the chat, polished (issue 11)', () => {
       await chat.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 240_000 }); // the first render, on a loaded machine
       await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
 
+      // The chats kept before this test's own (in the editor it shares with the tests before it, theirs):
+      // this test's come first in the history, most recent first, and those stay below them.
+      await w.command('MinAgent: Chat History');
+      const anyRow = w.page.locator('.quick-input-list .monaco-list-row').first();
+      await anyRow.or(w.page.locator('.quick-input-widget input[placeholder^="No conversations yet"]')).waitFor();
+      const earlier = (await anyRow.isVisible()) ? await w.page.locator('.quick-input-list .monaco-list-row').count() : 0;
+      await w.page.keyboard.press('Escape');
+
       await stage('2-setup-keeps-the-model', async () => {
         await ask(chat, 'first conversation');
         await chat.locator('.msg.assistant', { hasText: 'You said: first conversation' }).waitFor();
@@ -260,7 +258,7 @@ describe('the chat, polished (issue 11)', () => {
         await ask(chat, 'second conversation');
         await chat.locator('.msg.assistant', { hasText: 'You said: second conversation' }).waitFor();
         const rows = await rowTexts();
-        assert.equal(rows.length, 2, rows.join(' | '));
+        assert.equal(rows.length, earlier + 2, rows.join(' | '));
         assert.match(rows[0]!, /^second conversation \| current · just now$/);
         assert.match(rows[1]!, /^first conversation \| (just now|\d+ min ago)$/);
       });
@@ -298,10 +296,10 @@ describe('the chat, polished (issue 11)', () => {
         const row = (await historyRows()).filter({ hasText: 'My renamed chat' });
         await row.hover();
         await row.locator('.action-label[aria-label="Delete"]').click();
-        await waitFor('the deleted chat to leave the list', async () => (await w.page.locator('.quick-input-list .monaco-list-row').count()) === 1);
+        await waitFor('the deleted chat to leave the list', async () => (await w.page.locator('.quick-input-list .monaco-list-row').count()) === earlier + 1);
         await w.page.keyboard.press('Escape');
         const rows = await rowTexts();
-        assert.equal(rows.length, 1, rows.join(' | '));
+        assert.equal(rows.length, earlier + 1, rows.join(' | '));
         assert.match(rows[0]!, /^first conversation \| current · /);
         await w.page.keyboard.press('Escape');
         assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['first conversation', 'still there?', 'back again'], 'deleting another chat leaves the shown one');

@@ -42,16 +42,22 @@ export interface MockChat {
   mock: Awaited<ReturnType<typeof listeningFixture>>;
 }
 
-/** An editor on the e2e workspace with its chat on the mock model, kept for the next test of a file that shares one. */
-type SharedEditor = Omit<MockChat, 'chat'>;
+/**
+ * Which editor: the e2e workspace with the servers a test writes in its settings (`inMockChat`), or the
+ * demo workspace as `npm run demo` opens it (`inDemoChat`).
+ */
+type EditorKind = 'e2e' | 'demo';
+
+/** An editor with its chat on the mock model, kept for the next test of a file that shares one. */
+type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind };
 
 /** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
 let sharing: { open?: SharedEditor } | undefined;
 
 /**
- * Makes the `inMockChat` tests of this process share one editor (code-server, its browser and the mock
- * model): each workbench costs ~12 CPU-seconds before a test acts, and the e2e stage is CPU-bound. A file
- * that imports several test files calls it (test/e2e/sharedMockChat.test.ts); each of those files run
+ * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser
+ * and the mock model): each workbench costs ~12 CPU-seconds before a test acts, and the e2e stage is CPU-bound. A file
+ * that imports several test files calls it (test/e2e/sharedMockChat.test.ts, sharedDemoChat.test.ts); each of those files run
  * alone still opens its own. Between tests the editor is put back as a user would: the workspace's
  * servers rewritten in its settings, every editor closed, a new chat; the mock model forgets its requests.
  * A test that fails leaves its editor closed, and the next one opens a fresh one.
@@ -64,14 +70,27 @@ export function shareOneEditor(): void {
   });
 }
 
-async function openEditor(workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+  if (kind === 'demo') {
+    const { mock, cs } = await startDemoWithMockModel();
+    try {
+      const w = await Workbench.open(cs.url);
+      // On a loaded machine the extensions' activity bar items can take minutes to show.
+      await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
+      return { w, cs, mock, kind };
+    } catch (err) {
+      await cs.stop();
+      mock.child.stdin!.end();
+      throw err;
+    }
+  }
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   try {
     cs = await startCodeServer({ workspace: 'e2e', workspaceSettings, userSettings: onMockModel(mock.port) });
     const w = await Workbench.open(cs.url);
     await w.openMinAgent();
-    return { w, cs, mock };
+    return { w, cs, mock, kind };
   } catch (err) {
     await cs?.stop();
     mock.child.stdin!.end();
@@ -85,11 +104,14 @@ async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
   mock.child.stdin!.end();
 }
 
-/** The shared editor made ready for the next test: its servers are `workspaceSettings`'s, nothing open, a new chat. */
-async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Record<string, unknown>): Promise<void> {
+/**
+ * The shared editor made ready for the next test: its servers are `workspaceSettings`'s (the e2e
+ * workspace's; the demo's are its own), nothing open, a new chat.
+ */
+async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSettings: Record<string, unknown>): Promise<void> {
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
-  writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
+  if (kind === 'e2e') writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   await w.command('View: Close All Editors');
   // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
   for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
@@ -102,10 +124,15 @@ async function reuseEditor({ w, cs, mock }: SharedEditor, workspaceSettings: Rec
   await waitFor('an empty chat', async () => (await chat.locator('.card, .msg').count()) === 0, 30_000);
 }
 
-/** The shared editor put back for this test, or (none shared, or it cannot be put back) a fresh one. */
-async function editorFor(name: string, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+/** The shared editor put back for this test, or (none shared, of another kind, or it cannot be put back) a fresh one. */
+async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
   const shared = sharing?.open;
-  if (!shared) return openEditor(workspaceSettings);
+  if (!shared) return openEditor(kind, workspaceSettings);
+  if (shared.kind !== kind) {
+    sharing!.open = undefined;
+    await closeEditor(shared);
+    return openEditor(kind, workspaceSettings);
+  }
   try {
     await reuseEditor(shared, workspaceSettings);
     return shared;
@@ -114,7 +141,7 @@ async function editorFor(name: string, workspaceSettings: Record<string, unknown
     console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(workspaceSettings);
+    return openEditor(kind, workspaceSettings);
   }
 }
 
@@ -125,7 +152,7 @@ async function editorFor(name: string, workspaceSettings: Record<string, unknown
  * process shares one editor (`shareOneEditor`) and the test passed.
  */
 export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>): Promise<void> {
-  const editor = await editorFor(name, workspaceSettings);
+  const editor = await editorFor(name, 'e2e', workspaceSettings);
   const { w, cs, mock } = editor;
   if (sharing) sharing.open = editor;
   let passed = false;
@@ -139,6 +166,27 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
     throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
   } finally {
     // Kept open only for the next test of a file that shares it, and only after a test that passed.
+    if (!sharing || !passed) {
+      if (sharing) sharing.open = undefined;
+      await closeEditor(editor);
+    }
+  }
+}
+
+/**
+ * code-server on the demo workspace (as `npm run demo` opens it), its chat on the mock model, once its
+ * MinAgent item shows: runs `body`. Shared as `inMockChat`'s editors are (test/e2e/sharedDemoChat.test.ts):
+ * a shared editor comes with every editor closed and a new chat; the chat history and user settings are
+ * what the tests before left.
+ */
+export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>): Promise<void> {
+  const editor = await editorFor('demo', 'demo', {});
+  if (sharing) sharing.open = editor;
+  let passed = false;
+  try {
+    await body(editor);
+    passed = true;
+  } finally {
     if (!sharing || !passed) {
       if (sharing) sharing.open = undefined;
       await closeEditor(editor);

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
-import { requests } from './mockChat';
+import { waitFor } from '../helpers';
+import { inDemoChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
 import { inSight, staged, Workbench } from './workbench';
 
@@ -13,22 +12,10 @@ const label = (chat: Frame) => chat.locator('#budget-label').innerText();
 
 describe('the context budget', () => {
   e2eTest('the chat shows what the next request costs; a tool switched off in the tree is not sent', async () => {
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-    const cs = await startCodeServer({
-      workspace: 'demo',
-      inPlace: true,
-      userSettings: {
-        'minagent.chat.provider': 'openai',
-        'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
-        'minagent.chat.model': 'mock-model',
-        'minagent.chat.contextWindow': 16000,
-      },
-    });
     let wb: Workbench | undefined;
     const stage = staged('budget', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
+    await inDemoChat(async ({ w, mock }) => {
+      wb = w;
       await w.openMinAgent();
       const chat = await w.webview();
 
@@ -117,10 +104,6 @@ describe('the context budget', () => {
         assert.ok(!tools.some((n) => n.startsWith('analytics__')), `no analytics tool is sent: ${tools.join(', ')}`);
         assert.ok(tools.includes('search_corpus'));
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
+    }, { 'minagent.chat.contextWindow': 16000 });
   });
 });

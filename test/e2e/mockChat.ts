@@ -1,5 +1,6 @@
 // code-server on the demo workspace with its chat on the mock model server (OpenAI-compatible).
 import { writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -49,10 +50,13 @@ export interface MockChat {
 type EditorKind = 'e2e' | 'demo';
 
 /** An editor with its chat on the mock model, kept for the next test of a file that shares one. */
-type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind };
+type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind; userSettings: Record<string, unknown> };
 
-/** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
-let sharing: { open?: SharedEditor } | undefined;
+/**
+ * Whether this process's tests share one editor (`shareOneEditor`), the one open now, and the user
+ * settings a shared demo editor opens with.
+ */
+let sharing: { open?: SharedEditor; demoSettings: Record<string, unknown> } | undefined;
 
 /**
  * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser
@@ -60,24 +64,27 @@ let sharing: { open?: SharedEditor } | undefined;
  * that imports several test files calls it (test/e2e/sharedMockChat.test.ts, sharedDemoChat.test.ts); each of those files run
  * alone still opens its own. Between tests the editor is put back as a user would: the workspace's
  * servers rewritten in its settings, every editor closed, a new chat; the mock model forgets its requests.
- * A test that fails leaves its editor closed, and the next one opens a fresh one.
+ * A test that fails leaves its editor closed, and the next one opens a fresh one. `demoSettings`: the user
+ * settings the demo editor opens with, those its `inDemoChat` tests ask for together (VS Code does not
+ * take up a change made to the user's settings file once it has written the file itself, as the chat does
+ * on its first activation, so they cannot be changed between tests).
  */
-export function shareOneEditor(): void {
-  sharing = {};
+export function shareOneEditor(demoSettings: Record<string, unknown> = {}): void {
+  sharing = { demoSettings };
   after(async () => {
     if (sharing?.open) await closeEditor(sharing.open);
     sharing = undefined;
   });
 }
 
-async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown> = {}): Promise<SharedEditor> {
   if (kind === 'demo') {
-    const { mock, cs } = await startDemoWithMockModel();
+    const { mock, cs } = await startDemoWithMockModel({ userSettings });
     try {
       const w = await Workbench.open(cs.url);
       // On a loaded machine the extensions' activity bar items can take minutes to show.
       await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
-      return { w, cs, mock, kind };
+      return { w, cs, mock, kind, userSettings };
     } catch (err) {
       await cs.stop();
       mock.child.stdin!.end();
@@ -87,10 +94,10 @@ async function openEditor(kind: EditorKind, workspaceSettings: Record<string, un
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   try {
-    cs = await startCodeServer({ workspace: 'e2e', workspaceSettings, userSettings: onMockModel(mock.port) });
+    cs = await startCodeServer({ workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings } });
     const w = await Workbench.open(cs.url);
     await w.openMinAgent();
-    return { w, cs, mock, kind };
+    return { w, cs, mock, kind, userSettings };
   } catch (err) {
     await cs?.stop();
     mock.child.stdin!.end();
@@ -112,6 +119,7 @@ async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSetting
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
   if (kind === 'e2e') writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
+
   await w.command('View: Close All Editors');
   // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
   for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
@@ -124,14 +132,18 @@ async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSetting
   await waitFor('an empty chat', async () => (await chat.locator('.card, .msg').count()) === 0, 30_000);
 }
 
-/** The shared editor put back for this test, or (none shared, of another kind, or it cannot be put back) a fresh one. */
-async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>): Promise<SharedEditor> {
+/**
+ * The shared editor put back for this test, or (none shared, of another kind, opened with other user
+ * settings than `userSettings`, or it cannot be put back) a fresh one.
+ */
+async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown> = {}): Promise<SharedEditor> {
   const shared = sharing?.open;
-  if (!shared) return openEditor(kind, workspaceSettings);
-  if (shared.kind !== kind) {
+  const opening = { ...(kind === 'demo' ? sharing?.demoSettings : {}), ...userSettings };
+  if (!shared) return openEditor(kind, workspaceSettings, opening);
+  if (shared.kind !== kind || !isDeepStrictEqual(shared.userSettings, opening)) {
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings);
+    return openEditor(kind, workspaceSettings, opening);
   }
   try {
     await reuseEditor(shared, workspaceSettings);
@@ -141,7 +153,7 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
     console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings);
+    return openEditor(kind, workspaceSettings, opening);
   }
 }
 
@@ -174,13 +186,13 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
 }
 
 /**
- * code-server on the demo workspace (as `npm run demo` opens it), its chat on the mock model, once its
- * MinAgent item shows: runs `body`. Shared as `inMockChat`'s editors are (test/e2e/sharedDemoChat.test.ts):
- * a shared editor comes with every editor closed and a new chat; the chat history and user settings are
- * what the tests before left.
+ * code-server on the demo workspace (as `npm run demo` opens it), its chat on the mock model with
+ * `userSettings` beside it, once its MinAgent item shows: runs `body`. Shared as `inMockChat`'s editors are
+ * (test/e2e/sharedDemoChat.test.ts): a shared editor comes with every editor closed and a new chat; the
+ * chat history, the models the tests before added and what they switched off in the tree stay.
  */
-export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>): Promise<void> {
-  const editor = await editorFor('demo', 'demo', {});
+export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>, userSettings: Record<string, unknown> = {}): Promise<void> {
+  const editor = await editorFor('demo', 'demo', {}, userSettings);
   if (sharing) sharing.open = editor;
   let passed = false;
   try {

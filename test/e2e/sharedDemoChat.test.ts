@@ -1,9 +1,12 @@
-// The chat panel and the polished chat, each a test file of its own, run in one process on one editor
-// (the demo workspace, its chat on the mock model): `npm test` runs this file instead of those two, and
-// each of them still runs alone with its own editors. The chat panel comes first; the polished chat's
-// history test, which adds a model to the user's settings, last.
+// The chat panel, the polished chat and the context budget, each a test file of its own, run in one
+// process on one editor (the demo workspace, its chat on the mock model): `npm test` runs this file
+// instead of those three, and each of them still runs alone with its own editors. The editor opens with
+// the context budget's 16k window (its user settings cannot change between tests: shareOneEditor), which
+// the chat's turns stay well under. The context budget comes last: it switches a server and a tool off in
+// the tree, which the others' welcome would show.
 import { shareOneEditor } from './mockChat';
 import './chat.test';
 import './chatPolish.test';
+import './budget.test';
 
-shareOneEditor();
+shareOneEditor({ 'minagent.chat.contextWindow': 16000 });

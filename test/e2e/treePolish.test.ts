@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { SERVERS, waitFor } from '../helpers';
-import { startCodeServer, type CodeServer } from './codeServer';
+import type { CodeServer } from './codeServer';
+import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
@@ -39,12 +40,12 @@ const readReport = (cs: CodeServer): Report | undefined => {
 
 describe('the Tools tree, polished', () => {
   e2eTest('error lines, failure notices, problem nodes, Try Tool documents, refresh and Restart All during a call, and the log', async () => {
-    const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: SETTINGS });
     let wb: Workbench | undefined;
     const stage = staged('tree', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
+    // The editor may be one the tests before used (test/e2e/sharedMockChat.test.ts): its chat is on the
+    // mock model, which this test folds away.
+    await inMockChat('tree', SETTINGS, (r) => r.some((x) => x.startsWith('research')), async ({ w, cs }) => {
+      wb = w;
       const page = w.page;
       const toasts = page.locator('.notifications-toasts .notification-toast');
       // Runs a command and picks the item whose label is exactly `pick` (descriptions can match too).
@@ -270,9 +271,6 @@ describe('the Tools tree, polished', () => {
         const written = await cs.settingsText('workspace');
         assert.match(written, /"added": \{\s*"command": "node",\s*"args": \[\s*".*research\.mjs"\s*\]\s*\}/);
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
+    });
   }, { timeout: 900_000 });
 });

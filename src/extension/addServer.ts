@@ -44,7 +44,8 @@ export async function addServer(): Promise<void> {
       ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only', target: vscode.ConfigurationTarget.Workspace }] : []),
       { label: 'User settings', description: 'for every workspace', target: vscode.ConfigurationTarget.Global },
     ],
-    { title, placeHolder: `Where to keep "${name}"?` },
+    // Kept open when the focus moves: the command line and name typed before it are not lost.
+    { title, placeHolder: `Where to keep "${name}"?`, ignoreFocusOut: true },
   );
   if (!scope) return;
   const [command, ...args] = splitCommandLine(source);

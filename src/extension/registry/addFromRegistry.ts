@@ -23,7 +23,7 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
     void vscode.window.showErrorMessage(`MinAgent: ${registryText(server.name, 200)} cannot be added: ${unusable.map((u) => registryText(`${u.what}: ${u.problem}`, 300)).join('; ') || 'it offers no package or remote'}`);
     return undefined;
   }
-  const plan = plans.length === 1 ? plans[0] : (await vscode.window.showQuickPick(plans.map((p) => ({ label: p.kind === 'remote' ? '$(globe) Remote' : `$(package) ${p.kind}`, description: registryText(previewOf(server, p), 200), plan: p })), { title: TITLE, placeHolder: 'How should it run?' }))?.plan;
+  const plan = plans.length === 1 ? plans[0] : (await vscode.window.showQuickPick(plans.map((p) => ({ label: p.kind === 'remote' ? '$(globe) Remote' : `$(package) ${p.kind}`, description: registryText(previewOf(server, p), 200), plan: p })), { title: TITLE, placeHolder: 'How should it run?', ignoreFocusOut: true }))?.plan;
   if (!plan) return undefined;
   if (plan.runtime && !(await commandExists(plan.runtime.command, process.env as Record<string, string>, process.cwd()))) {
     void vscode.window.showErrorMessage(`MinAgent: ${registryText(server.name, 200)} runs with "${plan.runtime.command}", which is not installed on this machine (not on PATH). Install it, or choose another way to run it.`);
@@ -41,7 +41,8 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
       { label: 'User settings', description: 'for every workspace', scope: 'user' as const },
       ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only (its servers run in a sandbox)', scope: 'workspace' as const }] : []),
     ],
-    { title: TITLE, placeHolder: `Where to keep ${registryText(server.title ?? server.name, 100)}?` },
+    // Kept open when the focus moves (a click in the tree, the chat taking the caret): what was typed above is not lost.
+    { title: TITLE, placeHolder: `Where to keep ${registryText(server.title ?? server.name, 100)}?`, ignoreFocusOut: true },
   );
   if (!scope) return undefined;
   const config = vscode.workspace.getConfiguration('minagent');

@@ -14,15 +14,16 @@ const onMockModel = (port: string) => ({ 'minagent.chat.provider': 'openai', 'mi
 /** `extensions` (of fixtures/extensions) and `userSettings` come beside the demo's own. */
 export async function startDemoWithMockModel(options: { extensions?: string[]; userSettings?: Record<string, unknown> } = {}): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-  // The demo workspace itself, as `npm run demo` opens it.
-  const cs = await startCodeServer({
-    workspace: 'demo',
-    inPlace: true,
-    extensions: options.extensions,
-    userSettings: { ...onMockModel(mock.port), ...options.userSettings },
-  });
-  return { mock, cs };
+  return { mock, cs: await startCodeServer(demoOptions(mock.port, options)) };
 }
+
+/** The demo workspace itself, as `npm run demo` opens it, its chat on the mock model at `port`. */
+const demoOptions = (port: string, options: { extensions?: string[]; userSettings?: Record<string, unknown> }) => ({
+  workspace: 'demo',
+  inPlace: true,
+  extensions: options.extensions,
+  userSettings: { ...onMockModel(port), ...options.userSettings },
+});
 
 export interface SeenRequest {
   /** Whether the client closed the request (a turn that ended mid-stream closes it). */
@@ -78,25 +79,15 @@ export function shareOneEditor(demoSettings: Record<string, unknown> = {}): void
 }
 
 async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown> = {}): Promise<SharedEditor> {
-  if (kind === 'demo') {
-    const { mock, cs } = await startDemoWithMockModel({ userSettings });
-    try {
-      const w = await Workbench.open(cs.url);
-      // On a loaded machine the extensions' activity bar items can take minutes to show.
-      await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
-      return { w, cs, mock, kind, userSettings };
-    } catch (err) {
-      await cs.stop();
-      mock.child.stdin!.end();
-      throw err;
-    }
-  }
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   try {
-    cs = await startCodeServer({ workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings } });
+    // The e2e workspace a copy, its servers the test's.
+    cs = await startCodeServer(kind === 'demo' ? demoOptions(mock.port, { userSettings }) : { workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings } });
     const w = await Workbench.open(cs.url);
-    await w.openMinAgent();
+    // On a loaded machine the extensions' activity bar items can take minutes to show.
+    if (kind === 'demo') await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
+    else await w.openMinAgent();
     return { w, cs, mock, kind, userSettings };
   } catch (err) {
     await cs?.stop();
@@ -119,7 +110,6 @@ async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSetting
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
   if (kind === 'e2e') writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
-
   await w.command('View: Close All Editors');
   // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
   for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
@@ -164,25 +154,16 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
  * process shares one editor (`shareOneEditor`) and the test passed.
  */
 export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>): Promise<void> {
-  const editor = await editorFor(name, 'e2e', workspaceSettings);
-  const { w, cs, mock } = editor;
-  if (sharing) sharing.open = editor;
-  let passed = false;
-  try {
-    await w.waitForRows('the servers running', running, 120_000);
-    const chat = await w.webview();
-    await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
-    await body({ w, chat, cs, mock });
-    passed = true;
-  } catch (err) {
-    throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
-  } finally {
-    // Kept open only for the next test of a file that shares it, and only after a test that passed.
-    if (!sharing || !passed) {
-      if (sharing) sharing.open = undefined;
-      await closeEditor(editor);
+  await inEditor(await editorFor(name, 'e2e', workspaceSettings), async ({ w, cs, mock }) => {
+    try {
+      await w.waitForRows('the servers running', running, 120_000);
+      const chat = await w.webview();
+      await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
+      await body({ w, chat, cs, mock });
+    } catch (err) {
+      throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
     }
-  }
+  });
 }
 
 /**
@@ -192,7 +173,14 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
  * chat history, the models the tests before added and what they switched off in the tree stay.
  */
 export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>, userSettings: Record<string, unknown> = {}): Promise<void> {
-  const editor = await editorFor('demo', 'demo', {}, userSettings);
+  await inEditor(await editorFor('demo', 'demo', {}, userSettings), body);
+}
+
+/**
+ * Runs `body` in `editor`, kept open for the next test only when this process shares one and `body`
+ * passed; otherwise it is closed (everything it started stopped).
+ */
+async function inEditor(editor: SharedEditor, body: (editor: SharedEditor) => Promise<void>): Promise<void> {
   if (sharing) sharing.open = editor;
   let passed = false;
   try {

@@ -178,6 +178,11 @@ if (pack && pack.status !== 0) {
 const { ownProcessFiles } = createRequire(import.meta.url)('../test/unitSuite.cjs');
 const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs', ...ownProcessFiles()] : filesOf(suite));
 const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(fastFiles), FAST_LONGEST);
+// The fixture servers bundled once here (test/fixtureServers.ts), not by each of the files that start at once.
+if (status === 0) {
+  status = run(process.execPath, ['--import', 'tsx', '--eval', "require('./test/fixtureServers').fixtureServers(process.cwd())"]);
+  if (status !== 0) failed('bundling the fixture servers (test/fixtureServers.ts)');
+}
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);

@@ -5,11 +5,13 @@ import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/ser
 import type { ToolRegistry } from '../src/core/tools';
 import { ToolIndex } from '../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../src/core/toolSearch/toolOffer';
+import { fixtureServers } from './fixtureServers';
 
 export const ROOT = resolve(__dirname, '..');
-export const SERVERS = join(ROOT, 'fixtures', 'servers');
+/** The fixture servers (fixtures/servers), bundled: test/fixtureServers.ts. */
+export const SERVERS = fixtureServers(ROOT);
 
-/** A stdio config for a fixture server file under fixtures/servers. */
+/** A stdio config for a fixture server of fixtures/servers (its bundle). */
 export function fixture(name: string, file: string, args: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return { name, type: 'stdio', command: process.execPath, args: [join(SERVERS, file), ...args], env: {}, cwd: ROOT, autoApprove: [], ...extra };
 }
@@ -93,7 +95,8 @@ export async function freePort(): Promise<number> {
  */
 export async function listeningFixture(file: string, args: string[] = []): Promise<{ port: string; child: import('node:child_process').ChildProcess }> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [join(ROOT, file), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const path = file.startsWith('fixtures/servers/') ? join(SERVERS, file.slice('fixtures/servers/'.length)) : join(ROOT, file);
+  const child = spawn(process.execPath, [path, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
   return { port, child };
 }

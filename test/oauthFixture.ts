@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { ROOT } from './helpers';
+import { SERVERS } from './helpers';
 
 export interface OAuthEvent {
   kind: string;
@@ -28,7 +28,7 @@ export function startOAuthFixture(...args: string[]): Promise<OAuthFixture> {
 
 /** The fixture started through `wrap` (e.g. `ip netns exec NAME`, to put it on another host). */
 export async function startOAuthFixtureIn(wrap: string[], ...args: string[]): Promise<OAuthFixture> {
-  const command = [...wrap, process.execPath, join(ROOT, 'fixtures/servers/oauth.mjs'), ...args];
+  const command = [...wrap, process.execPath, join(SERVERS, 'oauth.mjs'), ...args];
   const child = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   const events: OAuthEvent[] = [];
   const lines = createInterface({ input: child.stdout! });

@@ -50,45 +50,57 @@ export interface MockChat {
  */
 type EditorKind = 'e2e' | 'demo';
 
+/** What a test asks of its editor besides its workspace's servers. */
+export interface EditorNeeds {
+  /** User settings beside the chat's mock model; a shared editor takes them in VS Code's settings editor. */
+  userSettings?: Record<string, unknown>;
+  /** Variables of the editor's environment (`${env:}` in an entry): fixed when it opens (`shareOneEditor`). */
+  env?: Record<string, string>;
+}
+
 /** An editor with its chat on the mock model, kept for the next test of a file that shares one. */
-type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind; userSettings: Record<string, unknown> };
+type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind; userSettings: Record<string, unknown>; env: Record<string, string> };
+
+/** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
+let sharing: { open?: SharedEditor } | undefined;
 
 /**
- * Whether this process's tests share one editor (`shareOneEditor`), the one open now, and the user
- * settings a shared demo editor opens with.
+ * The environment a shared editor opens with: every variable the tests that share one ask for (a test
+ * that asks for another value gets a fresh editor): the vault server's secret (test/e2e/secrets.test.ts)
+ * and the one the trace must not show (test/e2e/prompts.test.ts).
  */
-let sharing: { open?: SharedEditor; demoSettings: Record<string, unknown> } | undefined;
+export const SHARED_EDITOR_ENV: Record<string, string> = { VAULT_TOKEN: 'vault-token-e2e-5f3a9c', TRACE_E2E_TOKEN: 'e2e-trace-Tok3n-5f1c2a9d' };
 
 /**
  * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser
  * and the mock model): each workbench costs ~12 CPU-seconds before a test acts, and the e2e stage is CPU-bound. A file
  * that imports several test files calls it (test/e2e/sharedMockChat.test.ts, sharedDemoChat.test.ts); each of those files run
  * alone still opens its own. Between tests the editor is put back as a user would: the workspace's
- * servers rewritten in its settings, every editor closed, a new chat; the mock model forgets its requests.
- * A test that fails leaves its editor closed, and the next one opens a fresh one. `demoSettings`: the user
- * settings the demo editor opens with, those its `inDemoChat` tests ask for together (VS Code does not
- * take up a change made to the user's settings file once it has written the file itself, as the chat does
- * on its first activation, so they cannot be changed between tests).
+ * servers rewritten in its settings, the user settings a test asks for written in VS Code's settings
+ * editor (VS Code does not take up a change made to that file behind its back once it has written the file
+ * itself, as the chat does on its first activation), every editor closed, a new chat; the mock model
+ * forgets its requests and script. A test that fails leaves its editor closed, and the next one opens a
+ * fresh one. It opens with `SHARED_EDITOR_ENV`.
  */
-export function shareOneEditor(demoSettings: Record<string, unknown> = {}): void {
-  sharing = { demoSettings };
+export function shareOneEditor(): void {
+  sharing = {};
   after(async () => {
     if (sharing?.open) await closeEditor(sharing.open);
     sharing = undefined;
   });
 }
 
-async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown> = {}): Promise<SharedEditor> {
+async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown>, env: Record<string, string>): Promise<SharedEditor> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   try {
     // The e2e workspace a copy, its servers the test's.
-    cs = await startCodeServer(kind === 'demo' ? demoOptions(mock.port, { userSettings }) : { workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings } });
+    cs = await startCodeServer(kind === 'demo' ? { ...demoOptions(mock.port, { userSettings }), env } : { workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings }, env });
     const w = await Workbench.open(cs.url);
     // On a loaded machine the extensions' activity bar items can take minutes to show.
     if (kind === 'demo') await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
     else await w.openMinAgent();
-    return { w, cs, mock, kind, userSettings };
+    return { w, cs, mock, kind, userSettings, env };
   } catch (err) {
     await cs?.stop();
     mock.child.stdin!.end();
@@ -104,13 +116,18 @@ async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
 
 /**
  * The shared editor made ready for the next test: its servers are `workspaceSettings`'s (the e2e
- * workspace's; the demo's are its own), nothing open, a new chat.
+ * workspace's; the demo's are its own), its user settings `userSettings` beside the rest, nothing open, a new chat.
  */
-async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSettings: Record<string, unknown>): Promise<void> {
+async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown>): Promise<void> {
+  const { w, cs, mock, kind } = editor;
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
   if (kind === 'e2e') writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   await w.command('View: Close All Editors');
+  if (!isDeepStrictEqual(editor.userSettings, userSettings)) {
+    await changeUserSettings(editor, userSettings);
+    editor.userSettings = userSettings;
+  }
   // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
   for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
     const header = w.page.locator('.pane-header', { hasText: new RegExp(`^${view}`) }).first();
@@ -123,27 +140,50 @@ async function reuseEditor({ w, cs, mock, kind }: SharedEditor, workspaceSetting
 }
 
 /**
- * The shared editor put back for this test, or (none shared, of another kind, opened with other user
- * settings than `userSettings`, or it cannot be put back) a fresh one.
+ * The user settings as they are, without what the test before asked for and without user servers (a
+ * test's own), with `userSettings`: typed into Preferences: Open User Settings (JSON) and saved, as a user
+ * edits them.
  */
-async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown> = {}): Promise<SharedEditor> {
+async function changeUserSettings({ w, cs, userSettings: before }: SharedEditor, userSettings: Record<string, unknown>): Promise<void> {
+  const next = { ...(await cs.settings('user')) };
+  for (const key of [...Object.keys(before), 'minagent.servers']) delete next[key];
+  Object.assign(next, userSettings);
+  await w.command('Preferences: Open User Settings (JSON)');
+  await w.page.locator('.monaco-editor .view-lines').first().click();
+  await w.page.keyboard.press('Control+A');
+  await w.page.keyboard.press('Backspace');
+  await waitFor('the user settings editor emptied', async () => (await w.editorText()).trim() === '', 10_000);
+  // One line: typed line by line, the editor would indent what follows a newline itself.
+  await w.page.keyboard.insertText(JSON.stringify(next));
+  await w.page.keyboard.press('Control+S');
+  await waitFor('the user settings saved', async () => isDeepStrictEqual(await cs.settings('user').catch(() => undefined), next), 20_000);
+  await w.page.keyboard.press('Escape');
+  await w.command('View: Close All Editors');
+}
+
+/**
+ * The shared editor put back for this test, or (none shared, of another kind, opened with another value
+ * of a variable the test asks for, or it cannot be put back) a fresh one.
+ */
+async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>, needs: EditorNeeds = {}): Promise<SharedEditor> {
   const shared = sharing?.open;
-  const opening = { ...(kind === 'demo' ? sharing?.demoSettings : {}), ...userSettings };
-  if (!shared) return openEditor(kind, workspaceSettings, opening);
-  if (shared.kind !== kind || !isDeepStrictEqual(shared.userSettings, opening)) {
+  const userSettings = needs.userSettings ?? {};
+  const env = { ...(sharing ? SHARED_EDITOR_ENV : {}), ...needs.env };
+  if (!shared) return openEditor(kind, workspaceSettings, userSettings, env);
+  if (shared.kind !== kind || Object.entries(needs.env ?? {}).some(([k, v]) => shared.env[k] !== v)) {
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings, opening);
+    return openEditor(kind, workspaceSettings, userSettings, env);
   }
   try {
-    await reuseEditor(shared, workspaceSettings);
+    await reuseEditor(shared, workspaceSettings, userSettings);
     return shared;
   } catch (err) {
     // Not this test's failure: it gets a fresh editor, and the log says why.
     console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings, opening);
+    return openEditor(kind, workspaceSettings, userSettings, env);
   }
 }
 
@@ -151,10 +191,11 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
  * code-server on the e2e workspace with these servers, its chat on the mock model: waits until the
  * servers' rows say they run (`running`) and the model is in the picker, runs `body`, and on a
  * failure names the screenshot `name-failed`. Everything started is stopped after, unless the
- * process shares one editor (`shareOneEditor`) and the test passed.
+ * process shares one editor (`shareOneEditor`) and the test passed. `needs`: user settings and
+ * environment variables the test asks for besides.
  */
-export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>): Promise<void> {
-  await inEditor(await editorFor(name, 'e2e', workspaceSettings), async ({ w, cs, mock }) => {
+export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>, needs: EditorNeeds = {}): Promise<void> {
+  await inEditor(await editorFor(name, 'e2e', workspaceSettings, needs), async ({ w, cs, mock }) => {
     try {
       await w.waitForRows('the servers running', running, 120_000);
       const chat = await w.webview();
@@ -173,7 +214,7 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
  * chat history, the models the tests before added and what they switched off in the tree stay.
  */
 export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>, userSettings: Record<string, unknown> = {}): Promise<void> {
-  await inEditor(await editorFor('demo', 'demo', {}, userSettings), body);
+  await inEditor(await editorFor('demo', 'demo', {}, { userSettings }), body);
 }
 
 /**

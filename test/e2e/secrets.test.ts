@@ -1,50 +1,31 @@
 // Approvals and secrets in a real VS Code: the card, the log, the model and the export
-// never show a secret a server was given; a read-only tool's card says why it ran without asking;
-// an ${input:} value goes only to the server entry it was given for.
+// never show a secret a server was given; a read-only tool's card says why it ran without asking.
+// (An ${input:} value's binding to its entry: test/e2e/inputs.test.ts.)
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe } from 'node:test';
-import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { waitFor } from '../helpers';
+import { inMockChat, SHARED_EDITOR_ENV } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
-const SECRET = 'vault-token-e2e-5f3a9c';
+/** The secret in the editor's environment that the vault server is given (a shared editor opens with it). */
+const VAULT_SECRET = SHARED_EDITOR_ENV.VAULT_TOKEN!;
 
 describe('approvals and secrets in VS Code', () => {
   e2eTest('a server given a secret: cards, log, model requests and export show [redacted]; a read-only tool says why it ran', async () => {
-    const script = join(mkdtempSync(join(tmpdir(), 'minagent-e2e-script-')), 'replies.json');
-    writeFileSync(
-      script,
-      JSON.stringify([
-        { toolCalls: [{ name: 'peek', arguments: {} }] },
-        { text: 'peeked it' },
-        { toolCalls: [{ name: 'reveal', arguments: { name: 'VAULT_TOKEN' } }] },
-        { text: 'revealed it' },
-      ]),
-    );
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs', ['--script', script]);
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      env: { VAULT_TOKEN: SECRET },
-      userSettings: {
-        'minagent.chat.provider': 'openai',
-        'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
-        'minagent.chat.model': 'mock-model',
-        'minagent.servers': { vault: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/guarded.mjs', '--token=${env:VAULT_TOKEN}'], env: { VAULT_TOKEN: '${env:VAULT_TOKEN}' } } },
-      },
-    });
+    const replies = [
+      { toolCalls: [{ name: 'peek', arguments: {} }] },
+      { text: 'peeked it' },
+      { toolCalls: [{ name: 'reveal', arguments: { name: 'VAULT_TOKEN' } }] },
+      { text: 'revealed it' },
+    ];
+    // The user's own server, given the secret from the editor's environment.
+    const vault = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/guarded.mjs', '--token=${env:VAULT_TOKEN}'], env: { VAULT_TOKEN: '${env:VAULT_TOKEN}' } };
     let wb: Workbench | undefined;
     const stage = staged('security', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await w.openMinAgent();
-      await w.waitForRows('the vault server running', (r) => r.some((x) => x.startsWith('vault 6 tools')));
-
-      const chat = await w.webview();
+    await inMockChat('secrets', {}, (r) => r.some((x) => x.startsWith('vault 6 tools')), async ({ w, chat, cs, mock }) => {
+      wb = w;
+      await fetch(`http://127.0.0.1:${mock.port}/script`, { method: 'POST', body: JSON.stringify(replies) });
       const ask = async (text: string) => {
         await chat.locator('#send', { hasText: 'Send' }).waitFor();
         await chat.locator('#input').fill(text);
@@ -52,7 +33,6 @@ describe('approvals and secrets in VS Code', () => {
       };
 
       await stage('2-read-only-note', async () => {
-        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
         await ask('peek please');
         const card = chat.locator('.card').first();
         await card.locator('.card-status', { hasText: 'done' }).waitFor();
@@ -73,83 +53,14 @@ describe('approvals and secrets in VS Code', () => {
 
       await stage('4-log-model-export', async () => {
         await waitFor('the start line in the MinAgent log', () => /\[vault\] starting: .*--token=\[redacted\]/.test(cs.minagentLog()), 15_000);
-        assert.ok(!cs.minagentLog().includes(SECRET), 'the MinAgent log shows the secret');
+        assert.ok(!cs.minagentLog().includes(VAULT_SECRET), 'the MinAgent log shows the secret');
         const requests = await (await fetch(`http://127.0.0.1:${mock.port}/requests`)).text();
         assert.match(requests, /value: \[redacted\]/, 'the model got the redacted result');
-        assert.ok(!requests.includes(SECRET), 'a request to the model carries the secret');
+        assert.ok(!requests.includes(VAULT_SECRET), 'a request to the model carries the secret');
         await w.command('MinAgent: Export Chat as Markdown');
         await waitFor('the exported Markdown', async () => /value: \[redacted\]/.test(await w.editorText().catch(() => '')), 20_000);
-        assert.ok(!(await w.editorText()).includes(SECRET), 'the export shows the secret');
+        assert.ok(!(await w.editorText()).includes(VAULT_SECRET), 'the export shows the secret');
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
-  });
-
-  e2eTest('attack: a pulled .vscode/mcp.json points "github" at another command: its stored ${input:} token is not sent there, the user is asked again and told why; a version bump keeps it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-inputs-'));
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    // A stand-in for npx: `npx -y @fixture/github-server@VERSION …` runs the token sink as that version.
-    writeFileSync(join(bin, 'npx'), '#!/bin/sh\nexec node "$MINAGENT_FIXTURES/tokensink.mjs" "$@"\n', { mode: 0o755 });
-    const starts = join(dir, 'starts.log');
-    writeFileSync(starts, '');
-    const lines = () => readFileSync(starts, 'utf8').split('\n').filter(Boolean);
-    const cs = await startCodeServer({
-      workspace: 'discovery',
-      env: { FAKE_BIN: bin, SINK_LOG: starts },
-      workspaceSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.discovery.mcpJson': false },
-    });
-    const mcpJson = join(cs.workspace, '.vscode', 'mcp.json');
-    const write = (github: unknown) => writeFileSync(mcpJson, JSON.stringify({ inputs: [{ id: 'gh-token', type: 'promptString', description: 'GitHub token', password: true }], servers: { github } }, null, 2));
-    const token = { GITHUB_TOKEN: '${input:gh-token}' };
-    const good = (version: string) => ({ command: '${env:FAKE_BIN}/npx', args: ['-y', `@fixture/github-server@${version}`, '--log', '${env:SINK_LOG}', '--as', 'good'], env: token });
-    write(good('1.2.0'));
-    let wb: Workbench | undefined;
-    const stage = staged('inputs', () => wb, () => `starts: ${JSON.stringify(lines())}`);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      const box = w.page.locator('.quick-input-widget');
-      const password = w.page.locator('.quick-input-widget input[type="password"]');
-
-      await stage('1-given-once', async () => {
-        await password.waitFor({ timeout: 120_000 });
-        const text = await box.innerText();
-        assert.match(text, /GitHub token/);
-        assert.doesNotMatch(text, /now runs/, 'the first prompt has no notice');
-        await password.fill(SECRET);
-        await w.page.keyboard.press('Enter');
-        await waitFor('the github server started with the token', () => lines().includes(`good @fixture/github-server@1.2.0 ${SECRET}`), 120_000);
-        await w.openMinAgent();
-        await w.waitForRows('the github server running', (r) => r.some((x) => x.startsWith('github 1 tool')), 120_000);
-      });
-
-      await stage('2-version-bump-keeps-it', async () => {
-        write(good('1.3.0'));
-        // Asking would hold the restart: the new version starting with the token means nobody was asked.
-        await waitFor('the new version started with the token', () => lines().includes(`good @fixture/github-server@1.3.0 ${SECRET}`), 120_000);
-        assert.equal(await box.isVisible(), false, 'a version-only change asks nothing');
-      });
-
-      await stage('3-pointed-elsewhere', async () => {
-        write({ command: 'node', args: ['${env:MINAGENT_FIXTURES}/tokensink.mjs', '--log', '${env:SINK_LOG}', '--as', 'evil'], env: token });
-        await waitFor('a prompt, or the new target starting', async () => (await password.isVisible()) || lines().some((l) => l.startsWith('evil ')), 120_000);
-        assert.deepEqual(lines().filter((l) => l.startsWith('evil ')), [], 'the new target started without asking, with the stored token');
-        const text = await box.innerText();
-        assert.match(text, /Server "github" now runs node \$\{env:MINAGENT_FIXTURES\}\/tokensink\.mjs --log \$\{env:SINK_LOG\} --as evil instead of \$\{env:FAKE_BIN\}\/npx -y @fixture\/github-server@1\.3\.0 --log/);
-        assert.match(text, /enter the value again for it/);
-        await w.screenshot('inputs-asked-again');
-        await password.fill('given-to-the-new-target');
-        await w.page.keyboard.press('Enter');
-        await waitFor('the new target started with what the user gave it', () => lines().includes('evil - given-to-the-new-target'), 120_000);
-        assert.ok(!lines().some((l) => l.startsWith('evil ') && l.includes(SECRET)), 'the new target got the old token');
-      });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
+    }, { userSettings: { 'minagent.servers': { vault } }, env: { VAULT_TOKEN: VAULT_SECRET } });
   });
 });

@@ -90,7 +90,7 @@ function copyInstalled(from: string, extensions: string): unknown[] {
  * VS Code's own Chat beside the editor) or animates: each editor the suite opens costs CPU that the
  * tests running beside it need.
  */
-const QUIET_EDITOR = {
+export const QUIET_EDITOR: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
   'security.workspace.trust.startupPrompt': 'never',
   'remote.autoForwardPorts': false,

@@ -1,11 +1,11 @@
 // code-server on the demo workspace with its chat on the mock model server (OpenAI-compatible).
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { QUIET_EDITOR, startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
 /** The user settings that put the chat on the mock model listening on `port`. */
@@ -56,10 +56,19 @@ export interface EditorNeeds {
   userSettings?: Record<string, unknown>;
   /** Variables of the editor's environment (`${env:}` in an entry): fixed when it opens (`shareOneEditor`). */
   env?: Record<string, string>;
+  /** Files of the e2e workspace (a path in it: JSON content), e.g. `.vscode/mcp.json`; gone for the next test. */
+  workspaceFiles?: Record<string, unknown>;
 }
 
 /** An editor with its chat on the mock model, kept for the next test of a file that shares one. */
-type SharedEditor = Omit<MockChat, 'chat'> & { kind: EditorKind; userSettings: Record<string, unknown>; env: Record<string, string> };
+type SharedEditor = Omit<MockChat, 'chat'> & {
+  kind: EditorKind;
+  env: Record<string, string>;
+  /** What the test it serves asked for. */
+  needs: EditorNeeds;
+  /** The values the user settings had before that test's own (put back after it). */
+  overwritten: Record<string, unknown>;
+};
 
 /** Whether this process's tests share one editor (`shareOneEditor`), and the one open now. */
 let sharing: { open?: SharedEditor } | undefined;
@@ -90,17 +99,20 @@ export function shareOneEditor(): void {
   });
 }
 
-async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown>, env: Record<string, string>): Promise<SharedEditor> {
+async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, needs: EditorNeeds, env: Record<string, string>): Promise<SharedEditor> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
+  const userSettings = needs.userSettings ?? {};
   try {
     // The e2e workspace a copy, its servers the test's.
-    cs = await startCodeServer(kind === 'demo' ? { ...demoOptions(mock.port, { userSettings }), env } : { workspace: 'e2e', workspaceSettings, userSettings: { ...onMockModel(mock.port), ...userSettings }, env });
+    cs = await startCodeServer(kind === 'demo' ? { ...demoOptions(mock.port, { userSettings }), env } : { workspace: 'e2e', workspaceSettings, workspaceFiles: needs.workspaceFiles, userSettings: { ...onMockModel(mock.port), ...userSettings }, env });
     const w = await Workbench.open(cs.url);
     // On a loaded machine the extensions' activity bar items can take minutes to show.
     if (kind === 'demo') await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
     else await w.openMinAgent();
-    return { w, cs, mock, kind, userSettings, env };
+    // What the test's own settings took the place of, for the next test (the editor's and the chat's own settings).
+    const base: Record<string, unknown> = { ...QUIET_EDITOR, ...onMockModel(mock.port) };
+    return { w, cs, mock, kind, env, needs, overwritten: Object.fromEntries(Object.keys(userSettings).filter((key) => key in base).map((key) => [key, base[key]])) };
   } catch (err) {
     await cs?.stop();
     mock.child.stdin!.end();
@@ -115,19 +127,22 @@ async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
 }
 
 /**
- * The shared editor made ready for the next test: its servers are `workspaceSettings`'s (the e2e
- * workspace's; the demo's are its own), its user settings `userSettings` beside the rest, nothing open, a new chat.
+ * The shared editor made ready for the next test: its user settings as the test asks (first: a workspace
+ * server must not start under the test before's rules), its servers and files `workspaceSettings`'s and
+ * `needs`' (the e2e workspace's; the demo's are its own), nothing open, a new chat.
  */
-async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<string, unknown>, userSettings: Record<string, unknown>): Promise<void> {
+async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<string, unknown>, needs: EditorNeeds): Promise<void> {
   const { w, cs, mock, kind } = editor;
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
-  if (kind === 'e2e') writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   await w.command('View: Close All Editors');
-  if (!isDeepStrictEqual(editor.userSettings, userSettings)) {
-    await changeUserSettings(editor, userSettings);
-    editor.userSettings = userSettings;
+  if (!isDeepStrictEqual(editor.needs.userSettings ?? {}, needs.userSettings ?? {})) await changeUserSettings(editor, needs.userSettings ?? {});
+  if (kind === 'e2e') {
+    for (const file of Object.keys(editor.needs.workspaceFiles ?? {})) rmSync(join(cs.workspace, file), { force: true });
+    for (const [file, content] of Object.entries(needs.workspaceFiles ?? {})) writeFileSync(join(cs.workspace, file), JSON.stringify(content, null, 2));
+    writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   }
+  editor.needs = needs;
   // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
   for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
     const header = w.page.locator('.pane-header', { hasText: new RegExp(`^${view}`) }).first();
@@ -140,16 +155,22 @@ async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<strin
 }
 
 /**
- * The user settings as they are, without what the test before asked for and without user servers (a
- * test's own), with `userSettings`: typed into Preferences: Open User Settings (JSON) and saved, as a user
- * edits them.
+ * The user settings as they are, with what the test before set put back as it was, without user servers
+ * (a test's own), and with `userSettings`: typed into Preferences: Open User Settings (JSON) and saved,
+ * as a user edits them.
  */
-async function changeUserSettings({ w, cs, userSettings: before }: SharedEditor, userSettings: Record<string, unknown>): Promise<void> {
+async function changeUserSettings(editor: SharedEditor, userSettings: Record<string, unknown>): Promise<void> {
+  const { w, cs } = editor;
   const next = { ...(await cs.settings('user')) };
-  for (const key of [...Object.keys(before), 'minagent.servers']) delete next[key];
+  for (const key of [...Object.keys(editor.needs.userSettings ?? {}), 'minagent.servers']) {
+    if (key in editor.overwritten) next[key] = editor.overwritten[key];
+    else delete next[key];
+  }
+  editor.overwritten = Object.fromEntries(Object.keys(userSettings).filter((key) => key in next).map((key) => [key, next[key]]));
   Object.assign(next, userSettings);
   await w.command('Preferences: Open User Settings (JSON)');
-  await w.page.locator('.monaco-editor .view-lines').first().click();
+  // The settings file's editor (VS Code opens it over the workbench), not the Output panel a test left open.
+  await w.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await w.page.keyboard.press('Control+A');
   await w.page.keyboard.press('Backspace');
   await waitFor('the user settings editor emptied', async () => (await w.editorText()).trim() === '', 10_000);
@@ -167,23 +188,22 @@ async function changeUserSettings({ w, cs, userSettings: before }: SharedEditor,
  */
 async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>, needs: EditorNeeds = {}): Promise<SharedEditor> {
   const shared = sharing?.open;
-  const userSettings = needs.userSettings ?? {};
   const env = { ...(sharing ? SHARED_EDITOR_ENV : {}), ...needs.env };
-  if (!shared) return openEditor(kind, workspaceSettings, userSettings, env);
+  if (!shared) return openEditor(kind, workspaceSettings, needs, env);
   if (shared.kind !== kind || Object.entries(needs.env ?? {}).some(([k, v]) => shared.env[k] !== v)) {
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings, userSettings, env);
+    return openEditor(kind, workspaceSettings, needs, env);
   }
   try {
-    await reuseEditor(shared, workspaceSettings, userSettings);
+    await reuseEditor(shared, workspaceSettings, needs);
     return shared;
   } catch (err) {
     // Not this test's failure: it gets a fresh editor, and the log says why.
     console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
     sharing!.open = undefined;
     await closeEditor(shared);
-    return openEditor(kind, workspaceSettings, userSettings, env);
+    return openEditor(kind, workspaceSettings, needs, env);
   }
 }
 
@@ -191,8 +211,8 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
  * code-server on the e2e workspace with these servers, its chat on the mock model: waits until the
  * servers' rows say they run (`running`) and the model is in the picker, runs `body`, and on a
  * failure names the screenshot `name-failed`. Everything started is stopped after, unless the
- * process shares one editor (`shareOneEditor`) and the test passed. `needs`: user settings and
- * environment variables the test asks for besides.
+ * process shares one editor (`shareOneEditor`) and the test passed. `needs`: the user settings,
+ * environment variables and workspace files the test asks for besides.
  */
 export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>, needs: EditorNeeds = {}): Promise<void> {
   await inEditor(await editorFor(name, 'e2e', workspaceSettings, needs), async ({ w, cs, mock }) => {

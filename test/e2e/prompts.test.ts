@@ -6,15 +6,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { listeningFixture, waitFor } from '../helpers';
-import { startCodeServer } from './codeServer';
+import { waitFor } from '../helpers';
+import { inMockChat, SHARED_EDITOR_ENV } from './mockChat';
 import { e2eTest } from './prereqs';
 import { inSight, staged, Workbench } from './workbench';
 
 /** Runs a named stage; a failure says which, with a screenshot. */
 const HOSTILE = '<img src=x class=pwned onerror="document.body.dataset.pwned=1">';
 const LIBRARY = { library: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/library.mjs'], env: { LIBRARY_LABEL: HOSTILE } } };
-const TOKEN = 'e2e-trace-Tok3n-5f1c2a9d';
+/** A secret in the editor's environment (a shared editor opens with it). */
+const TOKEN = SHARED_EDITOR_ENV.TRACE_E2E_TOKEN!;
 
 interface SeenRequest {
   body: { messages: Array<{ role: string; content: unknown }> };
@@ -22,33 +23,15 @@ interface SeenRequest {
 
 describe('server prompts in the chat', () => {
   e2eTest('/ lists a prompt, its argument form completes from the server, and its messages reach the model; Show MCP Trace on a server lists its messages, opens one by its link, and shows no secret the server echoes back', async () => {
-    const mock = await listeningFixture('fixtures/models/mock-model.mjs');
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      workspaceSettings: {
-        'minagent.servers': LIBRARY,
-      },
-      env: { TRACE_E2E_TOKEN: TOKEN },
-      userSettings: {
-        'workbench.colorTheme': 'Default Light Modern',
-        'minagent.trace': true,
-        'minagent.chat.provider': 'openai',
-        'minagent.chat.baseUrl': `http://127.0.0.1:${mock.port}/v1`,
-        'minagent.chat.model': 'mock-model',
-      },
-    });
     let wb: Workbench | undefined;
     const stage = staged('prompts', () => wb);
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await w.openMinAgent();
-      const chat = await w.webview();
+    const userSettings = { 'workbench.colorTheme': 'Default Light Modern', 'minagent.trace': true };
+    await inMockChat('prompts', { 'minagent.servers': LIBRARY }, (rows) => rows.some((r) => r.startsWith('library ')), async ({ w, chat, cs, mock }) => {
+      wb = w;
       const input = chat.locator('#input');
       const menu = chat.locator('.slash-menu:not([hidden])');
 
       await stage('1-menu', async () => {
-        await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
         await input.click();
         // The list arrives when the server is up; typing `/` shows it.
         await waitFor('the / menu to list summarize', async () => {
@@ -172,10 +155,6 @@ describe('server prompts in the chat', () => {
         assert.ok(!text.includes(TOKEN), 'the message shows no secret');
         await w.screenshot('trace-2-message-light');
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-      mock.child.stdin!.end();
-    }
+    }, { userSettings, env: { TRACE_E2E_TOKEN: TOKEN } });
   }, { timeout: 480_000 });
 });

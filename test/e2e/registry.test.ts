@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { httpMcpServer, ROOT, stopFixtures, waitFor } from '../helpers';
-import { startCodeServer, type CodeServer } from './codeServer';
+import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
 
@@ -31,15 +31,13 @@ describe('servers from a registry', () => {
   e2eTest('search the gallery, add a server with a secret, update one, remove one, add a remote with a URL variable', async () => {
     const remote = await httpMcpServer();
     const memoryEntry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.7.4'], registry: { url: registry.url, name: 'io.github.modelcontextprotocol/server-memory', version: '2026.7.4' } };
-    const cs: CodeServer = await startCodeServer({ workspace: 'e2e', workspaceSettings: {}, userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
-    const userSettings = async () => (await cs.settings('user')) as { 'minagent.servers'?: Record<string, Record<string, unknown>> };
     let wb: Workbench | undefined;
     const stage = staged('registry', () => wb);
-    try {
-      const w = (wb = await Workbench.open(cs.url));
+    const running = (r: string[]) => r.some((x) => /^memory\b/.test(x));
+    await inMockChat('registry', {}, running, async ({ w, cs }) => {
+      wb = w;
       const page = w.page;
-      await page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
-      await w.openMinAgent();
+      const userSettings = async () => (await cs.settings('user')) as { 'minagent.servers'?: Record<string, Record<string, unknown>> };
       const quickRows = () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
       const dialog = (text: string) => page.locator('.monaco-dialog-box', { hasText: text });
 
@@ -50,7 +48,6 @@ describe('servers from a registry', () => {
       };
 
       await stage('1-gallery', async () => {
-        await w.waitForRows('the user\'s server listed', (r) => r.some((x) => /^memory\b/.test(x)), 120_000);
         await palette('MinAgent: Add Server from Registry…');
         await quickRows().filter({ hasText: 'GitHub' }).first().waitFor({ timeout: 60_000 });
         await page.locator('.quick-input-widget input').fill('git');
@@ -91,7 +88,8 @@ describe('servers from a registry', () => {
       });
 
       await stage('3-update', async () => {
-        await w.waitForRows('memory offering its update', (r) => r.some((x) => /^memory 9 tools · update 2026\.8\.31$/.test(x)), 240_000);
+        // The row's token count shows once the chat has measured the tools (an open chat has).
+        await w.waitForRows('memory offering its update', (r) => r.some((x) => /^memory 9 tools( · ~[\d.]+k? tokens)? · update 2026\.8\.31$/.test(x)), 240_000);
         await w.row('memory').hover();
         await w.row('memory').locator('.action-label[aria-label="Update from Registry"]').click();
         const update = dialog('Update "memory" from 2026.7.4 to 2026.8.31?');
@@ -99,7 +97,7 @@ describe('servers from a registry', () => {
         assert.match((await update.innerText()).replace(/\s+/g, ' '), /Before: npx -y @modelcontextprotocol\/server-memory@2026\.7\.4 After: npx -y @modelcontextprotocol\/server-memory@2026\.8\.31/);
         await update.locator('.monaco-button', { hasText: 'Update' }).click();
         await waitFor('the entry at the new version', async () => (await userSettings())['minagent.servers']?.memory?.args?.toString().includes('2026.8.31'), 30_000);
-        await w.waitForRows('memory at the new version, running', (r) => r.some((x) => /^memory 9 tools$/.test(x)), 240_000);
+        await w.waitForRows('memory at the new version, running', (r) => r.some((x) => /^memory 9 tools( · ~[\d.]+k? tokens)?$/.test(x)), 240_000);
       });
 
       await stage('4-remove', async () => {
@@ -131,9 +129,6 @@ describe('servers from a registry', () => {
         await w.waitForRows('the remote running', (r) => r.some((x) => /^weather \d+ tools/.test(x)), 120_000);
         assert.deepEqual((await userSettings())['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
+    }, { userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
   }, { timeout: 600_000 });
 });

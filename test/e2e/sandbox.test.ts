@@ -4,123 +4,108 @@
 // allow it, a server that fails for a denied write says so with the entry's sandbox settings one click
 // away, and taking it out of the sandbox asks first; once out, the same write happens.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';
-import { startCodeServer, type CodeServer } from './codeServer';
+import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
-
-/** The workbench with MinAgent's views open (under load the extension can take minutes to appear: a bound). */
-async function minAgentIn(cs: CodeServer): Promise<Workbench> {
-  const w = await Workbench.open(cs.url);
-  await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 300_000 });
-  await w.openMinAgent();
-  return w;
-}
 
 /** Whether a running server's row has the sandbox's lock where a check mark would be. */
 const locked = async (w: Workbench, name: string) => (await w.row(name).locator('.codicon-lock').count()) > 0;
 
 describe('servers in a sandbox', () => {
   e2eTest("a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first", async () => {
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      workspaceSettings: {},
-      workspaceFiles: {
-        '.vscode/mcp.json': {
-          servers: {
-            intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] },
-            // A server that cannot start without a write the sandbox denies (its cache in the home folder).
-            needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
-          },
-        },
+    const mcpJson = {
+      servers: {
+        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] },
+        // A server that cannot start without a write the sandbox denies (its cache in the home folder).
+        needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
       },
-      userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' },
-    });
-    const planted = join(cs.env.HOME!, 'planted.txt');
+    };
     let wb: Workbench | undefined;
+    let planted: string | undefined;
     const stage = staged('sandbox', () => wb);
     try {
-      const w = (wb = await minAgentIn(cs));
-      const page = w.page;
+      await inMockChat('sandbox', {}, (r) => r.some((x) => /^intruder\b/.test(x)), async ({ w, cs }) => {
+        wb = w;
+        const page = w.page;
+        planted = join(cs.env.HOME!, 'planted.txt');
+        const plantedFile = planted;
 
-      await stage('1-marked', async () => {
-        await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
-        await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
-        const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
-        assert.match(text, /writes: .*workspace/, text);
-        assert.match(text, /network: none/, text);
-        assert.match(text, /from \.vscode\/mcp\.json/, text);
-        await w.screenshot('sandbox-1-row');
-        await page.mouse.move(0, 0);
-      });
+        await stage('1-marked', async () => {
+          await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
+          await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
+          const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
+          assert.match(text, /writes: .*workspace/, text);
+          assert.match(text, /network: none/, text);
+          assert.match(text, /from \.vscode\/mcp\.json/, text);
+          await w.screenshot('sandbox-1-row');
+          await page.mouse.move(0, 0);
+        });
 
-      await stage('2-denied-write-in-log', async () => {
-        assert.equal(existsSync(planted), false, 'the write into the home folder was denied');
-        await w.contextMenu('intruder', 'Show Logs');
-        const output = page.locator('.part.panel .monaco-editor .view-lines').first();
-        const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
-        await waitFor('the denied write in the server log', async () => (await outputText()).includes(`sandbox denied: deny openat ${planted}`), 30_000);
-        assert.match(await outputText(), /to allow it, add the folder to the entry's sandbox\.filesystem\.allowWrite/);
-        await w.screenshot('sandbox-2-log');
-      });
+        await stage('2-denied-write-in-log', async () => {
+          assert.equal(existsSync(plantedFile), false, 'the write into the home folder was denied');
+          await w.contextMenu('intruder', 'Show Logs');
+          const output = page.locator('.part.panel .monaco-editor .view-lines').first();
+          const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
+          await waitFor('the denied write in the server log', async () => (await outputText()).includes(`sandbox denied: deny openat ${plantedFile}`), 30_000);
+          assert.match(await outputText(), /to allow it, add the folder to the entry's sandbox\.filesystem\.allowWrite/);
+          await w.screenshot('sandbox-2-log');
+        });
 
-      await stage('3-failed-in-sandbox', async () => {
-        // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
-        await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });
-        await w.row('needy').click();
-        await page.keyboard.press('ArrowRight');
-        // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
-        await page.keyboard.press('ArrowDown');
-        await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);
-        const { text: needyText } = await w.hoverRow('needy', 'in its sandbox');
-        assert.match(needyText.replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
-        await page.mouse.move(0, 0);
-        await w.row('needy').hover();
-        await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();
-        await waitFor('mcp.json opened at the entry', async () => /"needy"/.test(await w.editorText().catch(() => '')), 30_000);
-        assert.match((await page.locator('.tab.active').innerText()).replace(/\s+/g, ''), /mcp\.json/);
-        await w.screenshot('sandbox-3-failed');
-      });
+        await stage('3-failed-in-sandbox', async () => {
+          // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
+          await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
+          await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });
+          await w.row('needy').click();
+          await page.keyboard.press('ArrowRight');
+          // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
+          await page.keyboard.press('ArrowDown');
+          await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);
+          const { text: needyText } = await w.hoverRow('needy', 'in its sandbox');
+          assert.match(needyText.replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
+          await page.mouse.move(0, 0);
+          await w.row('needy').hover();
+          await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();
+          await waitFor('mcp.json opened at the entry', async () => /"needy"/.test(await w.editorText().catch(() => '')), 30_000);
+          assert.match((await page.locator('.tab.active').innerText()).replace(/\s+/g, ''), /mcp\.json/);
+          await w.screenshot('sandbox-3-failed');
+        });
 
-      await stage('4-off-asks-first', async () => {
-        const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
-        await w.contextMenu('intruder', 'Run Without Sandbox');
-        await dialog.waitFor();
-        assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
-        await w.screenshot('sandbox-3-ask');
-        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-        await dialog.waitFor({ state: 'hidden' });
-        assert.ok(await locked(w, 'intruder'), 'cancelled: still sandboxed');
+        await stage('4-off-asks-first', async () => {
+          const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
+          await w.contextMenu('intruder', 'Run Without Sandbox');
+          await dialog.waitFor();
+          assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
+          await w.screenshot('sandbox-3-ask');
+          await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'hidden' });
+          assert.ok(await locked(w, 'intruder'), 'cancelled: still sandboxed');
 
-        await w.contextMenu('intruder', 'Run Without Sandbox');
-        await dialog.waitFor();
-        await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
-        await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 6 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
-        await waitFor('the write, now that nothing stops it', () => existsSync(planted), 30_000);
-        await w.screenshot('sandbox-4-off');
-      });
+          await w.contextMenu('intruder', 'Run Without Sandbox');
+          await dialog.waitFor();
+          await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
+          await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 6 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
+          await waitFor('the write, now that nothing stops it', () => existsSync(plantedFile), 30_000);
+          await w.screenshot('sandbox-4-off');
+        });
+        }, { userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' }, workspaceFiles: { '.vscode/mcp.json': mcpJson } });
     } finally {
-      await wb?.close();
-      await cs.stop();
+      // A shared editor's home goes on to the next test.
+      if (planted) rmSync(planted, { force: true });
     }
   });
 });
 
 describe('servers in a sandbox, asked about', () => {
   e2eTest('with the ask rule a workspace server starts in its sandbox and the user is asked once whether to keep it there', async () => {
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      workspaceSettings: { 'minagent.servers': { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs'] } } },
-      userSettings: { 'minagent.sandbox.workspaceServers': 'ask' },
-    });
     let wb: Workbench | undefined;
     const stage = staged('sandbox-ask', () => wb);
-    try {
-      const w = (wb = await minAgentIn(cs));
+    const servers = { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs'] } };
+    await inMockChat('sandbox-ask', { 'minagent.servers': servers }, (r) => r.some((x) => /^intruder\b/.test(x)), async ({ w }) => {
+      wb = w;
       const page = w.page;
       await stage('1-asked', async () => {
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
@@ -138,9 +123,6 @@ describe('servers in a sandbox, asked about', () => {
         await page.waitForTimeout(2_000);
         assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(), 0, 'the answer is remembered');
       });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
+    }, { userSettings: { 'minagent.sandbox.workspaceServers': 'ask' } });
   });
 });

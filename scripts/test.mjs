@@ -103,7 +103,7 @@ const filesOf = (dir) => {
 // The e2e files that take longest start first, so the three at a time end together instead of one long
 // file running alone at the end (a fresh run's figures, three at a time, 2026-12-05: 173, 142, 142, 141,
 // 107, 98, 95, 91, 87, 81, 80, 66 s).
-const E2E_LONGEST = ['sharedMockChat', 'sharedSecurityChat', 'sharedDemoChat', 'extension', 'oauth', 'security', 'demo', 'inputs', 'chatTurns'];
+const E2E_LONGEST = ['sharedMockChat', 'sharedSecurityChat', 'sharedDemoChat', 'extension', 'security', 'demo', 'inputs', 'chatTurns'];
 // The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
 // soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
 const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'cliRegistry', 'cliSandbox'];

@@ -129,13 +129,18 @@ async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
 /**
  * The shared editor made ready for the next test: its user settings as the test asks (first: a workspace
  * server must not start under the test before's rules), its servers and files `workspaceSettings`'s and
- * `needs`' (the e2e workspace's; the demo's are its own), nothing open, a new chat.
+ * `needs`' (the e2e workspace's; the demo's are its own), nothing open, no notices, a new chat.
  */
 async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<string, unknown>, needs: EditorNeeds): Promise<void> {
   const { w, cs, mock, kind } = editor;
+  // Browser windows a test opened (a sign-in page) closed, and the editor's in front with the keyboard.
+  for (const page of w.context.pages()) if (page !== w.page) await page.close();
+  await w.page.bringToFront();
   for (let i = 0; i < 3; i++) await w.page.keyboard.press('Escape'); // a menu, quick input or dialog left open
   await fetch(`http://127.0.0.1:${mock.port}/reset`, { method: 'POST' });
   await w.command('View: Close All Editors');
+  // The notices a test left (a failure, a sign-in), which a test that counts notices would find.
+  await w.command('Notifications: Clear All Notifications');
   if (!isDeepStrictEqual(editor.needs.userSettings ?? {}, needs.userSettings ?? {})) await changeUserSettings(editor, needs.userSettings ?? {});
   if (kind === 'e2e') {
     for (const file of Object.keys(editor.needs.workspaceFiles ?? {})) rmSync(join(cs.workspace, file), { force: true });
@@ -143,8 +148,8 @@ async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<strin
     writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   }
   editor.needs = needs;
-  // The views as a new window shows them: Tools open, Resources collapsed (open, it takes the chat's room).
-  for (const [view, open] of [['Tools', true], ['Resources', false]] as const) {
+  // The views as a new window shows them: Chat and Tools open, Resources collapsed (open, it takes the chat's room).
+  for (const [view, open] of [['Chat', true], ['Tools', true], ['Resources', false]] as const) {
     const header = w.page.locator('.pane-header', { hasText: new RegExp(`^${view}`) }).first();
     const expanded = await header.getAttribute('aria-expanded', { timeout: 1_000 }).catch(() => null);
     if (expanded !== null && (expanded === 'true') !== open) await header.click();
@@ -178,7 +183,14 @@ async function changeUserSettings(editor: SharedEditor, userSettings: Record<str
   await w.page.keyboard.insertText(JSON.stringify(next));
   await w.page.keyboard.press('Control+S');
   await waitFor('the user settings saved', async () => isDeepStrictEqual(await cs.settings('user').catch(() => undefined), next), 20_000);
-  await w.page.keyboard.press('Escape');
+  // VS Code shows the file in an editor over the workbench, which keeps the keyboard (no command palette) until
+  // it is closed: Escape closes it, once whatever the JSON editor popped up (a hover, a suggestion) is gone.
+  const modal = w.page.locator('.monaco-modal-editor-block');
+  await waitFor('the settings editor closed', async () => {
+    if ((await modal.count()) === 0) return true;
+    await w.page.keyboard.press('Escape');
+    return false;
+  }, 10_000);
   await w.command('View: Close All Editors');
 }
 
@@ -200,7 +212,7 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
     return shared;
   } catch (err) {
     // Not this test's failure: it gets a fresh editor, and the log says why.
-    console.error(`${name}: the shared editor could not be reused (${(err as Error).message}); opening a fresh one`);
+    console.error(`${name}: the shared editor could not be reused (${(err as Error).message}; screenshot: ${await shared.w.screenshot(`${name}-reuse-failed`)}); opening a fresh one`);
     sharing!.open = undefined;
     await closeEditor(shared);
     return openEditor(kind, workspaceSettings, needs, env);

@@ -4,7 +4,7 @@
 // from the sources, 0.29 bundled). Built once per version of the sources and of the installed packages, into
 // node_modules/.cache, by whichever test process needs it first; the sources stay what the tests name.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** ESM output of CommonJS dependencies needs a `require` for Node's own modules. */
@@ -19,8 +19,9 @@ export function fixtureServers(root: string): string {
   if (process.env.MINAGENT_FIXTURE_SOURCES === '1') return sources;
   const files = readdirSync(sources).filter((f) => f.endsWith('.mjs')).sort();
   const hash = createHash('sha256');
-  // By size and time (a stat each, not a read: every test process asks), the sources' and the installed packages'.
-  for (const f of [...files.map((name) => join(sources, name)), join(root, 'node_modules', '.package-lock.json')]) {
+  // By size and time (a stat each, not a read: every test process asks), the sources', the installed
+  // packages' and this recipe's.
+  for (const f of [...files.map((name) => join(sources, name)), join(root, 'node_modules', '.package-lock.json'), __filename]) {
     const { size, mtimeMs } = statSync(f);
     hash.update(`${f}:${size}:${mtimeMs}\0`);
   }
@@ -32,6 +33,8 @@ export function fixtureServers(root: string): string {
   // Test files start in parallel: each builds into a folder of its own, and the first rename wins.
   // No source maps: `MINAGENT_FIXTURE_SOURCES=1` runs the sources to debug one.
   const staging = mkdtempSync(join(cache, 'staging-'));
+  // Readable by every user, as node_modules is: the sandbox's tests run them as nobody too.
+  chmodSync(staging, 0o755);
   try {
     // Loaded only to build (its import alone costs a test process tens of milliseconds).
     (require('esbuild') as typeof import('esbuild')).buildSync({

@@ -89,6 +89,8 @@ describe('elicitation in VS Code', () => {
       assert.equal(tool?.content, ANSWER, "the model's next request carries the answer");
 
       // Sampling: the server's request is shown as a card; approved, it goes to the chat's model.
+      // Once the turn before has ended (Enter while it ends sends nothing: the text stays in the input).
+      await chat.locator('#send', { hasText: 'Send' }).waitFor();
       await chat.locator('#input').fill('Ask the oracle');
       await chat.locator('#input').press('Enter');
       await chat.locator('.card.status-waiting', { hasText: 'sample' }).locator('button', { hasText: 'Allow once' }).click();

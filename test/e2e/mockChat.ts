@@ -83,13 +83,13 @@ export const SHARED_EDITOR_ENV: Record<string, string> = { VAULT_TOKEN: 'vault-t
 /**
  * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser
  * and the mock model): each workbench costs ~12 CPU-seconds before a test acts, and the e2e stage is CPU-bound. A file
- * that imports several test files calls it (test/e2e/sharedMockChat.test.ts, sharedDemoChat.test.ts); each of those files run
- * alone still opens its own. Between tests the editor is put back as a user would: the workspace's
- * servers rewritten in its settings, the user settings a test asks for written in VS Code's settings
+ * that imports several test files calls it (test/e2e/sharedMockChat.test.ts, sharedSecurityChat.test.ts,
+ * sharedDemoChat.test.ts); each of those files run alone still opens its own. Between tests the editor is
+ * put back as a user would (`reuseEditor`): the user settings a test asks for typed into VS Code's settings
  * editor (VS Code does not take up a change made to that file behind its back once it has written the file
- * itself, as the chat does on its first activation), every editor closed, a new chat; the mock model
- * forgets its requests and script. A test that fails leaves its editor closed, and the next one opens a
- * fresh one. It opens with `SHARED_EDITOR_ENV`.
+ * itself, as the chat does on its first activation), the workspace's servers and files rewritten, browser
+ * windows, notices and editors closed, a new chat; the mock model forgets its requests and script. A test
+ * that fails leaves its editor closed, and the next one opens a fresh one. It opens with `SHARED_EDITOR_ENV`.
  */
 export function shareOneEditor(): void {
   sharing = {};

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { onTerminal } from '../pty';
@@ -84,6 +84,6 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
 
   test('--root sets the roots servers see (default: the current folder)', () => {
     assert.equal(cli(['call', 'list_roots']).out.trim(), `roots: ${JSON.stringify([{ uri: pathToFileURL(work).href, name: work.split('/').at(-1) }])}`);
-    assert.equal(cli(['call', 'list_roots', '--root', SERVERS]).out.trim(), `roots: ${JSON.stringify([{ uri: pathToFileURL(SERVERS).href, name: 'servers' }])}`);
+    assert.equal(cli(['call', 'list_roots', '--root', SERVERS]).out.trim(), `roots: ${JSON.stringify([{ uri: pathToFileURL(SERVERS).href, name: basename(SERVERS) }])}`);
   });
 });

@@ -185,7 +185,7 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     assert.equal(await call('roots_changes'), 'roots changed 0 times');
     s.roots.set([ROOT, SERVERS]);
     await waitFor('the server hears the roots changed', async () => (await call('roots_changes')) === 'roots changed 1 times');
-    assert.equal(await call('list_roots'), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }, { uri: pathToFileURL(SERVERS).href, name: 'servers' }])}`);
+    assert.equal(await call('list_roots'), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }, { uri: pathToFileURL(SERVERS).href, name: basename(SERVERS) }])}`);
   });
 });
 

@@ -101,8 +101,8 @@ const filesOf = (dir) => {
   return files.filter((f) => !others.has(f));
 };
 // The e2e files that take longest start first, so the three at a time end together instead of one long
-// file running alone at the end (a fresh run's figures, three at a time, 2026-12-05: 173, 142, 142, 141,
-// 107, 98, 95, 91, 87, 81, 80, 66 s).
+// file running alone at the end (a warm run's figures, three at a time, 2026-12-05: the three shared files
+// 254-276 s, extension 163, security 124, demo 81, chat turns 80, inputs 57, set-up 31).
 const E2E_LONGEST = ['sharedMockChat', 'sharedSecurityChat', 'sharedDemoChat', 'extension', 'security', 'demo', 'inputs', 'chatTurns'];
 // The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
 // soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).

@@ -1,11 +1,12 @@
 // The fixture servers the tests start (fixtures/servers/*.mjs), each bundled into one minified file:
 // the suites start them about a thousand times, and a fixture on the SDK spends most of its start
-// resolving and compiling the SDK's and zod's modules (measured, alternating runs: 0.40 CPU-s a start
-// from the sources, 0.29 bundled). Built once per version of the sources and of the installed packages, into
-// node_modules/.cache, by whichever test process needs it first; the sources stay what the tests name.
+// resolving and compiling the SDK's and zod's modules (measured, alternating rounds on a loaded machine:
+// 0.42-0.47 CPU-s a start from the sources, 0.31-0.35 bundled). Built once per version of the sources, the
+// installed packages and this recipe (test/builtOnce.ts); the sources stay what the tests name.
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtOnce } from './builtOnce';
 
 /** ESM output of CommonJS dependencies needs a `require` for Node's own modules. */
 const REQUIRE = "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url);";
@@ -26,16 +27,8 @@ export function fixtureServers(root: string): string {
     hash.update(`${f}:${size}:${mtimeMs}\0`);
   }
   const key = hash.digest('hex').slice(0, 16);
-  const cache = join(root, 'node_modules', '.cache', 'minagent-fixtures');
-  const done = join(cache, key);
-  if (existsSync(join(done, 'complete'))) return done;
-  mkdirSync(cache, { recursive: true });
-  // Test files start in parallel: each builds into a folder of its own, and the first rename wins.
   // No source maps: `MINAGENT_FIXTURE_SOURCES=1` runs the sources to debug one.
-  const staging = mkdtempSync(join(cache, 'staging-'));
-  // Readable by every user, as node_modules is: the sandbox's tests run them as nobody too.
-  chmodSync(staging, 0o755);
-  try {
+  return builtOnce(join(root, 'node_modules', '.cache', 'minagent-fixtures'), key, 'complete', (staging) => {
     // Loaded only to build (its import alone costs a test process tens of milliseconds).
     (require('esbuild') as typeof import('esbuild')).buildSync({
       entryPoints: files.map((f) => join(sources, f)),
@@ -52,11 +45,5 @@ export function fixtureServers(root: string): string {
       logLevel: 'error',
     });
     writeFileSync(join(staging, 'complete'), '');
-    for (const old of readdirSync(cache)) if (old !== key && !old.startsWith('staging-')) rmSync(join(cache, old), { recursive: true, force: true });
-    renameSync(staging, done);
-  } catch (err) {
-    rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(join(done, 'complete'))) throw err;
-  }
-  return done;
+  });
 }

@@ -2,11 +2,12 @@
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseSettingsText } from '../../src/core/settingsFile';
+import { builtOnce } from '../builtOnce';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 
 // Where scripts/e2e-setup.mjs installed Node 24 and code-server.
@@ -50,28 +51,18 @@ export interface CodeServerOptions {
 
 /**
  * The vsix installed by code-server's own installer once per build of it (2-3 s each time), in a
- * folder under node_modules/.cache keyed by the file's size and time; every test copies that.
- * Test files run in parallel: each installs into a folder of its own and the first rename wins.
+ * folder under node_modules/.cache keyed by the file's size and time (test/builtOnce.ts); every test
+ * copies that.
  */
 function installedVsix(node: string, env: Record<string, string>): string {
   const stat = statSync(VSIX);
-  const cache = join(ROOT, 'node_modules', '.cache', 'minagent-e2e-vsix');
   const key = createHash('sha256').update(`${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
-  const done = join(cache, key);
-  if (existsSync(join(done, 'extensions', 'extensions.json'))) return join(done, 'extensions');
-  mkdirSync(cache, { recursive: true });
-  const staging = mkdtempSync(join(cache, 'staging-'));
-  const install = spawnSync(node, [paths.codeServer, '--user-data-dir', join(staging, 'user-data'), '--extensions-dir', join(staging, 'extensions'), '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
-  // extensions.json names the folder it was installed in: kept as written, rewritten on each copy.
-  writeFileSync(join(staging, 'extensions', 'installed-in'), join(staging, 'extensions'));
-  for (const old of readdirSync(cache)) if (old !== key && !old.startsWith('staging-')) rmSync(join(cache, old), { recursive: true, force: true });
-  try {
-    renameSync(staging, done);
-  } catch (err) {
-    if (!existsSync(join(done, 'extensions', 'extensions.json'))) throw err;
-    rmSync(staging, { recursive: true, force: true }); // another test file installed it first
-  }
+  const done = builtOnce(join(ROOT, 'node_modules', '.cache', 'minagent-e2e-vsix'), key, join('extensions', 'extensions.json'), (staging) => {
+    const install = spawnSync(node, [paths.codeServer, '--user-data-dir', join(staging, 'user-data'), '--extensions-dir', join(staging, 'extensions'), '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
+    // extensions.json names the folder it was installed in: kept as written, rewritten on each copy.
+    writeFileSync(join(staging, 'extensions', 'installed-in'), join(staging, 'extensions'));
+  });
   return join(done, 'extensions');
 }
 

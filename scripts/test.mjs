@@ -101,15 +101,18 @@ const filesOf = (dir) => {
   return files.filter((f) => !others.has(f));
 };
 // The e2e files that take longest start first, so the three at a time end together instead of one long
-// file running alone at the end (a warm run's figures, three at a time, 2026-12-05: the three shared files
-// 254-276 s, extension 163, security 124, demo 81, chat turns 80, inputs 57, set-up 31).
-const E2E_LONGEST = ['sharedMockChat', 'sharedSecurityChat', 'sharedDemoChat', 'extension', 'security', 'demo', 'inputs', 'chatTurns'];
-// The same for the fast stage: the reliability matrix (its stdio cases twice, once sandboxed, and the
-// soak: 110-130 s) came last in name order and ran alone at the end; then the CLI files (50-100 s each).
-const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliServerAsks', 'cliTerminal', 'cliFailed', 'cliApprove', 'eras', 'close', 'faults', 'cliRegistry', 'cliSandbox'];
+// file running alone at the end (scripts/testFiles.mjs keeps this order; `node --test` sorted the files by
+// path, so until 2026-12-05 the three shared files started last, at 178-224 s of a 524 s stage). A warm run's
+// figures, three at a time: the three shared files 278-300 s, extension 182, security 135, demo 88, chat
+// turns 86, inputs 62, set-up 36.
+const E2E_LONGEST = ['sharedSecurityChat', 'sharedMockChat', 'sharedDemoChat', 'extension', 'security', 'demo', 'chatTurns', 'inputs'];
+// The same for the fast stage (a warm run, six at a time, process accounting): the reliability matrix 110 s
+// (its stdio cases twice, once sandboxed, and the soak; waiting on servers most of it), then the CLI files
+// 38-88 s. Sorted by path it started at 154 s and ran alone to the end with the CPU half idle.
+const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliFailed', 'cliTerminal', 'cliServerAsks', 'cliRegistry', 'oauthAttacks', 'oauth', 'cliApprove', 'eras', 'close', 'unitSuite', 'sandboxNonRoot', 'badProbe', 'faults', 'cliSandbox'];
 const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
 const rank = (file, longest) => {
-  const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$/g, ''));
+  const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$|\.cjs$/g, ''));
   return i === -1 ? longest.length : i;
 };
 const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
@@ -149,7 +152,8 @@ async function backgroundSetup() {
     },
   };
 }
-const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files]);
+// In the order given (scripts/testFiles.mjs: `node --test` sorts its files by path).
+const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', 'scripts/testFiles.mjs', `--concurrency=${concurrency}`, ...files]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 // The e2e tools need nothing from node_modules: their install starts first, beside npm ci.

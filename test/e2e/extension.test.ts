@@ -167,31 +167,4 @@ describe('the extension in VS Code', () => {
       await cs.stop();
     }
   });
-
-  e2eTest('servers from .vscode/mcp.json (with an input kept secret) and .mcp.json, settings winning a clash', async () => {
-    const cs = await startCodeServer({ workspace: 'discovery' });
-    let wb: Workbench | undefined;
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await stage(w, 'discovery', async () => {
-        const input = w.page.locator('.quick-input-widget input[type="password"]');
-        await input.waitFor({ timeout: 60_000 });
-        assert.match(await w.page.locator('.quick-input-widget').innerText(), /Token for the fixture server/);
-        await input.fill('s3cret');
-        await w.page.keyboard.press('Enter');
-        await w.openMinAgent();
-        // All three running (the extension's report), then the rows at the top of the tree (below the chat it
-        // shows only its first rows; the third server's row is further down).
-        await waitFor('the three servers running', () => readReport(cs)?.servers.filter((s) => s.state === 'running').length === 3, 120_000);
-        const rows = await w.waitForRows('the first two servers', (r) => ['research 3 tools', 'fromfile 2 tools'].every((want) => r.some((x) => x.startsWith(want))));
-        assert.ok(rows.some((r) => r.startsWith('server "research": also defined in .vscode/mcp.json; the entry in settings is used')), rows.join('\n'));
-        const report = readReport(cs)!;
-        assert.deepEqual(report.servers.map((s) => s.name), ['research', 'fromfile', 'claude-style']);
-      });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
-  });
 });

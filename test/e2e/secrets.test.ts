@@ -1,6 +1,6 @@
 // Approvals and secrets in a real VS Code: the card, the log, the model and the export
 // never show a secret a server was given; a read-only tool's card says why it ran without asking.
-// (An ${input:} value's binding to its entry: test/e2e/inputs.test.ts.)
+// (An ${input:} value's binding to its entry: test/e2e/mcpFiles.test.ts.)
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';

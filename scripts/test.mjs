@@ -103,9 +103,10 @@ const filesOf = (dir) => {
 // The e2e files that take longest start first, so the three at a time end together instead of one long
 // file running alone at the end (scripts/testFiles.mjs keeps this order; `node --test` sorted the files by
 // path, so until 2026-12-05 the three shared files started last, at 178-224 s of a 524 s stage). A warm run's
-// figures, three at a time: the three shared files 278-300 s, extension 182, security 135, demo 88, chat
-// turns 86, inputs 62 (now with the discovery test of extension: mcpFiles), set-up 36.
-const E2E_LONGEST = ['sharedSecurityChat', 'sharedMockChat', 'sharedDemoChat', 'extension', 'security', 'demo', 'chatTurns', 'mcpFiles'];
+// figures, three at a time (before extension's discovery test went to mcpFiles and its untrusted one to
+// security, each on an editor those files already open): the three shared files 278-300 s, extension 182
+// (three tests), security 135, demo 88, chat turns 86, inputs 62, set-up 36.
+const E2E_LONGEST = ['sharedSecurityChat', 'sharedMockChat', 'sharedDemoChat', 'security', 'demo', 'chatTurns', 'extension', 'mcpFiles'];
 // The same for the fast stage (a warm run, six at a time, process accounting): the reliability matrix 110 s
 // (its stdio cases twice, once sandboxed, and the soak; waiting on servers most of it), then the CLI files
 // 38-88 s. Sorted by path it started at 154 s and ran alone to the end with the CPU half idle.

@@ -1,7 +1,6 @@
 // The packaged extension in a real VS Code (code-server), driven through the UI.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { isAlive, waitFor } from '../helpers';
@@ -122,49 +121,5 @@ describe('the extension in VS Code', () => {
     await waitFor('every server process to end', () => seen.every((pid) => !isAlive(pid)), 10_000).catch(() => {
       throw new Error(`still alive after code-server stopped: ${seen.filter(isAlive).join(', ')}`);
     });
-  });
-
-  // Issue 22, item 2, in the same editor: the untrusted repository's `.env` is a link to a file outside its folder
-  // holding NODE_OPTIONS=--require <the repo's script>, and the user's own server reads `${workspaceFolder}/.env`.
-  // The script must never run; the server starts without those variables, and the tree and the log name the
-  // server and its envFile.
-  e2eTest('an untrusted workspace does not start its servers and says why; a .env linked outside it is not read by a user server', async () => {
-    const cs = await startCodeServer({
-      workspace: 'e2e',
-      trust: false,
-      userSettings: { 'minagent.servers': { mine: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/research.mjs'], envFile: '${workspaceFolder}/.env' } } },
-    });
-    // Laid out before the browser connects (the extension host starts then): the clone's file beside
-    // the opened folder, and the folder's .env a link to it.
-    const marker = join(cs.dir, 'PWNED');
-    const pwn = join(cs.dir, 'pwn.cjs');
-    writeFileSync(pwn, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'the repository ran code in the user server')\n`);
-    writeFileSync(join(cs.dir, 'evil.env'), `NODE_OPTIONS=--require ${pwn}\n`);
-    symlinkSync('../evil.env', join(cs.workspace, '.env'));
-    // The payload works: any node started with these variables writes the marker.
-    spawnSync(process.execPath, ['-e', ''], { env: { ...process.env, NODE_OPTIONS: `--require ${pwn}` } });
-    assert.ok(existsSync(marker), 'the payload writes its marker');
-    rmSync(marker);
-    let wb: Workbench | undefined;
-    try {
-      wb = await Workbench.open(cs.url);
-      const w = wb;
-      await stage(w, 'untrusted', async () => {
-        await w.openMinAgent();
-        const rows = await w.waitForRows('the trust node and the user server', (r) => r.some((row) => row.startsWith('Workspace servers are not started')) && r.some((row) => row.startsWith('mine 3 tools')), 120_000);
-        assert.ok(!rows.some((r) => r.startsWith('research') || r.startsWith('analytics')), `no workspace server runs:\n${rows.join('\n')}`);
-        assert.ok(rows.some((r) => /not trusted research, analytics, broken/.test(r)));
-      });
-      await stage(w, 'untrusted-envfile-link', async () => {
-        assert.equal(existsSync(marker), false, "the repository's script never ran in the user server");
-        const warning = `server "mine", field "envFile": ${join(cs.workspace, '.env')} is inside the untrusted workspace (or reached through a link there); it is not read`;
-        await w.waitForRows('the envFile warning under the server', (r) => r.includes(warning));
-        await w.screenshot('untrusted-envfile-link');
-        assert.match(cs.minagentLog(), /config: server "mine", field "envFile": .*\.env is inside the untrusted workspace/);
-      });
-    } finally {
-      await wb?.close();
-      await cs.stop();
-    }
   });
 });

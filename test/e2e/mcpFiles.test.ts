@@ -2,17 +2,18 @@
 // .vscode/mcp.json (with an ${input:} kept secret) and .mcp.json beside the settings; then an ${input:}
 // value goes only to the server entry it was given for: a pulled .vscode/mcp.json that points the entry at
 // another command does not get the stored token; the user is asked again and told why; a version bump of
-// the same package keeps it. (Two tests, one editor: an editor costs ~30 CPU-s to open, and the suite is
-// CPU-bound. The discovery test comes first: it reads the workspace as it was copied.)
+// the same package keeps it. (Two tests, one editor: test/e2e/fileEditor.ts. The discovery test comes first: it
+// reads the workspace as it was copied.)
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe } from 'node:test';
+import { describe } from 'node:test';
 import { waitFor } from '../helpers';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { fileEditor } from './fileEditor';
+import { staged } from './workbench';
 
 /** The token the user types for the github server of a workspace's mcp.json. */
 const SECRET = 'gh-token-e2e-8d21b7';
@@ -36,42 +37,15 @@ mkdirSync(bin);
 writeFileSync(join(bin, 'npx'), '#!/bin/sh\nexec node "$MINAGENT_FIXTURES/tokensink.mjs" "$@"\n', { mode: 0o755 });
 writeFileSync(starts, '');
 
-/**
- * The file's one editor, opened by the first test that asks; a test that failed leaves the next one a
- * fresh editor. `prepare` writes what the test needs into the workspace: before the window opens on a
- * fresh editor (the extension reads it as it starts), at once on the shared one (it follows the change).
- */
-let shared: { cs: CodeServer; wb: Workbench; clean: boolean } | undefined;
-async function discoveryEditor(prepare: (workspace: string) => void = () => {}): Promise<{ cs: CodeServer; wb: Workbench; passed: () => void }> {
-  if (shared && !shared.clean) await closeShared();
-  if (!shared) {
-    const cs = await startCodeServer({ workspace: 'discovery', env: { FAKE_BIN: bin, SINK_LOG: starts } });
-    prepare(cs.workspace);
-    try {
-      shared = { cs, wb: await Workbench.open(cs.url), clean: false };
-    } catch (err) {
-      await cs.stop();
-      throw err;
-    }
-  } else prepare(shared.cs.workspace);
-  const editor = shared;
-  editor.clean = false;
-  return { cs: editor.cs, wb: editor.wb, passed: () => void (editor.clean = true) };
-}
-async function closeShared(): Promise<void> {
-  const editor = shared;
-  shared = undefined;
-  await editor?.wb.close();
-  await editor?.cs.stop();
-}
-after(async () => {
-  await closeShared();
-  rmSync(dir, { recursive: true, force: true });
-});
+/** One editor for both tests (test/e2e/fileEditor.ts). */
+const editor = fileEditor(
+  () => startCodeServer({ workspace: 'discovery', env: { FAKE_BIN: bin, SINK_LOG: starts } }),
+  () => rmSync(dir, { recursive: true, force: true }),
+);
 
 describe('servers from .vscode/mcp.json and .mcp.json in VS Code', () => {
   e2eTest('servers from .vscode/mcp.json (with an input kept secret) and .mcp.json, settings winning a clash', async () => {
-    const { cs, wb: w, passed } = await discoveryEditor();
+    const { cs, wb: w, passed } = await editor.get();
     const stage = staged('discovery', () => w);
     await stage('discovery', async () => {
       const input = w.page.locator('.quick-input-widget input[type="password"]');
@@ -96,7 +70,7 @@ describe('servers from .vscode/mcp.json and .mcp.json in VS Code', () => {
     const write = (workspace: string, github: unknown) => writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ inputs: [{ id: 'gh-token', type: 'promptString', description: 'GitHub token', password: true }], servers: { github } }, null, 2));
     const token = { GITHUB_TOKEN: '${input:gh-token}' };
     const good = (version: string) => ({ command: '${env:FAKE_BIN}/npx', args: ['-y', `@fixture/github-server@${version}`, '--log', '${env:SINK_LOG}', '--as', 'good'], env: token });
-    const { cs, wb: w, passed } = await discoveryEditor((workspace) => {
+    const { cs, wb: w, passed } = await editor.get(({ workspace }) => {
       write(workspace, good('1.2.0'));
       writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.discovery.vscodeMcpJson': true, 'minagent.discovery.mcpJson': false }, null, 2));
     });

@@ -48,6 +48,10 @@ describe('servers from a registry', () => {
       };
 
       await stage('1-gallery', async () => {
+        // memory's nine tool rows would push the servers added below it out of the view's few rows (the tree
+        // draws only the rows in sight): folded once it runs, as a user would.
+        await w.waitForRows('memory running', (r) => r.some((x) => /^memory 9 tools/.test(x)), 240_000);
+        await w.foldRow('memory');
         await palette('MinAgent: Add Server from Registry…');
         await quickRows().filter({ hasText: 'GitHub' }).first().waitFor({ timeout: 60_000 });
         await page.locator('.quick-input-widget input').fill('git');

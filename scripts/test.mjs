@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { ensureNodeModules, ensureSandboxTools } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
@@ -120,11 +121,9 @@ const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', '
 // test, never the whole run.
 /**
  * On a fresh machine the e2e cache (Node 24, code-server; the conformance suite runs on that Node
- * too) takes ~105 CPU-s to install (measured on a quiet machine: 105 s, one core busy): it runs beside
- * the build and the fast suites, at their priority, its output kept in a log that is printed when it
- * fails. (At nice 10 it got almost no CPU from a fast stage that keeps both cores busy: in a fresh clone
- * it finished 63 s after that stage, on one core, while the e2e stage waited for it.) `done()` waits for
- * it; the stages that need it install whatever is still missing.
+ * too) takes 80-200 s to install, mostly waiting on downloads and extraction: it runs beside the
+ * build and the fast suites, at nice 10 so the tests keep the CPU, its output kept in a log that is
+ * printed when it fails. `done()` waits for it; the stages that need it install whatever is still missing.
  */
 async function backgroundSetup() {
   const needed = (suites.includes('conformance') || suites.includes('e2e')) && process.env.MINAGENT_SKIP_E2E !== '1';
@@ -136,6 +135,11 @@ async function backgroundSetup() {
   const t0 = Date.now();
   say(`npm test: installing the e2e tools (Node 24, code-server) in the background; its log is ${logFile}`);
   const child = spawn(process.execPath, ['scripts/e2e-setup.mjs'], { env, stdio: ['ignore', out, out] });
+  try {
+    setPriority(child.pid, 10);
+  } catch {
+    // not allowed here: it competes at the tests' priority
+  }
   const exited = new Promise((resolve) => {
     child.on('error', () => resolve(127));
     child.on('exit', (code) => resolve(code ?? 1));

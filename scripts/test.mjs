@@ -121,9 +121,11 @@ const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', '
 // test, never the whole run.
 /**
  * On a fresh machine the e2e cache (Node 24, code-server; the conformance suite runs on that Node
- * too) takes 80-200 s to install, mostly waiting on downloads and extraction: it runs beside the
- * build and the fast suites, at nice 10 so the tests keep the CPU, its output kept in a log that is
- * printed when it fails. `done()` waits for it; the stages that need it install whatever is still missing.
+ * too) takes ~105 s to install alone (105 CPU-s), 6-7 min beside the fast suites (measured in fresh
+ * clones, at nice 10 and at the tests' priority alike: slowed by the load, not by its priority): it runs
+ * beside the build and the fast suites, at nice 10 so the tests keep the CPU, its output kept in a log
+ * that is printed when it fails. `done()` waits for it (in a fresh clone the e2e stage waited 20-60 s); the
+ * stages that need it install whatever is still missing.
  */
 async function backgroundSetup() {
   const needed = (suites.includes('conformance') || suites.includes('e2e')) && process.env.MINAGENT_SKIP_E2E !== '1';

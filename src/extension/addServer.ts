@@ -7,8 +7,9 @@ const NAME = /^[^\s.][^.]*$/;
 /**
  * Walks through adding a server, as VS Code's "MCP: Add Server" does: stdio (a command) or HTTP (a
  * URL), a name, and where to keep it (this workspace or the user settings); writes the entry there.
+ * Returns the name of the server added.
  */
-export async function addServer(): Promise<void> {
+export async function addServer(): Promise<string | undefined> {
   const title = 'MinAgent: Add Server';
   const kind = await vscode.window.showQuickPick(
     [
@@ -17,7 +18,7 @@ export async function addServer(): Promise<void> {
     ],
     { title, placeHolder: 'What kind of server?' },
   );
-  if (!kind) return;
+  if (!kind) return undefined;
   const stdio = kind.type === 'stdio';
   const source = await vscode.window.showInputBox({
     title,
@@ -26,7 +27,7 @@ export async function addServer(): Promise<void> {
     ignoreFocusOut: true,
     validateInput: (text) => (stdio ? (splitCommandLine(text).length ? undefined : 'Enter a command') : urlProblem(text)),
   });
-  if (source === undefined) return;
+  if (source === undefined) return undefined;
   const config = vscode.workspace.getConfiguration('minagent');
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const taken = new Set([...Object.keys(inspected?.globalValue ?? {}), ...Object.keys(inspected?.workspaceValue ?? {})]);
@@ -37,7 +38,7 @@ export async function addServer(): Promise<void> {
     ignoreFocusOut: true,
     validateInput: (text) => (!NAME.test(text) || text.trim() !== text ? 'A name must not be empty, contain dots, or start or end with spaces' : taken.has(text) ? `A server named "${text}" already exists` : undefined),
   });
-  if (name === undefined) return;
+  if (name === undefined) return undefined;
   const hasFolder = !!vscode.workspace.workspaceFolders?.length;
   const scope = await vscode.window.showQuickPick(
     [
@@ -47,13 +48,14 @@ export async function addServer(): Promise<void> {
     // Kept open when the focus moves: the command line and name typed before it are not lost.
     { title, placeHolder: `Where to keep "${name}"?`, ignoreFocusOut: true },
   );
-  if (!scope) return;
+  if (!scope) return undefined;
   const [command, ...args] = splitCommandLine(source);
   const entry = stdio ? { command, args } : { type: 'http', url: source.trim() };
   const current = (scope.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
   await config.update('servers', { ...current, [name]: entry }, scope.target);
   const open = 'Open Settings';
   void vscode.window.showInformationMessage(`MinAgent: added server "${name}" to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
+  return name;
 }
 
 function urlProblem(text: string): string | undefined {

@@ -40,7 +40,7 @@ async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
   return answer === restart;
 }
 
-export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger): vscode.Disposable[] {
+export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger, revealAdded: (server: string) => void = () => {}): vscode.Disposable[] {
   const any = () => true;
   return [
     // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
@@ -72,7 +72,10 @@ export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () =>
       const ref = entryRef(node) ?? entryRef({ server: await pickServer(hub, node, 'Open Server Settings', any) });
       if (ref) await openServerEntry(ref);
     }),
-    vscode.commands.registerCommand('minagent.addServer', () => addServer()),
+    vscode.commands.registerCommand('minagent.addServer', async () => {
+      const name = await addServer();
+      if (name) revealAdded(name);
+    }),
     vscode.commands.registerCommand('minagent.copyToolName', async (node?: unknown) => {
       const name = toolName(node);
       if (!name) return;

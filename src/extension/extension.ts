@@ -62,12 +62,12 @@ function start(context: vscode.ExtensionContext): ServerHub {
   watch = watchConfiguration(context, servers, toolsView.changed);
   context.subscriptions.push(
     results,
-    ...registerCommands(servers.hub, servers.serverLogs, watch.reload, results, servers.log),
+    ...registerCommands(servers.hub, servers.serverLogs, watch.reload, results, servers.log, toolsView.revealAdded),
     ...registerTraceView(servers.hub),
     ...registerAuthCommands(servers.hub, () => servers.authReady),
     ...registerSandboxCommands(servers.hub, servers.sandbox),
     catalogs,
-    ...registerRegistryCommands(servers.hub, catalogs, servers.inputs),
+    ...registerRegistryCommands(servers.hub, catalogs, servers.inputs, toolsView.revealAdded),
   );
   void watch.reload();
   return servers.hub;

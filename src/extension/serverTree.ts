@@ -74,6 +74,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     this.emitter.fire(undefined);
   }
 
+  /**
+   * A row's parent, for TreeView.reveal (AddedServerReveal reveals server rows, which are at the top): a
+   * tool's and an action's is their server; a message does not keep where it is shown, and no message is revealed.
+   */
+  getParent(node: Node): Node | undefined {
+    return node.kind === 'tool' || node.kind === 'action' ? { kind: 'server', name: node.server } : undefined;
+  }
+
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);

@@ -48,10 +48,9 @@ describe('servers from a registry', () => {
       };
 
       await stage('1-gallery', async () => {
-        // memory's nine tool rows would push the servers added below it out of the view's few rows (the tree
-        // draws only the rows in sight): folded once it runs, as a user would.
+        // memory running, its nine tool rows open: a server added now comes below them, out of the view's few
+        // rows under the chat (the tree draws only the rows in sight) unless the tree shows it.
         await w.waitForRows('memory running', (r) => r.some((x) => /^memory 9 tools/.test(x)), 240_000);
-        await w.foldRow('memory');
         await palette('MinAgent: Add Server from Registry…');
         await quickRows().filter({ hasText: 'GitHub' }).first().waitFor({ timeout: 60_000 });
         await page.locator('.quick-input-widget input').fill('git');
@@ -83,6 +82,8 @@ describe('servers from a registry', () => {
         await w.screenshot('registry-2-confirm');
         await dialog('Add "github"').locator('.monaco-button', { hasText: 'Add Server' }).click();
         await w.waitForRows('the added server running', (r) => r.some((x) => /^github \d+ tools/.test(x)), 240_000);
+        // Shown by the tree itself (scrolled to it below memory's tools), and selected.
+        assert.equal(await w.row('github').getAttribute('aria-selected'), 'true', 'the added server is selected');
         // Its tools reach the chat: the welcome's examples take one tool per server, GitHub's first among them.
         const chat = await w.webview();
         await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file:' }).waitFor({ timeout: 60_000 });

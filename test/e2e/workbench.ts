@@ -180,20 +180,6 @@ export class Workbench {
     throw new Error(`timed out waiting for ${what}; the tree shows:\n  ${rows.join('\n  ')}`);
   }
 
-  /**
-   * Folds a server's row, so rows added below it (a server added later) show in the few rows the Tools view
-   * has under the chat: the tree draws only the rows in sight. The tree re-renders as servers change, so a
-   * click on the twistie can land on a row being replaced: clicked again until the row says it is folded.
-   */
-  async foldRow(label: string): Promise<void> {
-    const row = this.row(label);
-    for (const until = Date.now() + 60_000; (await row.getAttribute('aria-expanded')) !== 'false'; ) {
-      if (Date.now() > until) throw new Error(`the row ${label} did not fold`);
-      if ((await row.getAttribute('aria-expanded')) === 'true') await row.locator('.monaco-tl-twistie').click().catch(() => undefined);
-      await this.page.waitForTimeout(250);
-    }
-  }
-
   row(label: string) {
     return this.page.locator('.pane-body .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
   }

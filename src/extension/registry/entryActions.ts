@@ -48,7 +48,7 @@ export function registryLook(item: vscode.TreeItem, lines: string[], info: Serve
   if (info.config.origin === 'workspace settings' || info.config.origin === 'user settings' || info.config.origin === undefined) item.contextValue = `${item.contextValue}.removable`;
 }
 
-export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inputs: InputStore): vscode.Disposable[] {
+export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inputs: InputStore, revealAdded: (server: string) => void = () => {}): vscode.Disposable[] {
   const serverOf = (node: unknown) => {
     const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
     return name ? hub.server(name) : undefined;
@@ -62,7 +62,10 @@ export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inp
   const daily = setInterval(check, 60 * 60 * 1000);
   return [
     { dispose: () => (clearTimeout(first), clearInterval(daily)) },
-    vscode.commands.registerCommand('minagent.browseRegistry', () => browseRegistry(catalogs, inputs)),
+    vscode.commands.registerCommand('minagent.browseRegistry', async () => {
+      const name = await browseRegistry(catalogs, inputs);
+      if (name) revealAdded(name);
+    }),
     vscode.commands.registerCommand('minagent.updateServer', async (node?: unknown) => {
       const info = serverOf(node);
       if (info) await update(info, catalogs);

@@ -22,7 +22,7 @@ const REPOSITORY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('li
  * publisher, the ways it runs and the exact command line or URL adding it writes. Accepting one adds
  * it (addFromRegistry); the row's button opens its repository.
  */
-export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Promise<void> {
+export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = 'MinAgent: Add Server from Registry';
   pick.placeholder = `Search ${catalogs.registries().length === 1 ? 'the registry' : `${catalogs.registries().length} registries`} by name, title or description`;
@@ -59,7 +59,7 @@ export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Pr
   });
   const chosen = await done;
   pick.dispose();
-  if (chosen) await addFromRegistry(chosen.server, chosen.registry, inputs);
+  return chosen ? addFromRegistry(chosen.server, chosen.registry, inputs) : undefined;
 }
 
 function toItem(listed: Listed): Item {

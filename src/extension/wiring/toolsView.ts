@@ -6,6 +6,7 @@ import { ToolPins } from '../../core/toolSearch/pins';
 import { BudgetMeter } from '../chat/budgetMeter';
 import type { WorkspaceConfig } from '../configLoader';
 import { IconFiles } from '../icons/iconFiles';
+import { AddedServerReveal } from '../revealAdded';
 import { ServerTreeProvider } from '../serverTree';
 import type { EditorSandbox } from '../sandbox';
 import type { Catalogs } from '../registry/catalogs';
@@ -29,6 +30,7 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
   const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins, sandbox, catalogs);
   const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const status = new StatusBar(hub, config);
+  const reveal = new AddedServerReveal(hub, view);
   // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).
   const report = MINAGENT_SERVER_REPORT ? testReporter(hub) : undefined;
   /** The servers or the configuration changed: the tree, its badge and the status bar follow. */
@@ -47,6 +49,7 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
     tree,
     view,
     status,
+    reveal,
     view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     vscode.commands.registerCommand('minagent.pinTool', (node?: unknown) => pinTool(hub, pins, node, true)),
     vscode.commands.registerCommand('minagent.unpinTool', (node?: unknown) => pinTool(hub, pins, node, false)),
@@ -56,7 +59,9 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
     ...(catalogs ? [catalogs.onDidChange(() => tree.refresh())] : []),
     hub.onDidChangeTools(changed),
   );
-  return { switches, pins, meter, icons, tree, changed };
+  /** A server the user added is shown in the tree once it is there. */
+  const revealAdded = (name: string) => reveal.expect(name);
+  return { switches, pins, meter, icons, tree, changed, revealAdded };
 }
 
 /** Pin or Unpin on a tool's row: the tool goes into every request while tools are deferred, or no longer. */

@@ -181,19 +181,28 @@ if (pack && pack.status !== 0) {
   status ||= pack.status;
 }
 // The unit files run in one process (test/unitSuite.cjs; a process each cost six times the CPU), but
-// for those that say they need one of their own.
+// for those that say they need one of their own: they count the event loop's iterations and what work
+// fits in one, so they run first, one at a time, before the fast stage keeps both cores busy (in its
+// midst, preempted, the inbox's budget counted less work per send and one iteration made 6 sends of 5).
 const { ownProcessFiles } = createRequire(import.meta.url)('../test/unitSuite.cjs');
-const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs', ...ownProcessFiles()] : filesOf(suite));
+const alone = suites.includes('unit') ? ownProcessFiles() : [];
+const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs'] : filesOf(suite));
 const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(fastFiles), FAST_LONGEST);
 // The fixture servers bundled once here (test/fixtureServers.ts), not by each of the files that start at once.
 if (status === 0) {
   status = run(process.execPath, ['--import', 'tsx', '--eval', "require('./test/fixtureServers').fixtureServers(process.cwd())"]);
   if (status !== 0) failed('bundling the fixture servers (test/fixtureServers.ts)');
 }
+let aloneStatus = 0;
+if (status === 0 && alone.length) {
+  aloneStatus = timed('the unit files that time the event loop, one at a time', () => nodeTest(alone, 1));
+  if (aloneStatus !== 0) failed(`a test of ${alone.join(', ')} (its report is above)`);
+}
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
   if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
 }
+status ||= aloneStatus;
 // The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on
 // the Node 24 of the e2e cache (installed first if missing). Its verdict per scenario is printed.
 if (suites.includes('conformance') || suites.includes('e2e')) await setup.done();

@@ -186,6 +186,10 @@ export class Workbench {
 
   async contextMenu(rowLabel: string, item: string): Promise<void> {
     const row = this.row(rowLabel);
+    // A hover the pointer left showing (a row's tooltip, after a click on another row's action) covers the
+    // rows below it and takes the click: the pointer moves away until it is gone.
+    await this.page.mouse.move(0, 0);
+    await this.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
     // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
     await row.click();
     const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();

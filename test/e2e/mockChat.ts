@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { listeningFixture, waitFor } from '../helpers';
+import { NPX_FROM_CACHE } from '../npxPackages';
 import { QUIET_EDITOR, startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
@@ -76,9 +77,10 @@ let sharing: { open?: SharedEditor } | undefined;
 /**
  * The environment a shared editor opens with: every variable the tests that share one ask for (a test
  * that asks for another value gets a fresh editor): the vault server's secret (test/e2e/secrets.test.ts)
- * and the one the trace must not show (test/e2e/prompts.test.ts).
+ * and the one the trace must not show (test/e2e/prompts.test.ts); npm reading its cache alone for the real
+ * npm servers the registry's test starts by `npx -y` (fetched in its `before`, test/npxPackages.ts).
  */
-export const SHARED_EDITOR_ENV: Record<string, string> = { VAULT_TOKEN: 'vault-token-e2e-5f3a9c', TRACE_E2E_TOKEN: 'e2e-trace-Tok3n-5f1c2a9d' };
+export const SHARED_EDITOR_ENV: Record<string, string> = { VAULT_TOKEN: 'vault-token-e2e-5f3a9c', TRACE_E2E_TOKEN: 'e2e-trace-Tok3n-5f1c2a9d', ...NPX_FROM_CACHE };
 
 /**
  * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { httpMcpServer, ROOT, stopFixtures, waitFor } from '../helpers';
+import { fetchForNpx, NPX_FROM_CACHE } from '../npxPackages';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
@@ -20,6 +21,8 @@ const TOKEN = 'ghp_e2e_registry_secret_9876';
 describe('servers from a registry', () => {
   let registry: Fixture;
   before(async () => {
+    // The real npm servers its entries run (`npx -y`), fetched before the starts the test watches.
+    await fetchForNpx(['@modelcontextprotocol/server-memory@2026.7.4', '@modelcontextprotocol/server-memory@2026.8.31', '@modelcontextprotocol/server-github@2025.4.8']);
     const mod = (await import(join(ROOT, 'fixtures', 'registry', 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> };
     registry = await mod.startRegistry({ pageSize: 4 });
   });
@@ -134,6 +137,6 @@ describe('servers from a registry', () => {
         await w.waitForRows('the remote running', (r) => r.some((x) => /^weather \d+ tools/.test(x)), 120_000);
         assert.deepEqual((await userSettings())['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
       });
-    }, { userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } } });
+    }, { userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } }, env: { ...NPX_FROM_CACHE } });
   }, { timeout: 600_000 });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseSettingsText } from '../../src/core/settingsFile';
 import { ROOT } from '../helpers';
+import { fetchForNpx, NPX_FROM_CACHE } from '../npxPackages';
 import { onTerminal } from '../pty';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -28,7 +29,7 @@ const config = join(work, 'config');
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(work, 'cache'), ...env } }, (err, out, errText) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...NPX_FROM_CACHE, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(work, 'cache'), ...env } }, (err, out, errText) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out, err: errText });
     });
   });
@@ -39,6 +40,8 @@ describe('minagent registry', () => {
   let registry: Fixture;
   let hostile: Fixture;
   before(async () => {
+    // The two real npm servers the entries added here run (`npx -y`), fetched before the starts the tests watch.
+    await fetchForNpx(['@modelcontextprotocol/server-memory@2026.7.4', '@modelcontextprotocol/server-github@2025.4.8']);
     registry = await start([join(FIXTURES, 'servers')]);
     hostile = await start([join(FIXTURES, 'hostile')]);
     writeFileSync(settingsFile, '{\n  // my own comment stays\n  "editor.tabSize": 2\n}\n');

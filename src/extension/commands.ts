@@ -40,7 +40,7 @@ async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
   return answer === restart;
 }
 
-export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger, revealAdded: (server: string) => void = () => {}): vscode.Disposable[] {
+export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger, revealAdded: (server: string) => void): vscode.Disposable[] {
   const any = () => true;
   return [
     // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.

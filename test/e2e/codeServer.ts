@@ -15,12 +15,22 @@ const { paths } = require('../../scripts/e2e-paths.cjs') as { paths: { node24Bin
 
 export const VSIX = join(ROOT, 'minagent.vsix');
 
+/** What the extension writes of its servers for the e2e suite (MINAGENT_TEST_REPORT, src/extension/testReport.ts). */
+export interface ServerReport {
+  servers: Array<{ name: string; state: string; pid?: number; tree: number[] }>;
+  tools: string[];
+  /** Every process id that was ever part of a server's process tree. */
+  everSeenPids: number[];
+}
+
 export interface CodeServer {
   url: string;
   env: Record<string, string>;
   workspace: string;
   reportFile: string;
   dir: string;
+  /** The extension's latest report, or undefined before its first (a package built without MINAGENT_SERVER_REPORT never writes one). */
+  report(): ServerReport | undefined;
   stop(): Promise<void>;
   /** What the extension wrote to its "MinAgent" log channel so far (the file VS Code keeps for it). */
   minagentLog(): string;
@@ -177,6 +187,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     workspace,
     reportFile,
     dir,
+    report: () => {
+      try {
+        return JSON.parse(readFileSync(reportFile, 'utf8')) as ServerReport;
+      } catch {
+        return undefined;
+      }
+    },
     stop: async () => {
       // Its file watcher outlives a plain SIGTERM of the main process: end the whole group.
       const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));

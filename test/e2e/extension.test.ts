@@ -4,22 +4,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { isAlive, waitFor } from '../helpers';
-import { startCodeServer, type CodeServer } from './codeServer';
+import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { Workbench } from './workbench';
 
-interface Report {
-  servers: Array<{ name: string; state: string; pid?: number; tree: number[] }>;
-  tools: string[];
-  everSeenPids: number[];
-}
-const readReport = (cs: CodeServer): Report | undefined => {
-  try {
-    return JSON.parse(readFileSync(cs.reportFile, 'utf8')) as Report;
-  } catch {
-    return undefined;
-  }
-};
 
 async function stage<T>(wb: Workbench, name: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -81,7 +69,7 @@ describe('the extension in VS Code', () => {
 
       await stage(w, '3-remove-server', async () => {
         const before = await waitFor('a report with pids', () => {
-          const r = readReport(cs);
+          const r = cs.report();
           return r && r.servers.every((s) => s.pid) ? r : undefined;
         });
         const researchPid = before.servers.find((s) => s.name === 'research')!.pid!;
@@ -93,7 +81,7 @@ describe('the extension in VS Code', () => {
         const rows = await w.waitForRows('analytics and its tools gone', (r) => !r.some((row) => row.startsWith('analytics')));
         assert.ok(rows.some((r) => r.startsWith('research 3 tools')));
         await waitFor('the analytics process to end', () => !isAlive(analyticsPid), 10_000);
-        const after = readReport(cs)!;
+        const after = cs.report()!;
         assert.equal(after.servers.find((s) => s.name === 'research')?.pid, researchPid, 'research was not restarted');
       });
 
@@ -111,9 +99,9 @@ describe('the extension in VS Code', () => {
         assert.match((await w.hoverRow('legacy', 'MCP 2025-06-18')).text, /MCP 2025-06-18 \(initialize handshake\)/);
         await w.screenshot('eras-tree');
       });
-      seen = readReport(cs)?.everSeenPids ?? [];
+      seen = cs.report()?.everSeenPids ?? [];
     } finally {
-      seen = readReport(cs)?.everSeenPids ?? seen;
+      seen = cs.report()?.everSeenPids ?? seen;
       await wb?.close();
       await cs.stop();
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';
-import { startCodeServer, type CodeServer } from './codeServer';
+import { startCodeServer } from './codeServer';
 import { e2eTest } from './prereqs';
 import { fileEditor } from './fileEditor';
 import { staged } from './workbench';
@@ -18,16 +18,6 @@ import { staged } from './workbench';
 /** The token the user types for the github server of a workspace's mcp.json. */
 const SECRET = 'gh-token-e2e-8d21b7';
 
-interface Report {
-  servers: Array<{ name: string; state: string }>;
-}
-const readReport = (cs: CodeServer): Report | undefined => {
-  try {
-    return JSON.parse(readFileSync(cs.reportFile, 'utf8')) as Report;
-  } catch {
-    return undefined;
-  }
-};
 
 /** A stand-in for npx in `bin`: `npx -y @fixture/github-server@VERSION …` runs the token sink as that version. */
 const dir = mkdtempSync(join(tmpdir(), 'minagent-e2e-inputs-'));
@@ -56,10 +46,10 @@ describe('servers from .vscode/mcp.json and .mcp.json in VS Code', () => {
       await w.openMinAgent();
       // All three running (the extension's report), then the rows at the top of the tree (below the chat it
       // shows only its first rows; the third server's row is further down).
-      await waitFor('the three servers running', () => readReport(cs)?.servers.filter((s) => s.state === 'running').length === 3, 120_000);
+      await waitFor('the three servers running', () => cs.report()?.servers.filter((s) => s.state === 'running').length === 3, 120_000);
       const rows = await w.waitForRows('the first two servers', (r) => ['research 3 tools', 'fromfile 2 tools'].every((want) => r.some((x) => x.startsWith(want))));
       assert.ok(rows.some((r) => r.startsWith('server "research": also defined in .vscode/mcp.json; the entry in settings is used')), rows.join('\n'));
-      const report = readReport(cs)!;
+      const report = cs.report()!;
       assert.deepEqual(report.servers.map((s) => s.name), ['research', 'fromfile', 'claude-style']);
     });
     passed();

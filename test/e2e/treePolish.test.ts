@@ -2,11 +2,9 @@
 // line, failure notifications, problem nodes that open the entry, Try Tool's result document, a
 // refresh and a Restart All during a call, and the log.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { SERVERS, waitFor } from '../helpers';
-import type { CodeServer } from './codeServer';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, Workbench } from './workbench';
@@ -27,16 +25,6 @@ const SETTINGS = {
   },
 };
 
-interface Report {
-  servers: Array<{ name: string; state: string; pid?: number }>;
-}
-const readReport = (cs: CodeServer): Report | undefined => {
-  try {
-    return JSON.parse(readFileSync(cs.reportFile, 'utf8')) as Report;
-  } catch {
-    return undefined;
-  }
-};
 
 describe('the Tools tree, polished', () => {
   e2eTest('error lines, failure notices, problem nodes, Try Tool documents, refresh and Restart All during a call, and the log', async () => {
@@ -211,7 +199,7 @@ describe('the Tools tree, polished', () => {
         await page.keyboard.press('Enter');
         await toasts.filter({ hasText: 'Calling slow' }).first().waitFor();
       };
-      const slowPid = () => readReport(cs)?.servers.find((s) => s.name === 'slow')?.pid;
+      const slowPid = () => cs.report()?.servers.find((s) => s.name === 'slow')?.pid;
 
       await stage('4-refresh-during-a-call', async () => {
         const pid = await waitFor('the slow server pid', slowPid, 30_000);

@@ -1,6 +1,8 @@
 // Every misbehaving fixture gives a clear error or state; none throws, none leaves a process.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -8,6 +10,7 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
 import { McpToolSource, type SourceOptions } from '../../src/core/mcp/connection/source';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
+import { processTree } from '../../src/core/mcp/transport/processTree';
 import { fixture, isAlive, parseError, ROOT, waitFor } from '../helpers';
 
 const unhandled: unknown[] = [];
@@ -54,6 +57,29 @@ describe('servers that fail to start', () => {
     // Its process runs, so it got the limit once more before it was called failed.
     await assert.rejects(connecting, /did not answer initialize within 400 ms, nor in a patient 400 ms more \(its process was still running\)/);
     assert.equal(isAlive(pid), false, 'the silent server was stopped');
+  });
+
+  test('an npx server whose package npx is still fetching (a registry that does not answer) says npx may still be at it, and no npx is left', async () => {
+    // A local npm registry that takes the request for the package's metadata and never answers, as a slow one does.
+    const asked: string[] = [];
+    const held = new Set<Socket>();
+    const registry = createServer((req) => asked.push(req.url ?? ''));
+    registry.on('connection', (c) => held.add(c));
+    await new Promise<void>((r) => registry.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = registry.address() as AddressInfo;
+      const env = { npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_cache: mkdtempSync(join(tmpdir(), 'minagent-npx-cache-')), npm_config_offline: 'false', npm_config_update_notifier: 'false' };
+      const s = source(fixture('fetching', '', [], { command: 'npx', args: ['-y', 'minagent-never-fetched@1.0.0'], env, cwd: tmpdir() }), { connectTimeoutMs: 4_000 });
+      const connecting = s.connect();
+      const pid = await waitFor('the npx process', () => s.pid);
+      const tree = await waitFor('npx asking the registry', async () => asked.length > 0 && [...(await processTree(pid))], 30_000);
+      assert.match(asked[0]!, /minagent-never-fetched/);
+      await assert.rejects(connecting, /did not answer initialize within 4000 ms, nor in a patient 4000 ms more \(its process was still running\); npx downloads what it runs on a first start and may still have been at it: start the server again once that is done/);
+      await waitFor('every process of npx ended', () => tree.every((p) => !isAlive(p)), 10_000);
+    } finally {
+      held.forEach((c) => c.destroy());
+      registry.close();
+    }
   });
 
   test('a server slower to start than the connect limit gets it once more, on the same process, and the log says how long it took', async () => {

@@ -48,7 +48,7 @@ export function registryLook(item: vscode.TreeItem, lines: string[], info: Serve
   if (info.config.origin === 'workspace settings' || info.config.origin === 'user settings' || info.config.origin === undefined) item.contextValue = `${item.contextValue}.removable`;
 }
 
-export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inputs: InputStore, revealAdded: (server: string) => void = () => {}): vscode.Disposable[] {
+export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inputs: InputStore, revealAdded: (server: string) => void): vscode.Disposable[] {
   const serverOf = (node: unknown) => {
     const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
     return name ? hub.server(name) : undefined;

@@ -20,7 +20,8 @@ const REPOSITORY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('li
  * The gallery: every server of the user's registries (as last read, then read again) in a quick
  * pick that searches names, titles and descriptions; each row shows the title, name, version,
  * publisher, the ways it runs and the exact command line or URL adding it writes. Accepting one adds
- * it (addFromRegistry); the row's button opens its repository.
+ * it (addFromRegistry); the row's button opens its repository. Resolves to the name the server was
+ * added under, or undefined when none was.
  */
 export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<Item>();

@@ -6,6 +6,7 @@ import { PROCESS_NOT_RUNNING, ProcessTransport } from '../transport/processTrans
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
 import { sandboxDenials, stderrGist } from './errorLine';
+import { fetchingRunner } from './fetchingRunner';
 
 /** What a call says when there is no session: the seed's words. */
 export const NOT_CONNECTED = 'mcp server not connected';
@@ -35,7 +36,8 @@ export interface FailureContext {
 
 /** Says why a start, call or session failed, with the exit status and stderr of a process that ended; not yet redacted. */
 export async function describeFailure(err: unknown, phase: FailurePhase, context: FailureContext): Promise<string> {
-  if (err instanceof ConnectTimeout || err instanceof SpawnError) return err.message;
+  if (err instanceof ConnectTimeout) return timeoutMessage(err, context);
+  if (err instanceof SpawnError) return err.message;
   // Without an OAuth client (stdio, or an entry with its own Authorization header) a 401 is about the headers.
   if (isSignInNeeded(err) && (context.hasAuth || err instanceof SignInNeeded)) return signInMessage(err);
   const transport = context.transport;
@@ -58,6 +60,19 @@ export async function describeFailure(err: unknown, phase: FailurePhase, context
   if (closed) return phase === 'call' ? NOT_CONNECTED : 'connection closed';
   const c = context.config;
   return describeNetworkError(err, c.type === 'stdio' ? undefined : c.url, phase) ?? errorMessage(err);
+}
+
+/**
+ * A start that timed out, with what its stderr said and, for a process still running under a package
+ * runner (npx, uvx, docker run...), that the runner may still have been downloading: a first start
+ * fetches the package, and a slow registry holds it past the limit.
+ */
+function timeoutMessage(err: ConnectTimeout, context: FailureContext): string {
+  const c = context.config;
+  const runner = err.patientMs && c.type === 'stdio' ? fetchingRunner(c.command, c.args) : undefined;
+  const hint = runner ? `; ${runner} downloads what it runs on a first start and may still have been at it: start the server again once that is done` : '';
+  const tail = stderrGist(context.stderr());
+  return `${err.message}${hint}${tail ? `; stderr: ${tail}` : ''}`;
 }
 
 function signInMessage(err: unknown): string {

@@ -142,14 +142,14 @@ function watchProbe(
       if (reported || !handshake || probeId === undefined) return;
       reported = true;
       // No answer at all: on stdio the SDK takes silence for a 2025 server and goes on in place.
-      onFallback?.(fallback ?? { got: `did not answer within ${probeTimeoutMs} ms` });
+      onFallback?.(fallback ?? { got: `did not answer within ${probeTimeoutMs} ms`, silence: true });
     },
     badAnswer(err) {
       // A server of a later era, a sign-in, or a connect that got past the probe: not the probe's answer.
       if (!probing || probeId === undefined || err instanceof UnsupportedProtocolVersionError || isSignInNeeded(err)) return undefined;
       // A stdio server that ended on the probe (the SDK cannot fall back in place on a dead process).
       if (transport instanceof ProcessTransport && transport.exit) return exitAnswer(transport.exit);
-      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return { got: `did not answer within ${probeTimeoutMs} ms` };
+      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return { got: `did not answer within ${probeTimeoutMs} ms`, silence: true };
       return fallback;
     },
     stop() {

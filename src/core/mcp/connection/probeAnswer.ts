@@ -10,6 +10,8 @@ export interface ProbeFallback {
    * it says so alone.
    */
   ordinary?: boolean;
+  /** No answer at all: a handshake that then timed out as well tells the same story, and says it alone. */
+  silence?: boolean;
 }
 
 /** A JSON-RPC error to the probe; "Method not found" is what a 2025 server answers. */

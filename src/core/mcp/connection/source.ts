@@ -15,6 +15,7 @@ import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
+import { ConnectTimeout } from './connectLimit';
 import { Connector } from './connector';
 import { describeFailure, NOT_CONNECTED, type FailurePhase } from './crashDiagnosis';
 import type { CloseReason, SourceOptions } from './sourceOptions';
@@ -142,8 +143,9 @@ export class McpToolSource {
       }
       const fallback = this.connector.probeFallback;
       const failed = await this.failureMessage(err, 'start');
-      // The probe got a bad answer and the 2025 handshake failed too: both are the story.
-      const message = fallback && !fallback.ordinary && !isSignInNeeded(err) ? `server/discover ${fallback.got}; initialize: ${failed}` : failed;
+      // The probe got a bad answer and the 2025 handshake failed too: both are the story (a server silent to both: one).
+      const both = fallback && !fallback.ordinary && !isSignInNeeded(err) && !(fallback.silence && err instanceof ConnectTimeout);
+      const message = both ? `server/discover ${fallback.got}; initialize: ${failed}` : failed;
       await this.connector.dispose();
       if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text(), ...(err instanceof SpawnError ? { cannotStart: true as const } : {}) });
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));

@@ -69,13 +69,17 @@ describe('servers that fail to start', () => {
     try {
       const { port } = registry.address() as AddressInfo;
       const env = { npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_cache: mkdtempSync(join(tmpdir(), 'minagent-npx-cache-')), npm_config_offline: 'false', npm_config_update_notifier: 'false' };
-      const s = source(fixture('fetching', '', [], { command: 'npx', args: ['-y', 'minagent-never-fetched@1.0.0'], env, cwd: tmpdir() }), { connectTimeoutMs: 4_000 });
+      const log: string[] = [];
+      const logger = { trace: () => {}, info: () => {}, warn: (m: string) => log.push(m), error: () => {} };
+      const s = source(fixture('fetching', '', [], { command: 'npx', args: ['-y', 'minagent-never-fetched@1.0.0'], env, cwd: tmpdir() }), { connectTimeoutMs: 4_000, logger });
       const connecting = s.connect();
       const pid = await waitFor('the npx process', () => s.pid);
       const tree = await waitFor('npx asking the registry', async () => asked.length > 0 && [...(await processTree(pid))], 30_000);
       assert.match(asked[0]!, /minagent-never-fetched/);
       // Silent to the era probe too: that is the same story, not told twice.
       await assert.rejects(connecting, /^Error: server "fetching": did not answer initialize within 4000 ms, nor in a patient 4000 ms more \(its process was still running\); npx downloads what it runs on a first start and may still have been at it: start the server again once that is done/);
+      // While it waited, its log said why it might be slow.
+      assert.ok(log.includes('still starting after 4000 ms (its process runs; npx may be downloading what it runs); waiting 4000 ms more before calling it failed'), log.join('\n'));
       await waitFor('every process of npx ended', () => tree.every((p) => !isAlive(p)), 10_000);
     } finally {
       held.forEach((c) => c.destroy());

@@ -6,6 +6,7 @@ import { serverIdentity } from '../config/identity';
 import { tracedTransport, type McpTrace } from '../trace/trace';
 import { ProcessTransport } from '../transport/processTransport';
 import { connectLimit } from './connectLimit';
+import { fetchingRunner } from './fetchingRunner';
 import { connectInEra, type ProbeFallback } from './era';
 import { processEraMemory, type EraMemory } from './eraMemory';
 import { redactedTransport } from './redactedTransport';
@@ -39,7 +40,11 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
     limitMs: o.timeoutMs,
     running: spawned ? spawned.running : Promise.resolve(),
     stillStarting: () => !!spawned && !spawned.exit && !o.closing(),
-    onPatience: (ms) => o.log.warn(`still starting after ${ms} ms (its process runs); waiting ${ms} ms more before calling it failed`),
+    onPatience: (ms) => {
+      const runner = o.config.type === 'stdio' ? fetchingRunner(o.config.command, o.config.args) : undefined;
+      const why = runner ? `its process runs; ${runner} may be downloading what it runs` : 'its process runs';
+      o.log.warn(`still starting after ${ms} ms (${why}); waiting ${ms} ms more before calling it failed`);
+    },
   });
   try {
     // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).

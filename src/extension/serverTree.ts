@@ -230,7 +230,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     switch (state.kind) {
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');
-        item.description = 'starting…';
+        // Past the connect limit, why it may be slow (npx downloading): our own words, about the entry's command.
+        item.description = state.slow ? `starting… (${state.slow})` : 'starting…';
+        if (state.slow) lines.push('', markdownText(`Still starting (${state.slow}).`));
         break;
       case 'running': {
         const identity = this.hub.catalog.serverInfo(info.name);

@@ -76,6 +76,8 @@ describe('servers that fail to start', () => {
       const pid = await waitFor('the npx process', () => s.pid);
       const tree = await waitFor('npx asking the registry', async () => asked.length > 0 && [...(await processTree(pid))], 30_000);
       assert.match(asked[0]!, /minagent-never-fetched/);
+      // Past the limit, its state says why it may be slow (the tree shows it on the row).
+      await waitFor('the state saying npx may be downloading', () => s.state.kind === 'starting' && s.state.slow === 'npx may be downloading what it runs', 15_000);
       // Silent to the era probe too: that is the same story, not told twice.
       await assert.rejects(connecting, /^Error: server "fetching": did not answer initialize within 4000 ms, nor in a patient 4000 ms more \(its process was still running\); npx downloads what it runs on a first start and may still have been at it: start the server again once that is done/);
       // While it waited, its log said why it might be slow.
@@ -95,6 +97,7 @@ describe('servers that fail to start', () => {
     const s = source(faulty('slow-start', { env: { FIXTURE_START_MS: '5000' } }), { connectTimeoutMs: 4_000, probeTimeoutMs: 300, logger });
     const connecting = s.connect();
     const pid = await waitFor('the server process', () => s.pid);
+    await waitFor('the state saying it is slow', () => s.state.kind === 'starting' && s.state.slow === 'slow: waiting 4 s more', 10_000);
     await connecting;
     assert.equal(s.pid, pid, 'the same process, not a restart');
     assert.equal(await s.call('ok', {}), 'ok');

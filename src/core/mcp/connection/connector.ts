@@ -30,6 +30,8 @@ export interface ConnectorHost {
   toolsChanged(): void;
   /** The connection ended without the session closing it. */
   closed(): void;
+  /** A process still starting at the connect limit got its patience: why it may be slow, in a few words. */
+  slowStart(why: string): void;
 }
 
 /**
@@ -134,7 +136,7 @@ export class Connector {
       else log.warn(`protocol: ${errorMessage(err)}`);
     };
     try {
-      await handshake(client, transport, { config, log, redactor, trace: options.trace, eras: options.eras, timeoutMs, probeTimeoutMs, legacy, closing: () => this.host.closing(), onFallback: (f) => this.noteFallback(f) });
+      await handshake(client, transport, { config, log, redactor, trace: options.trace, eras: options.eras, timeoutMs, probeTimeoutMs, legacy, closing: () => this.host.closing(), onFallback: (f) => this.noteFallback(f), onPatience: (why) => this.host.slowStart(why) });
     } catch (err) {
       await this.dispose();
       throw err;

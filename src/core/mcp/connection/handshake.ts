@@ -27,6 +27,8 @@ export interface HandshakeOptions {
   /** Whether the session's owner is closing it (then a slow server gets no patience). */
   closing: () => boolean;
   onFallback: (fallback: ProbeFallback) => void;
+  /** Told when a process still starting at the limit gets its patience, with why it may be slow. */
+  onPatience?: (why: string) => void;
 }
 
 /**
@@ -42,8 +44,9 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
     stillStarting: () => !!spawned && !spawned.exit && !o.closing(),
     onPatience: (ms) => {
       const runner = o.config.type === 'stdio' ? fetchingRunner(o.config.command, o.config.args) : undefined;
-      const why = runner ? `its process runs; ${runner} may be downloading what it runs` : 'its process runs';
-      o.log.warn(`still starting after ${ms} ms (${why}); waiting ${ms} ms more before calling it failed`);
+      const slow = runner ? `${runner} may be downloading what it runs` : `slow: waiting ${Math.round(ms / 1000)} s more`;
+      o.log.warn(`still starting after ${ms} ms (its process runs${runner ? `; ${slow}` : ''}); waiting ${ms} ms more before calling it failed`);
+      o.onPatience?.(slow);
     },
   });
   try {

@@ -85,6 +85,9 @@ export class McpToolSource {
       closing: () => !!this.closing,
       toolsChanged: () => void this.refreshTools(),
       closed: () => this.handleClosed(),
+      slowStart: (slow) => {
+        if (this.currentState.kind === 'starting' && !this.closing) this.setState({ kind: 'starting', slow });
+      },
     });
   }
 

@@ -132,6 +132,23 @@ describe('minagent CLI', () => {
     });
   }
 
+  test("the demo's model does what a starter suggestion says: the tool it names, with its required arguments made up", async () => {
+    const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
+    try {
+      // As the chat's welcome writes it (src/core/chat/examples.ts).
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'Use word_count: Count the words in a text.', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k' } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      assert.equal(r.code, 0, r.out);
+      assert.match(r.out, /^\[0\] tool_call: word_count -> 2\n/, 'word_count of "demo text"');
+    } finally {
+      mock.stdin!.end();
+    }
+  });
+
   test('chat --context-window: a request over the window is not sent, and says why', async () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {

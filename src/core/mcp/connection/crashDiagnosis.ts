@@ -68,8 +68,7 @@ export async function describeFailure(err: unknown, phase: FailurePhase, context
  * fetches the package, and a slow registry holds it past the limit.
  */
 function timeoutMessage(err: ConnectTimeout, context: FailureContext): string {
-  const c = context.config;
-  const runner = err.patientMs && c.type === 'stdio' ? fetchingRunner(c.command, c.args) : undefined;
+  const runner = err.patientMs ? fetchingRunner(context.config) : undefined;
   const hint = runner ? `; ${runner} downloads what it runs on a first start and may still have been at it: start the server again once that is done` : '';
   const tail = stderrGist(context.stderr());
   return `${err.message}${hint}${tail ? `; stderr: ${tail}` : ''}`;

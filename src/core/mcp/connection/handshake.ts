@@ -43,7 +43,7 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
     running: spawned ? spawned.running : Promise.resolve(),
     stillStarting: () => !!spawned && !spawned.exit && !o.closing(),
     onPatience: (ms) => {
-      const runner = o.config.type === 'stdio' ? fetchingRunner(o.config.command, o.config.args) : undefined;
+      const runner = fetchingRunner(o.config);
       const slow = runner ? `${runner} may be downloading what it runs` : `slow: waiting ${Math.round(ms / 1000)} s more`;
       o.log.warn(`still starting after ${ms} ms (its process runs${runner ? `; ${slow}` : ''}); waiting ${ms} ms more before calling it failed`);
       o.onPatience?.(slow);

@@ -90,3 +90,16 @@ describe('every verb with a server that failed to connect', { timeout: 120_000 }
     assert.match(call.err, /unknown tool "git\.git_log"; available tools: echo, search_corpus, word_count; server "git" \(.*\) did not connect, so its tools are not known/);
   });
 });
+
+test("a server that never answers but prints its secret on stderr: the timeout in the terminal says what stderr said, the secret redacted", () => {
+  const secret = 'tok-timeout-stderr-7c1e9a';
+  const dir = join(work, 'leaky');
+  mkdirSync(join(dir, '.vscode'), { recursive: true });
+  const script = "process.stderr.write('fatal: cannot reach the API with token ' + process.env.API_TOKEN + '\\n'); process.stdin.resume(); setInterval(() => {}, 1 << 30);";
+  const settings = { 'minagent.connectTimeout': 1000, 'minagent.servers': { leaky: { command: 'node', args: ['-e', script], env: { API_TOKEN: '${env:LEAKY_TOKEN}' } } } };
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings));
+  const r = spawnSync(process.execPath, [CLI, 'servers', '--trust'], { cwd: dir, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LEAKY_TOKEN: secret } });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^leaky\terror\t0 tools\tdid not answer initialize within 1000 ms, nor in a patient 1000 ms more \(its process was still running\); stderr: fatal: cannot reach the API with token \[redacted\]/m, r.stdout + r.stderr);
+  assert.ok(!(r.stdout + r.stderr).includes(secret), r.stdout + r.stderr);
+});

@@ -5,10 +5,15 @@
 // a CI run's two servers, started by `npx -y` at once, waited past the 60 s a start gets, and the test
 // failed for the network, not for what it checks.
 import { execFile } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-/** What a process that starts the fetched packages by `npx -y` adds to its environment: npm reads its cache only. */
-export const NPX_FROM_CACHE: Readonly<Record<string, string>> = { npm_config_offline: 'true' };
+/**
+ * What a process that starts the fetched packages by `npx -y` adds to its environment: npm reads its cache
+ * only, the one `fetchForNpx` filled (npm sets npm_config_cache for what `npm test` runs; a test file run by
+ * hand has npm's default, under this HOME, which an editor's own HOME would otherwise hide).
+ */
+export const NPX_FROM_CACHE: Readonly<Record<string, string>> = { npm_config_offline: 'true', npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm') };
 
 /**
  * Installs each `NAME@VERSION` into npx's cache (the folder `npx -y NAME@VERSION` runs it from), without

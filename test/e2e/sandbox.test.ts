@@ -59,8 +59,7 @@ describe('servers in a sandbox', () => {
           // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
           await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
           await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });
-          await w.row('needy').click();
-          await page.keyboard.press('ArrowRight');
+          await w.expandRow('needy');
           // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
           await page.keyboard.press('ArrowDown');
           await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);

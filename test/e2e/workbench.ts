@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type ElementHandle, type Frame, type Locator, type Page } from 'playwright-core';
-import { ROOT } from '../helpers';
+import { ROOT, waitFor } from '../helpers';
 
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
 export const ARTIFACTS = join(ROOT, '.test-artifacts');
@@ -184,12 +184,33 @@ export class Workbench {
     return this.page.locator('.pane-body .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
   }
 
-  async contextMenu(rowLabel: string, item: string): Promise<void> {
-    const row = this.row(rowLabel);
-    // A hover the pointer left showing (a row's tooltip, after a click on another row's action) covers the
-    // rows below it and takes the click: the pointer moves away until it is gone.
+  /**
+   * A hover the pointer left showing (a row's tooltip, after a click on another row's action) covers the rows
+   * below it and takes a click meant for them: the pointer moves away until it is gone.
+   */
+  private async pointerAway(): Promise<void> {
     await this.page.mouse.move(0, 0);
     await this.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  }
+
+  /**
+   * Opens a tree row's children as a user does: a click on the row, then the Right arrow, the row left
+   * with the keyboard's focus. The click is made again until the row has the tree's focus (a hover left
+   * over it took a click, and a row that moved as the tree filled was missed, in runs of the suite).
+   */
+  async expandRow(label: string): Promise<void> {
+    const row = this.row(label);
+    await waitFor(`the row "${label}" focused by a click`, async () => {
+      await this.pointerAway();
+      await row.click();
+      return /\bfocused\b/.test((await row.getAttribute('class')) ?? '');
+    }, 30_000);
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await this.page.keyboard.press('ArrowRight');
+  }
+
+  async contextMenu(rowLabel: string, item: string): Promise<void> {
+    const row = this.row(rowLabel);
+    await this.pointerAway();
     // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
     await row.click();
     const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();

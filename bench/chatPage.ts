@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHAT_BODY } from '../src/shared/chatPage';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The e2e suite's Chromium (its headless shell), which its set-up installs.
+const { CHROMIUM } = require('../scripts/e2e-paths.cjs') as { CHROMIUM: string };
 
 /** A browser, or undefined (said on the console) when there is no Chromium. */
 export async function launchChromium(bench: string): Promise<Browser | undefined> {

@@ -36,7 +36,7 @@ function sh(cmd, args, options = {}) {
 /** What is missing, in words, each with what to run; empty when everything is there. */
 export function missing({ browser = true } = {}) {
   const out = [];
-  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): as root, apt-get install -y chromium libkrb5-dev`);
+  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): as root, apt-get install -y chromium-headless-shell libkrb5-dev`);
   if (!existsSync(join(CACHE, '.complete')) || !existsSync(paths.codeServer) || !existsSync(join(paths.node24Bin, 'node'))) {
     out.push(`Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} in ${CACHE}: run node scripts/e2e-setup.mjs`);
   }
@@ -117,14 +117,14 @@ async function installCache(log) {
 export async function ensureE2e({ browser = true, log = (m) => console.error(`e2e setup: ${m}`) } = {}) {
   if (browser && !existsSync(CHROMIUM)) {
     if (process.getuid?.() === 0) {
-      log('installing Debian packages chromium and libkrb5-dev (apt-get)...');
+      log('installing Debian packages chromium-headless-shell and libkrb5-dev (apt-get)...');
       const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
       const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', 'chromium', 'libkrb5-dev'], { env })) {
-        log('FAILED: apt-get install chromium libkrb5-dev (its output is above)');
+      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', 'chromium-headless-shell', 'libkrb5-dev'], { env })) {
+        log('FAILED: apt-get install chromium-headless-shell libkrb5-dev (its output is above)');
       }
     } else {
-      log('Chromium is missing and this is not root: run `sudo apt-get install -y chromium libkrb5-dev`');
+      log('Chromium is missing and this is not root: run `sudo apt-get install -y chromium-headless-shell libkrb5-dev`');
     }
   }
   if (!existsSync(join(CACHE, '.complete'))) {

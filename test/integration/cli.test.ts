@@ -32,6 +32,19 @@ function cli(args: string[], cwd = work) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/**
+ * The CLI run without blocking this process (a model server this process runs answers it): its exit code
+ * and what it printed to stdout. `--trust` comes first, as in `cli`.
+ */
+function cliAsync(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, '--trust', ...args], { cwd: work, env });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
 describe('minagent CLI', () => {
   test('servers: one line per server with state, tool count and the error', () => {
     const { code, out } = cli(['servers']);
@@ -117,12 +130,7 @@ describe('minagent CLI', () => {
       const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
       try {
         const baseUrl = provider === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
-        const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-          const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } });
-          let out = '';
-          child.stdout.on('data', (d: Buffer) => (out += d));
-          child.on('exit', (code) => resolve({ code, out }));
-        });
+        const r = await cliAsync(['chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' });
         assert.equal(r.code, 0);
         assert.match(r.out, /^\[0\] tool_call: search_corpus -> mcp: MCP \(Model Context Protocol\)/);
         assert.match(r.out, /\[1\] final: Here is what the tool returned:/);
@@ -136,12 +144,7 @@ describe('minagent CLI', () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
       // As the chat's welcome writes it (src/core/chat/examples.ts).
-      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'Use word_count: Count the words in a text.', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { cwd: work, env: { ...process.env, OPENAI_API_KEY: 'k' } });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d));
-        child.on('exit', (code) => resolve({ code, out }));
-      });
+      const r = await cliAsync(['chat', 'Use word_count: Count the words in a text.', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { ...process.env, OPENAI_API_KEY: 'k' });
       assert.equal(r.code, 0, r.out);
       assert.match(r.out, /^\[0\] tool_call: word_count -> 2\n/, 'word_count of "demo text"');
     } finally {
@@ -152,12 +155,7 @@ describe('minagent CLI', () => {
   test('chat --context-window: a request over the window is not sent, and says why', async () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
-      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, '--trust', 'chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000'], { cwd: work });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d));
-        child.on('exit', (code) => resolve({ code, out }));
-      });
+      const r = await cliAsync(['chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000']);
       assert.notEqual(r.code, 0);
       assert.match(r.out, /error: not sent: this request needs about \d+ tokens, but the model's window allows 750 \(1000 less 250 kept for the answer; minagent.chat.contextWindow\)/);
       const sent = (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as unknown[];

@@ -20,16 +20,22 @@ module.exports = function runFixture(file) {
   // A bundle keeps its source's `#!` line, which Node's own loader skips too.
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8').replace(/^#!.*/, '')), { filename: file, cachedData });
   if ((!cachedData || script.cachedDataRejected) && process.env.MINAGENT_IN_SANDBOX !== '1') {
-    // At exit the cache holds what the start compiled, not only the top level.
-    process.once('exit', () => {
+    // Once the start has compiled what it runs (the cache then holds that, not only the top level): a second
+    // into the start, or at its exit if that comes first (the editor ends its servers with a signal).
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
       try {
         const partial = `${cacheFile}.${process.pid}`;
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, cacheFile);
       } catch {
-        // another process wrote it, or the folder is read-only: the next start compiles again
+        // the folder is read-only here: the next start compiles again
       }
-    });
+    };
+    setTimeout(save, 1_000).unref();
+    process.once('exit', save);
   }
   const module = new Module(file, null);
   module.filename = file;

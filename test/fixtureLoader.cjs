@@ -1,7 +1,7 @@
 'use strict';
 // Runs a bundled fixture server (test/fixtureServers.ts) from V8's code cache: the cache is kept beside
 // the bundle, one per Node version (the suites run the fixtures on Node 20, the editors on Node 24), and
-// written when a process that found none exits. Outside a sandbox only: inside one the folder is not the
+// written by a start that found none (below). Outside a sandbox only: inside one the folder is not the
 // server's to write, and a denied write would show in the server's log.
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');

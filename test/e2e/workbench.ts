@@ -18,7 +18,9 @@ export function staged(prefix: string, workbench: () => Workbench | undefined, d
     const t0 = Date.now();
     try {
       await fn();
-      // Each stage's time, for finding where the suite's minutes go.
+      // Each stage's time, for finding where the suite's minutes go (the folder is made here: a file run
+      // alone in a fresh checkout has none yet, and its first stage failed on the missing folder).
+      mkdirSync(ARTIFACTS, { recursive: true });
       appendFileSync(join(ARTIFACTS, 'stage-times.tsv'), `${prefix}\t${name}\t${Date.now() - t0}\n`);
     } catch (err) {
       const shot = await workbench()?.screenshot(`${prefix}-${name}-failed`);

@@ -44,6 +44,21 @@ describe('close', () => {
     assert.equal(s.state.kind, 'stopped');
   });
 
+  test('a closed server leaves no timer behind: a CLI run exits when its servers have, not after their grace', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const { s } = await connected(fixture('research', 'research.mjs'));
+    await s.close();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(timers(), before, 'the 2 s grace for stdin EOF is not left running once the server has exited');
+    // The same through a crash diagnosis (it waits up to 1 s for the exit status of a server that died).
+    const crashed = new McpToolSource(fixture('crashy', 'faulty.mjs', ['exit-at-start']));
+    await assert.rejects(crashed.connect());
+    await crashed.close();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(timers(), before, 'no wait of the crash diagnosis is left running');
+  });
+
   test('a server that saves its state on stdin EOF gets the time to finish (the SDK client\'s 2 s), no signal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'minagent-flush-'));
     const file = join(dir, 'state');

@@ -110,7 +110,7 @@ export class ProcessTransport implements Transport {
 
   /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
   async exitWithin(ms: number): Promise<ExitInfo | undefined> {
-    if (this.exited) await Promise.race([this.exited, delay(ms)]);
+    if (this.exited) await settledWithin(this.exited, ms);
     return this.exitInfo;
   }
 
@@ -164,7 +164,7 @@ export class ProcessTransport implements Transport {
         child.once('exit', (code, signal) => {
           this.exitInfo = { code, signal };
           // Let the last stdout and stderr bytes arrive (the stderr says why it died), unless a grandchild holds a pipe open.
-          const settle = pipesEnded ? Promise.resolve() : Promise.race([pipesEnd, delay(50)]);
+          const settle = pipesEnded ? Promise.resolve() : settledWithin(pipesEnd, 50);
           void settle.then(() => this.fireClose()).then(r);
         });
       });
@@ -222,7 +222,7 @@ export class ProcessTransport implements Transport {
     const alreadyGone = !!this.exitInfo && !groupExists(leader);
     const found = alreadyGone ? new Set<number>() : await processTree(leader);
     child.stdin?.end();
-    if (!this.exitInfo) await Promise.race([this.exited, delay(this.timings.eofGraceMs)]);
+    if (!this.exitInfo) await settledWithin(this.exited, this.timings.eofGraceMs);
 
     // From here on only the pids found are watched; the group as a whole is signalled too.
     let tree = await alivePids(found);
@@ -277,6 +277,20 @@ function groupExists(leader: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Waits for `promise`, or `ms`, whichever is first; the timer goes with the wait. A grace left to run
+ * out kept the process alive: the CLI, its servers gone in milliseconds, sat out their whole 2 s grace
+ * (and a crash diagnosis's 1 s) before it could exit.
+ */
+async function settledWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

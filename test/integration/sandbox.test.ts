@@ -20,6 +20,7 @@ const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
 const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
 const KEY = join(home, '.ssh', 'id_rsa');
 const OUTSIDE = join(home, 'outside.txt');
+const REPO_CONFIG = '[core]\n\trepositoryformatversion = 0\n';
 
 /** An HTTPS host on loopback (fixtures/tls: a certificate for 127.0.0.1 that the server is told to trust). */
 const TLS = join(ROOT, 'fixtures', 'tls');
@@ -50,6 +51,11 @@ describe('a server in a sandbox', () => {
   before(async () => {
     mkdirSync(join(home, '.ssh'), { recursive: true });
     writeFileSync(KEY, 'PLANTED PRIVATE KEY');
+    // Its folder is a repository, as a workspace is (this test process's own working directory is
+    // elsewhere, as the editor's extension host's is).
+    mkdirSync(join(work, '.git'));
+    writeFileSync(join(work, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(work, '.git', 'config'), REPO_CONFIG);
     allowed = await listen('allowed host');
     other = await listen('host not on the list');
     secure = await listen('allowed host over TLS', true);
@@ -101,6 +107,20 @@ describe('a server in a sandbox', () => {
     assert.ok(!log.some((l) => l.includes('notes.txt') && l.includes('denied')), 'the write its policy allows is not reported as denied');
   });
 
+  test("in its own folder it cannot write the repository's config or hooks, nor create .vscode (git and the editor run those outside the sandbox), nor can its child; each denial is on its log", async () => {
+    assert.notEqual(process.cwd(), work, 'the host runs elsewhere, as the editor does');
+    // VS Code's Git runs `git status` in the background: a core.fsmonitor in the config is a command it runs.
+    assert.match(await call('write', { path: join(work, '.git', 'config') }), /write failed: EROFS/);
+    assert.match(await call('spawn', { what: 'write', args: { path: join(work, '.git', 'config') } }), /write failed: EROFS/);
+    assert.match(await call('write', { path: join(work, '.git', 'hooks', 'pre-commit') }), /write failed: E(ROFS|NOTDIR)/);
+    assert.match(await call('write', { path: join(work, '.vscode', 'tasks.json') }), /write failed: E(ROFS|NOTDIR|NOENT)/);
+    assert.equal(readFileSync(join(work, '.git', 'config'), 'utf8'), REPO_CONFIG);
+    assert.equal(existsSync(join(work, '.git', 'hooks', 'pre-commit')) || existsSync(join(work, '.vscode', 'tasks.json')), false);
+    assert.match(await call('write', { path: join(work, 'README.md') }), /wrote/, 'the rest of its folder stays writable');
+    await waitFor(() => `the denial on the log:\n${log.join('\n')}`, () => log.some((l) => l.includes(`sandbox denied: deny openat ${join(work, '.git', 'config')}`)), 10_000);
+    assert.ok(log.some((l) => l.includes(join(work, '.git', 'config')) && l.includes('never writable in a sandbox')), 'the hint says it cannot be allowed, not to add the folder to allowWrite');
+  });
+
   test("its Node fetch and sockets reach the allowed loopback host through the proxy, and no other; the refusal is on its log", async () => {
     assert.equal(await call('fetch', { url: `http://127.0.0.1:${portOf(allowed)}/` }), 'fetched 200: allowed host');
     assert.match(await call('connect', { host: '127.0.0.1', port: portOf(allowed) }), /connected/);
@@ -126,8 +146,11 @@ describe('a server in a sandbox', () => {
   test('after all that it still answers, and closing it ends the sandbox: no server, bwrap or socat process is left', async () => {
     assert.equal(await call('echo', { text: 'still here' }), 'still here');
     assert.ok(processesNaming(work).some((l) => l.includes('bwrap')) && processesNaming(work).some((l) => /node .*intruder\.mjs/.test(l)), 'its processes are found by its folder');
+    assert.ok(existsSync(join(work, '.vscode')), 'while it runs, an empty folder holds the place of the .vscode it may not create');
     await hub.closeAll();
     assert.deepEqual(processesNaming(work), [], 'no server, bwrap or socat process of this sandbox');
+    assert.equal(existsSync(join(work, '.vscode')), false, 'and it goes with the sandbox: nothing is left in the folder');
+    assert.equal(existsSync(join(work, '.git', 'hooks')), false);
   });
 });
 

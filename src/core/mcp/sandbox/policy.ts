@@ -84,7 +84,7 @@ export function describePolicy(p: SandboxPolicy): string[] {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'nothing');
   return [
     `sandboxed (${p.reason === 'workspace' ? "a workspace's server" : 'its entry asks'})`,
-    `writes: ${list(p.allowWrite)}`,
+    `writes: ${list(p.allowWrite)} (never a repository's .git/config or hooks, nor .vscode: git and the editor run those outside the sandbox)`,
     `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`,
     `cannot read: ${p.denyRead.length} secret locations (~/.ssh, ~/.aws, .env files, the editor's storage, ...)`,
   ];

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { SandboxPolicy } from './policy';
 import { guardSandboxHelpers } from './helperGuard';
 import { loopbackHosts, preloadPath } from './preload';
+import { protectedPaths } from './protectedPaths';
 
 /** What the server's process is, before and after it is put in the sandbox. */
 export interface SpawnRequest {
@@ -69,17 +70,25 @@ class SandboxRuntime {
     return undefined;
   }
 
-  /** Puts a server's process in a sandbox with `policy`; each denial the sandbox sees goes to `onDenied`. */
-  async wrap(spawn: SpawnRequest, policy: SandboxPolicy, onDenied: (what: string) => void): Promise<SandboxedSpawn> {
+  /**
+   * Puts a server's process in a sandbox with `policy`; each denial the sandbox sees goes to
+   * `onDenied` (`protectedPath`: a write that no allowWrite allows, see protectedPaths.ts).
+   */
+  async wrap(spawn: SpawnRequest, policy: SandboxPolicy, onDenied: (what: string, about: { protectedPath?: boolean }) => void): Promise<SandboxedSpawn> {
     const srt = await this.acquire();
     let released = false;
     const id = randomBytes(16).toString('base64url');
     // The library judges a write against the rules it started with, not a server's own: a write
     // the server's policy allows is not a denial.
     const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
+    // What it may never write inside those folders (a repository's config and hooks, .vscode, ...):
+    // looked up now, as the folders are when it starts.
+    const denyWrite = protectedPaths(policy.allowWrite.filter((p) => p !== policy.npmCache));
+    const under = (path: string, roots: string[]) => roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
     const unsubscribe = this.watch(srt, id, (line) => {
       const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];
-      if (path === undefined || !writable.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`))) onDenied(line);
+      if (path !== undefined && under(path, denyWrite)) onDenied(line, { protectedPath: true });
+      else if (path === undefined || !under(path, writable)) onDenied(line, {});
     });
     const release = () => {
       if (released) return;
@@ -95,7 +104,7 @@ class SandboxRuntime {
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
         command,
         undefined,
-        { filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: [] } },
+        { filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite } },
         undefined,
         spawn.cwd,
         { commandId: id, commandText: command },
@@ -124,7 +133,10 @@ class SandboxRuntime {
     clearTimeout(this.idle);
     const ready = this.turn.then(async () => {
       const srt = await this.load();
-      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }, undefined, true).then(async () => {
+      // The library also looks for such names below this process's own working directory, which is not
+      // a server's folder (those are protectedPaths' work): one level is enough there. At its default
+      // depth, from an editor started in `/`, the search ran into its 10 s limit at every sandboxed start.
+      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, mandatoryDenySearchDepth: 1 }, undefined, true).then(async () => {
         this.releaseHelpers = await guardSandboxHelpers();
       });
       await this.started;

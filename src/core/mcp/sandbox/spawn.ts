@@ -18,8 +18,8 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger, denied: (what:
     // An npx server installs its package: the registry the host's npm uses is reachable.
     const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry(spawn.env)) : asked;
     log.info(`sandbox: writes ${policy.allowWrite.join(', ')}; network ${policy.allowedDomains.join(', ') || 'none'}; ${policy.denyRead.length} secret locations unreadable`);
-    return sandboxRuntime.wrap(spawn, policy, (what) => {
-      log.warn(`sandbox denied: ${what}${howToAllow(what)}`);
+    return sandboxRuntime.wrap(spawn, policy, (what, about) => {
+      log.warn(`sandbox denied: ${what}${about.protectedPath ? PROTECTED : howToAllow(what)}`);
       denied(what);
     });
   };
@@ -31,6 +31,8 @@ export class SandboxUnavailable extends SpawnError {
     super(`cannot start in a sandbox: ${reason}; the server was not started without one (turn its sandbox off to run it unsandboxed)`);
   }
 }
+
+const PROTECTED = " (never writable in a sandbox, whatever its allowWrite says: git, the editor or a shell would run what is written there outside the sandbox; only a server run without its sandbox writes it)";
 
 function howToAllow(line: string): string {
   if (/^deny (?:openat|open|creat|mkdir|rename|unlink|write)/i.test(line)) return ' (to allow it, add the folder to the entry\'s sandbox.filesystem.allowWrite)';

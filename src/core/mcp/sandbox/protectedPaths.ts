@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -14,20 +14,26 @@ import { join } from 'node:path';
  * `.git/config` and `.git/hooks/pre-commit`). So they are named here for each folder the server may
  * write, and handed to the library as writes it denies.
  *
- * A name that exists is made read-only. Where `.git` or `.vscode` does not exist, the server may
- * not create it: the library holds an empty folder there while the server runs (git takes an empty
- * `.git` for no repository), removed after it if it is still empty. Other absent names (a shell's
- * dotfile, `.mcp.json`) are left alone, so no empty file appears in the user's folder.
+ * Only what exists is named: the library would hold an absent one's place with an empty file or
+ * folder and remove it after, and another process's sandbox (a second window, the CLI, a test beside
+ * this one) could find it, bind it, and then lose it to that removal, failing to start. So in the
+ * server's cwd the two that matter most are made first when missing, as the editor and git would
+ * make them: an empty `.vscode`, and a repository's `hooks` folder. A cwd that is not a repository
+ * may still be made one (see docs/SECURITY.md).
  */
-export function protectedPaths(roots: readonly string[]): string[] {
+export function protectedPaths(cwd: string, otherRoots: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const root of roots) {
+  if (kindOf(cwd) === 'dir') {
+    made(join(cwd, '.vscode'));
+    if (kindOf(join(cwd, '.git')) === 'dir') made(join(cwd, '.git', 'hooks'));
+  }
+  for (const root of new Set([cwd, ...otherRoots])) {
     if (kindOf(root) !== 'dir') continue;
-    top(root, out);
+    protect(root, out, READ_BY_OTHERS);
     // A repository or an editor folder one or two levels down (a folder of several repositories).
     for (const child of subfolders(root)) {
-      nested(child, out);
-      for (const grandchild of subfolders(child)) nested(grandchild, out);
+      protect(child, out, []);
+      for (const grandchild of subfolders(child)) protect(grandchild, out, []);
     }
   }
   return [...out];
@@ -36,27 +42,24 @@ export function protectedPaths(roots: readonly string[]): string[] {
 /** Dotfiles that a shell or git reads from the folder it starts in or from home (the sandbox library's list). */
 const READ_BY_OTHERS = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json', '.idea', '.claude'];
 
-function top(root: string, out: Set<string>): void {
-  repository(root, out, true);
-  const vscode = join(root, '.vscode');
-  out.add(vscode);
-  // Absent, a path below it makes the library hold a folder there, not a file (a file named
-  // `.vscode` would stop the editor from writing the workspace's settings).
-  if (kindOf(vscode) === 'absent') out.add(join(vscode, 'settings.json'));
-  for (const name of READ_BY_OTHERS) if (kindOf(join(root, name)) !== 'absent') out.add(join(root, name));
-}
-
-function nested(folder: string, out: Set<string>): void {
-  repository(folder, out, false);
-  if (kindOf(join(folder, '.vscode')) !== 'absent') out.add(join(folder, '.vscode'));
-}
-
-/** A repository's config, hooks and submodules' own; `.git` whole where it is a file (a worktree's pointer). */
-function repository(folder: string, out: Set<string>, evenAbsent: boolean): void {
+/** The names of `folder` that exist: its repository's config, hooks and submodules, `.vscode`, and `names`. */
+function protect(folder: string, out: Set<string>, names: readonly string[]): void {
   const git = join(folder, '.git');
   const kind = kindOf(git);
+  // A worktree's `.git` is a file that says where its repository is: the file whole.
   if (kind === 'file' || kind === 'other') out.add(git);
-  else if (kind === 'dir' || evenAbsent) for (const part of ['config', 'hooks', 'modules']) out.add(join(git, part));
+  if (kind === 'dir') for (const part of ['config', 'hooks', 'modules']) if (kindOf(join(git, part)) !== 'absent') out.add(join(git, part));
+  for (const name of ['.vscode', ...names]) if (kindOf(join(folder, name)) !== 'absent') out.add(join(folder, name));
+}
+
+/** A folder made where there was none (an empty one; left in place). */
+function made(path: string): void {
+  if (kindOf(path) !== 'absent') return;
+  try {
+    mkdirSync(path);
+  } catch {
+    // not this user's to make: nor is it the server's
+  }
 }
 
 const SKIPPED = new Set(['node_modules', '.git']);

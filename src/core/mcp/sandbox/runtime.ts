@@ -83,7 +83,7 @@ class SandboxRuntime {
     const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
     // What it may never write inside those folders (a repository's config and hooks, .vscode, ...):
     // looked up now, as the folders are when it starts.
-    const denyWrite = protectedPaths(policy.allowWrite.filter((p) => p !== policy.npmCache));
+    const denyWrite = protectedPaths(spawn.cwd, policy.allowWrite.filter((p) => p !== policy.npmCache));
     const under = (path: string, roots: string[]) => roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
     const unsubscribe = this.watch(srt, id, (line) => {
       const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];

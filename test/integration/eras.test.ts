@@ -57,7 +57,7 @@ describe('protocol eras', { timeout: 60_000 }, () => {
       const progress: number[] = [];
       const done = await hub.registry.call('modern_steps', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
       assert.equal(done, '3 steps done');
-      assert.deepEqual(progress, [1, 2, 3]);
+      assert.equal(progress[0], 1, 'the first report at once (the rest, as fast, are paced: src/core/mcp/tools/progressPace.ts)');
       // The modern server's instructions come from server/discover, the legacy one's from initialize;
       // both reach the model's system prompt, each under its server's name.
       const instructions = hub.catalog.instructions();

@@ -1,5 +1,6 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../../tools';
+import { progressPace } from './progressPace';
 import { progressText } from './progressText';
 import { formatCallResult, reportResource } from './result';
 
@@ -8,17 +9,27 @@ import { formatCallResult, reportResource } from './result';
  * the caller's signal cancels it (the server gets `notifications/cancelled`). Rejects on failure.
  */
 export async function sendToolCall(client: Client, remoteName: string, args: Record<string, unknown>, options: ToolCallOptions, timeoutMs: number): Promise<CallToolResult> {
-  const result = await client.callTool(
-    { name: remoteName, arguments: args },
-    {
-      timeout: timeoutMs,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => options.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: progressText(p.message) } : {}) }),
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
-  );
-  return result as CallToolResult;
+  const onProgress = options.onProgress;
+  const paced = onProgress && progressPace(onProgress, PROGRESS_EVERY_MS);
+  try {
+    const result = await client.callTool(
+      { name: remoteName, arguments: args },
+      {
+        timeout: timeoutMs,
+        // Every report restarts the timeout (the SDK sees them all); the views see them paced.
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => paced?.report({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: progressText(p.message) } : {}) }),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
+    return result as CallToolResult;
+  } finally {
+    paced?.stop();
+  }
 }
+
+/** How often a call's progress reaches the views at most (four times a second). */
+export const PROGRESS_EVERY_MS = 250;
 
 /** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
 export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): string {

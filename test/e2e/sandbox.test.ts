@@ -19,7 +19,9 @@ describe('servers in a sandbox', () => {
   e2eTest("a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first", async () => {
     const mcpJson = {
       servers: {
-        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt'] },
+        // Into the home folder, and into the workspace's own .vscode (the extension host runs elsewhere:
+        // the sandbox library alone protected .vscode only below the host's working directory).
+        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt', '--write-at-start', '${workspaceFolder}/.vscode/tasks.json'] },
         // A server that cannot start without a write the sandbox denies (its cache in the home folder).
         needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
       },
@@ -52,6 +54,9 @@ describe('servers in a sandbox', () => {
           const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
           await waitFor('the denied write in the server log', async () => (await outputText()).includes(`sandbox denied: deny openat ${plantedFile}`), 30_000);
           assert.match(await outputText(), /to allow it, add the folder to the entry's sandbox\.filesystem\.allowWrite/);
+          // Its own folder is writable, but not .vscode in it (tasks there run outside the sandbox).
+          await waitFor('the denied .vscode write in the server log', async () => /sandbox denied: deny openat \S*\/\.vscode\/tasks\.json \(never writable in a sandbox/.test(await outputText()), 30_000);
+          assert.equal(existsSync(join(cs.workspace, '.vscode', 'tasks.json')), false, 'no task was planted');
           await w.screenshot('sandbox-2-log');
         });
 

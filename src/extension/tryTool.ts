@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger';
 import { firstValueSelection, resultDocument } from '../core/tryToolText';
 import type { ResultDocuments } from './resultDocuments';
 import { duringTryTool } from './serverAsks/tryToolScope';
+import { progressShare } from '../core/mcp/tools/progressShare';
 
 /**
  * Calls a tool from the tree, as the MCP Inspector does: arguments as JSON, pre-filled from the
@@ -39,11 +40,15 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
     (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
+      const share = progressShare();
       // A server's form during this call is asked in quick inputs, here, not in the chat.
       return duringTryTool(tool.server, () =>
         hub.registry.call(tool.name, args, {
           signal: controller.signal,
-          onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+          onProgress: (p) => {
+            const increment = share(p);
+            progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)), ...(increment !== undefined ? { increment } : {}) });
+          },
         }),
       );
     },

@@ -204,6 +204,10 @@ describe('the Tools tree, polished', () => {
       await stage('4-refresh-during-a-call', async () => {
         const pid = await waitFor('the slow server pid', slowPid, 30_000);
         await startSlowCall(20_000);
+        // The server says its total: the notification's bar fills (no endless animation) and names the step.
+        const calling = toasts.filter({ hasText: 'Calling slow' }).first();
+        await waitFor('the bar to fill as the server reports', async () => !/\binfinite\b/.test((await calling.locator('.monaco-progress-container').getAttribute('class')) ?? 'infinite'), 15_000);
+        assert.match(await calling.innerText(), /step \d+/);
         await w.command('MinAgent: Refresh Servers');
         await waitFor('the refresh to be done', () => /refreshed: settings re-read/.test(cs.minagentLog()), 30_000);
         assert.equal(await toasts.filter({ hasText: 'Calling slow' }).count(), 1, 'the call still runs after the refresh');

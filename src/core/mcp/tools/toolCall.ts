@@ -4,13 +4,15 @@ import { progressPace } from './progressPace';
 import { progressText } from './progressText';
 import { formatCallResult, reportResource } from './result';
 
+/** How often a call's progress reaches the views at most (four times a second). */
+const PROGRESS_EVERY_MS = 250;
+
 /**
  * Sends one `tools/call`: the timeout restarts on each progress report, which reaches `onProgress`;
  * the caller's signal cancels it (the server gets `notifications/cancelled`). Rejects on failure.
  */
 export async function sendToolCall(client: Client, remoteName: string, args: Record<string, unknown>, options: ToolCallOptions, timeoutMs: number): Promise<CallToolResult> {
-  const onProgress = options.onProgress;
-  const paced = onProgress && progressPace(onProgress, PROGRESS_EVERY_MS);
+  const paced = options.onProgress && progressPace(options.onProgress, PROGRESS_EVERY_MS);
   try {
     const result = await client.callTool(
       { name: remoteName, arguments: args },
@@ -27,9 +29,6 @@ export async function sendToolCall(client: Client, remoteName: string, args: Rec
     paced?.stop();
   }
 }
-
-/** How often a call's progress reaches the views at most (four times a second). */
-export const PROGRESS_EVERY_MS = 250;
 
 /** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
 export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): string {

@@ -172,21 +172,26 @@ describe('a server the sandbox keeps from starting', () => {
 });
 
 describe("a sandboxed server's start and the user's shell set-up", () => {
-  // The sandbox is started with `bash -c` with the MCP stream, a socket, for stdin; Debian's bash then
-  // reads ~/.bashrc when SHLVL is unset or 0 (an editor opened from the desktop). A ~/.bashrc that
-  // prints (a greeting, a version manager's notice) would write into the MCP stream.
-  test('~/.bashrc is not run: nothing of it reaches the MCP stream, and the server answers', async () => {
+  // The sandbox is started with `bash -c` with the MCP stream, a socket, for stdin, and so are the
+  // library's two shells inside it; Debian's bash then reads ~/.bashrc when SHLVL is unset or 0 (an
+  // editor opened from the desktop). A ~/.bashrc that prints (a greeting, a version manager's notice)
+  // would write into the MCP stream, and the user's whole shell set-up would run at every start.
+  test('~/.bashrc is not run, outside the sandbox or in it: nothing of it reaches the MCP stream, and the server answers', async () => {
     const shellHome = mkdtempSync(join(tmpdir(), 'minagent-sandbox-bashrc-'));
     const ran = join(shellHome, 'bashrc-ran');
     writeFileSync(join(shellHome, '.bashrc'), `echo 'hello from bashrc, not JSON'\necho started >> '${ran}'\n`);
     const folder = mkdtempSync(join(tmpdir(), 'minagent-sandbox-rc-'));
-    const hub = new ServerHub({ sandbox: rules() });
+    const log: string[] = [];
+    const logger: Logger = { trace: (m) => log.push(m), info: (m) => log.push(m), warn: (m) => log.push(m), error: (m) => log.push(m) };
+    const hub = new ServerHub({ sandbox: rules(), serverLogger: () => logger });
     try {
       hub.reconcile([fixture('rc', 'intruder.mjs', [folder], { cwd: folder, env: { HOME: shellHome, SHLVL: '0' }, sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } })]);
       await hub.whenIdle();
       assert.equal(hub.servers()[0]?.state.kind, 'running', JSON.stringify(hub.servers()[0]?.state));
       assert.equal(existsSync(ran), false, '~/.bashrc ran before the sandbox started');
       assert.match(await hub.registry.call('write', { path: join(folder, 'ok.txt'), text: 'x' }), /wrote/);
+      // Inside the sandbox it could not leave its mark (the home is read-only there), but what it printed would show.
+      assert.deepEqual(log.filter((l) => /hello from bashrc/.test(l)), [], 'a shell in the sandbox ran ~/.bashrc');
     } finally {
       await hub.closeAll();
     }

@@ -111,7 +111,7 @@ class SandboxRuntime {
       );
       const [file, ...args] = withoutStartupFiles(wrapped.argv);
       if (!file) throw new Error('the sandbox gave no command to run');
-      return { command: file, args, cwd: spawn.cwd, env: { ...spawn.env, ...proxySettings(wrapped.env), ...npmSettings(policy), ...nodeSettings(spawn.env, policy) }, release };
+      return { command: file, args, cwd: spawn.cwd, env: { ...spawn.env, ...proxySettings(wrapped.env), ...npmSettings(policy), ...nodeSettings(spawn.env, policy), ...shellSettings(spawn.env) }, release };
     } catch (err) {
       release();
       throw err;
@@ -211,6 +211,18 @@ function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Recor
     MINAGENT_SANDBOX_LOOPBACK: loopbackHosts(policy.allowedDomains).join(','),
     MINAGENT_SANDBOX_DENY_READ: JSON.stringify(policy.denyRead),
   };
+}
+
+/**
+ * The library's shells inside the sandbox (the one bubblewrap starts, and the one its seccomp helper
+ * starts) have the server's MCP stream, a socket, for stdin too, and Debian's and Ubuntu's bash then
+ * read ~/.bashrc when SHLVL is unset or 0 (an editor opened from the desktop): twice per start, the
+ * user's whole shell set-up (nvm, pyenv, conda) ran in the sandbox before the server, and what it
+ * printed went into the MCP stream. Bash reads it only for the first level of shells, so the wrapped
+ * command starts at level 1 at least (`--norc` covers the outermost shell only).
+ */
+function shellSettings(env: Record<string, string>): Record<string, string> {
+  return { SHLVL: String(Math.max(1, Number.parseInt(env.SHLVL ?? '', 10) || 0)) };
 }
 
 /** One word for a POSIX shell, whatever it holds. */

@@ -41,7 +41,14 @@ const results = await Promise.all([
     format: 'esm',
     mainFields: ['module', 'main'],
     // Its CommonJS dependencies require Node's modules at run time.
-    banner: { js: "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url);" },
+    // The library protects the names a shell, git or an editor obeys (.bashrc, .gitconfig, .mcp.json,
+    // .claude, ...) below the host's working directory, holding an absent one's place with an empty
+    // file while any sandbox runs: for the CLI, or an editor started with `code .`, that is the user's
+    // folder, which showed a dozen such files (for good, once the host was killed). A server's own
+    // folders are protectedPaths' work (src/core/mcp/sandbox/protectedPaths.ts), so the library sees
+    // `/` as the host's working directory: nothing there is writable in a sandbox, and nothing is made.
+    banner: { js: "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url); const __minagentLibraryCwd = () => '/';" },
+    define: { 'process.cwd': '__minagentLibraryCwd' },
   }),
   // An app's editor tab: one framed app and its relay.
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/appTab.ts'], outfile: 'dist/appTab.js' }),

@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
@@ -121,12 +122,13 @@ async function main(argv: string[]): Promise<number> {
   const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));
   const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, sandbox: cliSandboxRules(sandboxRule, workspace), ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
-  const onSignal = () => {
+  // Ctrl+C, a kill, or the terminal closed (SIGHUP): the servers and their sandbox are closed first,
+  // then the exit code says which signal (128 + its number).
+  const onSignal = (signal: NodeJS.Signals) => {
     abort.abort();
-    void hub.closeAll().then(() => process.exit(130));
+    void hub.closeAll().then(() => process.exit(128 + (osConstants.signals[signal] ?? 2)));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
   const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);

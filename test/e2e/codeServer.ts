@@ -161,7 +161,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const args = [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];
   if (options.trust !== false) args.push('--disable-workspace-trust');
   args.push(workspace);
-  const child: ChildProcess = spawn(node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Started in the workspace, as `code .` in a terminal starts VS Code: the extension host's working
+  // directory is then the user's folder (the sandbox must leave nothing of its own there).
+  const child: ChildProcess = spawn(node, args, { cwd: workspace, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${output}`)), 60_000);

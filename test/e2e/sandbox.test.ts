@@ -4,7 +4,7 @@
 // allow it, a server that fails for a denied write says so with the entry's sandbox settings one click
 // away, and taking it out of the sandbox asks first; once out, the same write happens.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import { waitFor } from '../helpers';
@@ -57,6 +57,9 @@ describe('servers in a sandbox', () => {
           // Its own folder is writable, but not .vscode in it (tasks there run outside the sandbox).
           await waitFor('the denied .vscode write in the server log', async () => /sandbox denied: deny openat \S*\/\.vscode\/tasks\.json \(never writable in a sandbox/.test(await outputText()), 30_000);
           assert.equal(existsSync(join(cs.workspace, '.vscode', 'tasks.json')), false, 'no task was planted');
+          // The editor runs in the workspace (as `code .` starts it): the sandbox library held the place of
+          // each absent name it protects there (.bashrc, .mcp.json, .claude, ...) with an empty file.
+          assert.deepEqual(readdirSync(cs.workspace).filter((name) => name.startsWith('.')).sort(), ['.vscode'], 'the workspace holds only its own dotfiles');
           await w.screenshot('sandbox-2-log');
         });
 

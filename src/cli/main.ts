@@ -1,4 +1,3 @@
-import { constants as osConstants } from 'node:os';
 import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
@@ -122,11 +121,11 @@ async function main(argv: string[]): Promise<number> {
   const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));
   const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, sandbox: cliSandboxRules(sandboxRule, workspace), ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
   const abort = new AbortController();
-  // Ctrl+C, a kill, or the terminal closed (SIGHUP): the servers and their sandbox are closed first,
-  // then the exit code says which signal (128 + its number).
+  // Ctrl+C, a kill, or the terminal closed: the servers and their sandbox are closed first; then 130
+  // (docs/FEATURES.md), or 129 when the terminal closed (SIGHUP).
   const onSignal = (signal: NodeJS.Signals) => {
     abort.abort();
-    void hub.closeAll().then(() => process.exit(128 + (osConstants.signals[signal] ?? 2)));
+    void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
   const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };

@@ -87,7 +87,8 @@ if (spawnSync(node, [paths.codeServer, ...common, '--install-extension', resolve
 const server = spawn(
   node,
   [paths.codeServer, ...common, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--disable-workspace-trust', '--ignore-last-opened', workspace],
-  { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  // In the workspace, as `code .` in a terminal starts VS Code.
+  { cwd: workspace, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let shown = false;
 const onOutput = (d) => {

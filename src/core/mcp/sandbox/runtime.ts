@@ -134,8 +134,9 @@ class SandboxRuntime {
     const ready = this.turn.then(async () => {
       const srt = await this.load();
       // The library also looks for such names below this process's own working directory, which is not
-      // a server's folder (those are protectedPaths' work): one level is enough there. At its default
-      // depth, from an editor started in `/`, the search ran into its 10 s limit at every sandboxed start.
+      // a server's folder (those are protectedPaths' work; the bundle shows it `/`, scripts/build.mjs):
+      // one level is enough there. At its default depth, from `/`, the search ran into its 10 s limit
+      // at every sandboxed start.
       this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, mandatoryDenySearchDepth: 1 }, undefined, true).then(async () => {
         this.releaseHelpers = await guardSandboxHelpers();
       });

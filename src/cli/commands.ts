@@ -13,6 +13,7 @@ import type { ToolApp } from '../core/apps/appMeta';
 import { ToolIndex } from '../core/toolSearch/toolIndex';
 import { offerOptions, ToolOffer } from '../core/toolSearch/toolOffer';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
+import type { ProgressLine } from './progressLine';
 
 /** Bad flags or arguments: exit 2. */
 export class UsageError extends Error {}
@@ -23,6 +24,8 @@ export interface Output {
   out(line: string): void;
   /** A line on stderr (failed servers). */
   err(line: string): void;
+  /** A tool's progress, on a terminal only (src/cli/progressLine.ts). */
+  progress?: ProgressLine;
 }
 
 /** `servers`: one line per server, configured ones first in settings order, then broken and disabled entries. */
@@ -77,7 +80,12 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
     const known = hub.registry.names();
     throw new NotFound(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`);
   }
-  const result = await hub.registry.call(name, args);
+  let result: string;
+  try {
+    result = await hub.registry.call(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
+  } finally {
+    io.progress?.clear();
+  }
   io.out(result);
   const app = hub.registry.get(hub.registry.resolve(name)!)?.app;
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).

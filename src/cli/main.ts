@@ -25,6 +25,7 @@ import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 import { stderr, stdout } from './terminalText';
 import { decideFolderTrust } from './folderTrust';
+import { ProgressLine } from './progressLine';
 import { cliSandboxRules } from './sandboxRules';
 import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 
@@ -128,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
     void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
+  const progress = ProgressLine.forTerminal(process.stderr);
+  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}) };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);

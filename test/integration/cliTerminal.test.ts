@@ -67,6 +67,27 @@ describe('the CLI shows server text as text', { timeout: 60_000 }, () => {
   });
 });
 
+describe("a tool's progress on the terminal", { timeout: 60_000 }, () => {
+  const { dir, env } = folder('progress', { worker: { command: 'node', args: [`${SERVERS}/faulty.mjs`, 'slow'] } });
+  const slow = JSON.stringify({ ms: 1500, everyMs: 250 });
+
+  test('`call`: one line rewritten in place while the tool works, erased before the result', async () => {
+    const shown = await onTerminal([process.execPath, CLI, 'call', 'slow', slow, '--trust'], [], { cwd: dir, env });
+    const erase = '\r\u001b[2K';
+    assert.match(shown, /slow: step 1 \(\d+%\)/);
+    // The last thing before the result erases the line: the result starts a clean line.
+    assert.ok(shown.includes(`${erase}done after `), JSON.stringify(shown));
+    assert.doesNotMatch(shown.split(erase).join('').replace(/\r\n/g, '\n'), RAW_CONTROL, 'no control byte but the line\'s own (and the terminal\'s line ends)');
+  });
+
+  test('without a terminal: stdout is the result alone, and stderr has no progress', () => {
+    const { code, out, err } = cli(dir, env, ['call', 'slow', slow, '--trust']);
+    assert.equal(code, 0);
+    assert.match(out, /^done after \d+ ms\n$/);
+    assert.doesNotMatch(err, /step \d/);
+  });
+});
+
 describe("a folder's servers start only once the folder is trusted", { timeout: 60_000 }, () => {
   // The attack: a cloned repository's settings name a command; `minagent servers` ran it.
   const hostile = (name: string) => {

@@ -1,0 +1,44 @@
+import { terminalLine } from './terminalText';
+
+/** What a tool reported of its progress (MCP `notifications/progress`). */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * One status line on a terminal, rewritten in place while a tool works (the editor shows the same
+ * in its notification), and erased before the result is printed. The server's words are shown as
+ * text (terminalLine: its control characters as escapes); the only control sequences written are the
+ * line's own carriage return and erase. Nothing is written where the stream is not a terminal: a
+ * script reading stderr gets no progress chatter.
+ */
+export class ProgressLine {
+  private shown = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  static forTerminal(stream: NodeJS.WriteStream): ProgressLine | undefined {
+    return stream.isTTY ? new ProgressLine(stream) : undefined;
+  }
+
+  update(tool: string, p: Progress): void {
+    const line = terminalLine(`${tool}: ${describeProgress(p)}`);
+    const width = Math.max(20, (this.stream.columns || 80) - 1);
+    this.stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.stream.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}
+
+/** "step 3 (30%)", "3 of 10", "3": the server's message with how far it is. */
+export function describeProgress({ progress, total, message }: Progress): string {
+  const amount = total !== undefined && total > 0 ? `${Math.min(100, Math.max(0, Math.round((progress / total) * 100)))}%` : String(progress);
+  return message ? `${message} (${amount})` : amount;
+}

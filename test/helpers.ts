@@ -23,6 +23,16 @@ export function reference(name: string, pkg: 'server-everything' | 'server-files
   return { name, type: 'stdio', command: process.execPath, args: [join(dir, Object.values(bin)[0]!), ...args], env, cwd: ROOT, autoApprove: [] };
 }
 
+/** A process's parent, from /proc; undefined once it is gone. */
+export function ppidOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,3 +1,4 @@
+import { percentDone } from '../core/mcp/tools/progressShare';
 import { terminalLine } from './terminalText';
 
 /** What a tool reported of its progress (MCP `notifications/progress`). */
@@ -38,7 +39,9 @@ export class ProgressLine {
 }
 
 /** "step 3 (30%)", "3 of 10", "3": the server's message with how far it is. */
-export function describeProgress({ progress, total, message }: Progress): string {
-  const amount = total !== undefined && total > 0 ? `${Math.min(100, Math.max(0, Math.round((progress / total) * 100)))}%` : String(progress);
+export function describeProgress(p: Progress): string {
+  const percent = percentDone(p);
+  const amount = percent === undefined ? String(p.progress) : `${Math.round(percent)}%`;
+  const { message } = p;
   return message ? `${message} (${amount})` : amount;
 }

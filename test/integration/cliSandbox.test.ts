@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { isAlive, ROOT, SERVERS, waitFor } from '../helpers';
+import { isAlive, ppidOf, ROOT, SERVERS, waitFor } from '../helpers';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-sandbox-'));
@@ -63,19 +63,20 @@ function cliIn(folder: string, args: string[]) {
   return { child, exited };
 }
 
+function commOf(pid: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
 /** The sandbox library's bridges (socat) that `pid` started. */
 function bridgesOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && stat.includes('(socat)')) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n) && ppidOf(Number(n)) === pid)
+    .filter((n) => commOf(n) === 'socat')
+    .map(Number);
 }
 
 describe('minagent and the sandbox', () => {

@@ -10,16 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, isAlive, processesNaming, reference, ROOT, SERVERS, waitFor } from '../helpers';
-
-function ppidOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
+import { fixture, isAlive, ppidOf, processesNaming, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
 async function connected(config: ServerConfig) {
   const s = new McpToolSource(config);

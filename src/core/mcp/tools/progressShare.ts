@@ -9,12 +9,18 @@
  */
 export function progressShare(): (p: { progress: number; total?: number }) => number | undefined {
   let shown = 0;
-  return ({ progress, total }) => {
-    if (total === undefined || !(total > 0) || !Number.isFinite(progress)) return undefined;
-    const percent = Math.min(100, Math.max(0, (progress / total) * 100));
+  return (p) => {
+    const percent = percentDone(p);
+    if (percent === undefined) return undefined;
     // A server whose progress goes back (allowed by nothing, done by some) leaves the bar where it is.
     const step = Math.max(0, percent - shown);
     shown += step;
     return step;
   };
+}
+
+/** How far a call is, 0-100, where the server said its `total`; undefined where it did not. */
+export function percentDone({ progress, total }: { progress: number; total?: number }): number | undefined {
+  if (total === undefined || !(total > 0) || !Number.isFinite(progress)) return undefined;
+  return Math.min(100, Math.max(0, (progress / total) * 100));
 }

@@ -57,6 +57,15 @@ describe('the CLI shows server text as text', { timeout: 60_000 }, () => {
     assert.equal((JSON.parse(searchJson) as Array<{ tools: Array<{ name: string }> }>)[0]!.tools[0]!.name, HOSTILE_NAME, '--json keeps the exact name');
   });
 
+  test("`call`: a tool's progress message reaches the terminal as text, in the CLI's one progress line", async () => {
+    const shown = await onTerminal([process.execPath, CLI, 'call', 'list_files', '{}', '--trust'], [], { cwd: dir, env });
+    // Shown as its escapes (and cut at the terminal's 80 columns).
+    assert.ok(shown.includes('list_files: listing\\r\\u001b[2Kdone: 0 files\\u001b]52;c;cm0gLXJmIH4K\\u0007'), JSON.stringify(shown));
+    assert.match(shown, /called list_files with \{\}/);
+    // Its own erase and the terminal's line ends are the only control bytes.
+    assert.doesNotMatch(shown.split('\r\u001b[2K').join('').replace(/\r\n/g, '\n'), RAW_CONTROL);
+  });
+
   test('the approval question names the tool that will run, escapes and all; answering no runs nothing', async () => {
     const script = join(work, 'hostile-script.json');
     writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: HOSTILE_NAME, arguments: {} }] }, { final: 'done' }]));

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import type { ProgressLine } from './progressLine';
 import type { ApprovalRequest } from '../core/agent/agent';
 import { stderr, terminalLine } from './terminalText';
 import { readOnlyRisk } from '../core/approvals/policy';
@@ -63,8 +64,11 @@ export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: Approv
   };
 }
 
-/** The process's terminal: questions on stderr (stdout keeps only the steps), answers from stdin (read only once asked). */
-export function processTerminal(): Terminal & { close(): void } {
+/**
+ * The process's terminal: questions on stderr (stdout keeps only the steps), answers from stdin (read
+ * only once asked). A tool's progress line stays away while a question waits (`progress`).
+ */
+export function processTerminal(progress?: ProgressLine): Terminal & { close(): void } {
   let rl: ReturnType<typeof createInterface> | undefined;
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];
@@ -76,13 +80,16 @@ export function processTerminal(): Terminal & { close(): void } {
   };
   return {
     question(text, signal) {
-      open();
-      stderr(text);
-      if (lines.length) return Promise.resolve(lines.shift()!);
-      return new Promise((resolve) => {
-        waiting.push(resolve);
-        signal?.addEventListener('abort', () => resolve(''), { once: true });
-      });
+      const ask = () => {
+        open();
+        stderr(text);
+        if (lines.length) return Promise.resolve(lines.shift()!);
+        return new Promise<string>((resolve) => {
+          waiting.push(resolve);
+          signal?.addEventListener('abort', () => resolve(''), { once: true });
+        });
+      };
+      return progress ? progress.while(ask) : ask();
     },
     note: (line) => stderr(`${line}\n`),
     close: () => {

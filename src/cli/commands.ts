@@ -151,13 +151,18 @@ export async function chatCommand(
   const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
   const offer = new ToolOffer({ registry: hub.registry, index });
   const agent = new Agent(instance ?? createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions(), ...offerOptions(offer) });
+  // A tool's progress on the terminal's one line (io.progress), under the name the step will show.
+  const toolNames = new Map<string, string>();
   const result = await agent.run(prompt, {
     signal,
     onEvent: (e) => {
+      if (e.type === 'tool_start') toolNames.set(e.callId, e.name);
+      if (e.type === 'tool_progress') io.progress?.update(toolNames.get(e.callId) ?? 'a tool', e);
       if (e.type === 'step') io.out(`[${e.step.index}] ${e.step.kind}: ${e.step.detail}`);
       if (e.type === 'notice') log(e.message);
     },
   });
+  io.progress?.clear();
   index.dispose();
   // Nothing reached the model: said like any step that ended the run.
   if (result.notSent !== undefined) io.out(`[${result.steps.length}] error: not sent: ${result.notSent}`);

@@ -23,7 +23,7 @@ import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCo
 import { parseSearchInput, searchCommand, type SearchInput } from './searchCommand';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
-import { stderr, stdout } from './terminalText';
+import { onBeforeWrite, stderr, stdout } from './terminalText';
 import { decideFolderTrust } from './folderTrust';
 import { ProgressLine } from './progressLine';
 import { cliSandboxRules } from './sandboxRules';
@@ -87,7 +87,10 @@ async function main(argv: string[]): Promise<number> {
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  const terminal = processTerminal();
+  // A tool's progress on one line of a terminal's stderr (src/cli/progressLine.ts), erased before anything else is written.
+  const progress = ProgressLine.forTerminal(process.stderr);
+  onBeforeWrite(progress && (() => progress.clear()));
+  const terminal = processTerminal(progress);
   const trust = await decideFolderTrust({ folder: workspace, settingsPath, servers: config.servers, trustedByFlag: args.trust || process.env.MINAGENT_TRUST === '1', terminal: isTTY ? terminal : undefined });
   if (!trust.trusted) {
     terminal.close();
@@ -129,7 +132,6 @@ async function main(argv: string[]): Promise<number> {
     void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const progress = ProgressLine.forTerminal(process.stderr);
   const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}) };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);

@@ -17,6 +17,7 @@ export interface Progress {
  */
 export class ProgressLine {
   private shown = false;
+  private asking = 0;
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
@@ -25,6 +26,7 @@ export class ProgressLine {
   }
 
   update(tool: string, p: Progress): void {
+    if (this.asking) return;
     const line = terminalLine(`${tool}: ${describeProgress(p)}`);
     const width = Math.max(20, (this.stream.columns || 80) - 1);
     this.stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
@@ -35,6 +37,20 @@ export class ProgressLine {
     if (!this.shown) return;
     this.stream.write('\r\x1b[2K');
     this.shown = false;
+  }
+
+  /**
+   * Runs `question` with the line away: a question waits on the terminal for its answer (a tool call's
+   * approval while another call of the turn works, a server's form), and an update would write over it.
+   */
+  async while<T>(question: () => Promise<T>): Promise<T> {
+    this.clear();
+    this.asking++;
+    try {
+      return await question();
+    } finally {
+      this.asking--;
+    }
   }
 }
 

@@ -29,9 +29,16 @@ export function terminalLine(text: string): string {
   return text.replace(UNSAFE_LINE, escape);
 }
 
+let beforeWrite: (() => void) | undefined;
+/** What runs before the CLI writes a line of its own: the progress line erases itself (src/cli/progressLine.ts). */
+export function onBeforeWrite(fn: (() => void) | undefined): void {
+  beforeWrite = fn;
+}
+
 /** A writer for a stream that only ever passes terminal text. */
 export function safeWriter(stream: NodeJS.WritableStream): (text: string) => void {
   return (text) => {
+    beforeWrite?.();
     stream.write(terminalText(text));
   };
 }

@@ -89,6 +89,27 @@ describe("a tool's progress on the terminal", { timeout: 60_000 }, () => {
     assert.doesNotMatch(shown.split(erase).join('').replace(/\r\n/g, '\n'), RAW_CONTROL, 'no control byte but the line\'s own (and the terminal\'s line ends)');
   });
 
+  test('`chat`: the line shows the progress of the call the agent waits on, and stays away while a question waits for its answer', async () => {
+    // Two calls in one turn: the first works while the user takes 800 ms to answer the second's approval.
+    const script = join(work, 'progress-script.json');
+    const second = JSON.stringify({ ms: 200 });
+    writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'slow', arguments: { ms: 2500, everyMs: 100 } }, { name: 'slow', arguments: { ms: 200 } }] }, { final: 'both done' }]));
+    const asked = `Run slow on server "worker" with ${second}? [y]es, [n]o, [a]ll for this run: `;
+    const shown = await onTerminal([process.execPath, CLI, 'chat', 'work', '--script', script, '--trust'], [['with {"ms":2500,"everyMs":100}? [y]es, [n]o, [a]ll for this run: ', 'y'], [asked, 'y', 800]], { cwd: dir, env });
+    const erase = '\r\u001b[2K';
+    assert.match(shown, /slow: step \d+ \(\d+%\)/, 'the first call\'s progress shows');
+    // From the second question to the answer the terminal echoes, nothing else was written (the first call's
+    // progress went on meanwhile: it shows again after).
+    const at = shown.indexOf(asked);
+    assert.ok(at >= 0, JSON.stringify(shown));
+    assert.equal(shown.slice(at + asked.length).split('\r\n')[0], 'y', 'the question and its answer stay whole');
+    assert.match(shown.slice(at), /slow: step \d+/, 'the progress goes on after the answer');
+    // Each step line starts on a clean line, and the last words are the model's.
+    assert.ok(shown.includes(`${erase}[`), JSON.stringify(shown));
+    assert.match(shown, /both done/);
+    assert.doesNotMatch(shown.split(erase).join('').replace(/\r\n/g, '\n'), RAW_CONTROL);
+  });
+
   test('without a terminal: stdout is the result alone, and stderr has no progress', () => {
     const { code, out, err } = cli(dir, env, ['call', 'slow', slow, '--trust']);
     assert.equal(code, 0);

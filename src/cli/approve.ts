@@ -89,7 +89,7 @@ export function processTerminal(progress?: ProgressLine): Terminal & { close(): 
           signal?.addEventListener('abort', () => resolve(''), { once: true });
         });
       };
-      return progress ? progress.while(ask) : ask();
+      return progress ? progress.whileAsking(ask) : ask();
     },
     note: (line) => stderr(`${line}\n`),
     close: () => {

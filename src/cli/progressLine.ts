@@ -43,7 +43,7 @@ export class ProgressLine {
    * Runs `question` with the line away: a question waits on the terminal for its answer (a tool call's
    * approval while another call of the turn works, a server's form), and an update would write over it.
    */
-  async while<T>(question: () => Promise<T>): Promise<T> {
+  async whileAsking<T>(question: () => Promise<T>): Promise<T> {
     this.clear();
     this.asking++;
     try {

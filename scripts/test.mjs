@@ -215,7 +215,9 @@ if (suites.includes('conformance') || suites.includes('e2e')) await setup.done()
 // Conformance runs beside the e2e suite (its scenarios are small processes), its report printed after it.
 // Not the scenarios that judge the client's timers ("quiet" in their lists): fifty servers starting in an
 // e2e test made a reconnect due in 500 ms come 860 ms late. Those run after the e2e suite, alone.
-const conformance = suites.includes('conformance') ? runBeside('conformance', process.execPath, ['scripts/conformance.mjs'], { env: { ...env, MINAGENT_CONFORMANCE_QUIET: 'skip' } }) : undefined;
+// With the machine's CAs: it installs Node 24 itself if the e2e tools are still missing, and its processes
+// run on Node 24, which reads them only when TLS needs one.
+const conformance = suites.includes('conformance') ? runBeside('conformance', process.execPath, ['scripts/conformance.mjs'], { env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'skip' } }) : undefined;
 if (suites.includes('e2e')) {
   if (process.env.MINAGENT_SKIP_E2E === '1') {
     // The one deliberate opt-out: loud, so a log never reads as if a real VS Code was tried.
@@ -240,7 +242,7 @@ if (suites.includes('e2e')) {
 if (conformance) {
   const { status: verdict, print } = await conformance;
   print();
-  const quiet = timed('conformance, the timing scenarios alone', () => run(process.execPath, ['scripts/conformance.mjs'], { env: { ...env, MINAGENT_CONFORMANCE_QUIET: 'only' } }));
+  const quiet = timed('conformance, the timing scenarios alone', () => run(process.execPath, ['scripts/conformance.mjs'], { env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'only' } }));
   if (verdict !== 0 || quiet !== 0) failed('a conformance scenario (the suite\'s report is above)');
   status ||= verdict || quiet;
 }

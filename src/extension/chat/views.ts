@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { DeltaPacer } from '../../core/chat/deltaPacer';
 import type { ChatRouter } from '../../core/chat/router';
 import type { HostMessage } from '../../shared/protocol';
 import { chatHtml, webviewOptions } from './html';
@@ -19,10 +18,8 @@ function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: Chat
   // The page's policy names the apps' origin: the page loads once it is known (the listeners are in place by then).
   void appOrigin.then((origin) => (webview.html = chatHtml(webview, extensionUri, origin)));
   let ready = false;
-  // A streaming answer's text at most once a frame (DeltaPacer), everything in order.
-  const pacer = new DeltaPacer((m) => void webview.postMessage(m));
   const post = (m: HostMessage) => {
-    if (ready || m.type === 'reply') pacer.send(m);
+    if (ready || m.type === 'reply') void webview.postMessage(m);
   };
   const attached = router.attach(post);
   const listener = webview.onDidReceiveMessage((m: unknown) => {
@@ -33,7 +30,7 @@ function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: Chat
     }
     void router.handle(m, post);
   });
-  return vscode.Disposable.from(attached, listener, pacer);
+  return vscode.Disposable.from(attached, listener);
 }
 
 /** The chat in the MinAgent sidebar, beside the Tools tree. */

@@ -80,12 +80,8 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
     const known = hub.registry.names();
     throw new NotFound(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`);
   }
-  let result: string;
-  try {
-    result = await hub.registry.call(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
-  } finally {
-    io.progress?.clear();
-  }
+  // The progress line is erased by the result's own write (terminalText's onBeforeWrite).
+  const result = await hub.registry.call(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
   io.out(result);
   const app = hub.registry.get(hub.registry.resolve(name)!)?.app;
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
@@ -162,7 +158,6 @@ export async function chatCommand(
       if (e.type === 'notice') log(e.message);
     },
   });
-  io.progress?.clear();
   index.dispose();
   // Nothing reached the model: said like any step that ended the run.
   if (result.notSent !== undefined) io.out(`[${result.steps.length}] error: not sent: ${result.notSent}`);

@@ -165,6 +165,8 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof NotFound) return fail(err.message, 1);
     return fail(`unexpected error: ${(err as Error).stack ?? String(err)}`, 1);
   } finally {
+    // A command that ends without a last line of its own leaves no progress line behind.
+    progress?.clear();
     await hub.closeAll();
     await auth?.dispose();
     clientRequests.dispose();

@@ -1,16 +1,10 @@
 import { percentDone } from '../core/mcp/tools/progressShare';
+import type { ToolProgress } from '../core/tools';
 import { terminalLine } from './terminalText';
-
-/** What a tool reported of its progress (MCP `notifications/progress`). */
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
 
 /**
  * One status line on a terminal, rewritten in place while a tool works (the editor shows the same
- * in its notification), and erased before the result is printed. The server's words are shown as
+ * in its notification), and erased before anything else the CLI writes (terminalText's onBeforeWrite). The server's words are shown as
  * text (terminalLine: its control characters as escapes); the only control sequences written are the
  * line's own carriage return and erase. Nothing is written where the stream is not a terminal: a
  * script reading stderr gets no progress chatter.
@@ -25,7 +19,7 @@ export class ProgressLine {
     return stream.isTTY ? new ProgressLine(stream) : undefined;
   }
 
-  update(tool: string, p: Progress): void {
+  update(tool: string, p: ToolProgress): void {
     if (this.asking) return;
     const line = terminalLine(`${tool}: ${describeProgress(p)}`);
     const width = Math.max(20, (this.stream.columns || 80) - 1);
@@ -55,7 +49,7 @@ export class ProgressLine {
 }
 
 /** "step 3 (30%)", "3 of 10", "3": the server's message with how far it is. */
-export function describeProgress(p: Progress): string {
+export function describeProgress(p: ToolProgress): string {
   const percent = percentDone(p);
   const amount = percent === undefined ? String(p.progress) : `${Math.round(percent)}%`;
   const { message } = p;

@@ -39,6 +39,13 @@ export interface ToolResource {
   size?: number;
 }
 
+/** What a tool reported of its progress while it runs (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface ToolCallOptions {
   signal?: AbortSignal;
   /** Images in the result, beside the string the registry returns. */
@@ -46,7 +53,7 @@ export interface ToolCallOptions {
   /** Resource links and embedded resources in the result, beside the string the registry returns. */
   onResource?: (resource: ToolResource) => void;
   /** Progress reported by the tool while it runs (MCP `notifications/progress`). */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: ToolProgress) => void;
   /** The result as the server sent it (MCP `CallToolResult`), for a tool's app; the string is still returned. */
   onResult?: (result: Record<string, unknown>) => void;
 }

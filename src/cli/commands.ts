@@ -1,4 +1,4 @@
-import type { SandboxPolicy } from '../core/mcp/sandbox/policy';
+import { describeNetwork, type SandboxPolicy } from '../core/mcp/sandbox/policy';
 import { readFileSync } from 'node:fs';
 import { Agent, isErrorResult, type ApprovalRequest } from '../core/agent/agent';
 import { APPROVE_MODES } from './approve';
@@ -166,5 +166,5 @@ export async function chatCommand(
 
 /** A sandboxed server's fourth field: what it may write and reach. */
 function sandboxNote(p: SandboxPolicy): string {
-  return `sandboxed: writes ${p.allowWrite.join(', ')}; network ${p.allowedDomains.join(', ') || 'none'}`;
+  return `sandboxed: writes ${p.allowWrite.join(', ')}; network: ${describeNetwork(p)}`;
 }

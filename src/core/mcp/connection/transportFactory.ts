@@ -10,6 +10,7 @@ import { serverEnvironment } from '../config/env';
 import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from '../transport/processTransport';
 import { httpStatus } from './crashDiagnosis';
 import type { SandboxPolicy } from '../sandbox/policy';
+import { sandboxedServerEnvironment } from '../sandbox/environment';
 import { sandboxedSpawn } from '../sandbox/spawn';
 import { eraRefusal } from './era';
 import { isErrorLine, SANDBOX_NOTE } from './errorLine';
@@ -40,7 +41,9 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
       {
         command: c.command,
         args: c.args,
-        env: serverEnvironment(c.env),
+        // A sandboxed server gets what a server needs of the host's environment and its entry's own
+        // variables, no more (a token in the editor's environment is a secret as ~/.aws is).
+        env: s.sandbox ? sandboxedServerEnvironment(c.env) : serverEnvironment(c.env),
         cwd: c.cwd,
         onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, !!s.sandbox)),
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),

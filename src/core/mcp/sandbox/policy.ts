@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
-import { serverIdentity } from '../config/identity';
+import { createHash } from 'node:crypto';
 import type { SandboxEntry, StdioServerConfig } from '../config/serverConfig';
-import { withRegistry } from './npmRegistry';
+import { knownNpmRegistry, withRegistry } from './npmRegistry';
 
 /**
  * What a sandboxed server may do. Reads: everywhere but `denyRead`. Writes: only `allowWrite` (and
@@ -62,7 +62,7 @@ export const HOME_SECRETS: readonly string[] = [
 export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, ctx: PolicyContext): SandboxPolicy {
   const own: SandboxEntry = config.sandbox || { allowWrite: [], denyRead: [], allowedDomains: [] };
   const npx = isNpx(config.command);
-  const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config)) : undefined;
+  const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config, reason)) : undefined;
   const envFiles = [...new Set([config.cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
   const policy: SandboxPolicy = {
     allowWrite: unique([config.cwd, ...(npmCache ? [npmCache] : []), ...own.allowWrite]),
@@ -71,7 +71,7 @@ export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, 
     reason,
     ...(npmCache ? { npmCache } : {}),
   };
-  return npx ? withRegistry(policy, ctx.npmRegistry) : policy;
+  return npx ? withRegistry(policy, ctx.npmRegistry ?? knownNpmRegistry()) : policy;
 }
 
 /** `npx`, `npx.cmd` or a path to either. */
@@ -85,14 +85,25 @@ export function describePolicy(p: SandboxPolicy): string[] {
   return [
     `sandboxed (${p.reason === 'workspace' ? "a workspace's server" : 'its entry asks'})`,
     `writes: ${list(p.allowWrite)} (never a repository's .git/config or hooks, nor .vscode: git and the editor run those outside the sandbox)`,
-    `network: ${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none'}`,
+    `network: ${describeNetwork(p)}`,
     `cannot read: ${p.denyRead.length} secret locations (~/.ssh, ~/.aws, .env files, the editor's storage, ...)`,
   ];
 }
 
-/** One folder per server identity (its origin, command and arguments: see config/identity.ts). */
-function serverFolder(config: StdioServerConfig): string {
-  return serverIdentity(config).slice(0, 16);
+/** The hosts a sandboxed server may reach, as its log, its tooltip and `minagent servers` all say it. */
+export function describeNetwork(p: SandboxPolicy): string {
+  const hosts = p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none';
+  // An npx server reaches npm's registry too, once `npm config get registry` named it (as it starts).
+  return p.npmCache && !p.npmRegistry ? `${hosts === 'none' ? '' : `${hosts}, `}npm's registry (as \`npm config get registry\` names it)` : hosts;
+}
+
+/**
+ * One folder per command line and kind of server: the editor and the CLI use the same one for the same
+ * workspace entry (the editor names its origin, the CLI cannot), and a workspace's server never shares
+ * one with a server of the user's (nothing one plants there runs in the other).
+ */
+function serverFolder(config: StdioServerConfig, reason: SandboxReason): string {
+  return createHash('sha256').update(JSON.stringify({ reason, command: config.command, args: config.args })).digest('hex').slice(0, 16);
 }
 
 function unique(xs: string[]): string[] {

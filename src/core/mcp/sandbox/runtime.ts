@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url';
 import type { SandboxPolicy } from './policy';
 import { guardSandboxHelpers } from './helperGuard';
 import { loopbackHosts, preloadPath } from './preload';
+import { HOST_PATH, helperEnvironment, insideCommand } from './environment';
 import { protectedPaths } from './protectedPaths';
+import { makeTempFolder } from './tempFolder';
 
 /** What the server's process is, before and after it is put in the sandbox. */
 export interface SpawnRequest {
@@ -74,8 +76,17 @@ class SandboxRuntime {
    * Puts a server's process in a sandbox with `policy`; each denial the sandbox sees goes to
    * `onDenied` (`protectedPath`: a write that no allowWrite allows, see protectedPaths.ts).
    */
-  async wrap(spawn: SpawnRequest, policy: SandboxPolicy, onDenied: (what: string, about: { protectedPath?: boolean }) => void): Promise<SandboxedSpawn> {
-    const srt = await this.acquire();
+  async wrap(spawn: SpawnRequest, asked: SandboxPolicy, onDenied: (what: string, about: { protectedPath?: boolean }) => void): Promise<SandboxedSpawn> {
+    // Its own temp folder first: a host temp folder that is missing fails here, by its name.
+    const temp = makeTempFolder();
+    const policy: SandboxPolicy = { ...asked, allowWrite: [...asked.allowWrite, temp.path] };
+    let srt: Srt;
+    try {
+      srt = await this.acquire();
+    } catch (err) {
+      temp.remove();
+      throw err;
+    }
     let released = false;
     const id = randomBytes(16).toString('base64url');
     // The library judges a write against the rules it started with, not a server's own: a write
@@ -83,7 +94,7 @@ class SandboxRuntime {
     const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
     // What it may never write inside those folders (a repository's config and hooks, .vscode, ...):
     // looked up now, as the folders are when it starts.
-    const denyWrite = protectedPaths(spawn.cwd, policy.allowWrite.filter((p) => p !== policy.npmCache));
+    const denyWrite = protectedPaths(spawn.cwd, asked.allowWrite.filter((p) => p !== policy.npmCache));
     const under = (path: string, roots: string[]) => roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
     const unsubscribe = this.watch(srt, id, (line) => {
       const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];
@@ -95,23 +106,28 @@ class SandboxRuntime {
       released = true;
       unsubscribe();
       srt.SandboxManager.unregisterCommandNetworkLists(id);
+      temp.remove();
       this.releaseOne();
     };
     try {
       if (policy.npmCache) await mkdir(policy.npmCache, { recursive: true });
       srt.SandboxManager.registerCommandNetworkLists(id, { allowedDomains: policy.allowedDomains });
-      const command = [spawn.command, ...spawn.args].map(shellQuote).join(' ');
+      const inside = { ...spawn.env, ...npmSettings(policy), ...nodeSettings(spawn.env, policy), TMPDIR: temp.path, TMP: temp.path, TEMP: temp.path };
+      const { line, carriers } = insideCommand(spawn.command, spawn.args, inside, shellQuote);
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
-        command,
+        line,
         undefined,
         { filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite } },
         undefined,
         spawn.cwd,
-        { commandId: id, commandText: command },
+        // What the library shows of the command (its denials' attribution): the server's, not its environment.
+        { commandId: id, commandText: [spawn.command, ...spawn.args].map(shellQuote).join(' ') },
       );
       const [file, ...args] = withoutStartupFiles(wrapped.argv);
       if (!file) throw new Error('the sandbox gave no command to run');
-      return { command: file, args, cwd: spawn.cwd, env: { ...spawn.env, ...proxySettings(wrapped.env), ...npmSettings(policy), ...nodeSettings(spawn.env, policy), ...shellSettings(spawn.env) }, release };
+      // What runs on the host (the library's shell, bubblewrap, socat) runs with an environment built
+      // here; the server's own is carried inside under inert names (environment.ts).
+      return { command: file, args, cwd: spawn.cwd, env: { ...helperEnvironment(), ...proxySettings(wrapped.env), ...shellSettings(), ...carriers }, release };
     } catch (err) {
       release();
       throw err;
@@ -137,7 +153,7 @@ class SandboxRuntime {
       // a server's folder (those are protectedPaths' work; the bundle shows it `/`, scripts/build.mjs):
       // one level is enough there. At its default depth, from `/`, the search ran into its 10 s limit
       // at every sandboxed start.
-      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, mandatoryDenySearchDepth: 1 }, undefined, true).then(async () => {
+      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, mandatoryDenySearchDepth: 1, ...hostPrograms() }, undefined, true).then(async () => {
         this.releaseHelpers = await guardSandboxHelpers();
       });
       await this.started;
@@ -189,6 +205,15 @@ class SandboxRuntime {
 /** The one runtime of this process (the library it drives is one per process). */
 export const sandboxRuntime = new SandboxRuntime();
 
+/** bubblewrap and socat by their absolute paths on the system's PATH (never an entry's, never a relative one). */
+function hostPrograms(): { bwrapPath?: string; socatPath?: string } {
+  if (process.platform !== 'linux') return {};
+  const find = (name: string) => HOST_PATH.split(':').map((dir) => join(dir, name)).find((p) => existsSync(p));
+  const bwrapPath = find('bwrap');
+  const socatPath = find('socat');
+  return { ...(bwrapPath ? { bwrapPath } : {}), ...(socatPath ? { socatPath } : {}) };
+}
+
 /** Only the proxy settings of the environment the library built (it starts from this process's, which the server's is not). */
 function proxySettings(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -222,8 +247,8 @@ function nodeSettings(env: Record<string, string>, policy: SandboxPolicy): Recor
  * printed went into the MCP stream. Bash reads it only for the first level of shells, so the wrapped
  * command starts at level 1 at least (`--norc` covers the outermost shell only).
  */
-function shellSettings(env: Record<string, string>): Record<string, string> {
-  return { SHLVL: String(Math.max(1, Number.parseInt(env.SHLVL ?? '', 10) || 0)) };
+function shellSettings(): Record<string, string> {
+  return { SHLVL: '1' };
 }
 
 /** One word for a POSIX shell, whatever it holds. */

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger';
 import { commandExists } from '../transport/findCommand';
 import { SpawnError, spawnError } from '../transport/spawnError';
-import type { SandboxPolicy } from './policy';
+import { describeNetwork, type SandboxPolicy } from './policy';
 import { npmRegistry, withRegistry } from './npmRegistry';
 import { sandboxRuntime, type SpawnRequest } from './runtime';
 
@@ -16,8 +16,8 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger, denied: (what:
     // Inside, a missing command would read as the sandbox's shell failing: said as it is outside.
     if (!(await commandExists(spawn.command, spawn.env, spawn.cwd))) throw await spawnError(Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT' }), spawn);
     // An npx server installs its package: the registry the host's npm uses is reachable.
-    const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry(spawn.env)) : asked;
-    log.info(`sandbox: writes ${policy.allowWrite.join(', ')}; network ${policy.allowedDomains.join(', ') || 'none'}; ${policy.denyRead.length} secret locations unreadable`);
+    const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry()) : asked;
+    log.info(`sandbox: writes ${policy.allowWrite.join(', ')} and its own temp folder; network: ${describeNetwork(policy)}; ${policy.denyRead.length} secret locations unreadable`);
     return sandboxRuntime.wrap(spawn, policy, (what, about) => {
       log.warn(`sandbox denied: ${what}${about.protectedPath ? PROTECTED : howToAllow(what)}`);
       denied(what);

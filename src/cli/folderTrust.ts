@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cliConfigDir } from '../core/auth/fileStore';
-import { describeEndpoint } from '../core/mcp/config/describe';
+import { describeEndpoint, describeLaunch } from '../core/mcp/config/describe';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { Terminal } from './approve';
 import { terminalLine } from './terminalText';
@@ -75,7 +75,7 @@ export async function decideFolderTrust(ask: TrustAsk): Promise<TrustDecision> {
   if (!enabled.length || ask.trustedByFlag) return { trusted: true };
   const folder = canonical(ask.folder);
   if (isTrustedFolder(folder, env)) return { trusted: true };
-  const what = [`the settings file ${terminalLine(ask.settingsPath)} starts:`, ...enabled.map((s) => `  ${terminalLine(s.name)}: ${terminalLine(describeEndpoint(s))}`)].join('\n');
+  const what = [`the settings file ${terminalLine(ask.settingsPath)} starts:`, ...enabled.flatMap((s) => [`  ${terminalLine(s.name)}: ${terminalLine(describeEndpoint(s))}`, ...describeLaunch(s).map((line) => `    ${line}`)])].join('\n');
   if (!ask.terminal) {
     return { trusted: false, reason: `not started: the folder ${terminalLine(folder)} is not trusted; ${what}\nrun on a terminal to be asked once, or pass --trust (or set MINAGENT_TRUST=1) for this run` };
   }

@@ -1,3 +1,5 @@
+import { visibleLine, visibleText } from '../shared/visibleText';
+
 /**
  * What reaches the terminal. Servers, models and files write names, descriptions, results and
  * errors; a terminal obeys control characters in them: `\r` and CSI erase what was written, OSC 52
@@ -7,27 +9,11 @@
  * The escapes are JSON's, so `--json` output stays valid JSON that decodes to the same text.
  */
 
-// C0 controls but tab and newline (those two are the CLI's own layout), DEL, C1 controls, and the
-// Unicode format characters that change how text is ordered or hides it.
-const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
-// On one line (a name in a question, a field's label), tab and newline are escaped too.
-const UNSAFE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
-
-const SHORT: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
-
-function escape(ch: string): string {
-  return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
 /** Text for the terminal: lines stay lines, every other control or bidi character shows as its escape. */
-export function terminalText(text: string): string {
-  return text.replace(UNSAFE_MULTILINE, escape);
-}
+export const terminalText = visibleText;
 
 /** One line of text for the terminal: newlines and tabs are escaped as well. */
-export function terminalLine(text: string): string {
-  return text.replace(UNSAFE_LINE, escape);
-}
+export const terminalLine = visibleLine;
 
 let beforeWrite: (() => void) | undefined;
 /** What runs before the CLI writes a line of its own: the progress line erases itself (src/cli/progressLine.ts). */

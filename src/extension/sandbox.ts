@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openServerEntry } from './settingsLocation';
 import { homedir } from 'node:os';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { describeEndpoint } from '../core/mcp/config/describe';
+import { describeEndpoint, describeLaunch } from '../core/mcp/config/describe';
 import { serverIdentity } from '../core/mcp/config/identity';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { ServerHub } from '../core/mcp/hub';
@@ -51,7 +51,7 @@ export class EditorSandbox implements SandboxRules {
       const run = 'Run Without Sandbox';
       const answer = await vscode.window.showWarningMessage(
         `Run "${info.name}" without its sandbox?`,
-        { modal: true, detail: `${describeEndpoint(info.config)} comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.` },
+        { modal: true, detail: `${[describeEndpoint(info.config), ...describeLaunch(info.config)].join('\n')}\n\nIt comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.` },
         run,
       );
       if (answer !== run) return;
@@ -83,7 +83,7 @@ export class EditorSandbox implements SandboxRules {
     const keep = 'Keep in Sandbox';
     const run = 'Run Without Sandbox';
     const answer = await vscode.window.showInformationMessage(
-      `"${info.name}" (${describeEndpoint(info.config)}, from ${info.config.origin ?? 'the workspace'}) runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow. Keep it there? Without the sandbox it can do all you can.`,
+      `"${info.name}" (${[describeEndpoint(info.config), ...describeLaunch(info.config)].join('; ')}, from ${info.config.origin ?? 'the workspace'}) runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow. Keep it there? Without the sandbox it can do all you can.`,
       keep,
       run,
     );

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
-import { describeEndpoint, describeProblem } from '../core/mcp/config/describe';
+import { describeEndpoint, describeLaunch, describeProblem } from '../core/mcp/config/describe';
 import { serverRedactor } from '../core/mcp/config/serverRedactor';
 import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
@@ -225,7 +225,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     item.contextValue = `server.${state.kind}`;
     // Every part but the state is written by the workspace or the server: set as text.
     const lines = [`**${markdownText(info.name)}** — ${state.kind}`, '', markdownCode(describeEndpoint(info.config))];
-    if (info.config.type === 'stdio') lines.push('', `cwd: ${markdownCode(serverRedactor(info.config).redact(info.config.cwd))}`);
+    // Where it starts and what it is given, as the entry wrote them (core/mcp/config/describe.ts).
+    if (info.config.type === 'stdio') {
+      lines.push('', `cwd: ${markdownCode(serverRedactor(info.config).redact(info.config.cwd))}`);
+      for (const line of describeLaunch(info.config).slice(1)) lines.push('', markdownText(line));
+    }
     if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', markdownText(`from ${info.config.origin}`));
     switch (state.kind) {
       case 'starting':

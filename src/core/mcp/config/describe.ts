@@ -1,5 +1,6 @@
 // How a server entry and a configuration problem read in tooltips, logs and the CLI.
 import type { ConfigProblem, ServerConfig } from './serverConfig';
+import { visibleLine } from '../../../shared/visibleText';
 import { serverRedactor } from './serverRedactor';
 
 export function describeProblem(p: ConfigProblem): string {
@@ -15,4 +16,19 @@ export function describeEndpoint(config: ServerConfig): string {
   const redactor = serverRedactor(config);
   if (config.type !== 'stdio') return `${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`;
   return redactor.redact([config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '));
+}
+
+/**
+ * Where a stdio server starts and what it is given, as its entry wrote it (`${env:X}` unexpanded, so
+ * nothing is shown that the entry did not write), each control or bidi character shown as its escape:
+ * a workspace's `cwd`, `envFile` and `env` are part of what the user trusts when its servers start.
+ */
+export function describeLaunch(config: ServerConfig): string[] {
+  if (config.type !== 'stdio') return [];
+  const w = config.written ?? {};
+  return [
+    `cwd: ${visibleLine(w.cwd ?? config.cwd)}`,
+    ...(w.envFile !== undefined ? [`envFile: ${visibleLine(w.envFile)}`] : []),
+    ...Object.entries(w.env ?? {}).map(([k, v]) => `env.${visibleLine(k)} = ${visibleLine(v)}`),
+  ];
 }

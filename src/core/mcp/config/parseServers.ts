@@ -103,7 +103,12 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
       cwd = baseDir(ctx);
     }
     const sandbox = sandboxEntry(e, (path, field) => resolvePath(expand(path, field), ctx));
-    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd, ...(sandbox !== undefined ? { sandbox } : {}) };
+    const written = {
+      ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
+      ...(e.envFile !== undefined ? { envFile: e.envFile } : {}),
+      ...(e.env ? { env: Object.fromEntries(Object.entries(e.env).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) } : {}),
+    };
+    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd, ...(sandbox !== undefined ? { sandbox } : {}), written };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
     const url = expand(e.url, 'url');

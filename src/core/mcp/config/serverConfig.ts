@@ -42,6 +42,11 @@ export interface StdioServerConfig extends ServerConfigBase {
    * never. Absent: the rule for its origin decides (see sandbox/decision.ts).
    */
   sandbox?: SandboxEntry | false;
+  /**
+   * `cwd`, `envFile` and `env` as the entry wrote them (`${env:X}` unexpanded): part of what the user
+   * trusts, shown in the trust prompt and the row's tooltip.
+   */
+  written?: { cwd?: string; envFile?: string; env?: Record<string, string> };
 }
 
 /** What an entry adds to the sandbox's defaults (paths expanded and absolute). */

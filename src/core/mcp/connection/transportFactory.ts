@@ -36,7 +36,9 @@ export interface TransportSettings {
 export function createTransport(kind: TransportKind, s: TransportSettings): Transport {
   const c = s.config;
   if (c.type === 'stdio') {
-    s.log.info(`starting: ${describeEndpoint(c)} (cwd ${c.cwd})${s.sandbox ? ', in a sandbox' : ''}`);
+    // In a sandbox, its policy says where it starts (a workspace's entry stays in the workspace).
+    const cwd = s.sandbox?.cwd ?? c.cwd;
+    s.log.info(`starting: ${describeEndpoint(c)} (cwd ${cwd})${s.sandbox ? ', in a sandbox' : ''}`);
     return new ProcessTransport(
       {
         command: c.command,
@@ -44,7 +46,7 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
         // A sandboxed server gets what a server needs of the host's environment and its entry's own
         // variables, no more (a token in the editor's environment is a secret as ~/.aws is).
         env: s.sandbox ? sandboxedServerEnvironment(c.env) : serverEnvironment(c.env),
-        cwd: c.cwd,
+        cwd,
         onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, !!s.sandbox)),
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
         ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),

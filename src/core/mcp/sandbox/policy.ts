@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { SandboxEntry, StdioServerConfig } from '../config/serverConfig';
+import { hostRefusal, writeRefusal } from './bounds';
 import { knownNpmRegistry, withRegistry } from './npmRegistry';
 
 /**
@@ -17,6 +18,10 @@ export interface SandboxPolicy {
   npmCache?: string;
   /** The registry an npx server installs from (the host's `npm config get registry`). */
   npmRegistry?: string;
+  /** Where it starts: its entry's `cwd`, or for a workspace's entry that names one outside the workspace, the workspace's folder. */
+  cwd: string;
+  /** What of a workspace's entry was refused, by field (`cwd`, `sandbox.filesystem.allowWrite[0]`, ...): logged as it starts. */
+  refused: string[];
 }
 
 export type SandboxReason = 'entry' | 'workspace';
@@ -60,18 +65,47 @@ export const HOME_SECRETS: readonly string[] = [
 
 /** The policy for a server that is sandboxed: the defaults, with what its entry adds. */
 export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, ctx: PolicyContext): SandboxPolicy {
-  const own: SandboxEntry = config.sandbox || { allowWrite: [], denyRead: [], allowedDomains: [] };
+  const asked: SandboxEntry = config.sandbox || { allowWrite: [], denyRead: [], allowedDomains: [] };
+  const { own, cwd, cwdWritable, refused } = reason === 'workspace' ? bounded(config.cwd, asked, ctx) : { own: asked, cwd: config.cwd, cwdWritable: true, refused: [] };
   const npx = isNpx(config.command);
   const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config, reason)) : undefined;
-  const envFiles = [...new Set([config.cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
+  const envFiles = [...new Set([cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
   const policy: SandboxPolicy = {
-    allowWrite: unique([config.cwd, ...(npmCache ? [npmCache] : []), ...own.allowWrite]),
+    allowWrite: unique([...(cwdWritable ? [cwd] : []), ...(npmCache ? [npmCache] : []), ...own.allowWrite]),
     denyRead: unique([...HOME_SECRETS.map((p) => join(ctx.home, p)), ...ctx.privatePaths, ...envFiles, ...own.denyRead]),
     allowedDomains: unique(own.allowedDomains),
     reason,
+    cwd,
+    refused,
     ...(npmCache ? { npmCache } : {}),
   };
   return npx ? withRegistry(policy, ctx.npmRegistry ?? knownNpmRegistry()) : policy;
+}
+
+/**
+ * A workspace entry's cwd, writable paths and hosts, kept within the workspace (bounds.ts): what goes
+ * beyond is refused by field, and a cwd outside it becomes the workspace's folder.
+ */
+function bounded(cwd: string, asked: SandboxEntry, ctx: PolicyContext) {
+  const b = { folders: ctx.workspaceFolders, home: ctx.home };
+  const refused: string[] = [];
+  const cwdRefusal = writeRefusal(cwd, b);
+  const inside = ctx.workspaceFolders[0];
+  // Outside the workspace, it starts in the workspace's folder; the workspace's folder itself may be
+  // the home folder (a window opened on ~): then it writes none of it.
+  const start = cwdRefusal && inside && !writeRefusal(inside, b) ? inside : cwd;
+  if (cwdRefusal) refused.push(`cwd: ${cwdRefusal}${start !== cwd ? `; it starts in ${start}` : '; it writes none of it'}`);
+  const allowWrite = asked.allowWrite.filter((p, i) => {
+    const why = writeRefusal(p, b);
+    if (why) refused.push(`sandbox.filesystem.allowWrite[${i}]: ${why}`);
+    return !why;
+  });
+  const allowedDomains = asked.allowedDomains.filter((h, i) => {
+    const why = hostRefusal(h);
+    if (why) refused.push(`sandbox.network.allowedDomains[${i}]: ${why}`);
+    return !why;
+  });
+  return { own: { ...asked, allowWrite, allowedDomains }, cwd: start, cwdWritable: !writeRefusal(start, b), refused };
 }
 
 /** `npx`, `npx.cmd` or a path to either. */
@@ -84,9 +118,11 @@ export function describePolicy(p: SandboxPolicy): string[] {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'nothing');
   return [
     `sandboxed (${p.reason === 'workspace' ? "a workspace's server" : 'its entry asks'})`,
-    `writes: ${list(p.allowWrite)} (never a repository's .git/config or hooks, nor .vscode: git and the editor run those outside the sandbox)`,
+    `writes: ${list(p.allowWrite)} and its own temp folder (in a repository's .git only objects, refs, logs, index and HEAD; never .vscode, .devcontainer or .gitmodules: git and the editor run those outside the sandbox)`,
     `network: ${describeNetwork(p)}`,
     `cannot read: ${p.denyRead.length} secret locations (~/.ssh, ~/.aws, .env files, the editor's storage, ...)`,
+    'environment: what a server needs (PATH, HOME, locale...) and its entry\'s env, none of your other variables',
+    ...p.refused.map((r) => `refused from its entry: ${r}`),
   ];
 }
 

@@ -17,6 +17,7 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger, denied: (what:
     if (!(await commandExists(spawn.command, spawn.env, spawn.cwd))) throw await spawnError(Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT' }), spawn);
     // An npx server installs its package: the registry the host's npm uses is reachable.
     const policy = asked.npmCache && !asked.npmRegistry ? withRegistry(asked, await npmRegistry()) : asked;
+    for (const refused of policy.refused) log.warn(`sandbox: refused from its entry: ${refused}`);
     log.info(`sandbox: writes ${policy.allowWrite.join(', ')} and its own temp folder; network: ${describeNetwork(policy)}; ${policy.denyRead.length} secret locations unreadable`);
     return sandboxRuntime.wrap(spawn, policy, (what, about) => {
       log.warn(`sandbox denied: ${what}${about.protectedPath ? PROTECTED : howToAllow(what)}`);

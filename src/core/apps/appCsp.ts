@@ -54,3 +54,37 @@ export function appCsp({ resourceDomains, connectDomains, frameDomains }: AppCsp
     "form-action 'none'",
   ].join('; ');
 }
+
+/**
+ * The declared origins its server's sandbox lets it reach (THREATS.md, class 6): an app's network is
+ * no wider than its server's. `allowedDomains` is the sandbox's list (`example.com`, `*.example.com`,
+ * `localhost:8080`); an origin is kept when a listed host matches it (and its port, where one is
+ * listed); what is dropped is said for the server's log.
+ */
+export function withinSandbox(domains: AppCspDomains, allowedDomains: readonly string[]): { domains: AppCspDomains; dropped: string[] } {
+  const dropped: string[] = [];
+  const keep = (key: keyof AppCspDomains) =>
+    domains[key].filter((origin) => {
+      const ok = reachable(origin, allowedDomains);
+      if (!ok) dropped.push(`${key}: ${JSON.stringify(origin)} (its server's sandbox does not reach it)`);
+      return ok;
+    });
+  return { domains: { resourceDomains: keep('resourceDomains'), connectDomains: keep('connectDomains'), frameDomains: keep('frameDomains') }, dropped };
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'https:': '443', 'wss:': '443', 'http:': '80', 'ws:': '80' };
+
+function reachable(origin: string, allowed: readonly string[]): boolean {
+  const m = /^([a-z]+:)\/\/(\*\.)?([^:/]+|\[[^\]]+\])(?::(\d+))?$/i.exec(origin);
+  if (!m) return false;
+  const [, scheme = '', wild, host = '', port = DEFAULT_PORTS[scheme.toLowerCase()] ?? ''] = m;
+  return allowed.some((entry) => {
+    const e = /^(\*\.)?(.+?)(?::(\d+))?$/.exec(entry.toLowerCase());
+    if (!e) return false;
+    const [, eWild, eHost = '', ePort] = e;
+    if (ePort !== undefined && ePort !== port) return false;
+    // A wildcard origin only under a wildcard as wide; a host under its own name or a wildcard above it.
+    if (wild) return !!eWild && (host === eHost || host.endsWith(`.${eHost}`));
+    return eWild ? host.endsWith(`.${eHost}`) : host === eHost;
+  });
+}

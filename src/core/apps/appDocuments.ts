@@ -1,6 +1,6 @@
 import type { Disposable } from '../event';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/features/featureTypes';
-import { appCsp, appCspDomains } from './appCsp';
+import { appCsp, appCspDomains, withinSandbox } from './appCsp';
 import { APP_MIME_TYPE } from './appMeta';
 
 /** An app's HTML as read from its server, with the policy it is served under. */
@@ -19,6 +19,8 @@ export interface AppDocument {
 export interface AppSource {
   readResource(server: string, uri: string): Promise<ReadResourceResult | FeatureError>;
   onDidUpdateResource(listener: (e: { server: string; uri: string }) => void): Disposable;
+  /** The hosts the server's sandbox may reach, when it runs in one (its apps reach no others). */
+  sandboxDomains?(server: string): readonly string[] | undefined;
 }
 
 
@@ -64,7 +66,11 @@ export class AppDocuments implements Disposable {
     const html = content.text ?? (content.blob !== undefined ? Buffer.from(content.blob, 'base64').toString('utf8') : undefined);
     if (html === undefined) return fail('has no text');
     const ui = uiMeta(content.meta);
-    const { domains, dropped } = appCspDomains(ui?.csp);
+    const declared = appCspDomains(ui?.csp);
+    const sandboxed = this.source.sandboxDomains?.(server);
+    const bounded = sandboxed ? withinSandbox(declared.domains, sandboxed) : { domains: declared.domains, dropped: [] };
+    const domains = bounded.domains;
+    const dropped = [...declared.dropped, ...bounded.dropped];
     const permissions = typeof ui?.permissions === 'object' && ui.permissions !== null ? (ui.permissions as Record<string, unknown>) : {};
     return { server, uri, html, csp: appCsp(domains), clipboardWrite: permissions.clipboardWrite !== undefined && permissions.clipboardWrite !== false, dropped };
   }

@@ -13,7 +13,12 @@ import type { AppOrigin } from '../chat/views';
  * the chat's pages load once its origin is known.
  */
 export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, deps: ChatAppsDeps): { actions: ChatAppsActions; origin: AppOrigin } {
-  const documents = new AppDocuments(hub.catalog);
+  // A sandboxed server's apps reach no host its sandbox does not (THREATS.md, class 6).
+  const documents = new AppDocuments({
+    readResource: (server, uri) => hub.catalog.readResource(server, uri),
+    onDidUpdateResource: (listener) => hub.catalog.onDidUpdateResource(listener),
+    sandboxDomains: (server) => hub.server(server)?.sandbox?.allowedDomains,
+  });
   subscriptions.push(documents);
   const ready: Promise<ChatApps | undefined> = appsEnabled()
     ? AppServer.start().then(

@@ -37,7 +37,7 @@ describe('servers in a sandbox', () => {
         const plantedFile = planted;
 
         await stage('1-marked', async () => {
-          await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 240_000);
+          await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 240_000);
           await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
           const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
           assert.match(text, /writes: .*workspace/, text);
@@ -94,7 +94,7 @@ describe('servers in a sandbox', () => {
           await w.contextMenu('intruder', 'Run Without Sandbox');
           await dialog.waitFor();
           await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
-          await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 6 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
+          await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 9 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
           await waitFor('the write, now that nothing stops it', () => existsSync(plantedFile), 30_000);
           await w.screenshot('sandbox-4-off');
         });
@@ -125,7 +125,7 @@ describe('servers in a sandbox, asked about', () => {
       });
       await stage('2-kept-and-not-asked-again', async () => {
         await w.contextMenu('intruder', 'Restart');
-        await w.waitForRows('restarted', (r) => r.some((x) => /^intruder 6 tools/.test(x)), 120_000);
+        await w.waitForRows('restarted', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 120_000);
         await waitFor('still sandboxed', () => locked(w, 'intruder'), 30_000);
         await page.waitForTimeout(2_000);
         assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(), 0, 'the answer is remembered');

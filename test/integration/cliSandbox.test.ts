@@ -83,7 +83,7 @@ describe('minagent and the sandbox', () => {
   test("servers: a folder's server runs in a sandbox by default, and the line says what it may write and reach", () => {
     const { code, out } = cli(['servers']);
     assert.equal(code, 0);
-    assert.match(out, new RegExp(`^intruder\\trunning\\t6 tools\\tsandboxed: writes ${work}; network none$`, 'm'));
+    assert.match(out, new RegExp(`^intruder\\trunning\\t9 tools\\tsandboxed: writes ${work}; network: none$`, 'm'));
   });
 
   test('call: a write outside the folder is denied, and stderr says what was denied and how to allow it', () => {
@@ -95,7 +95,7 @@ describe('minagent and the sandbox', () => {
 
   test('--sandbox off: the server runs as the user\'s own', () => {
     const servers = cli(['--sandbox', 'off', 'servers']);
-    assert.match(servers.out, /^intruder\trunning\t6 tools$/m);
+    assert.match(servers.out, /^intruder\trunning\t9 tools$/m);
     const { out } = cli(['--sandbox', 'off', 'call', 'write', JSON.stringify({ path: outside })]);
     assert.match(out, /wrote/);
     assert.equal(existsSync(outside), true);

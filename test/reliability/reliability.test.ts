@@ -146,12 +146,13 @@ const UNKNOWN_OK = /unknown tool "ok"; available tools: echo, search_corpus, wor
 
 /**
  * The hub's sandbox rules while the sandboxed run of the stdio cases runs: every server a workspace's,
- * so each starts in a sandbox (bubblewrap and the proxy) with the defaults.
+ * so each starts in a sandbox (bubblewrap and the proxy) with the defaults, but those that write where
+ * the test reads: their entry's sandbox widens it, which only the user's own settings may.
  */
 let inSandbox: SandboxRules | undefined;
 function sandboxRules(): SandboxRules {
   const home = mkdtempSync(join(tmpdir(), 'minagent-reliability-sandbox-'));
-  return { workspaceServers: 'always', fromWorkspace: () => true, context: { home, cacheRoot: join(home, 'cache'), privatePaths: [], workspaceFolders: [] } };
+  return { workspaceServers: 'always', fromWorkspace: (c) => c.type !== 'stdio' || !c.sandbox, context: { home, cacheRoot: join(home, 'cache'), privatePaths: [], workspaceFolders: [] } };
 }
 
 for (const sandboxed of [false, true])

@@ -28,6 +28,10 @@ before(() => {
   writeFileSync(join(repo, 'a.txt'), 'hello\n');
   git('add', '.');
   git('-c', 'user.email=compat@example.invalid', '-c', 'user.name=compat', 'commit', '-qm', 'first');
+  // What the linter lints: a file with an unused variable, under a flat config that reports it.
+  mkdirSync(join(work, 'lint'));
+  writeFileSync(join(work, 'lint', 'eslint.config.mjs'), "export default [{ rules: { 'no-unused-vars': 'error' } }];\n");
+  writeFileSync(join(work, 'lint', 'bad.js'), 'const unused = 1;\n');
 });
 after(() => {
   for (const c of children) c.kill('SIGKILL');
@@ -43,7 +47,7 @@ interface Seen {
   prompts: string[];
 }
 
-const withRepo = (args: Record<string, unknown>): Record<string, unknown> => JSON.parse(JSON.stringify(args).replaceAll('{repo}', repo)) as Record<string, unknown>;
+const withRepo = (args: Record<string, unknown>): Record<string, unknown> => JSON.parse(JSON.stringify(args).replaceAll('{repo}', repo).replaceAll('{work}', work)) as Record<string, unknown>;
 /** "MCP error -32603: MCP error -32603: x" -> "x": the SDK's own prefix, which each client words its own way. */
 const bare = (message: string) => message.replace(/^(MCP error -?\d+: )+/, '');
 
@@ -70,12 +74,14 @@ async function bySdk(server: CompatServer, transport: Transport): Promise<Seen> 
   }
 }
 
-async function byCli(folder: string, server: CompatServer, first: string | undefined): Promise<Seen> {
+async function byCli(folder: string, server: CompatServer, first: string | undefined, sandboxed = false): Promise<Seen> {
   // Not spawnSync: a synchronous wait froze the other tests' SDK clients in this process, and the
   // suite, which waits more than it computes, ran about one test at a time.
   const run = (...args: string[]) =>
     new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      execFile(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config') } }, (error, out, err) => {
+      // Sandboxed: as by default (npm run compat turns the sandbox off for the comparison runs).
+      const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), ...(sandboxed ? { MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } : {}) };
+      execFile(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env }, (error, out, err) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err });
       });
     });
@@ -84,6 +90,10 @@ async function byCli(folder: string, server: CompatServer, first: string | undef
     assert.equal(r.code, 0, `minagent ${verb}: ${r.err}`);
     return JSON.parse(r.out) as T;
   };
+  if (sandboxed) {
+    const servers = await run('servers');
+    assert.match(servers.out, /\tsandboxed: writes /, `the server runs in its sandbox: ${servers.out}${servers.err}`);
+  }
   // MinAgent's own read_resource tool (for a server with resources) is not the server's.
   const tools = (await json<{ tools: Array<{ name: string; server: string }> }>('tools')).tools.filter((t) => t.server === server.name).map((t) => t.name).sort();
   const called = await run('call', server.call.tool, JSON.stringify(withRepo(server.call.args)));
@@ -160,6 +170,14 @@ describe('third-party servers: the minagent CLI sees what the SDK\'s client sees
       const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
       const cli = await byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
       compare(server, sdk, cli);
+    });
+    test(`${server.name} (${server.pkg}) over stdio, in the default sandbox (a workspace's server, its folder as cwd)`, { timeout: 5 * 60_000, ...(server.sandbox?.skip ? { skip: server.sandbox.skip } : {}) }, async () => {
+      const entry = { command: process.execPath, args: [entryOf(server), ...(server.args ?? [])], ...(server.env ? { env: server.env } : {}) };
+      const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
+      const folder = folderFor(`${server.name}-sandboxed`, entry);
+      const cli = await byCli(folder, server, undefined, true);
+      assert.deepEqual(cli.tools, sdk.tools, 'tool names');
+      assert.match(cli.call.text, server.sandbox?.expect ?? server.call.expect, `${server.call.tool} reached the server and did its work: ${cli.call.text.slice(0, 2000)}`);
     });
     if (!server.http) continue;
     test(`${server.name} (${server.pkg}) over Streamable HTTP`, { timeout: 5 * 60_000 }, async () => {

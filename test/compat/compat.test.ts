@@ -158,6 +158,25 @@ async function serveHttp(server: CompatServer): Promise<{ url: string; child: Ch
 
 const installed = existsSync(join(ROOT, 'compat', 'node_modules'));
 
+describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 }, () => {
+  test('@cyanheads/git-mcp-server stages and commits in its folder (a repository), and the commit is there on the host', async () => {
+    const server = COMPAT_SERVERS.find((s) => s.name === 'git')!;
+    const folder = folderFor('git-commits', { command: process.execPath, args: [entryOf(server)] });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: folder, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(join(folder, '.gitignore'), 'config/\n.vscode/\n');
+    writeFileSync(join(folder, 'notes.md'), 'from the sandbox\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } });
+    const added = run('call', 'git_add', JSON.stringify({ path: folder, paths: ['.'] }));
+    assert.equal(added.status, 0, `git_add: ${added.stdout}${added.stderr}`);
+    const committed = run('call', 'git_commit', JSON.stringify({ path: folder, message: 'committed in the sandbox', author: { name: 'compat', email: 'compat@example.invalid' } }));
+    assert.equal(committed.status, 0, `git_commit: ${committed.stdout}${committed.stderr}`);
+    assert.match(git('log', '--format=%s').stdout, /^committed in the sandbox$/m);
+    assert.match(git('show', '--name-only', '--format=').stdout, /notes\.md/);
+    assert.match(run('servers').stdout, /\tsandboxed: writes /, 'it ran in its sandbox');
+  });
+});
+
 describe('third-party servers: the minagent CLI sees what the SDK\'s client sees', { timeout: 30 * 60_000, concurrency: 4 }, () => {
   test('the servers are installed (npm run compat installs compat/package.json)', () => {
     assert.ok(installed, 'compat/node_modules is missing: run `npm run compat`');

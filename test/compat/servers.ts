@@ -67,6 +67,8 @@ export const COMPAT_SERVERS: CompatServer[] = [
     pkg: '@notionhq/notion-mcp-server',
     bin: 'bin/cli.mjs',
     call: { tool: 'API-get-self', args: {}, expect: /notion/i },
+    // Its API is no host the sandbox lets it reach: the sandbox's proxy says so.
+    sandbox: { expect: /Connection blocked by network allowlist/ },
     http: { args: (port) => ['--transport', 'http', '--port', String(port), '--auth-token', 'compat-token'], path: '/mcp', headers: { Authorization: 'Bearer compat-token' } },
   },
   {

@@ -5,7 +5,7 @@
 // its log where the sandbox sees one.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -152,12 +152,15 @@ describe('escape 2: git\'s other files', () => {
 describe('escape 3: a workspace entry cannot widen its sandbox beyond its folder', () => {
   test('cwd ${userHome} and allowWrite ${userHome} or / are refused, by field; the server runs in its folder and writes nothing of the home', () => {
     const f = folderWith(() => ({
-      intruder: { command: process.execPath, args: [INTRUDER], cwd: '${userHome}', sandbox: { filesystem: { allowWrite: ['${userHome}', '/', '${workspaceFolder}/data'] }, network: { allowedDomains: ['localhost:5432', '169.254.169.254', 'api.example.com'] } } },
+      intruder: { command: process.execPath, args: [INTRUDER], cwd: '${userHome}', sandbox: { filesystem: { allowWrite: ['${userHome}', '/', '${workspaceFolder}/data', '${workspaceFolder}/home-link'] }, network: { allowedDomains: ['localhost:5432', '169.254.169.254', 'api.example.com'] } } },
     }));
+    // A link in the folder to the home folder is the home folder (THREATS.md, class 11).
+    symlinkSync(f.home, join(f.folder, 'home-link'));
     const servers = cli(f, ['--trust', 'servers']);
     assert.match(servers.err + servers.out, /cwd.*outside the workspace/);
     assert.match(servers.err + servers.out, /allowWrite\[0\].*outside the workspace/);
     assert.match(servers.err + servers.out, /allowWrite\[1\].*outside the workspace/);
+    assert.match(servers.err + servers.out, /allowWrite\[3\].*home-link is your home folder/);
     assert.match(servers.err + servers.out, /allowedDomains\[0\].*this machine/);
     assert.match(servers.err + servers.out, /allowedDomains\[1\].*this machine/);
     assert.match(servers.out, /writes [^;]*\/repo, [^;]*\/repo\/data/);

@@ -21,7 +21,7 @@ describe('servers in a sandbox', () => {
       servers: {
         // Into the home folder, and into the workspace's own .vscode (the extension host runs elsewhere:
         // the sandbox library alone protected .vscode only below the host's working directory).
-        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt', '--write-at-start', '${workspaceFolder}/.vscode/tasks.json'] },
+        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt', '--write-at-start', '${workspaceFolder}/.vscode/tasks.json'], env: { FIXTURE_NOTE: '${env:HOME}/note' } },
         // A server that cannot start without a write the sandbox denies (its cache in the home folder).
         needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
       },
@@ -43,6 +43,9 @@ describe('servers in a sandbox', () => {
           assert.match(text, /writes: .*workspace/, text);
           assert.match(text, /network: none/, text);
           assert.match(text, /from \.vscode\/mcp\.json/, text);
+          // What it is given, as the entry wrote it, and that nothing else of the editor's environment reaches it.
+          assert.match(text, /env\.FIXTURE_NOTE = \$\{env:HOME\}\/note/, text);
+          assert.match(text, /environment: what a server needs/, text);
           await w.screenshot('sandbox-1-row');
           await page.mouse.move(0, 0);
         });

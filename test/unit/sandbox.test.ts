@@ -9,6 +9,9 @@ import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { sandboxFor, sandboxReason, type SandboxRules } from '../../src/core/mcp/sandbox/decision';
 import { sandboxPolicy } from '../../src/core/mcp/sandbox/policy';
 import { preloadPath } from '../../src/core/mcp/sandbox/preload';
+import { hostRefusal, writeRefusal } from '../../src/core/mcp/sandbox/bounds';
+import { helperEnvironment, HOST_PATH, insideCommand, sandboxedServerEnvironment } from '../../src/core/mcp/sandbox/environment';
+import { shellQuote } from '../../src/core/mcp/sandbox/runtime';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
 
 const ctx = { home: '/home/u', cacheRoot: '/home/u/.cache/minagent', privatePaths: ['/home/u/.vscode-data'], workspaceFolders: ['/ws'] };
@@ -121,4 +124,39 @@ test("the preload takes a Node server's fetch and sockets through the proxy: the
 
 test('the preload is a file that ships: beside the sources here, copied beside the bundles by the build', () => {
   assert.equal(join(__dirname, '..', '..', 'src', 'core', 'mcp', 'sandbox', 'netPreload.cjs'), preloadPath());
+});
+
+test("the editor and the CLI use the same npm cache for a workspace's npx server; a user's server with the same command line another", () => {
+  const line = { command: 'npx', args: ['-y', 'some-server'] };
+  const editor = sandboxPolicy(stdio({ ...line, origin: 'workspace settings' }), 'workspace', ctx);
+  const cli = sandboxPolicy(stdio(line), 'workspace', ctx);
+  assert.equal(editor.npmCache, cli.npmCache);
+  assert.notEqual(sandboxPolicy(stdio({ ...line, origin: 'user settings' }), 'entry', ctx).npmCache, editor.npmCache, "nothing a workspace's server plants in its cache runs in the user's");
+});
+
+test("the environments: MinAgent's host-side helpers get a fixed PATH and nothing that runs code; the server the host's basics and its entry's env; its values travel under inert names", () => {
+  const host = { PATH: '/home/u/.nvm/bin:/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', BASH_ENV: '/x', NODE_OPTIONS: '--require /x', LD_PRELOAD: '/x.so', BASH_FUNC_ls: '() { :; }', AWS_SECRET_ACCESS_KEY: 'k', GITHUB_TOKEN: 't' };
+  const helper = helperEnvironment(host);
+  assert.deepEqual(helper, { HOME: '/home/u', LANG: 'C.UTF-8', PATH: HOST_PATH });
+  const server = sandboxedServerEnvironment({ GITHUB_TOKEN: 'named', BASH_ENV: '/ws/rc' }, host);
+  assert.deepEqual(server, { PATH: '/home/u/.nvm/bin:/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', GITHUB_TOKEN: 'named', BASH_ENV: '/ws/rc' });
+  const { line, carriers } = insideCommand('node', ["it's.js"], { TOKEN: 'sec ret', 'odd-name': 'v' }, shellQuote);
+  assert.ok(!line.includes('sec ret') && !line.includes("'v'"), 'no value in the command line');
+  assert.deepEqual(Object.values(carriers).sort(), ['sec ret', 'v']);
+  assert.match(line, /^export 'TOKEN'="\$__MINAGENT_ENV_0"; unset __MINAGENT_ENV_0; exec \/usr\/bin\/env -u __MINAGENT_ENV_1 'odd-name'="\$__MINAGENT_ENV_1" 'node' 'it'\\''s\.js'$/);
+});
+
+test("a workspace entry's bounds: its folders, never home, / or a folder holding home; no host of this machine or its network", () => {
+  const b = { folders: ['/ws'], home: '/home/u' };
+  assert.equal(writeRefusal('/ws/data', b), undefined);
+  for (const p of ['/', '/home/u', '/home', '/elsewhere', '/ws/../home/u']) assert.ok(writeRefusal(p, b), p);
+  for (const h of ['localhost:5432', '127.0.0.1', '[::1]:8080', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', 'printer.local', 'metadata.google.internal', '[fd00::1]']) assert.ok(hostRefusal(h), h);
+  for (const h of ['api.example.com', '*.example.com', '8.8.8.8', 'example.com:8443']) assert.equal(hostRefusal(h), undefined, h);
+  const policy = sandboxPolicy(stdio({ origin: '.vscode/mcp.json', cwd: '/home/u', sandbox: { allowWrite: ['/ws/out', '/tmp'], denyRead: [], allowedDomains: ['localhost:5432', 'api.example.com'] } }), 'workspace', ctx);
+  assert.equal(policy.cwd, '/ws');
+  assert.deepEqual(policy.allowWrite, ['/ws', '/ws/out']);
+  assert.deepEqual(policy.allowedDomains, ['api.example.com']);
+  assert.deepEqual(policy.refused.map((r) => r.split(':')[0]), ['cwd', 'sandbox.filesystem.allowWrite[1]', 'sandbox.network.allowedDomains[0]']);
+  const mine = sandboxPolicy(stdio({ origin: 'user settings', cwd: '/home/u', sandbox: { allowWrite: ['/tmp'], denyRead: [], allowedDomains: ['localhost:5432'] } }), 'entry', ctx);
+  assert.deepEqual([mine.cwd, mine.allowWrite, mine.allowedDomains, mine.refused], ['/home/u', ['/home/u', '/tmp'], ['localhost:5432'], []], "the user's own settings may widen");
 });

@@ -113,18 +113,27 @@ async function installCache(log) {
   return true;
 }
 
+/** What code-server's kerberos module includes as it builds (Debian's libkrb5-dev). */
+const GSSAPI_HEADER = '/usr/include/gssapi/gssapi.h';
+
 /** Installs what is missing; resolves to the list of what is still missing afterwards. */
 export async function ensureE2e({ browser = true, log = (m) => console.error(`e2e setup: ${m}`) } = {}) {
-  if (browser && !existsSync(CHROMIUM)) {
+  // Each package on its own: a machine with Chromium already (another project's, a helper's) but without
+  // the GSSAPI headers failed code-server's install (its kerberos module builds from source).
+  const packages = [
+    ...(browser && !existsSync(CHROMIUM) ? ['chromium-headless-shell'] : []),
+    ...(!existsSync(join(CACHE, '.complete')) && !existsSync(GSSAPI_HEADER) ? ['libkrb5-dev'] : []),
+  ];
+  if (packages.length) {
     if (process.getuid?.() === 0) {
-      log('installing Debian packages chromium-headless-shell and libkrb5-dev (apt-get)...');
+      log(`installing Debian packages ${packages.join(' and ')} (apt-get)...`);
       const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
       const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', 'chromium-headless-shell', 'libkrb5-dev'], { env })) {
-        log('FAILED: apt-get install chromium-headless-shell libkrb5-dev (its output is above)');
+      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env })) {
+        log(`FAILED: apt-get install ${packages.join(' ')} (its output is above)`);
       }
     } else {
-      log('Chromium is missing and this is not root: run `sudo apt-get install -y chromium-headless-shell libkrb5-dev`');
+      log(`${packages.join(' and ')} missing and this is not root: run \`sudo apt-get install -y ${packages.join(' ')}\``);
     }
   }
   if (!existsSync(join(CACHE, '.complete'))) {

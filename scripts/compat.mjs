@@ -5,6 +5,11 @@ import { ensureNodeModules, run } from './setup.mjs';
 
 ensureNodeModules();
 ensureNodeModules('compat', ['--ignore-scripts']);
+// The database server of the suite (dbhub) opens SQLite with Node's own node:sqlite (Node 22.5 and
+// later): it runs on the Node 24 of the e2e cache, installed here when missing (as npm test does).
+const { ensureE2e } = await import('./e2e-setup.mjs');
+const left = (await ensureE2e({ browser: false })).filter((m) => /Node 24/.test(m));
+if (left.length) console.error(`npm run compat: ${left.join('; ')}`);
 const started = Date.now();
 let status = run(process.execPath, ['scripts/build.mjs']);
 // The servers compared are the user's own (as the SDK's client runs them): no sandbox.

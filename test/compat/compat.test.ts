@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { freePort, ROOT, waitFor } from '../helpers';
-import { COMPAT_SERVERS, entryOf, type CompatServer } from './servers';
+import { COMPAT_MODULES, COMPAT_SERVERS, entryOf, node24, type CompatServer } from './servers';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-compat-'));
@@ -173,6 +173,22 @@ describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 },
     assert.equal(committed.status, 0, `git_commit: ${committed.stdout}${committed.stderr}`);
     assert.match(git('log', '--format=%s').stdout, /^committed in the sandbox$/m);
     assert.match(git('show', '--name-only', '--format=').stdout, /notes\.md/);
+    assert.match(run('servers').stdout, /\tsandboxed: writes /, 'it ran in its sandbox');
+  });
+});
+
+describe('a database server that installs from npm alone works in the default sandbox', { timeout: 5 * 60_000 }, () => {
+  test('@bytebase/dbhub (SQLite in its folder, on Node 24): creates a table, writes a row, reads it back; the database file is in the folder', () => {
+    const node = node24();
+    assert.ok(existsSync(node), `Node 24 of the e2e cache is missing (${node}): npm run compat installs it`);
+    const folder = folderFor('dbhub-sandboxed', { command: node, args: [join(COMPAT_MODULES, '@bytebase/dbhub/dist/index.js'), '--dsn', 'sqlite://${workspaceFolder}/app.db'] });
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } });
+    const made = run('call', 'execute_sql', JSON.stringify({ sql: 'CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES (\'kept in the sandbox\');' }));
+    assert.equal(made.status, 0, `execute_sql: ${made.stdout}${made.stderr}`);
+    const read = run('call', 'execute_sql', JSON.stringify({ sql: 'SELECT body FROM notes' }));
+    assert.equal(read.status, 0, `execute_sql: ${read.stdout}${read.stderr}`);
+    assert.match(read.stdout, /"body": "kept in the sandbox"/);
+    assert.ok(existsSync(join(folder, 'app.db')), 'the database is a file of its folder');
     assert.match(run('servers').stdout, /\tsandboxed: writes /, 'it ran in its sandbox');
   });
 });

@@ -104,3 +104,9 @@ export const COMPAT_SERVERS: CompatServer[] = [
 export function entryOf(server: CompatServer): string {
   return join(COMPAT_MODULES, server.pkg, server.bin);
 }
+
+/** The Node 24 of the e2e cache (scripts/e2e-paths.cjs), for a server that needs Node 22.5 or later. */
+export function node24(): string {
+  const { paths } = require('../../scripts/e2e-paths.cjs') as { paths: { node24Bin: string } };
+  return join(paths.node24Bin, 'node');
+}

@@ -67,6 +67,8 @@ describe('servers in a sandbox', () => {
         });
 
         await stage('3-failed-in-sandbox', async () => {
+          // The intruder's nine tools fill the sidebar: closed, the needy server's row comes into view.
+          await w.collapseRow('intruder');
           // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
           await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
           await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });

@@ -228,7 +228,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // Where it starts and what it is given, as the entry wrote them (core/mcp/config/describe.ts).
     if (info.config.type === 'stdio') {
       lines.push('', `cwd: ${markdownCode(serverRedactor(info.config).redact(info.config.cwd))}`);
-      for (const line of describeLaunch(info.config).slice(1)) lines.push('', markdownText(line));
+      for (const line of describeLaunch(info.config, { hideWritten: info.config.origin === USER_ORIGIN }).slice(1)) lines.push('', markdownText(line));
     }
     if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', markdownText(`from ${info.config.origin}`));
     switch (state.kind) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEndpoint } from '../../src/core/mcp/config/describe';
+import { describeEndpoint, describeLaunch } from '../../src/core/mcp/config/describe';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { serverRedactor } from '../../src/core/mcp/config/serverRedactor';
 import { serverEnvironment } from '../../src/core/mcp/config/env';
@@ -84,4 +84,18 @@ test('provider keys MinAgent reads are not inherited by servers unless the entry
   assert.equal(env.ANTHROPIC_API_KEY, undefined);
   assert.equal(env.PATH, '/bin');
   assert.equal(serverEnvironment({ OPENAI_API_KEY: 'sk-openai' }, base).OPENAI_API_KEY, 'sk-openai');
+});
+
+test("an entry's cwd, envFile and env as written: references unexpanded (no substituted secret), a key the user typed into their own settings not shown, control and bidi characters escaped", () => {
+  const parsed = parseServers({ s: { command: 'node', cwd: '${workspaceFolder}/srv', env: { TOKEN: '${env:SECRET_TOKEN}', KEY: 'sk-live-typed-into-settings', NOTE: 'a\u202eb' } } }, { workspaceFolder: '/ws', env: { SECRET_TOKEN: TOKEN } });
+  const config = parsed.servers[0]!;
+  const shown = describeLaunch(config).join('\n');
+  assert.ok(!shown.includes(TOKEN), 'the substituted value never shows');
+  assert.match(shown, /^cwd: \$\{workspaceFolder\}\/srv$/m);
+  assert.match(shown, /^env\.TOKEN = \$\{env:SECRET_TOKEN\}$/m);
+  assert.match(shown, /^env\.NOTE = a\\u202eb$/m);
+  const mine = describeLaunch(config, { hideWritten: true }).join('\n');
+  assert.ok(!mine.includes('sk-live-typed-into-settings'));
+  assert.match(mine, /^env\.KEY = \(written in your settings, not shown\)$/m);
+  assert.match(mine, /^env\.TOKEN = \$\{env:SECRET_TOKEN\}$/m);
 });

@@ -22,13 +22,16 @@ export function describeEndpoint(config: ServerConfig): string {
  * Where a stdio server starts and what it is given, as its entry wrote it (`${env:X}` unexpanded, so
  * nothing is shown that the entry did not write), each control or bidi character shown as its escape:
  * a workspace's `cwd`, `envFile` and `env` are part of what the user trusts when its servers start.
+ * `hideWritten`: for the user's own entries, a value written as it is (no `${...}` in it: a key typed
+ * into the user's settings) is not shown.
  */
-export function describeLaunch(config: ServerConfig): string[] {
+export function describeLaunch(config: ServerConfig, { hideWritten = false }: { hideWritten?: boolean } = {}): string[] {
   if (config.type !== 'stdio') return [];
   const w = config.written ?? {};
+  const value = (v: string) => (hideWritten && !v.includes('${') ? '(written in your settings, not shown)' : visibleLine(v));
   return [
     `cwd: ${visibleLine(w.cwd ?? config.cwd)}`,
     ...(w.envFile !== undefined ? [`envFile: ${visibleLine(w.envFile)}`] : []),
-    ...Object.entries(w.env ?? {}).map(([k, v]) => `env.${visibleLine(k)} = ${visibleLine(v)}`),
+    ...Object.entries(w.env ?? {}).map(([k, v]) => `env.${visibleLine(k)} = ${value(v)}`),
   ];
 }

@@ -164,6 +164,9 @@ describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 },
     const folder = folderFor('git-commits', { command: process.execPath, args: [entryOf(server)] });
     const git = (...args: string[]) => spawnSync('git', args, { cwd: folder, encoding: 'utf8' });
     git('init', '-q');
+    // Who commits, as a user's repository knows (a new machine's HOME has no ~/.gitconfig).
+    git('config', 'user.email', 'compat@example.invalid');
+    git('config', 'user.name', 'compat');
     writeFileSync(join(folder, '.gitignore'), 'config/\n.vscode/\n');
     writeFileSync(join(folder, 'notes.md'), 'from the sandbox\n');
     const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } });

@@ -60,7 +60,8 @@ export function pathsThrough(path: string): string[] {
   return seen;
 }
 
-function within(folder: string, p: string): boolean {
+/** Whether `p` is `folder` or lies below it (both absolute, compared as written). */
+export function within(folder: string, p: string): boolean {
   const rel = relative(folder, p);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -1,6 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { isIP } from 'node:net';
+import { pathsThrough, within } from '../config/workspacePaths';
 
 /**
  * What a workspace's entry may widen its sandbox to: its folders, and hosts that are not this machine
@@ -15,27 +14,15 @@ export interface Bounds {
   home: string;
 }
 
-/** A path as the file system resolves it (links followed; a missing tail kept as written). */
-export function resolved(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(resolved(parent), basename(path));
-  }
-}
-
-const within = (path: string, root: string) => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-};
+/** Where a path lands once the file system follows its links (a missing tail kept as written). */
+const resolved = (path: string) => pathsThrough(path).at(-1) ?? path;
 
 /** Why a workspace entry may not write `path`, or undefined when it may. */
 export function writeRefusal(path: string, b: Bounds): string | undefined {
   const real = resolved(path);
   const home = resolved(b.home);
-  if (real === '/' || within(home, real)) return `${path} is ${real === '/' ? 'the root folder' : 'your home folder or holds it'}, outside the workspace: a workspace's entry may widen its sandbox only to the workspace's folders (your user settings may widen it)`;
-  if (!b.folders.some((f) => within(real, resolved(f)))) return `${path} is outside the workspace: a workspace's entry may widen its sandbox only to the workspace's folders (your user settings may widen it)`;
+  if (real === '/' || within(real, home)) return `${path} is ${real === '/' ? 'the root folder' : 'your home folder or holds it'}, outside the workspace: a workspace's entry may widen its sandbox only to the workspace's folders (your user settings may widen it)`;
+  if (!b.folders.some((f) => within(resolved(f), real))) return `${path} is outside the workspace: a workspace's entry may widen its sandbox only to the workspace's folders (your user settings may widen it)`;
   return undefined;
 }
 

@@ -3,7 +3,7 @@
 // `nobody`; as any other user the suite itself is that run.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +15,10 @@ test('the sandbox works for a user without root: its integration tests pass as n
     return;
   }
   assert.ok(existsSync('/usr/sbin/runuser') || existsSync('/sbin/runuser'), 'runuser (util-linux) to run the tests as nobody');
-  const home = mkdtempSync(join(tmpdir(), 'minagent-nobody-'));
+  // nobody's home where nobody can reach it: a TMPDIR of root's own (mktemp -d: mode 0700) it cannot.
+  const base = (statSync(tmpdir()).mode & 0o001) !== 0 ? tmpdir() : '/tmp';
+  const home = mkdtempSync(join(base, 'minagent-nobody-'));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
   chownSync(home, 65534, 65534);
   const r = spawnSync('runuser', ['-u', 'nobody', '--', 'env', '-u', 'NODE_TEST_CONTEXT', `HOME=${home}`, `TMPDIR=${home}`, `PATH=${process.env.PATH}`, process.execPath, '--import', 'tsx', '--test', '--test-force-exit', 'test/integration/sandbox.test.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 200_000 });
   assert.equal(r.status, 0, `as nobody:\n${r.stdout.split('\n').filter((l) => /^# (pass|fail)|not ok|error/.test(l)).join('\n')}\n${r.stderr.slice(-2000)}`);

@@ -9,7 +9,8 @@ import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';
 import { row, terminalLine } from './terminalText';
-import type { ToolApp } from '../core/apps/appMeta';
+import type { ToolVisibility } from '../core/apps/appMeta';
+import { forApp, forModel, type Tool } from '../core/tools';
 import { ToolIndex } from '../core/toolSearch/toolIndex';
 import { offerOptions, ToolOffer } from '../core/toolSearch/toolOffer';
 import { allFailed, couldHaveBeen, failedServers, failureLines, type FailedServer } from './failures';
@@ -50,9 +51,19 @@ export function listStatus(hub: ServerHub, failed: readonly FailedServer[], io: 
 }
 
 export function toolsCommand(hub: ServerHub, json: boolean, io: Output, failed: readonly FailedServer[]): number {
-  const rows = hub.registry.list().map((t) => ({ name: t.name, wireName: hub.registry.wireName(t.name) ?? t.name, server: t.server ?? '', description: t.description, parameters: t.parameters, ...(t.app ? { app: t.app } : {}) }));
+  const rows = hub.registry.list().map((t) => ({
+    name: t.name,
+    wireName: hub.registry.wireName(t.name) ?? t.name,
+    server: t.server ?? '',
+    description: t.description,
+    parameters: t.parameters,
+    ...(t.app ? { app: t.app } : {}),
+    // Who may call it, in the spec's words, when its server said: ["app"] is never offered to a model.
+    ...(t.visibility ? { visibility: visibilityList(t.visibility) } : {}),
+    offeredToModel: forModel(t),
+  }));
   if (json) io.out(JSON.stringify({ tools: rows, failed }, null, 2));
-  else for (const r of rows) io.out(row(r.name, r.server, r.app ? `${r.description} ${appNote(r.app)}` : r.description));
+  else for (const t of hub.registry.list()) io.out(row(t.name, t.server ?? '', [t.description, appNote(t)].filter(Boolean).join(' ')));
   return listStatus(hub, failed, io);
 }
 
@@ -83,15 +94,21 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
   // The progress line is erased by the result's own write (terminalText's onBeforeWrite).
   const result = await hub.registry.call(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
   io.out(result);
-  const app = hub.registry.get(hub.registry.resolve(name)!)?.app;
+  const tool = hub.registry.get(hub.registry.resolve(name)!);
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
-  if (app) io.err(terminalLine(`the tool has an app, not shown here: ${appNote(app)}`));
+  if (tool?.app) io.err(terminalLine(`the tool has an app, not shown here: ${appNote(tool)}`));
   return isErrorResult(result) ? 1 : 0;
 }
 
-/** Where a tool's app is, in a line of the CLI's output. */
-function appNote(app: ToolApp): string {
-  return `[app: ${app.resourceUri}${app.modelVisible ? '' : ', called by its app only'}]`;
+/** Where a tool's app is and who may call it, in a line of the CLI's output; empty for a plain tool. */
+function appNote(tool: Tool): string {
+  const who = !forModel(tool) ? (forApp(tool) ? 'called by apps only' : 'called by neither the model nor apps') : !forApp(tool) ? 'not called by apps' : '';
+  const parts = [...(tool.app ? [`app: ${tool.app.resourceUri}`] : []), ...(who ? [who] : [])];
+  return parts.length ? `[${parts.join(', ')}]` : '';
+}
+
+function visibilityList(v: ToolVisibility): string[] {
+  return [...(v.model ? ['model'] : []), ...(v.app ? ['app'] : [])];
 }
 
 /** Checks `chat` input before any server starts: a prompt, and a script or a provider. */

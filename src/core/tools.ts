@@ -1,6 +1,6 @@
 import { Emitter } from './event';
 import type { SafeIcon } from './mcp/features/icons';
-import type { ToolApp } from './apps/appMeta';
+import type { ToolApp, ToolVisibility } from './apps/appMeta';
 import { WireNames } from './mcp/tools/naming';
 
 export type JsonSchema = Record<string, unknown>;
@@ -84,11 +84,18 @@ export interface Tool {
   renamed?: string;
   /** The tool's MCP App (its `ui://` resource), when its server declared one. */
   app?: ToolApp;
+  /** Who may call it, when its server said (`_meta.ui.visibility`); absent: the model and apps alike. */
+  visibility?: ToolVisibility;
 }
 
-/** Whether the model may be offered (and may call) the tool: not when its server keeps it for its app alone. */
+/** Whether the model may be offered (and may call) the tool: not when its server keeps it for apps alone. */
 export function forModel(tool: Tool): boolean {
-  return tool.app?.modelVisible !== false;
+  return tool.visibility?.model !== false;
+}
+
+/** Whether an app of the tool's server may call it: not when its server keeps it for the model alone. */
+export function forApp(tool: Tool): boolean {
+  return tool.visibility?.app !== false;
 }
 
 export interface ToolSchema {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Tool, ToolRegistry } from '../core/tools';
+import { forApp, forModel, type Tool, type ToolRegistry } from '../core/tools';
 import type { ToolSwitches } from '../core/toolSwitches';
 import type { ToolPins } from '../core/toolSearch/pins';
 import { markdownText } from '../shared/markdownText';
@@ -29,12 +29,16 @@ export function toolItem(node: Extract<Node, { kind: 'tool' }>, tool: Tool | und
   const pinned = pins?.isPinned(tool) ?? false;
   // Pin and Unpin on the row's menu follow this (see package.json's view/item/context).
   item.contextValue = pinned ? 'tool.pinned' : 'tool.unpinned';
-  item.checkboxState = {
-    state: switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-    tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
-  };
+  // A tool its server keeps from the model has no model switch to offer: the row says who calls it.
+  const modelSees = forModel(tool);
+  if (modelSees) {
+    item.checkboxState = {
+      state: switches.toolSwitchedOn(tool) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+      tooltip: why ? `Not sent to the model: ${why}` : 'Sent to the model: uncheck to switch it off for this workspace',
+    };
+  }
   // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
-  const notes = [pinned ? 'pinned' : undefined, wire && loaded?.has(wire) ? 'loaded' : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
+  const notes = [modelSees ? undefined : forApp(tool) ? 'apps only' : 'not for the model', pinned ? 'pinned' : undefined, wire && loaded?.has(wire) ? 'loaded' : undefined, tool.renamed ? 'renamed' : undefined, why ? 'off' : undefined, tool.title, wire && wire !== tool.name ? wire : undefined].filter(Boolean);
   if (notes.length) item.description = notes.join(' · ');
   item.iconPath = icons?.path(tool.icons) ?? new vscode.ThemeIcon(tool.renamed ? 'symbol-namespace' : 'symbol-method');
   // Its schema in a code block is the heaviest part of a row: VS Code would send and parse 100 of
@@ -55,6 +59,7 @@ export function toolTooltipOf(item: vscode.TreeItem, registry: ToolRegistry): vs
   if (tool.remoteName && tool.remoteName !== tool.name) md.appendMarkdown(markdownText(` (server name "${tool.remoteName}")`));
   if (wire && wire !== tool.name) md.appendMarkdown(`\n\n${markdownText(`sent to models as "${wire}"`)}`);
   if (tool.renamed) md.appendMarkdown(`\n\n$(info) ${markdownText(tool.renamed)}`);
+  if (!forModel(tool)) md.appendMarkdown(`\n\n$(eye-closed) ${forApp(tool) ? 'Its server keeps it for its apps: never sent to the model; an app of this server calls it.' : 'Its server keeps it from the model and from apps.'}`);
   if (tool.description) md.appendMarkdown(`\n\n${markdownText(tool.description)}`);
   md.appendCodeblock(JSON.stringify(tool.parameters, null, 2), 'json');
   md.supportThemeIcons = true;

@@ -189,6 +189,8 @@ export type HostMessage =
   | { type: 'notSent'; text: string; reason: string }
   /** Edit: the last message is taken back into the input to be changed and sent again. */
   | { type: 'editDraft'; text: string }
+  /** An app's message (`ui/message`): into the input beside what the user typed, never over it (webview/appDraft.ts). */
+  | { type: 'appSaid'; text: string }
   | { type: 'busy'; busy: boolean }
   /** The startup reveal: the page puts the caret in its input (VS Code's focus can land before the page's frame is in place). */
   | { type: 'focusInput' }

@@ -163,6 +163,7 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
     case 'notSent':
       return isStr(m.text) && isStr(m.reason) ? (m as HostMessage) : undefined;
     case 'editDraft':
+    case 'appSaid':
       return isStr(m.text) ? (m as HostMessage) : undefined;
     case 'busy':
       return isBool(m.busy) ? (m as HostMessage) : undefined;

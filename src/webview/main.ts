@@ -9,6 +9,7 @@ import { AttachmentChips } from './chips';
 import { PromptUi } from './prompts';
 import { Transcript } from './transcript';
 import { Welcome } from './welcome';
+import { withAppMessage } from './appDraft';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -192,6 +193,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'editDraft':
       putInInput(m.text);
       break;
+    case 'appSaid':
+      putInInput(withAppMessage(input.value, lastFromApp, m.text));
+      lastFromApp = m.text;
+      break;
     case 'notSent':
       // Back where the user typed it (before anything typed since), with the reason beside it.
       putInInput(input.value ? `${m.text}\n${input.value}` : m.text);
@@ -244,6 +249,9 @@ function backToInput(): void {
 }
 
 /** Sets the input's text as if typed (it grows, the budget meter measures it) and puts the caret there. */
+/** The last message an app put in the input, so the next replaces it rather than piling up (appDraft.ts). */
+let lastFromApp: string | undefined;
+
 function putInInput(text: string): void {
   input.value = text;
   input.dispatchEvent(new Event('input'));

@@ -1,5 +1,6 @@
 import type { TranscriptItem } from '../../shared/protocol';
 import type { Conversation } from './conversation';
+import { framed } from '../framedText';
 
 /** The most one app may tell the model (`ui/update-model-context`), in characters; longer is cut. */
 export const MAX_APP_CONTEXT_CHARS = 4_000;
@@ -23,7 +24,8 @@ export function setAppContext(c: Conversation, callId: string, text: string): bo
 
 /**
  * The apps' contexts of a conversation, for the system prompt: each in a tag naming its tool and
- * server (server-written text, marked as such), the newest first, bounded in all.
+ * server (server-written text, marked as such and unable to close it: framedText.ts), the newest
+ * first, bounded in all.
  */
 export function appContextSection(items: readonly TranscriptItem[]): string {
   const parts: string[] = [];
@@ -31,7 +33,7 @@ export function appContextSection(items: readonly TranscriptItem[]): string {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;
     if (item.kind !== 'tool' || !item.card.app?.context) continue;
-    const part = `<app-context tool="${item.card.name}"${item.card.server !== undefined ? ` server="${item.card.server}"` : ''}>\n${item.card.app.context}\n</app-context>`;
+    const part = framed('app-context', { tool: item.card.name, server: item.card.server }, item.card.app.context);
     if (used + part.length > MAX_APP_CONTEXTS_CHARS) break;
     parts.unshift(part);
     used += part.length;

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../../core/agent/agent';
 import type { Logger } from '../../core/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub';
-import { pinOf } from '../../core/tools';
+import { forApp, pinOf } from '../../core/tools';
 
 /** Who decides whether an app's tool call runs without asking (the chat's approvals). */
 export interface AppApprovals {
@@ -18,6 +18,9 @@ export interface AppApprovals {
  * VS Code's own confirmation.
  */
 export class AppAccess {
+  /** [server, the app's tool call, tool] the user allowed for that app ("Allow for This App"). */
+  private readonly allowedApps = new Set<string>();
+
   constructor(
     private readonly hub: ServerHub,
     private readonly approvals: AppApprovals,
@@ -47,16 +50,23 @@ export class AppAccess {
   async callTool(server: string, appTool: string, callId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = this.hub.registry.list().find((t) => t.server === server && t.remoteName === name);
     if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
+    // A tool its server keeps from apps (_meta.ui.visibility without "app") is refused, whatever the user's rules.
+    if (!forApp(tool)) return errorResult(`server "${server}" keeps tool "${name}" from apps (its _meta.ui.visibility has no "app"); an app cannot call it`);
     const pin = pinOf(tool);
     const req: ApprovalRequest = { ...pin, callId: `app-${callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
-    if (this.approvals.preapproval(req) === undefined) {
-      const allow = 'Allow Once';
+    // One app (the app of one tool call) that the user let call this tool, with any arguments, while it is shown: a polling app asks once.
+    const forThisApp = JSON.stringify([server, callId, name]);
+    if (this.approvals.preapproval(req) === undefined && !this.allowedApps.has(forThisApp)) {
+      const once = 'Allow Once';
+      const always = 'Allow for This App';
       const choice = await vscode.window.showWarningMessage(
         `The app of tool "${appTool}" asks to call "${name}" of server "${server}".`,
-        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}` },
-        allow,
+        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}\n\n"${always}": this app may call "${name}" again, with any arguments, without asking, until VS Code restarts.` },
+        once,
+        always,
       );
-      if (choice !== allow) return errorResult(`the user denied the app's call to "${name}"`);
+      if (choice !== once && choice !== always) return errorResult(`the user denied the app's call to "${name}"`);
+      if (choice === always) this.allowedApps.add(forThisApp);
     }
     let raw: Record<string, unknown> | undefined;
     const text = await this.hub.registry.callPinned(pin, args, { onResult: (r) => void (raw = r) });

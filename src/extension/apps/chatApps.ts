@@ -209,7 +209,7 @@ export class ChatApps implements vscode.Disposable {
       {
         callTool: (name, args) => this.deps.access.callTool(server, card.name, card.callId, name, args),
         readResource: (uri) => this.deps.access.readResource(server, uri),
-        message: (text) => post({ type: 'editDraft', text }),
+        message: (text) => post({ type: 'appSaid', text }),
         openLink: (url) => this.deps.access.openLink(url),
         updateContext: (text) => {
           this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`);

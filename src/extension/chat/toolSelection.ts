@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../core/agent/messages';
 import { Emitter } from '../../core/event';
 import type { ServerHub } from '../../core/mcp/hub';
-import { forModel, type Tool, type ToolSchema } from '../../core/tools';
+import { forApp, forModel, type Tool, type ToolSchema } from '../../core/tools';
 import type { ToolSwitches } from '../../core/toolSwitches';
 import { DEFAULT_DEFERRAL, type DeferralSettings } from '../../core/toolSearch/deferral';
 import type { ToolPins } from '../../core/toolSearch/pins';
@@ -67,7 +67,7 @@ export class ToolSelection {
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */
   whyUnavailable(name: string): string | undefined {
     const tool = this.hub.registry.get(name);
-    if (tool && !forModel(tool)) return `its server keeps it for its app (${tool.app!.resourceUri}); only the app calls it`;
+    if (tool && !forModel(tool)) return forApp(tool) ? 'its server keeps it for its apps; only an app calls it' : 'its server keeps it from the model';
     return tool && this.switches.whyOff(tool);
   }
 

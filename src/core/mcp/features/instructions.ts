@@ -1,3 +1,5 @@
+import { framed } from '../../framedText';
+
 /** Most characters of one server's instructions that reach the model. */
 export const MAX_INSTRUCTIONS_CHARS = 8_000;
 /** Most characters of all servers' instructions together. */
@@ -18,14 +20,15 @@ export function boundInstructions(text: unknown, max = MAX_INSTRUCTIONS_CHARS): 
 
 /**
  * The system-prompt section for the servers' instructions, in settings order. Each is framed as
- * coming from its server (they are the server's words, not the user's); the whole is bounded too.
+ * coming from its server (they are the server's words, not the user's, and cannot close their
+ * element: framedText.ts); the whole is bounded too.
  */
 export function instructionsSection(servers: ReadonlyArray<{ server: string; instructions: string }>, max = MAX_ALL_INSTRUCTIONS_CHARS): string {
   const parts: string[] = [];
   let used = 0;
   const left: string[] = [];
   for (const { server, instructions } of servers) {
-    const part = `<server-instructions server="${server}">\n${instructions}\n</server-instructions>`;
+    const part = framed('server-instructions', { server }, instructions);
     if (used + part.length > max) {
       left.push(server);
       continue;

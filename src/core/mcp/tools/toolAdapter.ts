@@ -18,7 +18,7 @@ export interface RegisterOptions {
 
 /** Adapts one remote tool of `server` to a registry tool named `name` whose calls go to `route`. */
 export function toRegistryTool(remote: RemoteTool, server: string, name: string, route: ToolRoute): Tool {
-  const { app } = appOfTool(remote._meta);
+  const { app, visibility } = appOfTool(remote._meta);
   return {
     name,
     description: remote.description ?? remote.title ?? '',
@@ -29,6 +29,7 @@ export function toRegistryTool(remote: RemoteTool, server: string, name: string,
     ...(remote.icons?.length ? { icons: remote.icons as SafeIcon[] } : {}),
     ...(remote.annotations ? { annotations: remote.annotations } : {}),
     ...(app ? { app } : {}),
+    ...(visibility ? { visibility } : {}),
     call: (args, options) => route(remote.name, args, options),
   };
 }

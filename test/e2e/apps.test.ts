@@ -135,6 +135,8 @@ describe('MCP Apps in VS Code', () => {
         await chat.locator('.card.status-waiting', { hasText: 'show_chart' }).locator('button', { hasText: 'Allow once' }).click();
         const consentApps = w.page.locator('.monaco-dialog-box', { hasText: 'Server "apps" has an app' });
         await consentApps.waitFor();
+        // What the sandbox cannot close is said before the user chooses.
+        assert.match(await consentApps.innerText(), /WebRTC/, 'the consent names the exit no page policy closes');
         await consentApps.locator('.monaco-button', { hasText: 'Show Apps of "apps"' }).click();
         // Its own tool, not read-only: the user is asked, naming the app, and says no.
         const unasked = w.page.locator('.monaco-dialog-box', { hasText: 'The app of tool "show_chart" asks to call "refresh_data" of server "apps"' });
@@ -151,7 +153,7 @@ describe('MCP Apps in VS Code', () => {
         assert.match(String(seen.topNavigation), /^blocked: SecurityError/, 'no top navigation');
         assert.equal(seen.allowedFetch, 200, 'the origin its resource declares is reachable');
         assert.match(String(seen.deniedFetch), /^blocked: TypeError/, 'an origin it did not declare is not');
-        assert.equal(deniedHits, 0, 'no request reached the undeclared origin');
+        assert.equal(deniedHits, 0, 'no request reached the undeclared origin (fetch, a frame of its own, a form)');
         assert.equal(seen.otherServersTool, 'error: server "apps" has no tool "get-time"; an app calls only its own server\'s tools');
         assert.equal(seen.ownToolUnapproved, 'error: the user denied the app\'s call to "refresh_data"');
         assert.equal(seen.messages, 'refused 5 of 10', 'a flood of messages is cut at five a minute');

@@ -6,6 +6,13 @@ import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub';
 import { forApp, pinOf } from '../../core/tools';
 
+/**
+ * What the user is told before a server's first app shows: what it can do, and plainly what its
+ * sandbox cannot close (docs/SECURITY.md, "MCP Apps").
+ */
+export const APP_CONSENT_DETAIL =
+  "The app runs in a sandbox of its own. It can call this server's tools (asking you as the chat does), read its resources, put a message beside what you type and ask to open web links. It cannot reach the chat or other servers, and its requests reach only the addresses its server declared, with one exception no page policy in VS Code closes: WebRTC (the browser's peer-to-peer connections), through which an app that means to can send what it shows to any address. Show the apps of servers you would trust with what they display.";
+
 /** Who decides whether an app's tool call runs without asking (the chat's approvals). */
 export interface AppApprovals {
   preapproval(req: ApprovalRequest): string | undefined;
@@ -37,7 +44,7 @@ export class AppAccess {
     const show = `Show Apps of "${server}"`;
     const choice = await vscode.window.showInformationMessage(
       `Server "${server}" has an app: a page it wrote, shown in the chat beside its result.`,
-      { modal: true, detail: 'The app runs in a sandbox of its own. It can call this server\'s tools (asking you as the chat does), read its resources, put a message in your input and ask to open web links. It cannot reach the chat, other servers, or addresses its server did not declare.' },
+      { modal: true, detail: APP_CONSENT_DETAIL },
       show,
       'Show Text Only',
     );

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { buildEntry, plansOf, previewOf, shellWord, type Plan } from '../../src/core/registry/launch';
+import { buildEntry, plansOf, previewOf, type Plan } from '../../src/core/registry/launch';
+import { shellWord } from '../../src/core/registry/shownCommand';
 import { parseServerJson, registryText, type ServerJson } from '../../src/core/registry/serverJson';
 import { ROOT } from '../helpers';
 
@@ -220,6 +221,20 @@ describe('a hostile document', () => {
 
   test('an enormous document is refused by its bounds, naming the field', () => {
     assert.throws(() => parseServerJson(hostile('huge.json')), /server "com\.example\.hostile\/huge": description: /);
+  });
+
+  test("a runner option is refused where the launcher reads it; what a server itself reads, or an option that does not move the code, is not", () => {
+    const usable = (registryType: string, identifier: string, over: Record<string, unknown>) => plansOf(parseServerJson({ name: 'io.example/p', description: 'x', version: '1', packages: [{ registryType, identifier, version: '1.0.0', transport: { type: 'stdio' }, ...over }] })).unusable.map((u) => u.problem);
+    // The server's own options, after the package: npx, uvx and docker hand them over untouched.
+    assert.deepEqual(usable('npm', 'ok-pkg', { packageArguments: [{ type: 'named', name: '--registry', value: 'https://npm.example/' }, { type: 'positional', value: '-v' }] }), []);
+    assert.deepEqual(usable('oci', 'docker.io/mcp/time', { packageArguments: [{ type: 'positional', value: '-v' }, { type: 'named', name: '--network', value: 'x' }] }), []);
+    // Launcher options that do not change where the code comes from.
+    assert.deepEqual(usable('oci', 'docker.io/mcp/time', { runtimeArguments: [{ type: 'named', name: '-e', value: 'TZ=UTC' }, { type: 'positional', value: '--init' }, { type: 'positional', value: '-eVOLUME=1' }] }), []);
+    assert.deepEqual(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', value: '--loglevel=warn' }, { type: 'positional', value: '-y' }] }), []);
+    // A choice the document offers is checked too, and what the user types for a runtime argument when the entry is built.
+    assert.match(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', valueHint: 'mode', choices: ['--quiet', '--prefix=/tmp/x'] }] })[0]!, /runtime argument "--prefix=\/tmp\/x" carries --prefix/);
+    const asked = parseServerJson({ name: 'io.example/q', description: 'x', version: '1', packages: [{ registryType: 'npm', identifier: 'ok-pkg', version: '1.0.0', transport: { type: 'stdio' }, runtimeArguments: [{ type: 'positional', valueHint: 'flag', isSecret: true }] }] });
+    assert.throws(() => build(asked, only(asked, 'npm'), { 'runtime.flag': '--registry=http://127.0.0.1:9/' }), /^Error: runtime argument "\$\{input:srv\.runtime\.flag\}" carries --registry/);
   });
 
   test('the command line a confirmation shows makes newlines and direction overrides visible, as escapes a shell reads back', () => {

@@ -227,9 +227,9 @@ describe('a hostile document', () => {
     const usable = (registryType: string, identifier: string, over: Record<string, unknown>) => plansOf(parseServerJson({ name: 'io.example/p', description: 'x', version: '1', packages: [{ registryType, identifier, version: '1.0.0', transport: { type: 'stdio' }, ...over }] })).unusable.map((u) => u.problem);
     // The server's own options, after the package: npx, uvx and docker hand them over untouched.
     assert.deepEqual(usable('npm', 'ok-pkg', { packageArguments: [{ type: 'named', name: '--registry', value: 'https://npm.example/' }, { type: 'positional', value: '-v' }] }), []);
-    assert.deepEqual(usable('oci', 'docker.io/mcp/time', { packageArguments: [{ type: 'positional', value: '-v' }, { type: 'named', name: '--network', value: 'x' }] }), []);
+    assert.deepEqual(usable('oci', 'example/time', { packageArguments: [{ type: 'positional', value: '-v' }, { type: 'named', name: '--network', value: 'x' }] }), []);
     // Launcher options that do not change where the code comes from.
-    assert.deepEqual(usable('oci', 'docker.io/mcp/time', { runtimeArguments: [{ type: 'named', name: '-e', value: 'TZ=UTC' }, { type: 'positional', value: '--init' }, { type: 'positional', value: '-eVOLUME=1' }] }), []);
+    assert.deepEqual(usable('oci', 'example/time', { runtimeArguments: [{ type: 'named', name: '-e', value: 'TZ=UTC' }, { type: 'positional', value: '--init' }, { type: 'positional', value: '-eVOLUME=1' }] }), []);
     assert.deepEqual(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', value: '--loglevel=warn' }, { type: 'positional', value: '-y' }] }), []);
     // A choice the document offers is checked too, and what the user types for a runtime argument when the entry is built.
     assert.match(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', valueHint: 'mode', choices: ['--quiet', '--prefix=/tmp/x'] }] })[0]!, /runtime argument "--prefix=\/tmp\/x" carries --prefix/);

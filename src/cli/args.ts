@@ -62,8 +62,9 @@ commands:
   logout NAME             forget the server's OAuth tokens
   registry search [QUERY] [--registry URL] [--json]
                           servers of an MCP registry (the latest version of each): name, version,
-                          title, what adding it would run or reach; default registry: the settings'
-                          first minagent.registries, else the official MCP Registry
+                          title, what adding it would run or reach; default registry: the first
+                          minagent.registries of your user settings (never a folder's), else the
+                          official MCP Registry
   registry add NAME[@VERSION] [--registry URL] [--settings FILE] [--scope user|workspace]
        [--name ENTRY] [--set ID=VALUE...] [--package-registry] [--yes]
                           writes the server's minagent.servers entry (npx, uvx, docker, dnx or a URL)
@@ -94,7 +95,7 @@ servers that ask (elicitation forms and URLs, sampling, roots):
                           defaults, the rest declined; decline: everything is declined with a
                           note (the default without a terminal)
   --root DIR              a root folder servers may see (repeatable); default: the current folder
-  (sampling uses the chat's model, within minagent.sampling.maxTokens of the settings file:
+  (sampling uses the chat's model, within minagent.sampling.maxTokens of your user settings:
    {"*": 1024, "<server>": N} tokens per request; a request whose messages exceed
    minagent.sampling.maxInputChars, default 20000 characters, is refused, never cut)
 

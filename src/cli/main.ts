@@ -9,7 +9,7 @@ import { storedInputs } from '../core/mcp/config/storedInputs';
 import { RegistryError } from '../core/registry/client';
 import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
 import { hiddenQuestion } from './hiddenInput';
-import { userSettingsFile } from './userSettings';
+import { readUserSettings, userSettingsFile } from './userSettings';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
 import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
 import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
@@ -76,6 +76,13 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return fail((err as Error).message, 1);
   }
+  // What VS Code reads from user settings only (the sampling limits) comes from the user's settings file, never the folder's.
+  let userSettings: Record<string, unknown>;
+  try {
+    userSettings = readUserSettings();
+  } catch (err) {
+    return fail((err as Error).message, 1);
+  }
   // The settings file decides which programs start: say which one it is.
   stderr(`settings: ${settingsPath}\n`);
   const folder = dirname(settingsPath);
@@ -119,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
   const clientRequests = new ClientRequests({
     ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (isTTY ? 'ask' : 'decline'), terminal),
     roots,
-    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settings['minagent.sampling.maxTokens'], server), grants: new MemoryGrants(), maxInputChars: () => samplingInputLimit(settings['minagent.sampling.maxInputChars']) },
+    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settingsValue(userSettings, 'sampling.maxTokens'), server), grants: new MemoryGrants(), maxInputChars: () => samplingInputLimit(settingsValue(userSettings, 'sampling.maxInputChars')) },
   });
   // Each server's era, so the next run goes straight to the handshake it speaks (digests only).
   const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));

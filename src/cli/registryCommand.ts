@@ -8,9 +8,11 @@ import { suggestedName } from '../core/registry/names';
 import { registryText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
 import { readSettingsFile, settingsValue } from '../core/settingsFile';
 import { writeServerEntry } from '../core/settingsEdit';
+import { errorMessage } from '../core/tools';
 import type { Terminal } from './approve';
 import { UsageError, type Output } from './commands';
 import { terminalLine } from './terminalText';
+import { readUserSettings } from './userSettings';
 
 /** The official MCP Registry: the default when neither `--registry` nor the settings name one. */
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/';
@@ -30,16 +32,14 @@ export interface RegistryOptions {
   packageRegistry?: boolean;
 }
 
-/** The registry to read: `--registry`, else the settings file's first `minagent.registries`, else the official one. */
+/**
+ * The registry to read: `--registry`, else the first of the user's `minagent.registries` (user settings
+ * only: a cloned folder's settings file does not choose where servers come from), else the official one.
+ */
 function registryUrl(options: RegistryOptions): string {
   if (options.registry) return options.registry;
-  try {
-    const listed = settingsValue(readSettingsFile(resolve(options.settings)), 'registries');
-    if (Array.isArray(listed) && typeof listed[0] === 'string') return listed[0];
-  } catch {
-    // No settings file: the default.
-  }
-  return OFFICIAL_REGISTRY;
+  const listed = settingsValue(readUserSettings(), 'registries');
+  return Array.isArray(listed) && typeof listed[0] === 'string' ? listed[0] : OFFICIAL_REGISTRY;
 }
 
 /** `registry search [QUERY]`: the latest version of each matching server, with what adding it would run. */
@@ -108,7 +108,13 @@ export async function registryAdd(spec: string, options: RegistryOptions, io: Ou
     }
     answers[ask.id] = await askFor(ask, terminal);
   }
-  const built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version }, ...(options.packageRegistry ? { useRegistryBaseUrl: true } : {}) });
+  let built;
+  try {
+    built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version }, ...(options.packageRegistry ? { useRegistryBaseUrl: true } : {}) });
+  } catch (err) {
+    io.err(terminalLine(`cannot add ${server.name}: ${errorMessage(err)}`));
+    return 1;
+  }
   io.err(terminalLine(`adds "${entryName}" (${server.name} ${server.version}) to ${settingsPath}:`));
   io.err(`    ${terminalLine(built.shown)}`);
   if (plan.registryBaseUrl && !options.packageRegistry) io.err(terminalLine(`    (the package names ${plan.registryBaseUrl} as its registry; it installs from your own configuration unless --package-registry)`));

@@ -57,12 +57,15 @@ describe('minagent and a sampling request larger than it shows', { timeout: 90_0
     assert.match(r.stdout, /User rejected sampling request/);
   });
 
-  test('the bound is minagent.sampling.maxInputChars of the settings file', () => {
+  test("attack: the bound is minagent.sampling.maxInputChars of the user's settings; a cloned folder's own (10,000,000) is not read", () => {
     const folder = join(work, 'strict');
     mkdirSync(join(folder, '.vscode'), { recursive: true });
-    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { asker: { command: 'node', args: [`${SERVERS}/asker.mjs`] } }, 'minagent.sampling.maxInputChars': 1000 }));
+    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { asker: { command: 'node', args: [`${SERVERS}/asker.mjs`] } }, 'minagent.sampling.maxInputChars': 10_000_000 }));
+    const userConfig = join(folder, 'config');
+    mkdirSync(join(userConfig, 'Code', 'User'), { recursive: true });
+    writeFileSync(join(userConfig, 'Code', 'User', 'settings.json'), JSON.stringify({ 'minagent.sampling.maxInputChars': 1000 }));
     const script = chatScript('strict', { prompt: 'hello', maxTokens: 50, padding: 1500 });
-    const r = spawnSync(process.execPath, [CLI, 'chat', 'ask the oracle', '--script', script, '--yes'], { cwd: folder, env, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(process.execPath, [CLI, 'chat', 'ask the oracle', '--script', script, '--yes'], { cwd: folder, env: { ...env, XDG_CONFIG_HOME: userConfig }, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
     assert.match(r.stdout, /its messages and system prompt are 1,528 characters, and the user allows at most 1,000 per request \(minagent\.sampling\.maxInputChars\)/);
     assert.doesNotMatch(r.stderr, /asks to send this to your model/);
   });

@@ -19,19 +19,23 @@ mkdirSync(join(work, '.vscode'));
 const asker = { command: 'node', args: [`${SERVERS}/asker.mjs`] };
 writeFileSync(
   join(work, '.vscode', 'settings.json'),
-  JSON.stringify({ 'minagent.servers': { asker, easy: { ...asker, env: { ASKER_FORM: 'defaults' }, namespace: 'easy' } }, 'minagent.sampling.maxTokens': { '*': 500, easy: 10 } }),
+  JSON.stringify({ 'minagent.servers': { asker, easy: { ...asker, env: { ASKER_FORM: 'defaults' }, namespace: 'easy' } } }),
 );
+// The sampling limits are the user's (user settings only): the CLI reads them from VS Code's user settings file.
+const env = { ...process.env, XDG_CONFIG_HOME: join(work, 'config') };
+mkdirSync(join(work, 'config', 'Code', 'User'), { recursive: true });
+writeFileSync(join(work, 'config', 'Code', 'User', 'settings.json'), JSON.stringify({ 'minagent.sampling.maxTokens': { '*': 500, easy: 10 } }));
 const script = join(work, 'script.json');
 // The second turn answers the server's sampling request (the chat's model is asked); the third ends the chat.
 writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'sample', arguments: { prompt: 'What is 6 x 7?' } }] }, { final: 'forty-two' }, { final: 'done' }]));
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, env, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /** Runs the CLI on a pty and answers each question (matched by its prompt) in turn. */
-const onCliTerminal = (args: string[], answers: Array<[string, string]>) => onTerminal([process.execPath, CLI, '--trust', ...args], answers, { cwd: work });
+const onCliTerminal = (args: string[], answers: Array<[string, string]>) => onTerminal([process.execPath, CLI, '--trust', ...args], answers, { cwd: work, env });
 
 describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   test('without a terminal a form is declined, with a note that says how to answer', () => {
@@ -76,8 +80,8 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
     assert.match(out, /sample -> model fake said: forty-two/);
   });
 
-  test('attack: a sampling request over the server\'s limit (from the settings file) is refused without asking', () => {
-    const over = spawnSync(process.execPath, [CLI, '--trust', 'call', 'easy.sample', '{"prompt":"long","maxTokens":50}'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+  test('attack: a sampling request over the server\'s limit (from the user\'s settings file) is refused without asking', () => {
+    const over = spawnSync(process.execPath, [CLI, '--trust', 'call', 'easy.sample', '{"prompt":"long","maxTokens":50}'], { cwd: work, env, encoding: 'utf8', timeout: 30_000 });
     assert.match(over.stdout, /asks for up to 50 tokens, and the user allows server \\"easy\\" at most 10 per request/);
     assert.doesNotMatch(over.stderr, /asks to send this to your model/);
   });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { buildEntry, plansOf, type Plan } from '../../src/core/registry/launch';
+import { buildEntry, plansOf, previewOf, type Plan } from '../../src/core/registry/launch';
+import { shellWord } from '../../src/core/registry/shownCommand';
 import { parseServerJson, registryText, type ServerJson } from '../../src/core/registry/serverJson';
 import { ROOT } from '../helpers';
 
@@ -110,7 +111,7 @@ describe('mapping a package to an entry', () => {
           version: '1.0.0',
           transport: { type: 'stdio' },
           runtimeHint: 'dnx',
-          runtimeArguments: [{ type: 'named', name: '--source', value: 'https://nuget.example/v3/index.json' }],
+          runtimeArguments: [{ type: 'named', name: '--verbosity', value: 'quiet' }],
           packageArguments: [
             { type: 'named', name: '--mode', default: 'fast', choices: ['fast', 'safe'] },
             { type: 'positional', value: 'serve' },
@@ -119,7 +120,7 @@ describe('mapping a package to an entry', () => {
       ],
     });
     const plan = only(server, 'nuget');
-    assert.deepEqual(build(server, plan).entry.args, ['--source', 'https://nuget.example/v3/index.json', 'Example.Mcp.Server@1.0.0', '--yes', '--mode', 'fast', 'serve']);
+    assert.deepEqual(build(server, plan).entry.args, ['--verbosity', 'quiet', 'Example.Mcp.Server@1.0.0', '--yes', '--mode', 'fast', 'serve']);
     assert.throws(() => build(server, plan, { 'arg.--mode': 'reckless' }), /"--mode" must be one of fast, safe/);
   });
 
@@ -141,7 +142,7 @@ describe('mapping a package to an entry', () => {
     assert.deepEqual(built.entry, { type: 'http', url: 'http://127.0.0.1:9100/mcp', headers: { 'X-Units': 'imperial' }, registry: { url: REGISTRY.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
   });
 
-  test('a header whose value holds a secret variable is stored whole as a secret', () => {
+  test('a header whose value holds a secret variable: its fixed text is written as it is, only what the user typed is a secret', () => {
     const server = parseServerJson({
       name: 'io.example/remote',
       description: 'x',
@@ -150,8 +151,36 @@ describe('mapping a package to an entry', () => {
     });
     const plan = only(server, 'remote');
     const built = build(server, plan, { 'url.tenant': 'acme', 'header.Authorization.token': 'tok_abcdef123' }, 'remote');
-    assert.deepEqual(built.entry, { type: 'sse', url: 'https://acme.mcp.example.com/sse', headers: { Authorization: '${input:remote.header.Authorization}' }, registry: { url: REGISTRY.url, name: 'io.example/remote', version: '2.0.0' } });
-    assert.deepEqual(built.secrets, { 'remote.header.Authorization': 'Bearer tok_abcdef123' });
+    assert.deepEqual(built.entry, { type: 'sse', url: 'https://acme.mcp.example.com/sse', headers: { Authorization: 'Bearer ${input:remote.header.Authorization.token}' }, registry: { url: REGISTRY.url, name: 'io.example/remote', version: '2.0.0' } });
+    assert.deepEqual(built.secrets, { 'remote.header.Authorization.token': 'tok_abcdef123' });
+  });
+
+  test('a fixed value marked secret, or a default the user did not type, is shown and written as it is, never an ${input:}', () => {
+    const server = parseServerJson({
+      name: 'io.example/fixed',
+      description: 'x',
+      version: '1.0.0',
+      packages: [
+        {
+          registryType: 'npm',
+          identifier: 'ok-pkg',
+          version: '1.0.0',
+          transport: { type: 'stdio' },
+          runtimeArguments: [{ type: 'positional', value: '--loglevel=warn', isSecret: true }],
+          packageArguments: [{ type: 'named', name: '--token', isSecret: true, default: 'their-token' }],
+          environmentVariables: [{ name: 'A', value: 'fixed value', isSecret: true }, { name: 'B', value: 'pre-{key}', variables: { key: { isSecret: true, default: 'their-key' } } }, { name: 'C', isSecret: true }],
+        },
+      ],
+    });
+    const plan = only(server, 'npm');
+    const defaults = build(server, plan, {}, 'fixed');
+    assert.deepEqual(defaults.entry.args, ['-y', '--loglevel=warn', 'ok-pkg@1.0.0', '--token', 'their-token']);
+    assert.deepEqual(defaults.entry.env, { A: 'fixed value', B: 'pre-their-key' });
+    assert.deepEqual(defaults.secrets, {});
+    assert.equal(defaults.shown, "A='fixed value' B=pre-their-key npx -y --loglevel=warn ok-pkg@1.0.0 --token their-token");
+    const typed = build(server, plan, { 'arg.--token': 'my-token', 'env.B.key': 'my-key', 'env.C': 'my-c' }, 'fixed');
+    assert.deepEqual(typed.entry.env, { A: 'fixed value', B: 'pre-${input:fixed.env.B.key}', C: '${input:fixed.env.C}' });
+    assert.deepEqual(typed.secrets, { 'fixed.arg.--token': 'my-token', 'fixed.env.B.key': 'my-key', 'fixed.env.C': 'my-c' });
   });
 });
 
@@ -192,6 +221,32 @@ describe('a hostile document', () => {
 
   test('an enormous document is refused by its bounds, naming the field', () => {
     assert.throws(() => parseServerJson(hostile('huge.json')), /server "com\.example\.hostile\/huge": description: /);
+  });
+
+  test("a runner option is refused where the launcher reads it; what a server itself reads, or an option that does not move the code, is not", () => {
+    const usable = (registryType: string, identifier: string, over: Record<string, unknown>) => plansOf(parseServerJson({ name: 'io.example/p', description: 'x', version: '1', packages: [{ registryType, identifier, version: '1.0.0', transport: { type: 'stdio' }, ...over }] })).unusable.map((u) => u.problem);
+    // The server's own options, after the package: npx, uvx and docker hand them over untouched.
+    assert.deepEqual(usable('npm', 'ok-pkg', { packageArguments: [{ type: 'named', name: '--registry', value: 'https://npm.example/' }, { type: 'positional', value: '-v' }] }), []);
+    assert.deepEqual(usable('oci', 'example/time', { packageArguments: [{ type: 'positional', value: '-v' }, { type: 'named', name: '--network', value: 'x' }] }), []);
+    // Launcher options that do not change where the code comes from.
+    assert.deepEqual(usable('oci', 'example/time', { runtimeArguments: [{ type: 'named', name: '-e', value: 'TZ=UTC' }, { type: 'positional', value: '--init' }, { type: 'positional', value: '-eVOLUME=1' }] }), []);
+    assert.deepEqual(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', value: '--loglevel=warn' }, { type: 'positional', value: '-y' }] }), []);
+    // A choice the document offers is checked too, and what the user types for a runtime argument when the entry is built.
+    assert.match(usable('npm', 'ok-pkg', { runtimeArguments: [{ type: 'positional', valueHint: 'mode', choices: ['--quiet', '--prefix=/tmp/x'] }] })[0]!, /runtime argument "--prefix=\/tmp\/x" carries --prefix/);
+    const asked = parseServerJson({ name: 'io.example/q', description: 'x', version: '1', packages: [{ registryType: 'npm', identifier: 'ok-pkg', version: '1.0.0', transport: { type: 'stdio' }, runtimeArguments: [{ type: 'positional', valueHint: 'flag', isSecret: true }] }] });
+    assert.throws(() => build(asked, only(asked, 'npm'), { 'runtime.flag': '--registry=http://127.0.0.1:9/' }), /^Error: runtime argument "\$\{input:srv\.runtime\.flag\}" carries --registry/);
+  });
+
+  test('the command line a confirmation shows makes newlines and direction overrides visible, as escapes a shell reads back', () => {
+    const server = parseServerJson(docs('runner-options').find((d) => d.file === 'invisible.json')!.server);
+    const plan = only(server, 'npm');
+    const line = "MEMORY_FILE_PATH=$'/tmp/graph\\u202elnosj.jsonl' npx -y @modelcontextprotocol/server-memory@2026.7.4 $'ok\\nnpx -y @modelcontextprotocol/server-memory@2026.7.4'";
+    assert.equal(build(server, plan).shown, line);
+    assert.equal(previewOf(server, plan), line);
+    assert.equal(shellWord("it's \\ \u001b[2J"), "$'it\\'s \\\\ \\u001b[2J'");
+    const remote = parseServerJson({ name: 'io.example/r', description: 'x', version: '1', remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/\u202e/mcp' }] });
+    assert.equal(previewOf(remote, only(remote, 'remote')), 'https://mcp.example.com/\\u202e/mcp');
+    assert.equal(build(remote, only(remote, 'remote')).shown, 'https://mcp.example.com/\\u202e/mcp');
   });
 
   test('control characters, terminal escapes and direction overrides are taken out of text for people', () => {

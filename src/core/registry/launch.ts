@@ -1,5 +1,9 @@
 import type { Argument, Input, Package, Remote, ServerJson } from './serverJson';
+import { visibleLine } from '../../shared/visibleText';
+import { errorMessage } from '../tools';
+import { argumentProblem, packageRunnerProblem } from './runnerOptions';
 import { runtimeOf, type Runtime } from './runtimes';
+import { shownCommand } from './shownCommand';
 
 /**
  * From a registry's `server.json` to a `minagent.servers` entry: each package MinAgent can run and
@@ -67,9 +71,13 @@ export function plansOf(server: ServerJson): { plans: Plan[]; unusable: Unusable
     const runtime = runtimeOf(pkg);
     if ('problem' in runtime) return void unusable.push({ what, problem: runtime.problem });
     if (pkg.transport.type !== 'stdio') return void unusable.push({ what, problem: `its transport is ${pkg.transport.type}: a package MinAgent starts speaks stdio` });
-    const problem = packageProblem(pkg);
+    const problem = packageProblem(pkg) ?? packageRunnerProblem(runtime, pkg);
     if (problem) return void unusable.push({ what, problem });
-    plans.push({ kind: runtime.type, index, runtime, ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}), ...(pkg.runtimeHint ? { runtimeHint: pkg.runtimeHint } : {}), asks: packageAsks(pkg) });
+    const plan: Plan = { kind: runtime.type, index, runtime, ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}), ...(pkg.runtimeHint ? { runtimeHint: pkg.runtimeHint } : {}), asks: packageAsks(pkg) };
+    // What the document alone fills in must build: a launcher option the checks above missed is refused here, not in a preview.
+    const previewProblem = problemOf(() => previewOf(server, plan));
+    if (previewProblem) return void unusable.push({ what, problem: previewProblem });
+    plans.push(plan);
   });
   (server.remotes ?? []).forEach((remote, index) => {
     const what = `remote ${remote.type} ${remote.url}`;
@@ -96,47 +104,67 @@ export function buildEntry(server: ServerJson, plan: Plan, answers: Record<strin
 
 /** What adding with `plan` would run or reach, before anything is asked: each value not yet known as `<label>`. */
 export function previewOf(server: ServerJson, plan: Plan): string {
-  if (plan.remote) return plan.remote.url;
+  if (plan.remote) return visibleLine(plan.remote.url);
   return build(server, plan, {}, { name: 'preview', registry: { url: '', name: server.name, version: server.version } }, true).shown;
 }
 
 function build(server: ServerJson, plan: Plan, answers: Record<string, string>, options: BuildOptions, preview: boolean): Built {
   const secrets: Record<string, string> = {};
+  /** A preview's `<label>` for each value not yet known: shown as it is, not quoted as a value. */
+  const placeholders = new Set<string>();
   const ask = new Map(plan.asks.map((a) => [a.id, a]));
-  const valueOf = (id: string): string | undefined => {
+  /** The value for an ask, and whether the user typed it (a default or a fixed value is the document's). */
+  const valueOf = (id: string): { value: string; typed: boolean } | undefined => {
     const a = ask.get(id);
     const given = answers[id];
-    const value = given !== undefined && given !== '' ? given : a?.default;
-    if (preview) return value ?? (a?.required ? `<${a.label}>` : undefined);
+    const typed = given !== undefined && given !== '';
+    const value = typed ? given : a?.default;
+    if (preview && value === undefined && a?.required) {
+      const placeholder = a.secret ? '<secret>' : `<${visibleLine(a.label)}>`;
+      placeholders.add(placeholder);
+      return { value: placeholder, typed: false };
+    }
+    if (preview) return value === undefined ? undefined : { value, typed };
     if (value === undefined && a?.required) throw new Error(`"${a.label}" is required`);
     if (value !== undefined && a?.choices?.length && !a.choices.includes(value)) throw new Error(`"${a.label}" must be one of ${a.choices.join(', ')}`);
-    return value;
+    return value === undefined ? undefined : { value, typed };
   };
-  /** An input's final text: its fixed value with its variables filled, or what was asked; secret ones become `${input:}`. */
-  const resolve = (inputValue: Input & { variables?: Record<string, Input> }, id: string): string | undefined => {
-    let secret = !!inputValue.isSecret;
-    let value: string | undefined;
-    if (inputValue.value !== undefined) {
-      value = inputValue.value.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => {
-        const variable = inputValue.variables?.[name];
-        if (!variable) return whole;
-        if (variable.isSecret) secret = true;
-        return valueOf(`${id}.${name}`) ?? '';
-      });
-    } else value = valueOf(id);
-    if (value === undefined) return undefined;
-    if (!secret) return literal(value, id);
-    if (preview) return '<secret>';
+  /**
+   * One answer as written into the entry: what the user typed for a secret becomes `${input:}` (its
+   * value kept apart); anything else, a default or a document's fixed value marked secret included,
+   * is written and shown as it is, since the user never typed it.
+   */
+  const written = (id: string, secret: boolean): { text: string; plain: string } | undefined => {
+    const got = valueOf(id);
+    if (!got) return undefined;
+    if (!secret || !got.typed) return { text: literal(got.value, id), plain: got.value };
     const inputId = `${options.name}.${id}`;
-    secrets[inputId] = value;
-    return `\${input:${inputId}}`;
+    secrets[inputId] = got.value;
+    return { text: `\${input:${inputId}}`, plain: got.value };
+  };
+  /** An input's final text (and its text with secrets in place, to check): its fixed value with its variables filled, or what was asked. */
+  const resolve = (inputValue: Input & { variables?: Record<string, Input> }, id: string): { text: string; plain: string } | undefined => {
+    if (inputValue.value === undefined) return written(id, !!inputValue.isSecret);
+    const fixed = literal(inputValue.value, id);
+    let text = '';
+    let plain = '';
+    let at = 0;
+    for (const m of fixed.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)) {
+      const variable = inputValue.variables?.[m[1]!];
+      if (!variable) continue;
+      const part = written(`${id}.${m[1]}`, !!variable.isSecret) ?? { text: '', plain: '' };
+      text += fixed.slice(at, m.index) + part.text;
+      plain += fixed.slice(at, m.index) + part.plain;
+      at = m.index + m[0].length;
+    }
+    return { text: text + fixed.slice(at), plain: plain + fixed.slice(at) };
   };
   const registry = { registry: options.registry };
   if (plan.remote) {
     const remote = plan.remote;
     const url = remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => {
       if (!remote.variables?.[name]) return whole;
-      const value = valueOf(`url.${name}`) ?? '';
+      const value = valueOf(`url.${name}`)?.value ?? '';
       if (!URL_VALUE.test(value)) throw new Error(`"${name}" (in the URL) must be letters, digits, ".", "_", "~" or "-"`);
       return value;
     });
@@ -145,30 +173,33 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     const headers: Record<string, string> = {};
     for (const h of remote.headers ?? []) {
       const v = resolve(h, `header.${h.name}`);
-      if (v !== undefined) headers[h.name] = v;
+      if (v !== undefined) headers[h.name] = v.text;
     }
     const entry = { type: remote.type === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length ? { headers } : {}), ...registry };
-    return { entry, secrets, shown: url };
+    return { entry, secrets, shown: visibleLine(url) };
   }
   const pkg = server.packages![plan.index]!;
   const runtime = plan.runtime!;
-  const args = (list: Argument[] | undefined, where: string) =>
+  // Each argument's words; what the launcher reads as its own is checked again with the answers in (runnerOptions.ts).
+  const args = (list: Argument[] | undefined, where: 'runtime' | 'package') =>
     (list ?? []).flatMap((a, i) => {
-      const id = a.type === 'named' ? `${where}.${a.name}` : `${where}.${a.valueHint ?? i}`;
+      const id = `${where === 'runtime' ? 'runtime' : 'arg'}.${a.type === 'named' ? a.name : (a.valueHint ?? i)}`;
       const v = resolve(a, id);
       if (v === undefined) return [];
-      return a.type === 'named' ? [a.name, v] : [v];
+      // Checked with what the user typed in; named by what is shown (a typed secret is never printed).
+      const problem = argumentProblem(runtime, where, a.type === 'named' ? [a.name, v.plain] : [v.plain], a.type === 'named' ? [a.name, v.text] : [v.text]);
+      if (problem) throw new Error(problem);
+      return a.type === 'named' ? [a.name, v.text] : [v.text];
     });
   const env: Record<string, string> = {};
   for (const e of pkg.environmentVariables ?? []) {
     const v = resolve(e, `env.${e.name}`);
-    if (v !== undefined) env[e.name] = v;
+    if (v !== undefined) env[e.name] = v.text;
   }
   const registryFlag = options.useRegistryBaseUrl && plan.registryBaseUrl && runtime.type === 'npm' ? [`--registry=${plan.registryBaseUrl}`] : [];
-  const argv = [...runtime.lead, ...registryFlag, ...args(pkg.runtimeArguments, 'runtime'), runtime.spec, ...runtime.after, ...args(pkg.packageArguments, 'arg')];
+  const argv = [...runtime.lead, ...registryFlag, ...args(pkg.runtimeArguments, 'runtime'), runtime.spec, ...runtime.after, ...args(pkg.packageArguments, 'package')];
   const entry = { command: runtime.command, args: argv, ...(Object.keys(env).length ? { env } : {}), ...registry };
-  const envShown = Object.entries(env).map(([k, v]) => `${k}=${v} `).join('');
-  return { entry, secrets, shown: `${envShown}${[runtime.command, ...argv].map(shellWord).join(' ')}` };
+  return { entry, secrets, shown: shownCommand(runtime.command, argv, env, placeholders) };
 }
 
 /** The asks of a package: its runtime and package arguments and environment variables without a fixed value, and the variables of those with one. */
@@ -231,6 +262,15 @@ function remoteProblem(remote: Remote): string | undefined {
   return undefined;
 }
 
+function problemOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
 function safeUrl(text: string): URL | undefined {
   try {
     const u = new URL(text);
@@ -247,9 +287,4 @@ function safeUrl(text: string): URL | undefined {
 function literal(text: string, what: string): string {
   if (text.includes('${')) throw new Error(`"${what}" holds "\${", which the settings would read as a variable; not written`);
   return text;
-}
-
-/** A word as a POSIX shell would need it quoted, for showing (nothing here runs in a shell). */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -4,6 +4,7 @@ import { commandExists } from '../../core/mcp/transport/findCommand';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/registry/launch';
 import { registryText, type ServerJson } from '../../core/registry/serverJson';
 import { errorMessage } from '../../core/tools';
+import { visibleLine } from '../../shared/visibleText';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { openServerEntry } from '../settingsLocation';
 import { suggestedEntryName } from '../../core/registry/names';
@@ -14,7 +15,8 @@ const TITLE = 'MinAgent: Add Server from Registry';
  * Adds a registry's server in one step: the way to run it (a package MinAgent can start, or a
  * remote), a runtime missing on this machine named before anything else, every variable asked (a
  * form of inputs; choices as picks; secrets masked and kept in secret storage, the entry holding
- * `${input:}`), where to keep it, and a modal with the exact command line or URL; only then is the
+ * `${input:}`), where to keep it, and a modal with the exact command line or URL (newlines, control and
+ * direction characters shown as escapes; a fixed value the user never typed shown as it is); only then is the
  * entry written. Nothing runs here: the server starts as any entry does (sandboxed as its scope says).
  */
 export async function addFromRegistry(server: ServerJson, registry: string, inputs: InputStore): Promise<string | undefined> {
@@ -101,11 +103,11 @@ async function askFor(ask: Ask, server: ServerJson): Promise<string | undefined>
 async function confirm(server: ServerJson, plan: Plan, name: string, shown: string, secrets: string[], withOwnRegistry?: string): Promise<'add' | 'own' | undefined> {
   const lines = [
     plan.remote ? `It connects to: ${shown}` : `It runs: ${shown}`,
-    ...(secrets.length ? [`Secrets (in secret storage): ${secrets.join(', ')}`] : []),
-    ...(plan.registryBaseUrl ? [`The package names ${registryText(plan.registryBaseUrl, 200)} as its registry; Add Server installs it from your own configuration.`] : []),
+    ...(secrets.length ? [`Secrets (in secret storage): ${visibleLine(secrets.join(', '))}`] : []),
+    ...(plan.registryBaseUrl ? [`The package names ${visibleLine(plan.registryBaseUrl)} as its registry; Add Server installs it from your own configuration.`] : []),
     ...(withOwnRegistry ? [`Add from Its Registry runs: ${withOwnRegistry}`] : []),
     ...(plan.runtimeHint && plan.runtimeHint !== plan.runtime?.command ? [`The package suggests running it with "${registryText(plan.runtimeHint, 50)}"; MinAgent runs ${plan.runtime?.type} packages with ${plan.runtime?.command}.`] : []),
-    ...(server.repository ? [`Source: ${registryText(server.repository.url, 300)}`] : []),
+    ...(server.repository ? [`Source: ${visibleLine(server.repository.url)}`] : []),
     'Nothing runs until the server starts from its entry.',
   ];
   const add = 'Add Server';

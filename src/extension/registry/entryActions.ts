@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { ServerHub, ServerInfo } from '../../core/mcp/hub';
 import { inputReferences, storedInputKey } from '../../core/mcp/config/storedInputs';
-import { plansOf, shellWord } from '../../core/registry/launch';
+import { plansOf } from '../../core/registry/launch';
+import { shownCommand } from '../../core/registry/shownCommand';
 import { registryText } from '../../core/registry/serverJson';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { markdownText } from '../../shared/markdownText';
+import { visibleLine } from '../../shared/visibleText';
 import type { Catalogs } from './catalogs';
 import { browseRegistry } from './gallery';
 
@@ -88,7 +90,7 @@ async function update(info: ServerInfo, catalogs: Catalogs): Promise<void> {
     void vscode.window.showErrorMessage(`MinAgent: "${info.name}" cannot be updated in place: version ${registryText(newer.server.version, 50)} runs differently. Remove it and add it again from the registry.`);
     return;
   }
-  const show = (e: Record<string, unknown>) => (typeof e.url === 'string' ? e.url : [e.command, ...((e.args as unknown[]) ?? [])].map((w) => shellWord(String(w))).join(' '));
+  const show = (e: Record<string, unknown>) => (typeof e.url === 'string' ? visibleLine(e.url) : shownCommand(String(e.command), ((e.args as unknown[]) ?? []).map(String)));
   const go = 'Update';
   const answer = await vscode.window.showWarningMessage(`Update "${info.name}" from ${registryText(origin.version, 50)} to ${registryText(newer.server.version, 50)}?`, { modal: true, detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.` }, go);
   if (answer !== go) return;

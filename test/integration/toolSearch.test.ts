@@ -1,7 +1,8 @@
 // Deferred tools in a conversation (issue 27), over real stdio servers and a real provider: the first
 // request carries only search_tools; the model searches, the match is loaded and called; it stays in
 // the requests of later turns and after a window reload (a new router over the same files); when its
-// server takes it away (tools/list_changed), the model's next call to it is told so.
+// server takes it away (tools/list_changed), the model's next call to it is told so. And what a server
+// author writes cannot take the places a search loads from the tool the user asked for (issue 51).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
+import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { chatView, oneModel, quietActions } from '../chatHarness';
@@ -136,4 +138,32 @@ test("with Anthropic, the provider's own tool search: every tool sent deferred b
     index.dispose();
     await hub.closeAll();
   }
+});
+
+/**
+ * search_tools as the model calls it over these servers, their instructions indexed as the extension and
+ * the CLI index them: per query, the tools it loads as `server/name`, best first.
+ */
+async function loadedBy(servers: ServerConfig[], queries: string[]): Promise<string[][]> {
+  const hub = new ServerHub();
+  hub.reconcile(servers);
+  await hub.whenIdle();
+  const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
+  try {
+    const offer = new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) });
+    return queries.map((query) => {
+      const result = JSON.parse(offer.search({ query }, [])) as { loaded: Array<{ name: string; server?: string }> };
+      return result.loaded.map((t) => `${t.server}/${hub.registry.get(hub.registry.resolve(t.name)!)?.remoteName ?? t.name}`);
+    });
+  } finally {
+    index.dispose();
+    await hub.closeAll();
+  }
+}
+
+const QUERY = 'create a new issue in the repository';
+
+test("a server's tools named after a query's words (a, new, issue, repository, in) do not outrank the tool the query asks for", async () => {
+  const [loaded] = await loadedBy([fixture('github', 'lookalikes.mjs', ['github']), fixture('words', 'lookalikes.mjs', ['words'])], [QUERY]);
+  assert.equal(loaded![0], 'github/create_issue', `loaded: ${loaded!.join(', ')}`);
 });

@@ -90,10 +90,10 @@ export class ToolIndex implements Disposable {
       scored.set(tool.name, score);
       top = Math.max(top, score);
     }
-    // Named exactly: the tool, by any of its names (the whole query or one of its words), first;
-    // then every tool of the server the whole query names.
+    // Named exactly: the tool, by any of its names (the whole query, or a word of it that is a name of
+    // several parts), first; then every tool of the server the whole query names.
     top += 1;
-    for (const word of new Set([q, ...q.split(/\s+/)])) {
+    for (const word of new Set([q, ...q.split(/\s+/).filter(isCompoundName)])) {
       for (const name of this.lookup.names.get(word) ?? []) if (usable(this.registry.get(name))) scored.set(name, top * 2 + (scored.get(name) ?? 0));
     }
     for (const name of this.lookup.servers.get(q) ?? []) if (usable(this.registry.get(name)) && (scored.get(name) ?? 0) < top * 2) scored.set(name, top + (scored.get(name) ?? 0));
@@ -180,6 +180,15 @@ function paramText(schema: Record<string, unknown>, depth = 0): string {
     }
   }
   return out.join(' ');
+}
+
+/**
+ * Whether a query's word can only be a tool's name: parts joined by `_`, `-` or `.` (read_file,
+ * lint-files). A plain word is every sentence's: a server whose tools are named `a`, `new` and `issue`
+ * would take every place of "create a new issue" if such a word named a tool among other words.
+ */
+function isCompoundName(word: string): boolean {
+  return /[\p{L}\p{N}][_.-]+[\p{L}\p{N}]/u.test(word);
 }
 
 /** A description's first line, at most 160 characters: what a search result shows of a tool. */

@@ -16,7 +16,7 @@ import { ServerHub } from '../../src/core/mcp/hub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
+import { SEARCH_LOADS, SERVER_PLACES, ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { chatView, oneModel, quietActions } from '../chatHarness';
 import { fixture, waitFor } from '../helpers';
@@ -166,4 +166,14 @@ const QUERY = 'create a new issue in the repository';
 test("a server's tools named after a query's words (a, new, issue, repository, in) do not outrank the tool the query asks for", async () => {
   const [loaded] = await loadedBy([fixture('github', 'lookalikes.mjs', ['github']), fixture('words', 'lookalikes.mjs', ['words'])], [QUERY]);
   assert.equal(loaded![0], 'github/create_issue', `loaded: ${loaded!.join(', ')}`);
+});
+
+test('one server takes at most its share of the places a search loads, unless the query names it', async () => {
+  const servers = [fixture('github', 'lookalikes.mjs', ['github']), fixture('words', 'lookalikes.mjs', ['words']), fixture('echoes', 'lookalikes.mjs', ['echoes'])];
+  const [plain, named] = await loadedBy(servers, [QUERY, `${QUERY} on echoes`]);
+  const count = (loaded: string[], server: string) => loaded.filter((n) => n.startsWith(`${server}/`)).length;
+  assert.equal(plain!.length, SEARCH_LOADS);
+  assert.ok(plain!.includes('github/create_issue'), `loaded: ${plain!.join(', ')}`);
+  for (const server of ['words', 'echoes']) assert.ok(count(plain!, server) <= SERVER_PLACES, `${server} holds at most ${SERVER_PLACES} places: ${plain!.join(', ')}`);
+  assert.equal(count(named!, 'echoes'), SEARCH_LOADS, `named, the server may fill them: ${named!.join(', ')}`);
 });

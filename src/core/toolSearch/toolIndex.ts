@@ -36,6 +36,10 @@ interface ToolDoc {
 const BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.5, serverText: 0.3 };
 /** How much more a tool of a server the query names weighs. */
 const NAMED_SERVER = 2.5;
+/** How many matches one search loads (search_tools' result): the first places of a ranking. */
+export const SEARCH_LOADS = 5;
+/** The most of those places one server takes while another server's tool matches, unless the query names it. */
+export const SERVER_PLACES = 3;
 /** The longest description indexed per tool (a server that writes a book per tool gets no more weight for it). */
 const MAX_DESCRIPTION = 4_000;
 
@@ -68,7 +72,10 @@ export class ToolIndex implements Disposable {
     this.listener = registry.onDidChange(() => (this.stale = true));
   }
 
-  /** Ranked matches for `query`; a query that is exactly a tool's name, or a server's, ranks that first. */
+  /**
+   * Ranked matches for `query`; a query that is exactly a tool's name, or a server's, ranks that first.
+   * No server holds more than SERVER_PLACES of the first SEARCH_LOADS places unless the query names it.
+   */
   search(query: string, options: ToolSearchOptions = {}): ToolHit[] {
     this.refresh();
     const limit = options.limit ?? 10;
@@ -76,6 +83,7 @@ export class ToolIndex implements Disposable {
     const usable = (tool: Tool | undefined): tool is Tool => !!tool && forModel(tool) && (options.server === undefined || tool.server === options.server) && filter(tool);
     const q = query.trim().toLowerCase();
     const typed = tokenize(query).map((w) => w.toLowerCase());
+    const inQuery = (server: string | undefined) => server !== undefined && typed.includes(server.toLowerCase());
     // The query as typed, and the tool words its words stand for (see synonyms.ts). Weighed alike:
     // on the benchmark's tuning queries a lower weight for the added words found fewer tools.
     const added = [...new Set(typed.flatMap((w) => [...(expansions(w) ?? [])]))].filter((w) => !typed.includes(w));
@@ -86,7 +94,7 @@ export class ToolIndex implements Disposable {
       if (!usable(tool)) continue;
       // A server named among the words ("on GitLab"): its matching tools weigh more (a server
       // named like a common word must not drown the rest).
-      const score = tool.server !== undefined && typed.includes(tool.server.toLowerCase()) ? r.score * NAMED_SERVER : r.score;
+      const score = inQuery(tool.server) ? r.score * NAMED_SERVER : r.score;
       scored.set(tool.name, score);
       top = Math.max(top, score);
     }
@@ -97,10 +105,12 @@ export class ToolIndex implements Disposable {
       for (const name of this.lookup.names.get(word) ?? []) if (usable(this.registry.get(name))) scored.set(name, top * 2 + (scored.get(name) ?? 0));
     }
     for (const name of this.lookup.servers.get(q) ?? []) if (usable(this.registry.get(name)) && (scored.get(name) ?? 0) < top * 2) scored.set(name, top + (scored.get(name) ?? 0));
-    return [...scored.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    const ranked = [...scored.keys()].sort((a, b) => scored.get(b)! - scored.get(a)! || a.localeCompare(b));
+    const named = (server: string) => options.server !== undefined || q === server.toLowerCase() || inQuery(server);
+    return shared(ranked, (name) => this.registry.get(name)!.server, named)
       .slice(0, limit)
-      .map(([name, score]) => {
+      .map((name) => {
+        const score = scored.get(name)!;
         const tool = this.registry.get(name)!;
         return { name, wireName: this.registry.wireName(name) ?? name, ...(tool.server !== undefined ? { server: tool.server } : {}), description: firstLine(tool.description), score: Math.round(score * 1000) / 1000 };
       });
@@ -151,6 +161,34 @@ export class ToolIndex implements Disposable {
   dispose(): void {
     this.listener.dispose();
   }
+}
+
+/**
+ * The ranking with no server in more than SERVER_PLACES of its first SEARCH_LOADS places, unless
+ * `named`: a tool past its server's share waits below those places, and takes one only when no other
+ * server's tool is left for it. A server with many tools about a query's words (or written to match
+ * every query) leaves room for the other servers' best.
+ */
+function shared(ranked: readonly string[], serverOf: (name: string) => string | undefined, named: (server: string) => boolean): string[] {
+  const first: string[] = [];
+  const waiting: string[] = [];
+  const taken = new Map<string, number>();
+  let i = 0;
+  for (; i < ranked.length && first.length < SEARCH_LOADS; i++) {
+    const name = ranked[i]!;
+    const server = serverOf(name);
+    if (server !== undefined && !named(server)) {
+      const n = taken.get(server) ?? 0;
+      if (n >= SERVER_PLACES) {
+        waiting.push(name);
+        continue;
+      }
+      taken.set(server, n + 1);
+    }
+    first.push(name);
+  }
+  // Past the places (or with none left for the others) the waiting come first: they ranked above the rest.
+  return [...first, ...waiting, ...ranked.slice(i)];
 }
 
 function toDoc(tool: Tool, server: string, serverText: string): ToolDoc {

@@ -19,7 +19,7 @@ import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { SEARCH_LOADS, SERVER_PLACES, ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { chatView, oneModel, quietActions } from '../chatHarness';
-import { fixture, waitFor } from '../helpers';
+import { fixture, reference, waitFor } from '../helpers';
 import { startMockModel, startRuleModel } from '../mockModel';
 import { AnthropicModel, TOOL_SEARCH, TOOL_SEARCH_BETA } from '../../src/core/models/anthropic';
 
@@ -144,16 +144,17 @@ test("with Anthropic, the provider's own tool search: every tool sent deferred b
  * search_tools as the model calls it over these servers, their instructions indexed as the extension and
  * the CLI index them: per query, the tools it loads as `server/name`, best first.
  */
-async function loadedBy(servers: ServerConfig[], queries: string[]): Promise<string[][]> {
+async function loadedBy(servers: ServerConfig[], queries: string[], check: (hub: ServerHub) => void = () => {}): Promise<string[][]> {
   const hub = new ServerHub();
   hub.reconcile(servers);
   await hub.whenIdle();
   const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
   try {
+    check(hub);
     const offer = new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) });
     return queries.map((query) => {
       const result = JSON.parse(offer.search({ query }, [])) as { loaded: Array<{ name: string; server?: string }> };
-      return result.loaded.map((t) => `${t.server}/${hub.registry.get(hub.registry.resolve(t.name)!)?.remoteName ?? t.name}`);
+      return result.loaded.map((t) => `${t.server ?? ''}/${hub.registry.get(hub.registry.resolve(t.name)!)?.remoteName ?? t.name}`);
     });
   } finally {
     index.dispose();
@@ -176,4 +177,11 @@ test('one server takes at most its share of the places a search loads, unless th
   assert.ok(plain!.includes('github/create_issue'), `loaded: ${plain!.join(', ')}`);
   for (const server of ['words', 'echoes']) assert.ok(count(plain!, server) <= SERVER_PLACES, `${server} holds at most ${SERVER_PLACES} places: ${plain!.join(', ')}`);
   assert.equal(count(named!, 'echoes'), SEARCH_LOADS, `named, the server may fill them: ${named!.join(', ')}`);
+});
+
+test("a server's long instructions do not lift its every tool above a linter's lint-files for a query about linting a file", async () => {
+  const [loaded] = await loadedBy([reference('everything', 'server-everything'), fixture('eslint', 'lookalikes.mjs', ['eslint']), fixture('echoes', 'lookalikes.mjs', ['echoes'])], ['check this file for lint errors'], (hub) =>
+    assert.ok((hub.catalog.serverInstructions('everything') ?? '').length > 1000, 'server-everything gives its instructions, and they are indexed'),
+  );
+  assert.equal(loaded![0], 'eslint/lint-files', `loaded: ${loaded!.join(', ')}`);
 });

@@ -29,11 +29,15 @@ interface ToolDoc {
   description: string;
   params: string;
   server: string;
-  serverText: string;
 }
 
 /** How much each part of a tool counts: its name most, then its title, its description, its parameters, its server. */
-const BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.5, serverText: 0.3 };
+const BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.5 };
+/**
+ * The most a server's instructions add to one of its tools' score (a share of it): all the words the
+ * tool matches are words of the instructions.
+ */
+const INSTRUCTIONS = 0.3;
 /** How much more a tool of a server the query names weighs. */
 const NAMED_SERVER = 2.5;
 /** How many matches one search loads (search_tools' result): the first places of a ranking. */
@@ -51,7 +55,7 @@ const MAX_DESCRIPTION = 4_000;
 export class ToolIndex implements Disposable {
   private readonly index = new MiniSearch<ToolDoc>({
     idField: 'id',
-    fields: ['name', 'title', 'description', 'params', 'server', 'serverText'],
+    fields: ['name', 'title', 'description', 'params', 'server'],
     tokenize,
     processTerm: normalizeTerm,
     // Prefixes for longer words ("deploy" finds deployment); no fuzzy matching: it cost a third of a search's time for one query in 122.
@@ -63,10 +67,12 @@ export class ToolIndex implements Disposable {
   private readonly listener: Disposable;
   /** Registry names by every lower-case name a tool goes by (registry, wire, server's own), and by server. */
   private lookup = { names: new Map<string, string[]>(), servers: new Map<string, string[]>() };
+  /** Per server, the words (as indexed) of its instructions. */
+  private instructions = new Map<string, ReadonlySet<string>>();
 
   constructor(
     private readonly registry: ToolRegistry,
-    /** A server's own words about itself (its instructions), indexed with each of its tools. */
+    /** A server's own words about itself (its instructions): they weigh its tools' matches (see INSTRUCTIONS). */
     private readonly serverText: (server: string) => string | undefined = () => undefined,
   ) {
     this.listener = registry.onDidChange(() => (this.stale = true));
@@ -94,7 +100,11 @@ export class ToolIndex implements Disposable {
       if (!usable(tool)) continue;
       // A server named among the words ("on GitLab"): its matching tools weigh more (a server
       // named like a common word must not drown the rest).
-      const score = inQuery(tool.server) ? r.score * NAMED_SERVER : r.score;
+      let score = inQuery(tool.server) ? r.score * NAMED_SERVER : r.score;
+      // The server's instructions weigh a tool only for the words the tool itself matches, and at most
+      // by a share: long instructions neither give a tool a word it lacks nor lift every tool of the server.
+      const words = this.instructions.get(tool.server ?? '');
+      if (words) score *= 1 + (INSTRUCTIONS * r.queryTerms.filter((t) => words.has(t)).length) / Math.max(1, r.queryTerms.length);
       scored.set(tool.name, score);
       top = Math.max(top, score);
     }
@@ -135,6 +145,12 @@ export class ToolIndex implements Disposable {
       if (tool.server !== undefined) add(lookup.servers, tool.server.toLowerCase(), tool.name);
     }
     this.lookup = lookup;
+    this.instructions = new Map(
+      [...byServer.keys()].flatMap((server) => {
+        const text = server ? this.serverText(server) : undefined;
+        return text ? [[server, terms(text.slice(0, MAX_DESCRIPTION))] as const] : [];
+      }),
+    );
     // Every changed server's old documents go before any new one comes: a registry name can pass
     // from one server to another (settings reordered), and an id is indexed once.
     const changed: Array<{ server: string; docs: ToolDoc[]; fingerprint: string }> = [];
@@ -144,8 +160,7 @@ export class ToolIndex implements Disposable {
       this.indexed.delete(server);
     }
     for (const [server, tools] of byServer) {
-      const text = server ? (this.serverText(server) ?? '') : '';
-      const docs = tools.map((t) => toDoc(t, server, text));
+      const docs = tools.map((t) => toDoc(t, server));
       const fingerprint = JSON.stringify(docs);
       const before = this.indexed.get(server);
       if (before?.fingerprint === fingerprint) continue;
@@ -191,7 +206,7 @@ function shared(ranked: readonly string[], serverOf: (name: string) => string | 
   return [...first, ...waiting, ...ranked.slice(i)];
 }
 
-function toDoc(tool: Tool, server: string, serverText: string): ToolDoc {
+function toDoc(tool: Tool, server: string): ToolDoc {
   return {
     // The registry name: unique, and what a hit is looked up by.
     id: tool.name,
@@ -200,7 +215,6 @@ function toDoc(tool: Tool, server: string, serverText: string): ToolDoc {
     description: tool.description.slice(0, MAX_DESCRIPTION),
     params: paramText(tool.parameters),
     server,
-    serverText: serverText.slice(0, MAX_DESCRIPTION),
   };
 }
 
@@ -227,6 +241,11 @@ function paramText(schema: Record<string, unknown>, depth = 0): string {
  */
 function isCompoundName(word: string): boolean {
   return /[\p{L}\p{N}][_.-]+[\p{L}\p{N}]/u.test(word);
+}
+
+/** A text's words as the index keeps them. */
+function terms(text: string): Set<string> {
+  return new Set(tokenize(text).flatMap((w) => normalizeTerm(w) ?? []));
 }
 
 /** A description's first line, at most 160 characters: what a search result shows of a tool. */

@@ -34,8 +34,8 @@ interface ToolDoc {
 /** How much each part of a tool counts: its name most, then its title, its description, its parameters, its server. */
 const BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.5 };
 /**
- * The most a server's instructions add to one of its tools' score (a share of it): all the words the
- * tool matches are words of the instructions.
+ * The most a server's instructions add to one of its tools' score, as a share of it: reached when every
+ * word the tool matches is also a word of the instructions.
  */
 const INSTRUCTIONS = 0.3;
 /** How much more a tool of a server the query names weighs. */
@@ -49,7 +49,8 @@ const MAX_DESCRIPTION = 4_000;
 
 /**
  * A full-text index (BM25, MiniSearch) over the registry's tools: name, title, description,
- * parameter names and descriptions, and the server's name and instructions. It follows the registry:
+ * parameter names and descriptions, and the server's name; the server's instructions weigh what its
+ * tools match (INSTRUCTIONS). It follows the registry:
  * after a change only the servers whose tools changed are indexed again, at the next search.
  */
 export class ToolIndex implements Disposable {

@@ -1,17 +1,18 @@
 // Tool search (issue 27): recall over real servers' tools, tokens per request at scale, and a
 // search's time. Alone: `node --import tsx bench/toolSearch.ts` (BENCH_MISSES=1 lists the misses).
 import { ServerHub } from '../src/core/mcp/hub';
-import { catalogue } from './toolSearch/catalogue';
+import { catalogue, lookalikes } from './toolSearch/catalogue';
 import { benchRetrieval, QUERIES } from './toolSearch/retrieval';
 import { benchSearchScale } from './toolSearch/scale';
 
 export async function benchToolSearch(): Promise<void> {
   const hub = new ServerHub();
-  hub.reconcile(catalogue());
+  const extra = lookalikes();
+  hub.reconcile([...catalogue(), ...extra]);
   await hub.whenIdle();
   try {
-    await benchRetrieval(hub);
-    await benchSearchScale(hub.registry.list(), QUERIES);
+    const real = await benchRetrieval(hub, extra.map((s) => s.name));
+    await benchSearchScale(real.list(), QUERIES);
   } finally {
     await hub.closeAll();
   }

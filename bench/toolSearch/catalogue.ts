@@ -1,13 +1,14 @@
 // The tool-search benchmark's catalogue: real MCP servers from npm that list their tools offline
 // (the three reference servers of the suite, and third-party ones from bench/servers, installed on
 // first use so the test suite's install stays light). Each runs with a throwaway HOME and dummy
-// tokens: listing tools needs no account, and nothing here calls a tool.
+// tokens: listing tools needs no account, and nothing here calls a tool. Beside them, lookalike servers
+// (fixtures/servers/lookalikes.mjs) that only the adversarial tuning cases add.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { reference, ROOT } from '../../test/helpers';
+import { fixture, reference, ROOT } from '../../test/helpers';
 
 const SERVERS = join(ROOT, 'bench', 'servers');
 
@@ -47,4 +48,12 @@ export function catalogue(): ServerConfig[] {
       autoApprove: [],
     })),
   ];
+}
+
+/**
+ * The servers a query of queries.json adds by its `with` (each ranked over the catalogue and those):
+ * `words`, tools named after a query's words, and `eslint`, a linter's lint-files.
+ */
+export function lookalikes(): ServerConfig[] {
+  return [fixture('words', 'lookalikes.mjs', ['words']), fixture('eslint', 'lookalikes.mjs', ['eslint'])];
 }

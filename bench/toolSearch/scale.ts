@@ -4,8 +4,7 @@
 import { o200kCounter } from '../../src/core/budget/limits';
 import { sum, toolTokens } from '../../src/core/budget/tokens';
 import { DEFAULT_DEFERRAL, planTools } from '../../src/core/toolSearch/deferral';
-import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
-import { SEARCH_LOADS } from '../../src/core/toolSearch/toolOffer';
+import { SEARCH_LOADS, ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolRegistry, type Tool } from '../../src/core/tools';
 import { alternate, median, record } from '../results';
 import type { Query } from './retrieval';

@@ -1,7 +1,8 @@
 // Deferred tools in a conversation (issue 27), over real stdio servers and a real provider: the first
 // request carries only search_tools; the model searches, the match is loaded and called; it stays in
 // the requests of later turns and after a window reload (a new router over the same files); when its
-// server takes it away (tools/list_changed), the model's next call to it is told so.
+// server takes it away (tools/list_changed), the model's next call to it is told so. And what a server
+// author writes cannot take the places a search loads from the tool the user asked for (issue 51).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,11 @@ import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
-import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
+import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
+import { SEARCH_LOADS, SERVER_PLACES, ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { chatView, oneModel, quietActions } from '../chatHarness';
-import { fixture, waitFor } from '../helpers';
+import { fixture, reference, waitFor } from '../helpers';
 import { startMockModel, startRuleModel } from '../mockModel';
 import { AnthropicModel, TOOL_SEARCH, TOOL_SEARCH_BETA } from '../../src/core/models/anthropic';
 
@@ -136,4 +138,50 @@ test("with Anthropic, the provider's own tool search: every tool sent deferred b
     index.dispose();
     await hub.closeAll();
   }
+});
+
+/**
+ * search_tools as the model calls it over these servers, their instructions indexed as the extension and
+ * the CLI index them: per query, the tools it loads as `server/name`, best first.
+ */
+async function loadedBy(servers: ServerConfig[], queries: string[], check: (hub: ServerHub) => void = () => {}): Promise<string[][]> {
+  const hub = new ServerHub();
+  hub.reconcile(servers);
+  await hub.whenIdle();
+  const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
+  try {
+    check(hub);
+    const offer = new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) });
+    return queries.map((query) => {
+      const result = JSON.parse(offer.search({ query }, [])) as { loaded: Array<{ name: string; server?: string }> };
+      return result.loaded.map((t) => `${t.server ?? ''}/${hub.registry.get(hub.registry.resolve(t.name)!)?.remoteName ?? t.name}`);
+    });
+  } finally {
+    index.dispose();
+    await hub.closeAll();
+  }
+}
+
+const QUERY = 'create a new issue in the repository';
+
+test("a server's tools named after a query's words (a, new, issue, repository, in) do not outrank the tool the query asks for", async () => {
+  const [loaded] = await loadedBy([fixture('github', 'lookalikes.mjs', ['github']), fixture('words', 'lookalikes.mjs', ['words'])], [QUERY]);
+  assert.equal(loaded![0], 'github/create_issue', `loaded: ${loaded!.join(', ')}`);
+});
+
+test('one server takes at most its share of the places a search loads, unless the query names it', async () => {
+  const servers = [fixture('github', 'lookalikes.mjs', ['github']), fixture('words', 'lookalikes.mjs', ['words']), fixture('echoes', 'lookalikes.mjs', ['echoes'])];
+  const [plain, named] = await loadedBy(servers, [QUERY, `${QUERY} on echoes`]);
+  const count = (loaded: string[], server: string) => loaded.filter((n) => n.startsWith(`${server}/`)).length;
+  assert.equal(plain!.length, SEARCH_LOADS);
+  assert.ok(plain!.includes('github/create_issue'), `loaded: ${plain!.join(', ')}`);
+  for (const server of ['words', 'echoes']) assert.ok(count(plain!, server) <= SERVER_PLACES, `${server} holds at most ${SERVER_PLACES} places: ${plain!.join(', ')}`);
+  assert.equal(count(named!, 'echoes'), SEARCH_LOADS, `named, the server may fill them: ${named!.join(', ')}`);
+});
+
+test("a server's long instructions do not lift its every tool above a linter's lint-files for a query about linting a file", async () => {
+  const [loaded] = await loadedBy([reference('everything', 'server-everything'), fixture('eslint', 'lookalikes.mjs', ['eslint']), fixture('echoes', 'lookalikes.mjs', ['echoes'])], ['check this file for lint errors'], (hub) =>
+    assert.ok((hub.catalog.serverInstructions('everything') ?? '').length > 1000, 'server-everything gives its instructions, and they are indexed'),
+  );
+  assert.equal(loaded![0], 'eslint/lint-files', `loaded: ${loaded!.join(', ')}`);
 });

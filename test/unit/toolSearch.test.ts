@@ -63,6 +63,19 @@ test('a query that is exactly a tool\'s name, or a server\'s, ranks it first', (
   assert.deepEqual(index.search('file', { server: 'git' }), []);
 });
 
+test("a server's instructions weigh its tools only for the words each tool matches itself", () => {
+  const registry = new ToolRegistry();
+  registry.replaceAll([
+    tool('get_sum', 'big', 'Returns the sum of two numbers.'),
+    tool('compress_file', 'big', 'Compresses a single file.'),
+    tool('lint-files', 'eslint', 'Lint files using ESLint.'),
+  ]);
+  const index = new ToolIndex(registry, (server) => (server === 'big' ? 'Check every file for lint errors before file operations. Lint, lint, lint.' : undefined));
+  assert.deepEqual(index.search('lint').map((h) => h.name), ['lint-files'], 'the instructions give a tool no word it lacks');
+  assert.equal(index.search('check this file for lint errors')[0]?.name, 'lint-files');
+  assert.ok(index.search('compress a file').some((h) => h.name === 'compress_file'));
+});
+
 test('the index follows the registry: a removed tool is not found, an added one is, without a rebuild of the others', () => {
   const registry = registryOf();
   const index = new ToolIndex(registry);

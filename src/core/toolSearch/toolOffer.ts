@@ -3,10 +3,8 @@ import type { ChatMessage } from '../agent/messages';
 import { toolKey } from '../toolSwitches';
 import { forModel, toolError, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
 import { DEFAULT_DEFERRAL, planTools, SEARCH_TOOL, touchedTools, withinCap, type DeferralSettings, type SearchResult, type ToolPlan } from './deferral';
-import type { ToolIndex } from './toolIndex';
+import { SEARCH_LOADS, type ToolIndex } from './toolIndex';
 
-/** How many matches one search loads. */
-export const SEARCH_LOADS = 5;
 const MAX_QUERY = 500;
 
 export interface ToolOfferDeps {

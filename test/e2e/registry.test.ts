@@ -24,7 +24,8 @@ describe('servers from a registry', () => {
     // The real npm servers its entries run (`npx -y`), fetched before the starts the test watches.
     await fetchForNpx(['@modelcontextprotocol/server-memory@2026.7.4', '@modelcontextprotocol/server-memory@2026.8.31', '@modelcontextprotocol/server-github@2025.4.8']);
     const mod = (await import(join(ROOT, 'fixtures', 'registry', 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> };
-    registry = await mod.startRegistry({ pageSize: 4 });
+    // Its servers, and the hostile documents of fixtures/registry/runner-options.
+    registry = await mod.startRegistry({ pageSize: 4, dirs: [join(ROOT, 'fixtures', 'registry', 'servers'), join(ROOT, 'fixtures', 'registry', 'runner-options')] });
   });
   after(async () => {
     await registry.close();
@@ -136,6 +137,31 @@ describe('servers from a registry', () => {
         await add.locator('.monaco-button', { hasText: 'Add Server' }).click();
         await w.waitForRows('the remote running', (r) => r.some((x) => /^weather \d+ tools/.test(x)), 120_000);
         assert.deepEqual((await userSettings())['minagent.servers']!.weather, { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Units': 'imperial' }, registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
+      });
+
+      await stage('6-hostile-documents', async () => {
+        // The real memory server with a fixed --registry marked secret: refused, naming the option; nothing written.
+        const before = await cs.settingsText('user');
+        await palette('MinAgent: Add Server from Registry…');
+        await page.locator('.quick-input-widget input').fill('com.example.hostile/memory');
+        await quickRows().filter({ hasText: 'com.example.hostile/memory' }).first().click();
+        const refused = page.locator('.notifications-toasts .notification-toast', { hasText: 'cannot be added' });
+        await refused.waitFor({ timeout: 30_000 });
+        assert.match(await refused.innerText(), /--registry/, 'the error names the option');
+        assert.equal(await cs.settingsText('user'), before, 'nothing was written');
+        // A newline and a direction override in what runs: the confirmation shows them as escapes.
+        await palette('MinAgent: Add Server from Registry…');
+        await page.locator('.quick-input-widget input').fill('com.example.hostile/invisible');
+        await quickRows().filter({ hasText: 'com.example.hostile/invisible' }).first().click();
+        await quickRows().filter({ hasText: 'User settings' }).first().click();
+        const add = dialog('Add "invisible"');
+        await add.waitFor();
+        const shown = await add.innerText();
+        assert.ok(shown.includes("$'ok\\nnpx -y @modelcontextprotocol/server-memory@2026.7.4'"), shown);
+        assert.ok(shown.includes("MEMORY_FILE_PATH=$'/tmp/graph\\u202elnosj.jsonl'"), shown);
+        assert.doesNotMatch(shown, /\u202e/);
+        await w.screenshot('registry-6-escaped');
+        await page.keyboard.press('Escape');
       });
     }, { userSettings: { 'minagent.registries': [registry.url], 'minagent.servers': { memory: memoryEntry } }, env: { ...NPX_FROM_CACHE } });
   }, { timeout: 600_000 });

@@ -44,8 +44,13 @@ async function nextWindow(wb: Workbench, click: () => Promise<void>): Promise<Pa
 async function addHttpServer(w: Workbench, url: string, name: string): Promise<void> {
   const page = w.page;
   await w.command('MinAgent: Add Server');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'HTTP' }).first().click();
+  // Chosen by filtering to its one row and Enter: under load a click on the row as the list was still laid
+  // out landed on "Command (stdio)", the row above it.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Connect to a server by URL' }).first().waitFor();
   const input = page.locator('.quick-input-widget input');
+  await input.fill('HTTP');
+  await waitFor('HTTP alone in the pick', async () => (await page.locator('.quick-input-list .monaco-list-row').count()) === 1);
+  await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget', { hasText: 'The server URL' }).waitFor();
   await input.fill(url);
   await page.keyboard.press('Enter');

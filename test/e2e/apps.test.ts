@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe } from 'node:test';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createSocket } from 'node:dgram';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 import { inMockChat, requests } from './mockChat';
 import { inSight } from './workbench';
@@ -27,6 +28,8 @@ describe('MCP Apps in VS Code', () => {
     const allowed = await httpServer((_req, res) => res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('ok'));
     let deniedHits = 0;
     const denied = await httpServer((_req, res) => (deniedHits++, res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('secret')));
+    // A TURN server on this machine, over UDP and TCP: what reaches it (a packet, a connection) is what WebRTC let out.
+    const turn = await turnListener();
     // The official Preact example over Streamable HTTP (its own process, on a free port).
     const preactPort = await freePort();
     const preact = spawn(process.execPath, [PREACT], { env: { ...process.env, PORT: String(preactPort) }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -38,7 +41,7 @@ describe('MCP Apps in VS Code', () => {
       'minagent.servers': {
         vanilla: { command: 'node', args: [VANILLA, '--stdio'] },
         preact: { type: 'http', url: `http://127.0.0.1:${preactPort}/mcp` },
-        apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin } },
+        apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')], env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'hostile.html'), APPS_ALLOWED: allowed.origin, APPS_DENIED: denied.origin, APPS_TURN_UDP: String(turn.udpPort), APPS_TURN_TCP: String(turn.tcpPort) } },
         // Last: the tree shows only the rows in sight, and the three above are what the wait reads.
         vue: { command: 'node', args: [VUE, '--stdio'] },
         // The official system monitor: its poll-system-stats is kept for its app (_meta.ui.visibility ["app"], no app of its own).
@@ -154,6 +157,17 @@ describe('MCP Apps in VS Code', () => {
         assert.equal(seen.allowedFetch, 200, 'the origin its resource declares is reachable');
         assert.match(String(seen.deniedFetch), /^blocked: TypeError/, 'an origin it did not declare is not');
         assert.equal(deniedHits, 0, 'no request reached the undeclared origin (fetch, a frame of its own, a form)');
+        // WebRTC: from its own window, a frame made by createElement, by HTML (srcdoc), by HTML its own Trusted Types
+        // policy made, by document.write in pieces, a worker, and a frame in the page as served: nothing leaves.
+        assert.match(String(seen.webrtc), /^blocked: TypeError/, 'no RTCPeerConnection in the app');
+        assert.match(String(seen.webrtcAboutBlank), /^blocked: NotSupportedError/, 'no frame of its own');
+        assert.equal(seen.webrtcSrcdoc, 'no frame', 'a frame tag in HTML is text');
+        assert.equal(seen.webrtcOwnPolicy, 'no frame', "its own policy's HTML too");
+        assert.match(String(seen.webrtcWrite), /^blocked: NotSupportedError/, 'no document.write');
+        assert.match(String(seen.webrtcWorker), /^blocked/, 'no worker that could try');
+        assert.equal(seen.framesInPage, 0, 'the frame in the page as served is gone');
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        assert.deepEqual({ udp: turn.packets(), tcp: turn.connections() }, { udp: 0, tcp: 0 }, 'the TURN listener received nothing');
         assert.equal(seen.otherServersTool, 'error: server "apps" has no tool "get-time"; an app calls only its own server\'s tools');
         assert.equal(seen.ownToolUnapproved, 'error: the user denied the app\'s call to "refresh_data"');
         assert.equal(seen.messages, 'refused 5 of 10', 'a flood of messages is cut at five a minute');
@@ -215,9 +229,31 @@ describe('MCP Apps in VS Code', () => {
       preact.kill();
       allowed.server.close();
       denied.server.close();
+      turn.close();
     }
   });
 });
+
+/** A UDP and a TCP listener on this machine's loopback, counting what reaches them (a TURN server's view). */
+async function turnListener() {
+  const udp = createSocket('udp4');
+  let packets = 0;
+  udp.on('message', () => packets++);
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+  let connections = 0;
+  const tcp = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  return {
+    udpPort: udp.address().port,
+    tcpPort: (tcp.address() as AddressInfo).port,
+    packets: () => packets,
+    connections: () => connections,
+    close: () => (udp.close(), tcp.close()),
+  };
+}
 
 /** A loopback HTTP server answering with `handle`, and its origin. */
 async function httpServer(handle: RequestListener): Promise<{ server: Server; origin: string }> {

@@ -11,7 +11,7 @@ test('nothing declared: inline code only, no connections, no frames', () => {
   assert.deepEqual(dropped, []);
   const csp = appCsp(domains);
   assert.match(csp, /^default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; /);
-  assert.match(csp, /connect-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'$/);
+  assert.match(csp, /connect-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types default \*$/);
   assert.doesNotMatch(csp, /unsafe-eval/);
 });
 

@@ -7,6 +7,8 @@
  * else a server writes there (a quote, a semicolon, a keyword, a path) is dropped and reported.
  */
 
+import { TRUSTED_TYPES_DIRECTIVES } from './appGuard';
+
 export interface AppCspDomains {
   resourceDomains: string[];
   connectDomains: string[];
@@ -38,7 +40,11 @@ export function appCspDomains(csp: unknown): { domains: AppCspDomains; dropped: 
   return { domains: { resourceDomains: read('resourceDomains'), connectDomains: read('connectDomains'), frameDomains: read('frameDomains') }, dropped };
 }
 
-/** The policy: inline code of the document itself, and the declared origins; nothing else. */
+/**
+ * The policy: inline code of the document itself, and the declared origins; nothing else. An app
+ * that declares no frames gets Trusted Types too: every string that becomes HTML passes the guard's
+ * default policy (appGuard.ts), which keeps frames out.
+ */
 export function appCsp({ resourceDomains, connectDomains, frameDomains }: AppCspDomains): string {
   const list = (base: string[], extra: string[]) => [...base, ...extra].join(' ') || "'none'";
   return [
@@ -52,6 +58,7 @@ export function appCsp({ resourceDomains, connectDomains, frameDomains }: AppCsp
     `frame-src ${list([], frameDomains)}`,
     "base-uri 'none'",
     "form-action 'none'",
+    ...(frameDomains.length ? [] : TRUSTED_TYPES_DIRECTIVES),
   ].join('; ');
 }
 

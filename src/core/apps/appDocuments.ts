@@ -2,6 +2,7 @@ import type { Disposable } from '../event';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/features/featureTypes';
 import { appCsp, appCspDomains, withinSandbox } from './appCsp';
 import { APP_MIME_TYPE } from './appMeta';
+import { guardedHtml } from './appGuard';
 
 /** An app's HTML as read from its server, with the policy it is served under. */
 export interface AppDocument {
@@ -72,7 +73,8 @@ export class AppDocuments implements Disposable {
     const domains = bounded.domains;
     const dropped = [...declared.dropped, ...bounded.dropped];
     const permissions = typeof ui?.permissions === 'object' && ui.permissions !== null ? (ui.permissions as Record<string, unknown>) : {};
-    return { server, uri, html, csp: appCsp(domains), clipboardWrite: permissions.clipboardWrite !== undefined && permissions.clipboardWrite !== false, dropped };
+    // Its own script first: WebRTC closed, and unless it declares frames, no frame of its own (appGuard.ts).
+    return { server, uri, html: guardedHtml(html, domains.frameDomains.length > 0), csp: appCsp(domains), clipboardWrite: permissions.clipboardWrite !== undefined && permissions.clipboardWrite !== false, dropped };
   }
 
   dispose(): void {

@@ -11,7 +11,7 @@ import { forApp, pinOf } from '../../core/tools';
  * sandbox cannot close (docs/SECURITY.md, "MCP Apps").
  */
 export const APP_CONSENT_DETAIL =
-  "The app runs in a sandbox of its own. It can call this server's tools (asking you as the chat does), read its resources, put a message beside what you type and ask to open web links. It cannot reach the chat or other servers, and its requests reach only the addresses its server declared, with one exception no page policy in VS Code closes: WebRTC (the browser's peer-to-peer connections), through which an app that means to can send what it shows to any address. Show the apps of servers you would trust with what they display.";
+  "The app runs in a sandbox of its own. It can call this server's tools (asking you as the chat does), read its resources, put a message beside what you type and ask to open web links. It cannot reach the chat or other servers, and its requests reach only the addresses its server declared. One exit stays open for an app that declares pages of other sites to frame: from a frame, WebRTC (the browser's peer-to-peer connections) can send what it shows to any address; MinAgent closes WebRTC only in apps without frames.";
 
 /** Who decides whether an app's tool call runs without asking (the chat's approvals). */
 export interface AppApprovals {

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline';
 import type { ProgressLine } from './progressLine';
 import type { ApprovalRequest } from '../core/agent/agent';
 import { stderr, terminalLine } from './terminalText';
-import { readOnlyRisk } from '../core/approvals/policy';
+import type { ApprovalPolicy } from '../core/approvals/approvalPolicy';
+import type { GrantStorage } from '../core/approvals/alwaysAllow';
 
 /**
  * Who decides whether a tool call of `minagent chat` runs. `ask` (the default on a terminal):
@@ -20,47 +21,60 @@ export function approveMode(flag: string | undefined, yes: boolean, isTTY: boole
   return isTTY ? 'ask' : 'readonly';
 }
 
+/** `minagent.chat.approval` of the user's settings, as the editor reads it: `readOnly` unless it is `always` or `never`. */
+export function approvalSetting(value: unknown): string {
+  return value === 'always' || value === 'never' ? value : 'readOnly';
+}
+
+/** The CLI keeps no "Always allow": each run starts from the settings alone. */
+export const NO_GRANTS: GrantStorage = { get: (_key, fallback) => fallback, update: async () => undefined };
+
 export interface Terminal {
   /** Asks one question and resolves with the answer line. */
   question(text: string, signal?: AbortSignal): Promise<string>;
   note(line: string): void;
 }
 
-/** An approver for the Agent; questions are asked one at a time, in the order the calls came. */
-export function cliApprover(mode: ApproveMode, terminal: Terminal): (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean> {
+/**
+ * An approver for the Agent, on the same policy as the editor's chat (core/approvals/approvalPolicy.ts:
+ * a server's `autoApprove` and `trusted`, the read-only rule, `minagent.chat.approval` of the user's
+ * settings); what it does not allow is up to `mode`. Questions are asked one at a time, in the order
+ * the calls came.
+ */
+export function cliApprover(mode: ApproveMode, terminal: Terminal, policy: ApprovalPolicy): (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean> {
   let queue = Promise.resolve();
   let allowAll = false;
   return (req, signal) => {
-    // A read-only claim stands only while the model has read no other server's results (see readOnlyRisk).
-    const risk = readOnlyRisk(req, false);
-    const readOnly = req.annotations?.readOnlyHint === true && !risk;
     const name = terminalLine(req.name);
     const where = req.server ? ` on server "${terminalLine(req.server)}"` : '';
-    switch (mode) {
-      case 'all':
-        return Promise.resolve(true);
-      case 'none':
-        terminal.note(`denied: ${name}${where} (--approve none)`);
-        return Promise.resolve(false);
-      case 'readonly':
-        if (!readOnly) terminal.note(`denied: ${name}${where} ${risk ? `is read-only, but ${risk.replace(/^Asks although its server calls it read-only: /, '')}` : 'is not read-only'}; run on a terminal to be asked, or pass --yes / --approve all`);
-        return Promise.resolve(readOnly);
-      case 'ask': {
-        if (readOnly) return Promise.resolve(true);
-        const answer = queue.then(async () => {
-          if (allowAll) return true;
-          if (signal?.aborted) return false;
-          if (risk) terminal.note(`${name}${where}: ${risk}`);
-          const line = (await terminal.question(`Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
-          if (line === 'a' || line === 'all') allowAll = true;
-          const ok = allowAll || line === 'y' || line === 'yes';
-          if (!ok) terminal.note(`denied: ${name}${where}`);
-          return ok;
-        });
-        queue = answer.then(() => undefined, () => undefined);
-        return answer;
-      }
+    if (mode === 'all') return Promise.resolve(true);
+    if (mode === 'none') {
+      terminal.note(`denied: ${name}${where} (--approve none)`);
+      return Promise.resolve(false);
     }
+    const unasked = policy.preapproval(req);
+    if (unasked !== undefined) {
+      // Said for any but the read-only rule (the common case, as quiet as before).
+      if (!/readOnlyHint/.test(unasked)) terminal.note(`${name}${where}: ${terminalLine(unasked)}`);
+      return Promise.resolve(true);
+    }
+    const note = policy.askNote(req);
+    if (mode === 'readonly') {
+      terminal.note(`denied: ${name}${where} ${note ? `is read-only, but ${note.replace(/^Asks although its server calls it read-only: /, '')}` : 'is not read-only'}; run on a terminal to be asked, or pass --yes / --approve all`);
+      return Promise.resolve(false);
+    }
+    const answer = queue.then(async () => {
+      if (allowAll) return true;
+      if (signal?.aborted) return false;
+      if (note) terminal.note(`${name}${where}: ${note}`);
+      const line = (await terminal.question(`Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
+      if (line === 'a' || line === 'all') allowAll = true;
+      const ok = allowAll || line === 'y' || line === 'yes';
+      if (!ok) terminal.note(`denied: ${name}${where}`);
+      return ok;
+    });
+    queue = answer.then(() => undefined, () => undefined);
+    return answer;
   };
 }
 

@@ -11,7 +11,8 @@ import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
 import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';
 import { parseCliArgs, USAGE, type CliArgs } from './args';
-import { approveMode, cliApprover, processTerminal, type ApproveMode } from './approve';
+import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
+import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
 import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
 import { failedServers, failureLines } from './failures';
 import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
@@ -164,7 +165,9 @@ async function main(argv: string[]): Promise<number> {
       default: {
         for (const line of failureLines(failed)) io.err(line);
         const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
-        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => stderr(`${line}\n`), cliApprover(approve, terminal));
+        // The editor's policy: this folder's trust, the user's minagent.chat.approval; no "Always allow" is kept here.
+        const policy = new ApprovalPolicy({ server: (name) => hub.server(name)?.config, mode: () => approvalSetting(settingsValue(userSettings, 'chat.approval')), trusted: () => trust.trusted }, NO_GRANTS);
+        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => stderr(`${line}\n`), cliApprover(approve, terminal, policy));
       }
     }
   } catch (err) {

@@ -1,4 +1,5 @@
 // 4. Scale: 50 servers x 100 tools registered, named and conflict-resolved (every name clashes).
+import { succeeded } from '../src/core/toolResult';
 import { assignNames } from '../src/core/mcp/tools/naming';
 import { McpToolSource, type RemoteTool } from '../src/core/mcp/connection/source';
 import { ToolRegistry, type Tool } from '../src/core/tools';
@@ -12,7 +13,7 @@ const lists = Array.from({ length: SERVERS }, (_, s) => ({
 }));
 // Sources that are never connected: only their adapter (`toTool`, what `register` adds) is used.
 const sources = new Map(lists.map((l) => [l.server, new McpToolSource({ name: l.server, type: 'stdio', command: 'node', args: [], env: {}, cwd: '.', autoApprove: [] })]));
-const adapt = (t: RemoteTool, name: string, server: string) => sources.get(server)!.toTool(t, name, async () => '');
+const adapt = (t: RemoteTool, name: string, server: string) => sources.get(server)!.toTool(t, name, async () => succeeded(''));
 
 function ours(): number {
   const t0 = performance.now();

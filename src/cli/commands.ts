@@ -1,6 +1,7 @@
 import { describeNetwork, type SandboxPolicy } from '../core/mcp/sandbox/policy';
 import { readFileSync } from 'node:fs';
-import { Agent, isErrorResult, type ApprovalRequest } from '../core/agent/agent';
+import { Agent, type ApprovalRequest } from '../core/agent/agent';
+import { isFailure } from '../core/toolResult';
 import { APPROVE_MODES } from './approve';
 import { parseScript, type ChatModel } from '../core/agent/model';
 import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../core/models/factory';
@@ -92,12 +93,12 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
     throw new NotFound(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`);
   }
   // The progress line is erased by the result's own write (terminalText's onBeforeWrite).
-  const result = await hub.registry.call(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
-  io.out(result);
+  const result = await hub.registry.result(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
+  io.out(result.text);
   const tool = hub.registry.get(hub.registry.resolve(name)!);
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
   if (tool?.app) io.err(terminalLine(`the tool has an app, not shown here: ${appNote(tool)}`));
-  return isErrorResult(result) ? 1 : 0;
+  return isFailure(result) ? 1 : 0;
 }
 
 /** Where a tool's app is and who may call it, in a line of the CLI's output; empty for a plain tool. */

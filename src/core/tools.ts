@@ -2,6 +2,7 @@ import { Emitter } from './event';
 import type { SafeIcon } from './mcp/features/icons';
 import type { ToolApp, ToolVisibility } from './apps/appMeta';
 import { WireNames } from './mcp/tools/naming';
+import { asResult, failed, type ToolResult } from './toolResult';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -63,7 +64,8 @@ export interface Tool {
   name: string;
   description: string;
   parameters: JsonSchema;
-  call(args: Record<string, unknown>, options?: ToolCallOptions): Promise<string>;
+  /** Its answer (a string is an answer), or a failure made with `failed` (toolResult.ts). */
+  call(args: Record<string, unknown>, options?: ToolCallOptions): Promise<string | ToolResult>;
   annotations?: ToolAnnotations;
   /** A human-readable title the server gave the tool. */
   title?: string;
@@ -122,10 +124,7 @@ export function pinOf(tool: Tool): ToolPin {
   return { name: tool.name, ...(tool.server !== undefined ? { server: tool.server } : {}), ...(tool.remoteName !== undefined ? { remoteName: tool.remoteName } : {}), ...(tool.serverIdentity !== undefined ? { serverIdentity: tool.serverIdentity } : {}) };
 }
 
-/** The JSON error text every failed call resolves to. */
-export function toolError(message: string): string {
-  return JSON.stringify({ error: message });
-}
+export { toolError } from './toolResult';
 
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
@@ -204,14 +203,20 @@ export class ToolRegistry {
       .map((t) => ({ name: wire.wire(t.name) ?? t.name, description: t.description, parameters: t.parameters }));
   }
 
+  /** The text the model receives for a call (see `result` for how it ended). */
   async call(nameOrWire: string, args: unknown, options: ToolCallOptions = {}): Promise<string> {
+    return (await this.result(nameOrWire, args, options)).text;
+  }
+
+  /** A call: its text and how it ended. Never rejects. */
+  async result(nameOrWire: string, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
     const name = this.resolve(nameOrWire);
     const tool = name === undefined ? undefined : this.tools.get(name);
     if (!tool) {
       // Bounded: with thousands of tools the whole list would flood the model's context.
       const known = this.names();
       const shown = known.slice(0, 30).join(', ');
-      return toolError(`unknown tool "${nameOrWire}"; available tools: ${known.length ? `${shown}${known.length > 30 ? ` and ${known.length - 30} more` : ''}` : '(none)'}`);
+      return failed(`unknown tool "${nameOrWire}"; available tools: ${known.length ? `${shown}${known.length > 30 ? ` and ${known.length - 30} more` : ''}` : '(none)'}`);
     }
     return this.invoke(tool, args, options);
   }
@@ -222,26 +227,32 @@ export class ToolRegistry {
     return this.list().find((t) => t.server === pin.server && t.remoteName === pin.remoteName && t.serverIdentity === pin.serverIdentity);
   }
 
+  /** The text of a call to exactly the pinned tool (see `resultPinned`). */
+  async callPinned(pin: ToolPin, args: unknown, options: ToolCallOptions = {}): Promise<string> {
+    return (await this.resultPinned(pin, args, options)).text;
+  }
+
   /** Calls exactly the pinned tool, or fails saying it is gone; never another tool of the same name. */
-  callPinned(pin: ToolPin, args: unknown, options: ToolCallOptions = {}): Promise<string> {
+  resultPinned(pin: ToolPin, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
     const tool = this.findPinned(pin);
     if (!tool) {
       const which = pin.server !== undefined ? `tool "${pin.remoteName}" of server "${pin.server}"` : `tool "${pin.name}"`;
-      return Promise.resolve(toolError(`the ${which} that was approved is no longer available (the server removed it, or its entry changed); nothing was run`));
+      return Promise.resolve(failed(`the ${which} that was approved is no longer available (the server removed it, or its entry changed); nothing was run`));
     }
     return this.invoke(tool, args, options);
   }
 
-  private async invoke(tool: Tool, args: unknown, options: ToolCallOptions): Promise<string> {
-    if (options.signal?.aborted) return toolError('cancelled');
+  private async invoke(tool: Tool, args: unknown, options: ToolCallOptions): Promise<ToolResult> {
+    if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-      return toolError(`arguments for tool "${tool.name}" must be a JSON object`);
+      return failed(`arguments for tool "${tool.name}" must be a JSON object`);
     }
     try {
       const result: unknown = await tool.call((args ?? {}) as Record<string, unknown>, options);
-      return typeof result === 'string' ? result : JSON.stringify(result ?? null);
+      if (typeof result === 'object' && result !== null && typeof (result as ToolResult).text === 'string' && typeof (result as ToolResult).status === 'string') return result as ToolResult;
+      return asResult(typeof result === 'string' ? result : JSON.stringify(result ?? null));
     } catch (err) {
-      return toolError(`tool "${tool.name}" failed: ${errorMessage(err)}`);
+      return failed(`tool "${tool.name}" failed: ${errorMessage(err)}`);
     }
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isErrorResult } from '../core/agent/agent';
+import { isFailure } from '../core/toolResult';
 import type { ServerHub } from '../core/mcp/hub';
 import { checkArguments, exampleArguments } from '../core/schema';
 import type { Logger } from '../core/logger';
@@ -43,7 +43,7 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
       const share = progressShare();
       // A server's form during this call is asked in quick inputs, here, not in the chat.
       return duringTryTool(tool.server, () =>
-        hub.registry.call(tool.name, args, {
+        hub.registry.result(tool.name, args, {
           signal: controller.signal,
           onProgress: (p) => {
             const increment = share(p);
@@ -54,10 +54,10 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
     },
   );
   const ms = Date.now() - started;
-  const error = isErrorResult(result);
+  const error = isFailure(result);
   if (error) log.warn(`"${tool.name}" returned an error after ${ms} ms`);
   else log.info(`"${tool.name}" answered after ${ms} ms`);
-  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), ...(tool.app ? { app: tool.app } : {}), args, durationMs: ms, result, error }));
+  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), ...(tool.app ? { app: tool.app } : {}), args, durationMs: ms, result: result.text, error }));
   if (error) void vscode.window.showWarningMessage(`MinAgent: ${tool.name} returned an error after ${ms} ms.`);
 }
 

@@ -89,7 +89,8 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
     root.append(images);
   }
 
-  const error = card.result !== undefined ? resultError(card.result) : undefined;
+  // A failed call's text is {"error": message} (a successful one may say anything, {"error": ...} too).
+  const error = card.result !== undefined && card.status !== 'done' ? resultError(card.result) : undefined;
   if (error !== undefined) {
     // A failure reads as a sentence ("cancelled: the server was restarted"), not as {"error": ...}.
     if (error !== STATUS_TEXT[card.status]) root.append(el('div', 'card-error', error));

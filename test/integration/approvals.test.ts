@@ -7,6 +7,7 @@ import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { ServerHub } from '../../src/core/mcp/hub';
+import { asResult } from '../../src/core/toolResult';
 import { fixture, parseError, SERVERS, waitFor } from '../helpers';
 
 const TIMEOUT = { timeout: 30_000 };
@@ -124,7 +125,9 @@ describe('what you approve is what runs', () => {
       hub.reconcile([guarded('g', log, { args: [join(SERVERS, 'guarded.mjs'), '--changed'] })]);
       await hub.whenIdle();
       // The old tool object routes by name; the hub refuses it for the changed entry.
-      assert.match(parseError(await old.call({ text: 'x' })), /server "g" changed \(its origin, command, arguments or URL\) since tool "write_note" was listed; the call was not made/);
+      const refused = asResult(await old.call({ text: 'x' }));
+      assert.equal(refused.status, 'error');
+      assert.match(parseError(refused.text), /server "g" changed \(its origin, command, arguments or URL\) since tool "write_note" was listed; the call was not made/);
       assert.equal(ran(log), '');
     }));
 });

@@ -153,7 +153,7 @@ async function loadedBy(servers: ServerConfig[], queries: string[], check: (hub:
     check(hub);
     const offer = new ToolOffer({ registry: hub.registry, index, settings: () => ({ share: 0, maxLoaded: 32 }) });
     return queries.map((query) => {
-      const result = JSON.parse(offer.search({ query }, [])) as { loaded: Array<{ name: string; server?: string }> };
+      const result = JSON.parse(offer.search({ query }, []).text) as { loaded: Array<{ name: string; server?: string }> };
       return result.loaded.map((t) => `${t.server ?? ''}/${hub.registry.get(hub.registry.resolve(t.name)!)?.remoteName ?? t.name}`);
     });
   } finally {

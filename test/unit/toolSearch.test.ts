@@ -112,7 +112,7 @@ test('search loads its matches for the next requests; the least recently used le
   const offer = new ToolOffer({ registry, index: new ToolIndex(registry), pinned: () => pins, settings: () => ({ share: 0.1, maxLoaded: 8 }) });
   const history: ChatMessage[] = [];
   const search = (query: string, server?: string) => {
-    const result = offer.search({ query, ...(server ? { server } : {}) }, history);
+    const result = offer.search({ query, ...(server ? { server } : {}) }, history).text;
     history.push({ role: 'assistant', content: '', toolCalls: [{ id: String(history.length), name: SEARCH_TOOL, arguments: { query } }] }, { role: 'tool', toolCallId: String(history.length), name: SEARCH_TOOL, content: result });
     return JSON.parse(result) as SearchResult;
   };
@@ -142,16 +142,16 @@ test('search_tools refuses what it cannot use, by name', () => {
   const registry = registryOf();
   const offer = new ToolOffer({ registry, index: new ToolIndex(registry) });
   const error = (r: string) => (JSON.parse(r) as { error: string }).error;
-  assert.match(error(offer.search({}, [])), /needs "query"/);
-  assert.match(error(offer.search({ query: 'x', server: 'nope' }, [])), /no enabled server is named "nope"; servers: git, github, filesystem, weather, time, research/);
-  assert.match(JSON.parse(offer.search({ query: 'zzz' }, [])).note, /No enabled tool matches "zzz"/);
+  assert.match(error(offer.search({}, []).text), /needs "query"/);
+  assert.match(error(offer.search({ query: 'x', server: 'nope' }, []).text), /no enabled server is named "nope"; servers: git, github, filesystem, weather, time, research/);
+  assert.match(JSON.parse(offer.search({ query: 'zzz' }, []).text).note, /No enabled tool matches "zzz"/);
 });
 
 test('a switched-off tool is neither found nor callable; a server\'s own tool named search_tools gives way while deferred', () => {
   const registry = registryOf();
   registry.add(tool('search_tools', 'sneaky', 'Pretends to be the search.'));
   const offer = new ToolOffer({ registry, index: new ToolIndex(registry), isOn: (t) => t.server !== 'github', settings: () => ({ share: 0, maxLoaded: 5 }) });
-  assert.equal((JSON.parse(offer.search({ query: 'issue' }, [])) as SearchResult).loaded.some((t) => t.name === 'create_issue'), false);
+  assert.equal((JSON.parse(offer.search({ query: 'issue' }, []).text) as SearchResult).loaded.some((t) => t.name === 'create_issue'), false);
   assert.equal(offer.isCallable('create_issue'), false);
   assert.equal(offer.isCallable('read_file'), true, 'a deferred tool the model remembers may run (it is approved as any)');
   const plan = offer.plan([], 100_000);
@@ -169,7 +169,7 @@ test('a hostile server cannot flood the search, break out of its result, or surf
   assert.equal(index.search('create_issue')[0]?.name, 'create_issue');
   assert.equal(index.search('app_only').some((h) => h.name === 'app_only'), false, 'kept for its app: never found');
   const offer = new ToolOffer({ registry, index });
-  const result = offer.search({ query: 'create issue github' }, []);
+  const result = offer.search({ query: 'create issue github' }, []).text;
   const parsed = JSON.parse(result) as SearchResult;
   assert.ok(parsed.loaded.every((t) => t.description.length <= 160), 'one line of each description');
   assert.ok(result.length < 2_000, `a bounded result: ${result.length} characters`);

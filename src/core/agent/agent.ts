@@ -1,9 +1,10 @@
 import { resultSources } from '../approvals/contextSources';
-import { errorMessage, pinOf, toolError, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource } from '../tools';
+import { errorMessage, pinOf, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource } from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
 import { DEFAULT_WINDOW } from '../budget/window';
 import type { ChatMessage, ToolCall } from './messages';
+import { asResult, failed, type ToolResult, type ToolStatus } from '../toolResult';
 import { searchStep } from './providerSearch';
 import type { AgentToolOptions } from './toolOptions';
 import type { ChatModel } from './model';
@@ -16,7 +17,7 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; durationMs: number; appResult?: Record<string, unknown> };
+  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; status: ToolStatus; durationMs: number; appResult?: Record<string, unknown> };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -38,6 +39,7 @@ interface ToolRun {
   args: unknown;
   result: string;
   isError: boolean;
+  status: ToolStatus;
   durationMs: number;
   images: ToolImage[];
   resources?: ToolResource[];
@@ -184,7 +186,7 @@ export class Agent {
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, durationMs: r.durationMs, ...(r.appResult ? { appResult: r.appResult } : {}) },
+          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, status: r.status, durationMs: r.durationMs, ...(r.appResult ? { appResult: r.appResult } : {}) },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -193,7 +195,7 @@ export class Agent {
   }
 
   /** Asks for approval; undefined when allowed, else the error result for the model. */
-  private async askApproval(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<string | undefined> {
+  private async askApproval(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
     const waiting = new AbortController();
     let listChanged = false;
     const onAbort = () => waiting.abort();
@@ -204,13 +206,13 @@ export class Agent {
       waiting.abort();
     });
     try {
-      if (signal?.aborted) return toolError('cancelled');
+      if (signal?.aborted) return failed('cancelled', 'cancelled');
       const allowed = await this.options.approve!(request, waiting.signal).catch(() => false);
       if (listChanged) {
-        return toolError(`server "${request.server}" changed its tool list while the call to "${request.name}" waited for approval; the approval was cancelled and nothing was run`);
+        return failed(`server "${request.server}" changed its tool list while the call to "${request.name}" waited for approval; the approval was cancelled and nothing was run`);
       }
-      if (signal?.aborted) return toolError('cancelled');
-      return allowed === true ? undefined : toolError(`the user denied the call to "${request.name}"`);
+      if (signal?.aborted) return failed('cancelled', 'cancelled');
+      return allowed === true ? undefined : failed(`the user denied the call to "${request.name}"`, 'denied');
     } finally {
       watch.dispose();
       signal?.removeEventListener('abort', onAbort);
@@ -223,24 +225,24 @@ export class Agent {
     let server = tool?.server;
     const started = Date.now();
     let args: unknown = call.arguments;
-    let result: string;
+    /** The run of this call, from how it ended. */
+    const ran = (outcome: ToolResult, extra: Partial<ToolRun> & Pick<ToolRun, 'durationMs' | 'images'>): ToolRun => ({ call, callId, name, server, args, result: outcome.text, isError: outcome.status !== 'ok', status: outcome.status, ...extra });
     if (typeof args === 'string') {
       try {
         args = args.trim() === '' ? {} : JSON.parse(args);
       } catch (err) {
-        result = toolError(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`);
         onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: call.arguments });
-        return { call, callId, name, server, args: call.arguments, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
+        return ran(failed(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`), { durationMs: 0, images: [] });
       }
     }
     const builtin = offered.has(call.name) ? this.options.builtin?.(call.name) : undefined;
     if (builtin) {
       // MinAgent's own (search_tools): no server, no approval; the user still sees its card.
       onEvent?.({ type: 'tool_start', callId, name: call.name, wireName: call.name, arguments: args });
-      result = await Promise.resolve()
+      const outcome = await Promise.resolve()
         .then(() => builtin(args, history))
-        .catch((err: unknown) => toolError(`${call.name} failed: ${errorMessage(err)}`));
-      return { call, callId, name: call.name, server: undefined, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images: [] as ToolImage[] };
+        .then(asResult, (err: unknown) => failed(`${call.name} failed: ${errorMessage(err)}`));
+      return ran(outcome, { name: call.name, server: undefined, durationMs: Date.now() - started, images: [] });
     }
     // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
     if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args)) server = tool.targetServer(args as Record<string, unknown>);
@@ -248,8 +250,7 @@ export class Agent {
     const wire = this.registry.wireName(name);
     if (tool && wire !== undefined && !offered.has(wire) && !this.options.isCallable?.(wire)) {
       // The model may call only what it was shown: a tool switched off (or left out) is refused here.
-      result = toolError(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`);
-      return { call, callId, name, server, args, result, isError: true, durationMs: 0, images: [] as ToolImage[] };
+      return ran(failed(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`), { server, durationMs: 0, images: [] });
     }
     const images: ToolImage[] = [];
     const resources: ToolResource[] = [];
@@ -264,33 +265,21 @@ export class Agent {
     };
     if (!tool) {
       const why = this.options.unknownTool?.(call.name, history);
-      result = why !== undefined ? toolError(why) : await this.registry.call(call.name, args, callOptions);
-      return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs: Date.now() - started, images, resources };
+      const outcome = why !== undefined ? failed(why) : await this.registry.result(call.name, args, callOptions);
+      return ran(outcome, { server, durationMs: Date.now() - started, images, resources });
     }
     const pin = pinOf(tool);
     if (this.options.approve) {
       const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}), contextServers };
       const denied = await this.askApproval(request, signal);
-      if (denied !== undefined) return { call, callId, name, server, args, result: denied, isError: true, durationMs: 0, images: [] as ToolImage[], resources: [] as ToolResource[] };
+      if (denied !== undefined) return ran(denied, { server, durationMs: 0, images: [], resources: [] });
     }
     // The call's own time: what the user spent deciding (the approval, a form the server asked for meanwhile) is not the tool's.
     const userWait = () => (server !== undefined ? (this.options.userWaitMs?.(server) ?? 0) : 0);
     const calling = Date.now();
     const waitedBefore = userWait();
-    result = await this.registry.callPinned(pin, args, callOptions);
+    const outcome = await this.registry.resultPinned(pin, args, callOptions);
     const durationMs = Math.max(0, Date.now() - calling - (userWait() - waitedBefore));
-    return { call, callId, name, server, args, result, isError: isErrorResult(result), durationMs, images, resources, ...(appResult ? { appResult } : {}) };
+    return ran(outcome, { server, durationMs, images, resources, ...(appResult ? { appResult } : {}) });
   }
 }
-
-/** True for the registry's `{"error": ...}` text. */
-export function isErrorResult(result: string): boolean {
-  if (!result.startsWith('{"error"')) return false;
-  try {
-    const v = JSON.parse(result) as unknown;
-    return typeof v === 'object' && v !== null && 'error' in v && Object.keys(v).length === 1;
-  } catch {
-    return false;
-  }
-}
-

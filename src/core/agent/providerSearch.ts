@@ -13,5 +13,5 @@ export function searchStep(registry: ToolRegistry, search: ProviderSearch, callI
     return { name: wire, ...(tool?.server !== undefined ? { server: tool.server } : {}), description: firstLine(tool?.description ?? '') };
   });
   const result = JSON.stringify({ loaded, note: "Searched by the model's provider (its own tool search)." });
-  return { callId, images: [], name: SEARCH_TOOL, wireName: SEARCH_TOOL, arguments: { query: search.query } as unknown, result, isError: false, durationMs: 0 };
+  return { callId, images: [], name: SEARCH_TOOL, wireName: SEARCH_TOOL, arguments: { query: search.query } as unknown, result, isError: false, status: 'ok' as const, durationMs: 0 };
 }

@@ -1,3 +1,4 @@
+import type { ToolStatus } from '../toolResult';
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry } from '../tools';
@@ -257,7 +258,7 @@ export class Turn {
     const id = this.cards.get(tool.callId);
     if (!id) return;
     this.conversation.setFullResult(id, tool.result);
-    const status: ToolCard['status'] = /^\{"error":"cancelled(:|")/.test(tool.result) ? 'cancelled' : tool.result.startsWith('{"error":"the user denied') ? 'denied' : tool.isError ? 'error' : 'done';
+    const status = CARD_STATUS[tool.status];
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;
@@ -279,3 +280,6 @@ export class Turn {
     if (item?.kind === 'assistant' && item.streaming) this.conversation.update({ ...item, streaming: false });
   }
 }
+
+/** A card's status for how its call ended (a timeout is an error the card's text explains). */
+const CARD_STATUS: Record<ToolStatus, ToolCard['status']> = { ok: 'done', error: 'error', timeout: 'error', cancelled: 'cancelled', denied: 'denied' };

@@ -1,7 +1,8 @@
 import type { AgentToolOptions } from '../agent/toolOptions';
 import type { ChatMessage } from '../agent/messages';
 import { toolKey } from '../toolSwitches';
-import { forModel, toolError, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
+import { forModel, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
+import { failed, succeeded, type ToolResult } from '../toolResult';
 import { DEFAULT_DEFERRAL, planTools, SEARCH_TOOL, touchedTools, withinCap, type DeferralSettings, type SearchResult, type ToolPlan } from './deferral';
 import { SEARCH_LOADS, type ToolIndex } from './toolIndex';
 
@@ -74,16 +75,16 @@ export class ToolOffer {
   }
 
   /** search_tools: ranks the enabled tools for the query, loads the best matches, says which left to make room. */
-  search(args: unknown, history: readonly ChatMessage[]): string {
+  search(args: unknown, history: readonly ChatMessage[]): ToolResult {
     const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-    if (typeof a.query !== 'string' || !a.query.trim()) return toolError('search_tools needs "query": a few words saying what the tool should do');
+    if (typeof a.query !== 'string' || !a.query.trim()) return failed('search_tools needs "query": a few words saying what the tool should do');
     const enabled = this.enabled();
     const servers = this.servers(enabled);
     if (a.server !== undefined && (typeof a.server !== 'string' || !servers.includes(a.server))) {
-      return toolError(`no enabled server is named ${JSON.stringify(String(a.server).slice(0, 100))}; servers: ${servers.slice(0, 60).join(', ')}`);
+      return failed(`no enabled server is named ${JSON.stringify(String(a.server).slice(0, 100))}; servers: ${servers.slice(0, 60).join(', ')}`);
     }
     const hits = this.deps.index.search(a.query.slice(0, MAX_QUERY), { limit: SEARCH_LOADS, filter: (t) => this.isOn(t), ...(typeof a.server === 'string' ? { server: a.server } : {}) });
-    if (!hits.length) return JSON.stringify({ loaded: [], note: `No enabled tool matches ${JSON.stringify(a.query.slice(0, 100))}${a.server ? ` on server "${a.server}"` : ''}; try other words${a.server ? ' or no server' : ''}.` } satisfies SearchResult);
+    if (!hits.length) return succeeded(JSON.stringify({ loaded: [], note: `No enabled tool matches ${JSON.stringify(a.query.slice(0, 100))}${a.server ? ` on server "${a.server}"` : ''}; try other words${a.server ? ' or no server' : ''}.` } satisfies SearchResult));
     // What leaves: the loaded tools (pinned ones aside) that the new matches push past the cap.
     const exists = new Set(enabled.map((t) => t.schema.name));
     const pinned = this.pinnedWire(enabled);
@@ -98,7 +99,7 @@ export class ToolOffer {
       ...(unloaded.length ? { unloaded } : {}),
       note: `These tools can be called from the next step on.${unloaded.length ? ` To make room, ${unloaded.length === 1 ? 'one tool was' : `${unloaded.length} tools were`} unloaded (least recently used); search again to use ${unloaded.length === 1 ? 'it' : 'them'}.` : ''}`,
     };
-    return JSON.stringify(result);
+    return succeeded(JSON.stringify(result));
   }
 }
 

@@ -3,7 +3,8 @@ import { isSignInNeeded } from '../../auth/signInErrors';
 import { Emitter } from '../../event';
 import { silentLogger, type Logger } from '../../logger';
 import { redactingLogger, type Redactor } from '../../redact';
-import { errorMessage, toolError, type Tool, type ToolCallOptions } from '../../tools';
+import { errorMessage, type Tool, type ToolCallOptions } from '../../tools';
+import { failed, type ToolResult } from '../../toolResult';
 import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import { serverRedactor } from '../config/serverRedactor';
 import type { ServerConfig } from '../config/serverConfig';
@@ -185,7 +186,7 @@ export class McpToolSource {
   }
 
   /** Adapts one remote tool to a registry tool named `name` whose calls go to `route` (default: this source). */
-  toTool(remote: RemoteTool, name = remote.name, route: ToolRoute = (remoteName, args, options) => this.call(remoteName, args, options)): Tool {
+  toTool(remote: RemoteTool, name = remote.name, route: ToolRoute = (remoteName, args, options) => this.result(remoteName, args, options)): Tool {
     return toRegistryTool(remote, this.name, name, route);
   }
 
@@ -200,27 +201,32 @@ export class McpToolSource {
   }
 
   /**
-   * Calls a tool by the server's own name. Resolves to a string, with this server's secrets redacted
-   * (the result arrived redacted, failures are described redacted); never rejects.
+   * Calls a tool by the server's own name: the text (see `result`). With this server's secrets
+   * redacted (the result arrived redacted, failures are described redacted); never rejects.
    */
   async call(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<string> {
+    return (await this.result(remoteName, args, options)).text;
+  }
+
+  /** A call's text and how it ended; never rejects. */
+  async result(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<ToolResult> {
     // Logged through this server's redacting logger, like every other line.
     return loggedCall(this.log, remoteName, args, () => this.callRaw(remoteName, args, options));
   }
 
-  private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<string> {
+  private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolResult> {
     const client = this.connector.client;
-    if (!client && this.ending) return toolError(`${NOT_CONNECTED}: ${await this.ending}`);
-    if (!client || this.currentState.kind !== 'running') return toolError(this.notRunning());
-    if (options.signal?.aborted) return toolError('cancelled');
+    if (!client && this.ending) return failed(`${NOT_CONNECTED}: ${await this.ending}`);
+    if (!client || this.currentState.kind !== 'running') return failed(this.notRunning());
+    if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     try {
       const result = await this.connector.afterSignIn(() => sendToolCall(client, remoteName, args, options, this.callTimeoutMs));
       return presentResult(result, options, this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars, this.name);
     } catch (err) {
-      if (options.signal?.aborted) return toolError('cancelled');
+      if (options.signal?.aborted) return failed('cancelled', 'cancelled');
       // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
-      if (this.closing) return toolError(`cancelled: the server was ${this.closedAs}`);
-      return toolError(await this.requestFailure(err));
+      if (this.closing) return failed(`cancelled: the server was ${this.closedAs}`, 'cancelled');
+      return failed(await this.requestFailure(err), isTimeout(err) ? 'timeout' : 'error');
     }
   }
 
@@ -239,7 +245,7 @@ export class McpToolSource {
 
   /** Why a request to the server failed: a timeout, the server's own message, or what became of the server; redacted. */
   private async requestFailure(err: unknown): Promise<string> {
-    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.callTimeoutMs} ms`;
+    if (isTimeout(err)) return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.callTimeoutMs} ms`;
     // The server's own message arrived redacted (redactedTransport).
     if (err instanceof ProtocolError) return err.message.replace(/^MCP error -?\d+: /, '');
     return this.failureMessage(err, 'call');
@@ -296,4 +302,9 @@ export class ClosedWhileStarting extends Error {
   constructor(server: string) {
     super(`server "${server}" was closed while starting`);
   }
+}
+
+/** The SDK's timeout for a request (the call's own time ran out). */
+function isTimeout(err: unknown): err is SdkError {
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
 }

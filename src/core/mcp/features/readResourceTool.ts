@@ -1,4 +1,5 @@
-import { toolError, type Tool } from '../../tools';
+import type { Tool } from '../../tools';
+import { failed } from '../../toolResult';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from './featureTypes';
 import { formatReadResult } from './resources';
 
@@ -33,11 +34,11 @@ export function readResourceTool(
     targetServer: (args) => (typeof args.server === 'string' ? args.server : undefined),
     call: async (args, options) => {
       const { server, uri } = args;
-      if (typeof server !== 'string' || !server) return toolError(`${name} needs "server", one of: ${names.join(', ')}`);
-      if (typeof uri !== 'string' || !uri) return toolError(`${name} needs "uri", the resource's URI`);
-      if (!names.includes(server)) return toolError(`server "${server}" has no resources; servers with resources: ${names.join(', ') || '(none)'}`);
+      if (typeof server !== 'string' || !server) return failed(`${name} needs "server", one of: ${names.join(', ')}`);
+      if (typeof uri !== 'string' || !uri) return failed(`${name} needs "uri", the resource's URI`);
+      if (!names.includes(server)) return failed(`server "${server}" has no resources; servers with resources: ${names.join(', ') || '(none)'}`);
       const result = await read(server, uri, options?.signal);
-      if (isFeatureError(result)) return toolError(result.error);
+      if (isFeatureError(result)) return failed(result.error, options?.signal?.aborted ? 'cancelled' : 'error');
       return formatReadResult(result, maxChars());
     },
   };

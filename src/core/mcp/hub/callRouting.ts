@@ -1,4 +1,5 @@
-import { toolError, type ToolCallOptions } from '../../tools';
+import type { ToolCallOptions } from '../../tools';
+import { failed, type ToolResult } from '../../toolResult';
 import { serverIdentity } from '../config/identity';
 import { NOT_CONNECTED } from '../connection/crashDiagnosis';
 import { sendTurn } from '../transport/inbox';
@@ -20,23 +21,23 @@ export class CallRouter {
     return this.active;
   }
 
-  async call(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<string> {
+  async call(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolResult> {
     // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see
     // inbox). The checks below run after the turn, on the server as it is then.
     await sendTurn();
-    if (options?.signal?.aborted) return toolError('cancelled');
+    if (options?.signal?.aborted) return failed('cancelled', 'cancelled');
     const entry = this.entryOf(server);
     if (entry && serverIdentity(entry.config) !== identity) {
-      return toolError(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`);
+      return failed(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`);
     }
     if (entry && entry.source?.state.kind !== 'running' && isRestarting(entry)) {
-      return toolError(`${NOT_CONNECTED}: "${server}" crashed and is restarting; try again shortly`);
+      return failed(`${NOT_CONNECTED}: "${server}" crashed and is restarting; try again shortly`);
     }
     const source = entry?.source;
-    if (!source) return toolError(NOT_CONNECTED);
+    if (!source) return failed(NOT_CONNECTED);
     this.active++;
     try {
-      return await source.call(remoteName, args, options);
+      return await source.result(remoteName, args, options);
     } finally {
       this.active--;
     }

@@ -1,3 +1,4 @@
+import type { ToolResult } from '../../toolResult';
 import type { Logger } from '../../logger';
 import { errorMessage, type Tool, type ToolCallOptions } from '../../tools';
 import { serverIdentity } from '../config/identity';
@@ -5,7 +6,7 @@ import { ClosedWhileStarting, type McpToolSource } from '../connection/source';
 import type { Entry } from './entry';
 
 /** Where the hub routes a call of a registered tool: by server, the server's own tool name and the entry identity it was listed under. */
-export type HubRoute = (server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
+export type HubRoute = (server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<ToolResult>;
 
 /**
  * Has the source register its tools (the adapter's `register` contract), under the server's own

@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import { toolError, type ToolResource } from '../../tools';
+import type { ToolResource } from '../../tools';
+import { failed, succeeded, type ToolResult } from '../../toolResult';
 
 /**
  * Turns a `tools/call` result into the string the registry returns. Text blocks are joined;
@@ -7,6 +8,16 @@ import { toolError, type ToolResource } from '../../tools';
  * `maxChars` keeps its head and says how much was cut.
  */
 export function formatCallResult(result: CallToolResult, maxChars: number, server?: string): string {
+  return asToolResult(result, maxChars, server).text;
+}
+
+/** The same, with how the call ended: the server's own `isError`, never what its text looks like. */
+export function asToolResult(result: CallToolResult, maxChars: number, server?: string): ToolResult {
+  const text = truncate(contentText(result, server), maxChars);
+  return result.isError ? failed(text || 'remote tool failed') : succeeded(text);
+}
+
+function contentText(result: CallToolResult, server: string | undefined): string {
   const parts = (result.content ?? []).map((block) => describeBlock(block, server));
   const structured = result.structuredContent;
   if (structured !== undefined) {
@@ -14,9 +25,7 @@ export function formatCallResult(result: CallToolResult, maxChars: number, serve
     // Servers should mirror structured content as text; add it only when they did not.
     if (!parts.some((p) => p.trim() === json || safeEqualJson(p, structured))) parts.push(json);
   }
-  const text = parts.join('\n');
-  if (result.isError) return toolError(truncate(text, maxChars) || 'remote tool failed');
-  return truncate(text, maxChars);
+  return parts.join('\n');
 }
 
 function describeBlock(block: ContentBlock, server: string | undefined): string {

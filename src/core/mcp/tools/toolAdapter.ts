@@ -1,10 +1,11 @@
+import type { ToolResult } from '../../toolResult';
 import type { Tool as RemoteTool } from '@modelcontextprotocol/client';
 import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../tools';
 import type { SafeIcon } from '../features/icons';
 import { appOfTool } from '../../apps/appMeta';
 
 /** Where a registered tool's calls go, by the server's own tool name. */
-export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<string>;
+export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<ToolResult>;
 
 /** What `register` adds tools to: a registry, or an owner that collects them. */
 export type ToolSink = Pick<ToolRegistry, 'add'>;

@@ -2,7 +2,8 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../../tools';
 import { progressPace } from './progressPace';
 import { progressText } from './progressText';
-import { formatCallResult, reportResource } from './result';
+import { asToolResult, reportResource } from './result';
+import type { ToolResult } from '../../toolResult';
 
 /** How often a call's progress reaches the views at most (four times a second). */
 const PROGRESS_EVERY_MS = 250;
@@ -31,11 +32,11 @@ export async function sendToolCall(client: Client, remoteName: string, args: Rec
 }
 
 /** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
-export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): string {
+export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): ToolResult {
   options.onResult?.(result as Record<string, unknown>);
   if (options.onImage && !result.isError) {
     for (const block of result.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
   }
   if (options.onResource && !result.isError) for (const block of result.content ?? []) reportResource(block, server, options.onResource);
-  return formatCallResult(result, maxChars, server);
+  return asToolResult(result, maxChars, server);
 }

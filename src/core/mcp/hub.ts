@@ -1,18 +1,16 @@
-import { DisposableStore, Emitter } from '../event';
+import { Emitter } from '../event';
 import { silentLogger, taggedLogger, type Logger } from '../logger';
-import { errorMessage, ToolRegistry } from '../tools';
+import { ToolRegistry } from '../tools';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from './config/hubSettings';
 import type { ConfigProblem, ServerConfig } from './config/serverConfig';
-import { serverIdentity } from './config/identity';
-import { ClosedWhileStarting, McpToolSource, type CloseReason } from './connection/source';
+import { McpToolSource } from './connection/source';
 import { HubCatalog } from './features/catalog';
 import { CallRouter } from './hub/callRouting';
-import { keyOf, newEntry, type Entry } from './hub/entry';
+import { keyOf, ServerEntry } from './hub/serverEntry';
 import { sourceOptions, type HubOptions } from './hub/hubOptions';
 import { mergeTools, sameTools } from './hub/mergedTools';
-import { cancelRestart, DEFAULT_RESTART_POLICY, isRestarting, scheduleRestart } from './hub/restarts';
+import { DEFAULT_RESTART_POLICY, isRestarting } from './hub/restarts';
 import { serverInfo, type ServerInfo } from './hub/serverInfo';
-import { registerEntryTools } from './hub/toolRegistration';
 import { TraceSet } from './hub/traces';
 import { sandboxFor } from './sandbox/decision';
 import { sandboxRuntime } from './sandbox/runtime';
@@ -24,14 +22,14 @@ export type { HubOptions, ServerInfo };
 export { failureText } from './hub/serverInfo';
 
 /**
- * Owns one source per configured server, connects them in parallel in the background and keeps
- * one merged registry whose names depend on settings order only, never on who answered first.
- * Its parts are in hub/: the entries it keeps, restarts after a crash, call routing, the merged
- * tool names, the infos the UI reads.
+ * Keeps one entry per configured server (hub/serverEntry.ts: each owns its source, start, restarts,
+ * retirement and registered tools), starts them in parallel in the background and keeps one merged
+ * registry whose names depend on settings order only, never on who answered first. Its other parts
+ * are in hub/: call routing, the merged tool names, the infos the UI reads.
  */
 export class ServerHub {
   readonly registry = new ToolRegistry();
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, ServerEntry>();
   private order: string[] = [];
   private settings: HubSettings;
   private configProblems: ConfigProblem[] = [];
@@ -51,6 +49,25 @@ export class ServerHub {
     settings: () => this.settings,
   });
   private readonly traces = new TraceSet();
+  /** What each entry needs of the hub. */
+  private readonly entryHost: ConstructorParameters<typeof ServerEntry>[2] = {
+    newSource: (config) => new McpToolSource(config, sourceOptions(config, () => this.settings, this.serverLog(config.name), this.trace(config.name), this.options)),
+    log: (server) => this.serverLog(server),
+    route: (...call) => this.calls.call(...call),
+    closed: () => this.closed,
+    stateChanged: (catalog) => {
+      if (catalog) this.catalog.changed();
+      this.rebuild();
+      this.onDidChangeServersEmitter.fire();
+    },
+    toolsChanged: () => this.rebuild(),
+    featuresChanged: (kind) => {
+      this.catalog.changed(kind);
+      this.rebuild();
+    },
+    resourceUpdated: (server, uri) => this.catalog.updated(server, uri),
+    closing: (done) => this.trackClose(done),
+  };
 
   constructor(private readonly options: HubOptions = {}) {
     this.log = options.logger ?? silentLogger;
@@ -70,7 +87,8 @@ export class ServerHub {
       const config = next.get(name);
       if (!config || keyOf(config) !== entry.key) {
         this.serverLog(name).info(config ? 'settings changed: restarting' : 'removed from settings: stopping');
-        this.dropEntry(name, entry, config ? 'restarted' : 'stopped');
+        entry.drop(config ? 'restarted' : 'stopped');
+        this.entries.delete(name);
       }
     }
     this.order = servers.map((s) => s.name);
@@ -78,16 +96,12 @@ export class ServerHub {
     for (const config of servers) {
       const known = this.entries.get(config.name);
       if (known) {
-        // Same key: only metadata such as origin may differ. Another origin is another identity: the
-        // tools listed under the old one are refused until the source registers them again.
-        const moved = serverIdentity(known.config) !== serverIdentity(config);
-        known.config = config;
-        if (moved && known.source?.state.kind === 'running') this.registerTools(known, known.source);
+        known.configure(config);
         continue;
       }
-      const entry = newEntry(config, this.options.restart ?? DEFAULT_RESTART_POLICY);
+      const entry = new ServerEntry(config, this.options.restart ?? DEFAULT_RESTART_POLICY, this.entryHost);
       this.entries.set(config.name, entry);
-      this.startEntry(entry);
+      entry.begin();
     }
     this.rebuild();
   }
@@ -136,19 +150,13 @@ export class ServerHub {
   }
 
   start(name: string): void {
-    const entry = this.entries.get(name);
-    if (!entry || this.closed || (entry.source && entry.source.state.kind !== 'stopped' && entry.source.state.kind !== 'error' && entry.source.state.kind !== 'signIn')) return;
-    this.serverLog(name).info('starting');
-    this.retire(entry, 'restarted');
-    entry.crashes.reset();
-    this.startEntry(entry);
+    this.entries.get(name)?.start();
   }
 
   stop(name: string): Promise<void> {
     const entry = this.entries.get(name);
     if (!entry) return Promise.resolve();
-    this.serverLog(name).info('stopping');
-    const done = this.retire(entry, 'stopped');
+    const done = entry.stop();
     this.rebuild();
     this.onDidChangeServersEmitter.fire();
     return done;
@@ -157,10 +165,7 @@ export class ServerHub {
   restart(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.closed) return;
-    this.serverLog(name).info('restarting');
-    this.retire(entry, 'restarted');
-    entry.crashes.reset();
-    this.startEntry(entry);
+    entry.restart();
     this.rebuild();
   }
 
@@ -176,7 +181,8 @@ export class ServerHub {
   /** Closes every connection and every server process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const [name, entry] of this.entries) this.dropEntry(name, entry, 'stopped');
+    for (const entry of this.entries.values()) entry.drop('stopped');
+    this.entries.clear();
     this.order = [];
     this.rebuild();
     await Promise.allSettled([...this.closingSources]);
@@ -188,94 +194,13 @@ export class ServerHub {
     this.traces.dispose();
   }
 
-  private startEntry(entry: Entry): void {
-    const name = entry.config.name;
-    const source = new McpToolSource(entry.config, sourceOptions(entry.config, () => this.settings, this.serverLog(name), this.trace(name), this.options));
-    entry.source = source;
-    entry.listeners = new DisposableStore();
-    let runningSince: number | undefined;
-    entry.listeners.add(
-      source.onDidChangeState((state) => {
-        if (entry.source !== source) return;
-        if (state.kind === 'running' && runningSince !== state.startedAt) {
-          runningSince = state.startedAt;
-          entry.restarting = false;
-          entry.restartNote = undefined;
-          this.registerTools(entry, source);
-        }
-        // A crash while running, or a failed automatic restart, schedules the next attempt.
-        if (state.kind === 'error' && (runningSince !== undefined || entry.restarting)) this.scheduleRestart(entry, runningSince ? Date.now() - runningSince : 0, state.cannotStart);
-        if (state.kind !== 'starting') this.catalog.changed();
-        this.rebuild();
-        this.onDidChangeServersEmitter.fire();
-      }),
-    );
-    entry.listeners.add(source.onDidChangeTools(() => entry.source === source && this.registerTools(entry, source)));
-    entry.listeners.add(source.features.onDidChange((kind) => entry.source === source && (this.catalog.changed(kind), this.rebuild())));
-    entry.listeners.add(source.features.onDidUpdateResource((uri) => entry.source === source && this.catalog.updated(name, uri)));
-    // Connect on a later turn of the event loop: spawning is synchronous, and reconcile (so
-    // activation) must return at once however many servers there are.
-    const connecting: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => (entry.source === source ? source.connect() : undefined))
-      .catch((err: unknown) => {
-        if (err instanceof ClosedWhileStarting) return;
-        // Waiting for the user to sign in is not a failure.
-        if (source.state.kind === 'signIn') this.serverLog(name).info(errorMessage(err));
-        else this.serverLog(name).error(errorMessage(err));
-      })
-      .finally(() => {
-        if (entry.connecting === connecting) entry.connecting = undefined;
-      });
-    entry.connecting = connecting;
-  }
-
   private serverLog(name: string): Logger {
     return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
-  }
-
-  /** Has the source register its tools, routed through the hub (see toolRegistration); names are given in `rebuild`. */
-  private registerTools(entry: Entry, source: McpToolSource): void {
-    registerEntryTools(entry, source, (...call) => this.calls.call(...call), () => this.rebuild(), this.log);
-  }
-
-  /** After a crash: the source is started again after the policy's delay, or the server's tools go once it gives up. */
-  private scheduleRestart(entry: Entry, ranForMs: number, cannotStart?: true): void {
-    const name = entry.config.name;
-    const restart = (): void => {
-      if (this.closed || this.entries.get(name) !== entry) return;
-      const dead = entry.source;
-      entry.listeners.dispose();
-      entry.source = undefined;
-      if (dead) this.trackClose(dead.close('restarted'));
-      entry.restarting = true;
-      this.startEntry(entry);
-      this.onDidChangeServersEmitter.fire();
-    };
-    if (!scheduleRestart(entry, ranForMs, this.serverLog(name), restart, cannotStart)) entry.lastTools = undefined;
   }
 
   private trackClose(closing: Promise<void>): void {
     const tracked = closing.finally(() => this.closingSources.delete(tracked));
     this.closingSources.add(tracked);
-  }
-
-  /** Stops an entry's current source, keeping the entry. */
-  private retire(entry: Entry, reason: CloseReason): Promise<void> {
-    cancelRestart(entry);
-    entry.lastTools = undefined;
-    const source = entry.source;
-    entry.listeners.dispose();
-    entry.source = undefined;
-    entry.connecting = undefined;
-    if (!source) return Promise.resolve();
-    const closing = source.close(reason);
-    this.trackClose(closing);
-    return closing;
-  }
-
-  private dropEntry(name: string, entry: Entry, reason: CloseReason): void {
-    void this.retire(entry, reason);
-    this.entries.delete(name);
   }
 
   /** Recomputes the merged registry from the running servers, in settings order. */

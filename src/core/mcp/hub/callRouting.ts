@@ -3,7 +3,7 @@ import { failed, type ToolResult } from '../../toolResult';
 import { serverIdentity } from '../config/identity';
 import { NOT_CONNECTED } from '../connection/crashDiagnosis';
 import { sendTurn } from '../transport/inbox';
-import type { Entry } from './entry';
+import type { ServerEntry } from './serverEntry';
 import { isRestarting } from './restarts';
 
 /**
@@ -14,7 +14,7 @@ import { isRestarting } from './restarts';
 export class CallRouter {
   private active = 0;
 
-  constructor(private readonly entryOf: (server: string) => Entry | undefined) {}
+  constructor(private readonly entryOf: (server: string) => ServerEntry | undefined) {}
 
   /** How many tool calls are on their way to a server now. */
   get running(): number {

@@ -1,7 +1,7 @@
 import type { Tool, ToolRegistry } from '../../tools';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerState } from '../connection/state';
-import type { Entry } from './entry';
+import type { ServerEntry } from './serverEntry';
 import type { SandboxPolicy } from '../sandbox/policy';
 import { isRestarting } from './restarts';
 
@@ -25,7 +25,7 @@ export interface ServerInfo {
 }
 
 /** A server's info as it is now; its tools are looked up in `registry` when read. */
-export function serverInfo(name: string, entry: Entry, registry: ToolRegistry, sandbox?: SandboxPolicy): ServerInfo {
+export function serverInfo(name: string, entry: ServerEntry, registry: ToolRegistry, sandbox?: SandboxPolicy): ServerInfo {
   const source = entry.source;
   // A source waits a tick before it connects; it is starting from the moment it exists.
   const own = source?.state ?? { kind: 'stopped' as const };

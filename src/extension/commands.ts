@@ -27,14 +27,19 @@ function toolName(node: unknown): string | undefined {
   return n?.kind === 'tool' && typeof n.name === 'string' ? n.name : undefined;
 }
 
-/** Restarting every server cancels the calls they are running: ask first when there are any. */
+/**
+ * Restarting every server is never one keystroke away from Restart Server in the palette: it asks
+ * first, naming how many servers restart and the calls it would cancel; Cancel (Escape) is the way out.
+ */
 async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
+  const servers = hub.serverNames();
+  if (!servers.length) return true;
   const calls = hub.runningCalls();
-  if (!calls) return true;
   const restart = 'Restart All';
+  const shown = servers.slice(0, 12).map((s) => `"${s}"`).join(', ') + (servers.length > 12 ? ` and ${servers.length - 12} more` : '');
   const answer = await vscode.window.showWarningMessage(
-    `${calls} tool call${calls === 1 ? ' is' : 's are'} running. Restarting all servers cancels ${calls === 1 ? 'it' : 'them'}.`,
-    { modal: true },
+    `Restart all ${servers.length} server${servers.length === 1 ? '' : 's'}?`,
+    { modal: true, detail: `${shown}.${calls ? ` ${calls} tool call${calls === 1 ? ' is' : 's are'} running: restarting cancels ${calls === 1 ? 'it' : 'them'}.` : ''} To restart one server, use Restart Server or its row's menu.` },
     restart,
   );
   return answer === restart;

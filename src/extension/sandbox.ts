@@ -49,9 +49,12 @@ export class EditorSandbox implements SandboxRules {
     const identity = serverIdentity(info.config);
     if (!sandboxed) {
       const run = 'Run Without Sandbox';
+      // The safe answer is the default button (Enter): taking a server out is a deliberate click.
+      const keep = 'Keep in Sandbox';
       const answer = await vscode.window.showWarningMessage(
         `Run "${info.name}" without its sandbox?`,
         { modal: true, detail: `${[describeEndpoint(info.config), ...describeLaunch(info.config)].join('\n')}\n\nIt comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.` },
+        keep,
         run,
       );
       if (answer !== run) return;

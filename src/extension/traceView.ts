@@ -102,12 +102,16 @@ export function registerTraceView(hub: ServerHub): vscode.Disposable[] {
     vscode.commands.registerCommand('minagent.showTrace', async (node?: unknown) => {
       const server = await pickServer(hub, node, 'Show Trace', () => true);
       if (!server) return;
+      // Off, there is nothing to show yet: asked first, rather than opening an empty document.
+      if (!hub.trace(server).isEnabled) {
+        const on = 'Turn On and Show';
+        const answer = await vscode.window.showInformationMessage(`MinAgent: the MCP trace is off (minagent.trace), so nothing of "${server}" was recorded. Turn it on to record every server's messages (redacted, in memory only) from now on?`, on);
+        if (answer !== on) return;
+        await vscode.workspace.getConfiguration('minagent').update('trace', true, vscode.ConfigurationTarget.Global);
+        apply();
+      }
       const doc = await vscode.workspace.openTextDocument(traceUri(server));
       await vscode.window.showTextDocument(doc, { preview: false });
-      if (!hub.trace(server).isEnabled) {
-        const on = await vscode.window.showInformationMessage('MinAgent: the MCP trace is off (minagent.trace). Turn it on to record every server\'s messages, redacted.', 'Turn On');
-        if (on) await vscode.workspace.getConfiguration('minagent').update('trace', true, vscode.ConfigurationTarget.Global);
-      }
     }),
   ];
 }

@@ -93,10 +93,12 @@ describe('servers in a sandbox', () => {
           await w.contextMenu('intruder', 'Run Without Sandbox');
           await dialog.waitFor();
           assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
+          // The safe answer is the default (issue 53, item 10): Enter keeps it in its sandbox.
+          assert.equal((await dialog.locator('.monaco-button').first().innerText()).trim(), 'Keep in Sandbox');
           await w.screenshot('sandbox-3-ask');
-          await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+          await page.keyboard.press('Enter');
           await dialog.waitFor({ state: 'hidden' });
-          assert.ok(await locked(w, 'intruder'), 'cancelled: still sandboxed');
+          assert.ok(await locked(w, 'intruder'), 'Enter: still sandboxed');
 
           await w.contextMenu('intruder', 'Run Without Sandbox');
           await dialog.waitFor();

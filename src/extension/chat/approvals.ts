@@ -53,11 +53,12 @@ export class Approvals {
       void vscode.window.showInformationMessage('MinAgent: no tool is always allowed in this workspace.');
       return;
     }
-    const items = grants.map((grant) => ({ label: grant.tool, description: grant.builtin ? `MinAgent's own tool, for ${grant.server}` : `on ${grant.server}`, picked: true, grant }));
+    // Nothing is picked to begin with: Enter alone forgets nothing (the user picks what to forget).
+    const items = grants.map((grant) => ({ label: grant.tool, description: grant.builtin ? `MinAgent's own tool, for ${grant.server}` : `on ${grant.server}`, picked: false, grant }));
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
-      title: 'Forget "Always allow" for these tools (they will ask again)',
-      placeHolder: 'Unpick a tool to keep it always allowed',
+      title: 'Forget "Always allow" for the tools you pick (they will ask again)',
+      placeHolder: 'Pick the tools to forget, then press Enter',
       // A choice among several: a click elsewhere (or a view taking the focus) does not throw it away.
       ignoreFocusOut: true,
     });

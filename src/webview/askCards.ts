@@ -43,12 +43,29 @@ export class AskCards {
     const values: Record<string, FieldValue> = initialValues(ask.fields);
     const messages = new Map<string, HTMLElement>();
     const accept = el('button', 'primary', 'Accept');
+    // Why Accept does nothing yet, beside it once the user tried (a dimmed button alone says nothing).
+    const why = el('span', 'ask-why');
     // A field's message shows once the user has been in it (not in red before anything was typed).
     const touched = new Set<string>();
+    let invalid = false;
     const check = () => {
       const errors = validateAnswers(ask.fields, values);
       for (const [name, m] of messages) m.textContent = touched.has(name) ? (errors[name] ?? '') : '';
-      accept.disabled = Object.keys(errors).length > 0;
+      const wrong = ask.fields.filter((f) => errors[f.name] !== undefined);
+      invalid = wrong.length > 0;
+      // Still clickable (a disabled button cannot say why); it looks and reads as not ready.
+      accept.setAttribute('aria-disabled', String(invalid));
+      accept.title = invalid ? `Fill in ${wrong.map((f) => f.label).join(', ')} first` : '';
+      if (!invalid) why.textContent = '';
+      else if (why.textContent) why.textContent = `To accept, fill in: ${wrong.map((f) => f.label).join(', ')}`;
+      return wrong;
+    };
+    /** Accept pressed on a form not ready: every field's message shows, and the line beside Accept names them. */
+    const explain = () => {
+      for (const f of ask.fields) touched.add(f.name);
+      const wrong = check();
+      why.textContent = `To accept, fill in: ${wrong.map((f) => f.label).join(', ')}`;
+      body.querySelector<HTMLElement>('.ask-field input, .ask-field select, .ask-field textarea')?.focus();
     };
     const body = el('div', 'ask-fields');
     for (const field of ask.fields) {
@@ -71,18 +88,14 @@ export class AskCards {
     }
     card.append(body);
     const actions = el('div', 'ask-actions');
-    accept.addEventListener('click', () => this.answer(ask.id, { action: 'accept', content: { ...values } }));
-    actions.append(accept, button('Decline', () => this.answer(ask.id, { action: 'decline' })), button('Cancel', () => this.answer(ask.id, { action: 'cancel' })));
+    accept.addEventListener('click', () => (invalid ? explain() : this.answer(ask.id, { action: 'accept', content: { ...values } })));
+    actions.append(accept, button('Decline', () => this.answer(ask.id, { action: 'decline' })), button('Cancel', () => this.answer(ask.id, { action: 'cancel' })), why);
     card.append(actions);
     // Enter in a field accepts a valid form, as in VS Code's own input boxes.
     body.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter' || e.shiftKey || e.isComposing || (e.target as HTMLElement).tagName === 'TEXTAREA') return;
       e.preventDefault();
-      if (!accept.disabled) accept.click();
-      else {
-        for (const f of ask.fields) touched.add(f.name);
-        check();
-      }
+      accept.click();
     });
     check();
     return card;

@@ -55,9 +55,17 @@ describe('elicitation in VS Code', () => {
       await waiting.locator('.card-progress, .card-body', { hasText: 'the server asked for your input' }).first().waitFor();
       assert.doesNotMatch(await waiting.innerText(), /Fulfilling input required/);
       const accept = form.locator('button', { hasText: 'Accept' });
-      assert.equal(await accept.isDisabled(), true);
-      // No message in red before the user was in the field; leaving it empty says why Accept waits.
-      assert.deepEqual((await form.locator('.ask-error').allInnerTexts()).filter((t) => t.trim()), [], 'no error before the field was touched');
+      // Accept reads as not ready (dimmed, aria-disabled); a click says why instead of doing nothing (issue 53, item 9).
+      assert.equal(await accept.getAttribute('aria-disabled'), 'true');
+      assert.ok(Number(await accept.evaluate((b) => getComputedStyle(b).opacity)) < 0.8, 'it looks not ready');
+      assert.deepEqual((await form.locator('.ask-error').allInnerTexts()).filter((t) => t.trim()), [], 'no error before anything was tried');
+      // Forced: Playwright waits for an aria-disabled button to be enabled, as a user would not.
+      await accept.click({ force: true });
+      await form.locator('.ask-why', { hasText: 'To accept, fill in: ' }).waitFor();
+      await form.locator('.ask-error', { hasText: 'Your name is required' }).waitFor();
+      assert.equal(await form.locator('.ask-outcome').count(), 0, 'nothing was sent');
+      await w.screenshot('elicitation-accept-why');
+      // Leaving the field empty says why Accept waits.
       const name = form.locator('input[name="name"]');
       await name.focus();
       await form.locator('select').focus();
@@ -68,7 +76,8 @@ describe('elicitation in VS Code', () => {
       await name.press('Enter');
       assert.equal(await form.locator('.ask-outcome').count(), 0);
       await name.fill('Ada Lovelace');
-      await waitFor('Accept to be enabled', async () => !(await accept.isDisabled()));
+      await waitFor('Accept to be ready', async () => (await accept.getAttribute('aria-disabled')) === 'false');
+      assert.equal(await form.locator('.ask-why').innerText(), '', 'the line beside Accept goes once the form is ready');
       // Enter in a field accepts, as VS Code's own input boxes do.
       await name.press('Enter');
 

@@ -98,7 +98,10 @@ export interface ExamplePrompt {
   /** The tool it shows off (registry name) and its server, for the tooltip. */
   tool: string;
   server?: string;
+  /** What the click puts in the input: the user's words, for the user to finish ("Use echo to "). */
   prompt: string;
+  /** What the tool does, in its server's words (one line, shortened at a word): shown beside the prompt as text. */
+  description?: string;
 }
 
 /** Everything around the transcript: the model picker and the banner. Sent alone when only it changed. */

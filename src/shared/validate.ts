@@ -118,7 +118,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
 
 const isChip = shape<AttachmentChip>({ id: isId, server: isStr, uri: isStr, label: isStr, tokens: isCount, exact: isBool });
 const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isStr) });
-const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr });
+const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr, description: maybe(isStr) });
 
 function isMeta(s: unknown): s is ChatMeta {
   return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));

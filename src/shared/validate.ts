@@ -102,7 +102,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   if (!isObj(i) || !isStr(i.id)) return false;
   switch (i.kind) {
     case 'user':
-      return isStr(i.text) && opt(i.attachments, arrayOf(isStr));
+      return isStr(i.text) && opt(i.attachments, arrayOf(isStr)) && opt(i.model, isStr);
     case 'assistant':
       return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
     case 'tool':
@@ -110,7 +110,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
     case 'prompt':
-      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages);
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages) && opt(i.model, isStr);
     default:
       return false;
   }

@@ -90,7 +90,7 @@ describe('the chat, polished (issue 11)', () => {
 
         // The picker: compact, with the full name and where it runs in its tooltip.
         await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
-        assert.equal(await chat.locator('#model').getAttribute('title'), `mock-model · 127.0.0.1:${port}\nOpenAI-compatible at http://127.0.0.1:${port}/v1`);
+        assert.equal(await chat.locator('#model').getAttribute('title'), `mock-model · localhost\nOpenAI-compatible at http://127.0.0.1:${port}/v1`);
         // The page (hidden in its HTML) shows once its state arrived, styled.
         assert.equal(await chat.evaluate('document.body.hidden'), false);
         assert.equal(await chat.evaluate('getComputedStyle(document.querySelector("footer")).display'), 'flex');
@@ -224,7 +224,7 @@ describe('the chat, polished (issue 11)', () => {
         await w.command('MinAgent: Set Up a Model');
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot or another VS Code language model' }).click();
         await w.page.locator('.notifications-toasts', { hasText: 'No VS Code language model is available' }).waitFor();
-        assert.match(await w.page.locator('.notifications-toasts').innerText(), new RegExp(`keeps using mock-model · 127\\.0\\.0\\.1:${port}`));
+        assert.match(await w.page.locator('.notifications-toasts').innerText(), /keeps using mock-model · localhost/);
         // Nothing changed: the setting, the picker, no banner; and the chat still answers.
         assert.equal((await cs.settings('user'))['minagent.chat.provider'], 'openai');
         assert.equal(await chat.locator('#model').inputValue(), `openai:mock-model@http://127.0.0.1:${port}/v1`);
@@ -378,9 +378,9 @@ describe('the chat, polished (issue 11)', () => {
           await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Set an API key now' }).waitFor({ state: 'detached' });
           await input.press('Enter');
           // Said, and done: both models in the picker, the new one selected, and it answers.
-          await w.page.locator('.notifications-toasts', { hasText: `MinAgent now uses second-model · ${host}` }).waitFor();
+          await w.page.locator('.notifications-toasts', { hasText: 'MinAgent now uses second-model · localhost' }).waitFor();
           await waitFor('the new model selected', async () => (await chat.locator('#model').inputValue()) === secondId);
-          assert.deepEqual(await chat.locator('#model option').allInnerTexts(), [`mock-model · 127.0.0.1:${port}`, `second-model · ${host}`]);
+          assert.deepEqual(await chat.locator('#model option').allInnerTexts(), ['mock-model · localhost', 'second-model · localhost']);
           await ask(chat, 'hello second');
           await chat.locator('.msg.assistant', { hasText: '[second] You said: hello second' }).waitFor();
           // The old provider settings moved into the list once, on activation; the set-up added to it.
@@ -395,7 +395,7 @@ describe('the chat, polished (issue 11)', () => {
           assert.equal(await chat.locator('#model').inputValue(), secondId);
 
           // The old model is still there and still answers.
-          await chat.locator('#model').selectOption({ label: `mock-model · 127.0.0.1:${port}` });
+          await chat.locator('#model').selectOption({ label: 'mock-model · localhost' });
           await ask(chat, 'the first one again');
           await chat.locator('.msg.assistant', { hasText: 'You said: the first one again' }).waitFor();
           assert.doesNotMatch(await chat.locator('.msg.assistant').last().innerText(), /\[second\]/);

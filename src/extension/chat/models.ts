@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseScript, type ChatModel } from '../../core/agent/model';
 import { createModel } from '../../core/models/factory';
-import { entryDetail, entryId, entryLabel, MODELS_SETTING, upgradeSelection, type ModelEntry } from '../../core/models/modelList';
+import { entryDetail, entryId, entryLabels, MODELS_SETTING, upgradeSelection, type ModelEntry } from '../../core/models/modelList';
 import type { ModelChoice } from '../../shared/protocol';
 import { ignoredNotice, setting, workspaceMinagentKeys } from '../trustedSettings';
 import { KeyOrigins } from './keyOrigins';
@@ -68,9 +68,11 @@ export class ModelChoices {
 
   list(): ModelChoice[] {
     const out: ModelChoice[] = this.lmModels.map((m) => ({ id: `lm:${m.id}`, label: `${m.name} (${m.vendor})`, detail: `vscode.lm: ${m.family}` }));
-    for (const c of this.configured()) {
+    const configured = this.configured();
+    const labels = entryLabels(configured.map((c) => c.entry));
+    for (const [i, c] of configured.entries()) {
       const detail = entryDetail(c.entry, scriptSetting());
-      out.push(c.fromWorkspace ? { id: c.id, label: `${entryLabel(c.entry)} (workspace)`, detail: `${detail}, from this workspace's settings` } : { id: c.id, label: entryLabel(c.entry), detail });
+      out.push(c.fromWorkspace ? { id: c.id, label: `${labels[i]} (workspace)`, detail: `${detail}, from this workspace's settings` } : { id: c.id, label: labels[i]!, detail });
     }
     return out;
   }

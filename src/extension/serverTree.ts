@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { countTools, toolCountText, uncountedNote } from '../core/toolCounts';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeLaunch, describeProblem } from '../core/mcp/config/describe';
@@ -246,9 +247,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         // The server's own title: attacker-written, and it may echo a secret the entry gave it.
         const title = identity?.title ? serverRedactor(info.config).redact(identity.title) : undefined;
         if (title) lines.splice(1, 0, '', markdownText(title));
-        // Tools switched off one by one are not counted (nor their tokens): the row agrees with the meter.
-        const off = this.toolsOf(info.name).filter((t) => !this.switches.toolSwitchedOn(t)).length;
-        const count = off ? `${Math.max(0, state.toolCount - off)} of ${state.toolCount} tools` : `${state.toolCount} tool${state.toolCount === 1 ? '' : 's'}`;
+        // The tools the model can be sent, less those switched off one by one (nor their tokens): the row
+        // agrees with the meter; tools kept for the server's apps are listed below but said apart.
+        const counts = countTools(this.toolsOf(info.name), (t) => this.switches.toolSwitchedOn(t));
+        const count = toolCountText(counts);
+        const uncounted = uncountedNote(counts);
+        if (uncounted) lines.push('', markdownText(uncounted));
         // What a glance needs, short enough for the default sidebar: the title and the revision are in the tooltip.
         item.description = `${on ? '' : 'off · '}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}`;
         item.checkboxState = {

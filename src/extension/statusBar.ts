@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerHub } from '../core/mcp/hub';
+import { countTools, toolCountText, uncountedNote } from '../core/toolCounts';
 import type { WorkspaceConfig } from './configLoader';
 
 /** `MinAgent 2/3 · 5 tools`; yellow when something failed, red when nothing runs; click opens the tree. */
@@ -26,9 +27,12 @@ export class StatusBar implements vscode.Disposable {
     const starting = servers.filter((s) => s.state.kind === 'starting').length;
     const failed = servers.filter((s) => s.state.kind === 'error').length + broken;
     const signIn = servers.filter((s) => s.state.kind === 'signIn').length;
-    const tools = this.hub.registry.size;
+    // What the model can be sent, as the context meter counts; app-only tools are said apart in the tooltip.
+    const counts = countTools(this.hub.registry.list());
+    const tools = counts.model;
+    const uncounted = uncountedNote(counts);
     this.item.text = `${starting ? '$(loading~spin)' : '$(plug)'} ${running}/${total} · ${tools} tool${tools === 1 ? '' : 's'}`;
-    this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${signIn ? `, ${signIn} waiting for you to sign in` : ''}${failed ? `, ${failed} failed` : ''}; ${tools} tools`;
+    this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${signIn ? `, ${signIn} waiting for you to sign in` : ''}${failed ? `, ${failed} failed` : ''}; ${toolCountText(counts)}${uncounted ? `\n${uncounted}` : ''}`;
     this.item.backgroundColor = failed === 0 ? undefined : new vscode.ThemeColor(running === 0 && !starting ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
     this.item.show();
   }

@@ -62,14 +62,14 @@ export interface CardResource {
 }
 
 export type TranscriptItem =
-  /** `attachments`: the resources sent with the message, as labels. */
-  | { kind: 'user'; id: string; text: string; attachments?: string[] }
+  /** `attachments`: the resources sent with the message, as labels; `model`: the picker's name of the model it was sent to. */
+  | { kind: 'user'; id: string; text: string; attachments?: string[]; model?: string }
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
   /** A server's prompt, expanded: it stands for the user's message (see PromptMessageView). */
-  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[] };
+  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[]; model?: string };
 
 /** One message of a server's prompt as the chat shows it: plain text, and raster images. */
 export interface PromptMessageView {
@@ -98,7 +98,10 @@ export interface ExamplePrompt {
   /** The tool it shows off (registry name) and its server, for the tooltip. */
   tool: string;
   server?: string;
+  /** What the click puts in the input: the user's words, for the user to finish ("Use echo to "). */
   prompt: string;
+  /** What the tool does, in its server's words (one line, shortened at a word): shown beside the prompt as text. */
+  description?: string;
 }
 
 /** Everything around the transcript: the model picker and the banner. Sent alone when only it changed. */

@@ -102,7 +102,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   if (!isObj(i) || !isStr(i.id)) return false;
   switch (i.kind) {
     case 'user':
-      return isStr(i.text) && opt(i.attachments, arrayOf(isStr));
+      return isStr(i.text) && opt(i.attachments, arrayOf(isStr)) && opt(i.model, isStr);
     case 'assistant':
       return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
     case 'tool':
@@ -110,7 +110,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
     case 'prompt':
-      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages);
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages) && opt(i.model, isStr);
     default:
       return false;
   }
@@ -118,7 +118,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
 
 const isChip = shape<AttachmentChip>({ id: isId, server: isStr, uri: isStr, label: isStr, tokens: isCount, exact: isBool });
 const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isStr) });
-const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr });
+const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr, description: maybe(isStr) });
 
 function isMeta(s: unknown): s is ChatMeta {
   return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));

@@ -35,7 +35,17 @@ export class Welcome {
       ...list.map((e) => {
         const b = document.createElement('button');
         b.className = 'example';
-        b.textContent = e.prompt;
+        // The prompt to finish ("Use echo to …"), and under it what the tool does, in its server's words.
+        const prompt = document.createElement('span');
+        prompt.className = 'example-prompt';
+        prompt.textContent = `${e.prompt.trimEnd()} …`;
+        b.append(prompt);
+        if (e.description) {
+          const about = document.createElement('span');
+          about.className = 'example-about';
+          about.textContent = e.description;
+          b.append(about);
+        }
         b.title = e.server ? `${e.tool} from ${e.server}` : e.tool;
         b.addEventListener('click', () => this.fill(e.prompt));
         return b;

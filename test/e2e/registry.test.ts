@@ -90,7 +90,7 @@ describe('servers from a registry', () => {
         assert.equal(await w.row('github').getAttribute('aria-selected'), 'true', 'the added server is selected');
         // Its tools reach the chat: the welcome's examples take one tool per server, GitHub's first among them.
         const chat = await w.webview();
-        await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file:' }).waitFor({ timeout: 60_000 });
+        await chat.locator('#welcome .example', { hasText: 'Use create_or_update_file to' }).waitFor({ timeout: 60_000 });
         const written = await cs.settingsText('user');
         assert.doesNotMatch(written, new RegExp(TOKEN), 'the secret is not in the settings');
         assert.deepEqual((await userSettings())['minagent.servers']!.github!.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}' });

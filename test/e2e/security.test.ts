@@ -152,7 +152,7 @@ describe('a hostile workspace', () => {
   e2eTest('untrusted: the repo endpoint never gets a request or the key; the chat answers from the user endpoint; approval "never" is ignored; the UI names the ignored settings', () =>
     scenario(false, async ({ chat, mine, repo, stage, w }) => {
       await stage('picker-and-notice', async () => {
-        await chat.locator('#model option', { hasText: `my-model · 127.0.0.1:${mine.port}` }).waitFor({ state: 'attached' });
+        await chat.locator('#model option', { hasText: 'my-model · localhost' }).waitFor({ state: 'attached' });
         assert.equal(await chat.locator('#model option', { hasText: 'repo-model' }).count(), 0, 'the repo model is not offered');
         const notice = chat.locator('#banner .trust-notice');
         await notice.waitFor();
@@ -206,7 +206,7 @@ describe('a hostile workspace', () => {
     scenario(true, async ({ w, chat, cs, mine, repo, stage }) => {
       const host = `127.0.0.1:${repo.port}`;
       await stage('cancel-sends-nothing', async () => {
-        await chat.locator('#model option', { hasText: `repo-model · ${host}` }).waitFor({ state: 'attached' });
+        await chat.locator('#model option', { hasText: 'repo-model · localhost' }).waitFor({ state: 'attached' });
         await ask(chat, 'hello');
         await dialog(w).waitFor();
         await w.screenshot('security-trusted-modal');

@@ -143,8 +143,8 @@ describe('minagent CLI', () => {
   test("the demo's model does what a starter suggestion says: the tool it names, with its required arguments made up", async () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
-      // As the chat's welcome writes it (src/core/chat/examples.ts).
-      const r = await cliAsync(['chat', 'Use word_count: Count the words in a text.', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { ...process.env, OPENAI_API_KEY: 'k' });
+      // As the chat's welcome writes it (src/core/chat/examples.ts), finished by the user.
+      const r = await cliAsync(['chat', 'Use word_count to count the words of a sentence', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { ...process.env, OPENAI_API_KEY: 'k' });
       assert.equal(r.code, 0, r.out);
       assert.match(r.out, /^\[0\] tool_call: word_count -> 2\n/, 'word_count of "demo text"');
     } finally {

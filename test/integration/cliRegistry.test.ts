@@ -60,6 +60,8 @@ describe('minagent registry', () => {
     assert.equal(json.length, 6, 'every page read');
     assert.deepEqual(json.find((s) => s.name === 'io.github.modelcontextprotocol/server-time')!.adds.map((a) => a.runs), ['uvx mcp-server-time==2026.5.2', 'docker run -i --rm docker.io/mcp/time:2026.5.2']);
     assert.deepEqual(json.find((s) => s.name === 'io.github.modelcontextprotocol/server-github')!.adds.map((a) => a.runs), ['GITHUB_PERSONAL_ACCESS_TOKEN=<secret> npx -y @modelcontextprotocol/server-github@2025.4.8']);
+    // A URL template's variable shows as what will be asked, not as if the template were the address.
+    assert.deepEqual(json.find((s) => s.name === 'com.example.mcp/weather')!.adds.map((a) => a.runs), ['http://127.0.0.1:<port>/mcp']);
   });
 
   test("search on a hostile registry: no escape reaches the terminal, what cannot be added says why, a document past the bounds is named", async () => {

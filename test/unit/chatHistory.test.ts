@@ -152,9 +152,9 @@ describe('the conversation history (store)', () => {
 });
 
 describe('the conversation history (router)', () => {
-  function router(dir: string) {
+  function router(dir: string, overrides: Parameters<typeof quietActions>[0] = {}) {
     const store = new FileConversationStore(dir);
-    const actions = quietActions();
+    const actions = quietActions(overrides);
     const runner = new TurnRunner({
       registry: new ToolRegistry(),
       createModel: async () => {
@@ -203,6 +203,21 @@ describe('the conversation history (router)', () => {
     assert.ok(![a.id, b.id, c.id].includes(fresh.id));
     assert.equal(fresh.size, 0, 'with nothing left, a new empty chat');
     assert.deepEqual(await chat.conversations(), []);
+    chat.dispose();
+  });
+
+  test('Export is titled with the name the user gave the chat, else the start of its first message', async () => {
+    const opened: string[] = [];
+    const { store, chat } = router(tempDir(), { openText: async (_text, _language, title) => void opened.push(title) });
+    const c = await chat.current();
+    say(c, 'What is MCP?');
+    await store.save(c);
+    await chat.handle({ type: 'export', requestId: 1 }, () => undefined);
+    await chat.renameConversation(c.id, '  Demo   tour ');
+    await chat.handle({ type: 'export', requestId: 2 }, () => undefined);
+    await chat.renameConversation(c.id, '');
+    await chat.handle({ type: 'export', requestId: 3 }, () => undefined);
+    assert.deepEqual(opened, ['MinAgent chat · What is MCP?.md', 'MinAgent chat · Demo tour.md', 'MinAgent chat · What is MCP?.md']);
     chat.dispose();
   });
 });

@@ -2,7 +2,7 @@
 // one-time move of the old provider settings into it, and the selection an older version stored.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { entryId, entryLabel, migrateLegacy, parseModelList, upgradeSelection, withEntry } from '../../src/core/models/modelList';
+import { entryId, entryLabel, entryLabels, migrateLegacy, parseModelList, upgradeSelection, withEntry } from '../../src/core/models/modelList';
 
 describe('parseModelList', () => {
   test('a bad entry is named by index and field and skipped; the others are kept', () => {
@@ -39,9 +39,31 @@ describe('parseModelList', () => {
 
   test('labels and ids: the label, else model and host; identical entries share an id', () => {
     const [a] = parseModelList([{ provider: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' }]).entries;
-    assert.equal(entryLabel(a!), 'm · 127.0.0.1:8080');
+    assert.equal(entryLabel(a!), 'm · localhost');
     assert.equal(entryId(a!), 'openai:m@http://127.0.0.1:8080/v1');
     assert.equal(entryLabel({ provider: 'openai', baseUrl: 'x', model: 'm', label: 'Mine' }), 'Mine');
+  });
+
+  test("issue 53: the picker names the model and a readable endpoint (the provider, or the host), never an ephemeral port as its text", () => {
+    const label = (baseUrl: string, provider: 'openai' | 'anthropic' = 'openai') => entryLabel({ provider, baseUrl, model: 'm' });
+    assert.equal(label('http://127.0.0.1:40475/v1'), 'm · localhost');
+    assert.equal(label('http://localhost:11434/v1'), 'm · Ollama');
+    assert.equal(label('http://127.0.0.1:1234/v1'), 'm · LM Studio');
+    assert.equal(label('http://[::1]:9000/v1'), 'm · localhost');
+    assert.equal(label('https://api.openai.com/v1'), 'm · OpenAI');
+    assert.equal(label('https://api.anthropic.com', 'anthropic'), 'm · Anthropic');
+    assert.equal(label('https://openrouter.ai/api/v1'), 'm · OpenRouter');
+    assert.equal(label('http://gpu-box.lan:8000/v1'), 'm · gpu-box.lan');
+    assert.equal(label('not a url'), 'm · not a url');
+    // Two entries that would read the same keep their addresses apart, after the readable name.
+    const same = [
+      { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:40475/v1', model: 'm' },
+      { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:40476/v1', model: 'm' },
+      { provider: 'openai' as const, baseUrl: 'https://api.openai.com/v1', model: 'm' },
+      { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:1/v1', model: 'x', label: 'Mine' },
+      { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:2/v1', model: 'y', label: 'Mine' },
+    ];
+    assert.deepEqual(entryLabels(same), ['m · localhost (127.0.0.1:40475)', 'm · localhost (127.0.0.1:40476)', 'm · OpenAI', 'Mine', 'Mine']);
   });
 });
 

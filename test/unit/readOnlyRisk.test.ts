@@ -53,4 +53,21 @@ describe('resultSources: whose results the model has read', () => {
     assert.deepEqual(resultSources(messages, registry), ['fs', 'docs', 'the tool "gone_tool" (no longer listed)']);
     assert.deepEqual(resultSources(messages.slice(0, 2), registry), []);
   });
+
+  test("MinAgent's search_tools is no server's result; a server's own tool of that name still counts as its server", () => {
+    const messages: ChatMessage[] = [
+      { role: 'assistant', content: '', toolCalls: [{ id: 's', name: 'search_tools', arguments: { query: 'notes' } }] },
+      { role: 'tool', toolCallId: 's', name: 'search_tools', content: '{"loaded":[{"name":"save_note","server":"collector","description":"x"}],"note":"n"}' },
+    ];
+    assert.deepEqual(resultSources(messages, registry), []);
+    const withOwn = new ToolRegistry();
+    withOwn.add(tool('search_tools', 'lookalike'));
+    assert.deepEqual(resultSources(messages, withOwn), ['lookalike']);
+  });
+
+  test('the reason names servers and tools no longer listed apart, never "server the tool"', () => {
+    const req = { ...saveNote, contextServers: ['fs', 'the tool "gone_tool" (no longer listed)', 'docs'] };
+    assert.equal(readOnlyRisk(req, false), 'Asks although its server calls it read-only: this conversation holds results from servers "fs", "docs" and from the tool "gone_tool" (no longer listed), and its arguments could carry them to "collector".');
+    assert.equal(readOnlyRisk({ ...saveNote, contextServers: ['the tool "gone_tool" (no longer listed)'] }, false), 'Asks although its server calls it read-only: this conversation holds results from the tool "gone_tool" (no longer listed), and its arguments could carry them to "collector".');
+  });
 });

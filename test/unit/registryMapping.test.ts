@@ -142,6 +142,12 @@ describe('mapping a package to an entry', () => {
     assert.deepEqual(built.entry, { type: 'http', url: 'http://127.0.0.1:9100/mcp', headers: { 'X-Units': 'imperial' }, registry: { url: REGISTRY.url, name: 'com.example.mcp/weather', version: '1.4.0' } });
   });
 
+  test("issue 53: the gallery's preview of a URL template shows each variable as what the user will be asked (<port>), not as if the template were the URL", () => {
+    assert.equal(previewOf(doc('weather-remote.json'), only(doc('weather-remote.json'), 'remote')), 'http://127.0.0.1:<port>/mcp');
+    const tenant = parseServerJson({ name: 'io.example/r', description: 'x', version: '1', remotes: [{ type: 'streamable-http', url: 'https://{tenant}.example.com/{v}/mcp', variables: { tenant: { isRequired: true } } }] });
+    assert.equal(previewOf(tenant, only(tenant, 'remote')), 'https://<tenant>.example.com/{v}/mcp', 'braces that name no variable are the document\'s text');
+  });
+
   test('a header whose value holds a secret variable: its fixed text is written as it is, only what the user typed is a secret', () => {
     const server = parseServerJson({
       name: 'io.example/remote',

@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../agent/agent';
 import type { ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
+import { isUnlistedSource } from './contextSources';
 
 /** The origin whose `autoApprove` is the user's own word; any other origin is a workspace file. */
 export const USER_ORIGIN = 'user settings';
@@ -49,8 +50,9 @@ export function readOnlyRisk(req: ApprovalRequest, serverTrusted: boolean): stri
   if (req.annotations?.readOnlyHint !== true || serverTrusted) return undefined;
   const others = (req.contextServers ?? []).filter((s) => s !== req.server);
   if (!others.length) return undefined;
-  const names = others.map((s) => (s.startsWith('the tool "') ? s : `"${s}"`));
-  return `Asks although its server calls it read-only: this conversation holds results from ${names.length === 1 ? 'server ' : 'servers '}${names.join(', ')}, and its arguments could carry them to ${req.server ? `"${req.server}"` : 'its server'}.`;
+  const servers = others.filter((s) => !isUnlistedSource(s));
+  const parts = [...(servers.length ? [`${servers.length === 1 ? 'server' : 'servers'} ${servers.map((s) => `"${s}"`).join(', ')}`] : []), ...others.filter(isUnlistedSource)];
+  return `Asks although its server calls it read-only: this conversation holds results from ${parts.join(' and from ')}, and its arguments could carry them to ${req.server ? `"${req.server}"` : 'its server'}.`;
 }
 
 /** Whether the user vouched for a server: `trusted: true` on its entry in user settings (a workspace file cannot). */

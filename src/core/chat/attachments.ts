@@ -4,6 +4,16 @@ import { isFeatureError, type FeatureError, type ReadResourceResult } from '../m
 import { formatReadResult } from '../mcp/features/resources';
 import type { AttachmentChip } from '../../shared/protocol';
 
+/** An MCP App's page (its `ui://` HTML): the app's, shown in a tool's card, never a document to attach. */
+export function isAppPage(uri: string): boolean {
+  return /^ui:/i.test(uri.trim());
+}
+
+/** The resources Add to Chat offers: all a server lists but its apps' pages. */
+export function attachableResources<T extends { uri: string }>(resources: readonly T[]): T[] {
+  return resources.filter((r) => !isAppPage(r.uri));
+}
+
 /** At most this many resources wait for the next message. */
 export const MAX_ATTACHMENTS = 20;
 
@@ -48,8 +58,9 @@ export class Attachments implements Disposable {
     return this.items.map((i) => i.chip);
   }
 
-  /** Reads and attaches a resource; resolves to the error when it cannot be read. */
+  /** Reads and attaches a resource; resolves to the error when it cannot be read (or is an app's page). */
   async add(server: string, uri: string, label: string): Promise<FeatureError | undefined> {
+    if (isAppPage(uri)) return { error: `${uri.slice(0, 200)} is an app's page (MCP Apps), not a document: its app shows it in a tool's card` };
     if (this.items.some((i) => i.chip.server === server && i.chip.uri === uri)) return undefined;
     if (this.items.length >= MAX_ATTACHMENTS) return { error: `at most ${MAX_ATTACHMENTS} resources can be attached to one message` };
     const result = await this.host.read(server, uri);

@@ -3,15 +3,18 @@ import type { ExamplePrompt } from '../../shared/protocol';
 interface ToolLike {
   name: string;
   description: string;
+  title?: string;
   server?: string;
 }
 
-const MAX_PROMPT = 120;
+const MAX_DESCRIPTION = 100;
 
 /**
  * Example prompts built from the tools the model is offered: one per server first (in settings
- * order), then more from the same servers, up to `max`. The text comes from the tool's own name and
- * description: both are a server's words, so the view shows them as text, cut short and on one line.
+ * order), then more from the same servers, up to `max`. The prompt is the user's words for the user
+ * to finish ("Use echo to "); what the tool does is the server's words (its description's first
+ * sentence, else its title), shown beside it and never glued into the prompt. Both are a server's
+ * text, so the view shows them as text, on one line each, the description shortened at a word.
  */
 export function examplePrompts(tools: readonly ToolLike[], max = 4): ExamplePrompt[] {
   const byServer = new Map<string, ToolLike[]>();
@@ -25,15 +28,18 @@ export function examplePrompts(tools: readonly ToolLike[], max = 4): ExampleProm
     if (!more.length) break;
     picked.push(...more.slice(0, max - picked.length));
   }
-  return picked.map((t) => ({ tool: t.name, ...(t.server ? { server: t.server } : {}), prompt: promptFor(t) }));
+  return picked.map((t) => {
+    const description = shortened(firstSentence(oneLine(t.description)) || oneLine(t.title ?? ''));
+    return { tool: t.name, ...(t.server ? { server: t.server } : {}), prompt: `Use ${oneLine(t.name).slice(0, 64)} to `, ...(description ? { description } : {}) };
+  });
 }
 
-function promptFor(t: ToolLike): string {
-  const name = oneLine(t.name).slice(0, 64);
-  const sentence = firstSentence(oneLine(t.description));
-  // "Use tool: what it does", whatever the description's grammar (a verb, a noun phrase).
-  const text = sentence ? `Use ${name}: ${sentence}` : `Use ${name} to `;
-  return text.length > MAX_PROMPT ? `${text.slice(0, MAX_PROMPT - 1)}…` : text;
+/** At most MAX_DESCRIPTION characters, cut at a word (or mid-word only when one word is that long). */
+function shortened(s: string): string {
+  if (s.length <= MAX_DESCRIPTION) return s;
+  const head = s.slice(0, MAX_DESCRIPTION - 1);
+  const space = head.lastIndexOf(' ');
+  return `${space > MAX_DESCRIPTION / 2 ? head.slice(0, space) : head}…`;
 }
 
 /** Whitespace and control characters (a description's newlines, a zero-width trick) as single spaces. */

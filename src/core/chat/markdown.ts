@@ -33,9 +33,9 @@ export function conversationMarkdown(conversation: Conversation): string {
   return out.join('\n');
 }
 
-/** The export's tab title: the start of the first message, on one line. */
-export function exportTitle(conversation: Conversation): string {
+/** The export's tab title: the name the user gave the chat (`name`), else the start of its first message, on one line. */
+export function exportTitle(conversation: Conversation, name?: string): string {
   const first = conversation.items.find((i) => i.kind === 'user');
-  const title = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, 40) : '';
+  const title = name?.replace(/\s+/g, ' ').trim() || (first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim().slice(0, 40) : '');
   return `MinAgent chat${title ? ` · ${title}` : ''}.md`;
 }

@@ -258,7 +258,8 @@ export class ChatRouter implements Disposable {
 
   async exportMarkdown(): Promise<void> {
     const c = await this.current();
-    await this.actions.openText(conversationMarkdown(c), 'markdown', exportTitle(c));
+    const kept = (await this.store.list()).find((info) => info.id === c.id);
+    await this.actions.openText(conversationMarkdown(c), 'markdown', exportTitle(c, kept?.renamed ? kept.title : undefined));
   }
 
   /** The picker or banner changed (models, settings, tools): only they are sent again. */

@@ -24,6 +24,8 @@ const MAX_APP_RESULT_CHARS = 512 * 1024;
 export interface TurnHost {
   registry: ToolRegistry;
   createModel(signal: AbortSignal): Promise<ChatModel>;
+  /** The picker's name of the model a turn starting now asks: kept with the message, so a switch mid-chat is marked. */
+  modelName?(): string | undefined;
   /** System prompt, step limit and stream idle timeout, read when the turn starts. */
   agentOptions(): { system: string; instructions?: () => string; maxSteps: number; idleTimeoutMs?: number };
   /** The tools the model is offered, request by request (all, or deferred behind search_tools). */
@@ -138,8 +140,12 @@ export class Turn {
     const c = this.conversation;
     const input = this.input;
     const shownId = c.newId(typeof input === 'string' ? 'u' : 'p');
-    if (typeof input === 'string') c.append({ kind: 'user', id: shownId, text: input, ...(this.attached ? { attachments: this.attached.labels } : {}) });
-    else c.append({ kind: 'prompt', id: shownId, name: input.prompt, server: input.server, messages: input.shown });
+    const modelName = this.host.modelName?.();
+    const asked = modelName ? { model: modelName } : {};
+    const switched = modelSwitch(c.items, modelName);
+    const switchId = switched ? this.notice('info', switched) : undefined;
+    if (typeof input === 'string') c.append({ kind: 'user', id: shownId, text: input, ...(this.attached ? { attachments: this.attached.labels } : {}), ...asked });
+    else c.append({ kind: 'prompt', id: shownId, name: input.prompt, server: input.server, messages: input.shown, ...asked });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
@@ -166,6 +172,7 @@ export class Turn {
       if (result.notSent !== undefined && typeof input === 'string') {
         // Not a turn of the conversation: the message leaves the transcript and goes back to the input, the history stays as it was.
         c.remove(shownId);
+        if (switchId) c.remove(switchId);
         return { notSent: { text: input, reason: `Not sent: ${result.notSent}. Your message is back in the input.`, ...(this.attached ? { attached: this.attached } : {}) } };
       }
       if (result.notSent !== undefined) this.notice('error', `Not sent: ${result.notSent}.`);
@@ -283,3 +290,17 @@ export class Turn {
 
 /** A card's status for how its call ended (a timeout is an error the card's text explains). */
 const CARD_STATUS: Record<ToolStatus, ToolCard['status']> = { ok: 'done', error: 'error', timeout: 'error', cancelled: 'cancelled', denied: 'denied' };
+
+/**
+ * What marks a model switch before a message sent to `now`: the model the conversation's last message
+ * was sent to, when it was another. Nothing for a chat's first message, or one kept before models were recorded.
+ */
+export function modelSwitch(items: readonly TranscriptItem[], now: string | undefined): string | undefined {
+  if (now === undefined) return undefined;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if ((item.kind !== 'user' && item.kind !== 'prompt') || item.model === undefined) continue;
+    return item.model === now ? undefined : `Model changed: this message and what follows go to ${now} (before: ${item.model}).`;
+  }
+  return undefined;
+}

@@ -95,10 +95,54 @@ export function entryId(e: ModelEntry): string {
   return e.provider === 'scripted' ? `scripted:${e.scriptFile ?? ''}` : `${e.provider}:${e.model}@${e.baseUrl}`;
 }
 
-/** What the picker shows: the label, else `model · host`. */
+/** What the picker shows: the label, else the model and where it runs, readably (`llama3.2 · Ollama`, `m · localhost`). */
 export function entryLabel(e: ModelEntry): string {
   if (e.label) return e.label;
-  return e.provider === 'scripted' ? 'Scripted replies' : `${e.model} · ${hostOf(e.baseUrl)}`;
+  return e.provider === 'scripted' ? 'Scripted replies' : `${e.model} · ${endpointName(e.baseUrl)}`;
+}
+
+/**
+ * The picker's labels for a list of entries: entryLabel, and for entries that would read the same
+ * (two local servers of one model) their address after it, so the two can be told apart. A label the
+ * user gave is theirs and stays as it is.
+ */
+export function entryLabels(entries: readonly ModelEntry[]): string[] {
+  const labels = entries.map(entryLabel);
+  const count = new Map<string, number>();
+  for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
+  return entries.map((e, i) => (e.provider !== 'scripted' && !e.label && count.get(labels[i]!)! > 1 ? `${labels[i]} (${hostOf(e.baseUrl)})` : labels[i]!));
+}
+
+/** Vendors' API hosts, by the name users know them by. */
+const VENDORS: Record<string, string> = {
+  'api.openai.com': 'OpenAI',
+  'api.anthropic.com': 'Anthropic',
+  'openrouter.ai': 'OpenRouter',
+  'api.groq.com': 'Groq',
+  'api.mistral.ai': 'Mistral',
+  'api.deepseek.com': 'DeepSeek',
+  'generativelanguage.googleapis.com': 'Gemini',
+};
+/** The default ports of local model servers. */
+const LOCAL_SERVERS: Record<string, string> = { '11434': 'Ollama', '1234': 'LM Studio' };
+
+/**
+ * Where a model runs, as a person reads it: the vendor, a local server by its default port, else
+ * `localhost` or the host's name. The port (often a test's or a tool's ephemeral one) stays in the
+ * picker's detail, which shows the whole URL.
+ */
+function endpointName(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  const host = url.hostname.toLowerCase();
+  const vendor = VENDORS[host];
+  if (vendor) return vendor;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)) return LOCAL_SERVERS[url.port] ?? 'localhost';
+  return host;
 }
 
 export function entryDetail(e: ModelEntry, fallbackScript = ''): string {

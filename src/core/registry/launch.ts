@@ -104,7 +104,11 @@ export function buildEntry(server: ServerJson, plan: Plan, answers: Record<strin
 
 /** What adding with `plan` would run or reach, before anything is asked: each value not yet known as `<label>`. */
 export function previewOf(server: ServerJson, plan: Plan): string {
-  if (plan.remote) return visibleLine(plan.remote.url);
+  // Each variable of a URL template as what the user will be asked (`<port>`), not as if the template were the address.
+  if (plan.remote) {
+    const remote = plan.remote;
+    return visibleLine(remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => (remote.variables?.[name] ? `<${name}>` : whole)));
+  }
   return build(server, plan, {}, { name: 'preview', registry: { url: '', name: server.name, version: server.version } }, true).shown;
 }
 

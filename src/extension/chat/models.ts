@@ -3,7 +3,8 @@ import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseScript, type ChatModel } from '../../core/agent/model';
 import { createModel } from '../../core/models/factory';
-import { entryDetail, entryId, entryLabel, MODELS_SETTING, upgradeSelection, type ModelEntry } from '../../core/models/modelList';
+import { setupBaseUrl } from '../../core/models/modelSetup';
+import { entryDetail, entryId, entryLabels, MODELS_SETTING, upgradeSelection, type ModelEntry } from '../../core/models/modelList';
 import type { ModelChoice } from '../../shared/protocol';
 import { ignoredNotice, setting, workspaceMinagentKeys } from '../trustedSettings';
 import { KeyOrigins } from './keyOrigins';
@@ -11,6 +12,8 @@ import { LanguageModelAdapter } from './lmModel';
 import { baseUrlFromWorkspace, userBaseUrls, userModels, workspaceModel } from './modelSettings';
 
 const SELECTED_KEY = 'minagent.chat.selectedModel';
+/** The Base URL last typed in Set Up a Model, per provider (user state, never a workspace's). */
+const SETUP_TYPED_KEY = 'minagent.setup.baseUrl';
 
 export const SETUP_HINT =
   'No model is available. Use Copilot (or any extension that provides a VS Code language model), or run MinAgent: Set Up a Model to add one to "minagent.chat.models": an OpenAI-compatible endpoint (for Ollama: http://localhost:11434/v1; LM Studio, vLLM, OpenAI, OpenRouter), or Anthropic with an API key (MinAgent: Set API Key).';
@@ -68,9 +71,11 @@ export class ModelChoices {
 
   list(): ModelChoice[] {
     const out: ModelChoice[] = this.lmModels.map((m) => ({ id: `lm:${m.id}`, label: `${m.name} (${m.vendor})`, detail: `vscode.lm: ${m.family}` }));
-    for (const c of this.configured()) {
+    const configured = this.configured();
+    const labels = entryLabels(configured.map((c) => c.entry));
+    for (const [i, c] of configured.entries()) {
       const detail = entryDetail(c.entry, scriptSetting());
-      out.push(c.fromWorkspace ? { id: c.id, label: `${entryLabel(c.entry)} (workspace)`, detail: `${detail}, from this workspace's settings` } : { id: c.id, label: entryLabel(c.entry), detail });
+      out.push(c.fromWorkspace ? { id: c.id, label: `${labels[i]} (workspace)`, detail: `${detail}, from this workspace's settings` } : { id: c.id, label: labels[i]!, detail });
     }
     return out;
   }
@@ -151,6 +156,18 @@ export class ModelChoices {
     if (key) await this.keys.store(pick.provider, key, origin);
     else await this.keys.delete(pick.provider);
     vscode.window.setStatusBarMessage(key ? `MinAgent: key for ${pick.label} saved` : `MinAgent: key for ${pick.label} removed`, 3_000);
+  }
+
+  /** The Base URL Set Up a Model offers (see setupBaseUrl): the user's own from their last run or settings, never a workspace's. */
+  setupBaseUrl(provider: 'openai' | 'anthropic'): string {
+    const selectedId = this.selected();
+    const typedBefore = this.globalState.get<string>(`${SETUP_TYPED_KEY}.${provider}`);
+    return setupBaseUrl(provider, { entries: userModels(this.globalState, scriptSetting()).entries, ...(selectedId ? { selectedId } : {}), ...(typedBefore ? { typedBefore } : {}) });
+  }
+
+  /** What the user typed as the Base URL in Set Up a Model, offered again by the next run. */
+  async rememberSetupBaseUrl(provider: 'openai' | 'anthropic', baseUrl: string): Promise<void> {
+    await this.globalState.update(`${SETUP_TYPED_KEY}.${provider}`, baseUrl);
   }
 
   /** The stored key when it is bound to exactly `baseUrl`'s origin (the set-up lists that endpoint's models with it). */

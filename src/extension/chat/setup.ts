@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { DEFAULT_BASE_URLS } from '../../core/models/factory';
 import { baseUrlProblem, entryId, entryLabel, normaliseBaseUrl } from '../../core/models/modelList';
 import { pickEndpointModel, typeModelName } from './modelNamePick';
 import { addUserModel } from './modelSettings';
@@ -37,12 +36,14 @@ export async function setupModel(models: ModelChoices): Promise<void> {
   const provider = pick.id as 'openai' | 'anthropic';
   const typed = await vscode.window.showInputBox({
     title: 'Base URL',
-    value: provider === 'openai' ? 'http://localhost:11434/v1' : DEFAULT_BASE_URLS.anthropic,
+    // The user's own from before (their last run, their settings), else Ollama's or Anthropic's.
+    value: models.setupBaseUrl(provider),
     prompt: provider === 'openai' ? 'Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1' : 'Anthropic Messages API',
     ignoreFocusOut: true,
     validateInput: (v) => (baseUrlProblem(v.trim()) ? 'Enter an http or https URL such as http://localhost:11434/v1' : undefined),
   });
   if (typed === undefined) return;
+  await models.rememberSetupBaseUrl(provider, typed.trim());
   const named =
     provider === 'openai'
       ? await pickEndpointModel(normaliseBaseUrl(provider, typed), await models.keyBoundTo(provider, typed))
@@ -50,6 +51,8 @@ export async function setupModel(models: ModelChoices): Promise<void> {
   if (!named) return;
   const entry = { provider, baseUrl: normaliseBaseUrl(provider, named.baseUrl), model: named.model };
   const { added } = await addUserModel(entry);
+  // As the endpoint answered it (a /v1 it added), for the next run.
+  await models.rememberSetupBaseUrl(provider, entry.baseUrl);
   await models.select(entryId(entry));
   if (!(await models.keyBoundTo(provider, entry.baseUrl))) {
     const wantsKey = await vscode.window.showQuickPick(['Set an API key now', 'No key needed (e.g. Ollama)'], { title: `API key for ${entry.baseUrl}` });

@@ -27,6 +27,7 @@ export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: Tool
     },
     registry: hub.registry,
     createModel: () => models.create(),
+    modelName: () => models.choice(models.selected())?.label,
     agentOptions: () => {
       const idle = setting<number>('chat.idleTimeout', 120);
       return {

@@ -26,7 +26,7 @@ export function createAttachments(hub: ServerHub, models: ModelChoices, tree: Re
     maxChars: () => setting<number>('maxOutputChars', 50_000),
   });
   const command = vscode.commands.registerCommand('minagent.addResourceToChat', async (node?: unknown) => {
-    const picked = await resolveResource(hub, tree, node, 'Add Resource to Chat');
+    const picked = await resolveResource(hub, tree, node, 'Add Resource to Chat', { documentsOnly: true });
     if (!picked) return;
     const failed = await vscode.window.withProgress({ location: { viewId: 'minagent.resources' }, title: `Reading ${picked.label}` }, () => attachments.add(picked.server, picked.uri, picked.label));
     if (failed) {

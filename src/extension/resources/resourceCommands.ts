@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { attachableResources } from '../../core/chat/attachments';
 import type { ServerHub } from '../../core/mcp/hub';
 import type { ResourceRef } from './docUri';
 import type { ResourceDocuments } from './resourceDocs';
@@ -14,11 +15,13 @@ export interface PickedResource extends ResourceRef {
  * The resource a command is about: the tree node it was run on (a template is filled first), or
  * one picked from every server's resources and templates (from the palette). Undefined: cancelled.
  */
-export async function resolveResource(hub: ServerHub, tree: ResourceTreeProvider, node: unknown, title: string): Promise<PickedResource | undefined> {
+export async function resolveResource(hub: ServerHub, tree: ResourceTreeProvider, node: unknown, title: string, { documentsOnly = false } = {}): Promise<PickedResource | undefined> {
   let n = asNode(node);
   if (!n) {
+    // Add to Chat offers documents: not an app's ui:// page.
+    const resources = documentsOnly ? attachableResources(hub.catalog.resources()) : hub.catalog.resources();
     const items = [
-      ...hub.catalog.resources().map((r) => ({ label: r.title ?? r.name, description: r.server, detail: r.uri, node: { kind: 'resource', server: r.server, uri: r.uri } as ResourceNode })),
+      ...resources.map((r) => ({ label: r.title ?? r.name, description: r.server, detail: r.uri, node: { kind: 'resource', server: r.server, uri: r.uri } as ResourceNode })),
       ...hub.catalog.templates().map((t) => ({ label: t.title ?? t.name, description: `${t.server} · template`, detail: t.uriTemplate, node: { kind: 'template', server: t.server, uriTemplate: t.uriTemplate } as ResourceNode })),
     ];
     if (!items.length) {

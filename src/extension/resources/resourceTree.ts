@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isAppPage } from '../../core/chat/attachments';
 import type { HubCatalog } from '../../core/mcp/features/catalog';
 import type { McpResource, McpResourceTemplate } from '../../core/mcp/features/featureTypes';
 import { formatBytes } from '../../core/mcp/features/resourceView';
@@ -82,7 +83,8 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
         const r = this.resource(node);
         const item = new vscode.TreeItem(this.clean(node.server, r?.title ?? r?.name ?? node.uri)!);
         item.id = `resource:${node.server}:${node.uri}`;
-        item.contextValue = 'resource';
+        // An app's page opens (its HTML, as text) but is not offered to Add to Chat.
+        item.contextValue = isAppPage(node.uri) ? 'appPage' : 'resource';
         item.description = [r?.mimeType, r?.size !== undefined ? formatBytes(r.size) : undefined].filter(Boolean).join(' · ');
         item.tooltip = tooltip(this.clean(node.server, node.uri)!, this.clean(node.server, r?.name), this.clean(node.server, r?.description));
         item.iconPath = this.icons?.path(r?.icons) ?? new vscode.ThemeIcon('file');

@@ -5,6 +5,8 @@ export interface ConversationInfo {
   id: string;
   /** The user's own name for it, else the start of its first message ('' while it has none). */
   title: string;
+  /** The title is the user's own name for it (Rename), not the start of its first message. */
+  renamed?: boolean;
   createdAt: number;
   updatedAt: number;
 }

@@ -166,7 +166,7 @@ export class FileConversationStore implements ConversationStore {
 
   /** The conversations kept, most recent first. */
   async list(): Promise<readonly ConversationInfo[]> {
-    return (this.index ??= await this.indexFile.read()).conversations.map(({ id, title, createdAt, updatedAt }) => ({ id, title, createdAt, updatedAt }));
+    return (this.index ??= await this.indexFile.read()).conversations.map(({ id, title, renamed, createdAt, updatedAt }) => ({ id, title, ...(renamed ? { renamed } : {}), createdAt, updatedAt }));
   }
 
   async open(id: string): Promise<Conversation> {

@@ -44,6 +44,8 @@ export interface CliArgs {
   /** `registry add ... --package-registry`: install from the registry the package names (its registryBaseUrl). */
   packageRegistry: boolean;
   help: boolean;
+  /** `--version`, `-V` (or the command `version`). */
+  version: boolean;
 }
 
 export const USAGE = `usage: minagent <command> [options]
@@ -122,7 +124,8 @@ options:
   --client-metadata-url URL
                           an https Client ID Metadata Document to use as the OAuth client ID
                           where the authorization server supports it
-  -h, --help              this help`;
+  -h, --help              this help
+  -V, --version           the version of minagent`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const { values, positionals } = parseArgs({
@@ -156,6 +159,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       scope: { type: 'string' },
       'package-registry': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'V', default: false },
     },
   });
   const [command = '', ...rest] = positionals;
@@ -189,5 +193,6 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.scope !== undefined ? { scope: values.scope } : {}),
     packageRegistry: values['package-registry'] ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }

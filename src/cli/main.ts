@@ -30,6 +30,9 @@ import { ProgressLine } from './progressLine';
 import { cliSandboxRules } from './sandboxRules';
 import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 
+/** package.json's version, set by the build (scripts/build.mjs). */
+declare const MINAGENT_VERSION: string;
+
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout', 'registry']);
 
 async function main(argv: string[]): Promise<number> {
@@ -37,7 +40,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseCliArgs(argv);
   } catch (err) {
-    return fail(`${(err as Error).message}\n${USAGE}`, 2);
+    // One line that names what was wrong; the help is a flag away.
+    return fail(`${(err as Error).message}\nrun \`minagent --help\` for the commands and options`, 2);
+  }
+  if (args.version || args.command === 'version') {
+    stdout(`minagent ${MINAGENT_VERSION}\n`);
+    return 0;
   }
   if (args.help || !args.command) {
     stdout(`${USAGE}\n`);

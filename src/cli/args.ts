@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+
+/** Where the CLI looks for a folder's settings unless `--settings` names a file. */
+export const DEFAULT_SETTINGS = join('.vscode', 'settings.json');
 
 export interface CliArgs {
   command: string;
@@ -166,7 +170,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   return {
     command,
     positionals: rest,
-    settings: values.settings ?? '.vscode/settings.json',
+    settings: values.settings ?? DEFAULT_SETTINGS,
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.server !== undefined ? { server: values.server } : {}),
     json: values.json ?? false,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
@@ -10,7 +11,8 @@ import { RegistryError } from '../core/registry/client';
 import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
 import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';
-import { parseCliArgs, USAGE, type CliArgs } from './args';
+import { DEFAULT_SETTINGS, parseCliArgs, USAGE, type CliArgs } from './args';
+import { noSettingsMessage } from './noProject';
 import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
 import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
 import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
@@ -79,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
   const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS', ['always', 'off']);
   if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
+  // Outside a project: what was looked for, and --settings.
+  if (args.settings === DEFAULT_SETTINGS && !existsSync(settingsPath)) return fail(noSettingsMessage(process.cwd()), 1);
   let settings: Record<string, unknown>;
   try {
     settings = readSettingsFile(settingsPath);

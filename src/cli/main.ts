@@ -152,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
     void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}) };
+  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}), aligned: process.stdout.isTTY === true };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);

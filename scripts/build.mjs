@@ -1,7 +1,9 @@
 // Bundles the CLI, the extension, the webview and the tokenizer worker with esbuild. `tsc` only type-checks.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, cpSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, readFileSync } from 'node:fs';
 
+/** What `minagent --version` prints. */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const production = process.argv.includes('--production') || process.env.NODE_ENV === 'production';
 // The test-only hooks, each in the builds of the suite that needs it and in no other:
 // --test-api (the desktop suite) exports a way to run a tool without approval;
@@ -31,7 +33,7 @@ const sandboxLibrary = '@anthropic-ai/sandbox-runtime';
 const results = await Promise.all([
   // The o200k_base tokenizer (about 2.7 MB) runs in a worker thread started on first use: its own file.
   build({ ...common, entryPoints: ['src/core/budget/o200kWorker.ts'], outfile: 'dist/o200kWorker.js' }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', external: [sandboxLibrary], banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', external: [sandboxLibrary], banner: { js: '#!/usr/bin/env node' }, define: { MINAGENT_VERSION: JSON.stringify(version) } }),
   build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', sandboxLibrary], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }),
   build({

@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+
+/** Where the CLI looks for a folder's settings unless `--settings` names a file. */
+export const DEFAULT_SETTINGS = join('.vscode', 'settings.json');
 
 export interface CliArgs {
   command: string;
@@ -44,6 +48,8 @@ export interface CliArgs {
   /** `registry add ... --package-registry`: install from the registry the package names (its registryBaseUrl). */
   packageRegistry: boolean;
   help: boolean;
+  /** `--version`, `-V` (or the command `version`). */
+  version: boolean;
 }
 
 export const USAGE = `usage: minagent <command> [options]
@@ -122,7 +128,8 @@ options:
   --client-metadata-url URL
                           an https Client ID Metadata Document to use as the OAuth client ID
                           where the authorization server supports it
-  -h, --help              this help`;
+  -h, --help              this help
+  -V, --version           the version of minagent`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const { values, positionals } = parseArgs({
@@ -156,13 +163,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
       scope: { type: 'string' },
       'package-registry': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'V', default: false },
     },
   });
   const [command = '', ...rest] = positionals;
   return {
     command,
     positionals: rest,
-    settings: values.settings ?? '.vscode/settings.json',
+    settings: values.settings ?? DEFAULT_SETTINGS,
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.server !== undefined ? { server: values.server } : {}),
     json: values.json ?? false,
@@ -189,5 +197,6 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values.scope !== undefined ? { scope: values.scope } : {}),
     packageRegistry: values['package-registry'] ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }

@@ -9,7 +9,7 @@ import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';
-import { row, terminalLine } from './terminalText';
+import { table, terminalLine } from './terminalText';
 import type { ToolVisibility } from '../core/apps/appMeta';
 import { forApp, forModel, type Tool } from '../core/tools';
 import { ToolIndex } from '../core/toolSearch/toolIndex';
@@ -28,20 +28,28 @@ export interface Output {
   err(line: string): void;
   /** A tool's progress, on a terminal only (src/cli/progressLine.ts). */
   progress?: ProgressLine;
+  /** Stdout is a terminal: a table's columns are padded to line up (else tab-separated, for scripts). */
+  aligned?: boolean;
+}
+
+/** A table on stdout: lined up on a terminal, tab-separated elsewhere (terminalText's `table`). */
+export function printTable(io: Output, rows: string[][]): void {
+  for (const line of table(rows, io.aligned ?? false)) io.out(line);
 }
 
 /** `servers`: one line per server, configured ones first in settings order, then broken and disabled entries. */
 export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output): number {
+  const rows: string[][] = [];
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    const line = state.kind === 'error' ? row(s.name, 'error', count, failureText(s)) : state.kind === 'signIn' ? row(s.name, 'sign in', count, state.message) : row(s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : []));
-    io.out(line);
+    rows.push(state.kind === 'error' ? [s.name, 'error', count, failureText(s)] : state.kind === 'signIn' ? [s.name, 'sign in', count, state.message] : [s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : [])]);
   }
   const broken = new Map<string, string>();
   for (const p of parsed.problems) if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
-  for (const [name, message] of broken) io.out(row(name, 'error', '0 tools', message));
-  for (const name of parsed.disabled) io.out(row(name, 'stopped', '0 tools', 'disabled in settings'));
+  for (const [name, message] of broken) rows.push([name, 'error', '0 tools', message]);
+  for (const name of parsed.disabled) rows.push([name, 'stopped', '0 tools', 'disabled in settings']);
+  printTable(io, rows);
   return allFailed(hub, failedServers(hub, parsed)) ? 1 : 0;
 }
 
@@ -64,7 +72,7 @@ export function toolsCommand(hub: ServerHub, json: boolean, io: Output, failed: 
     offeredToModel: forModel(t),
   }));
   if (json) io.out(JSON.stringify({ tools: rows, failed }, null, 2));
-  else for (const t of hub.registry.list()) io.out(row(t.name, t.server ?? '', [t.description, appNote(t)].filter(Boolean).join(' ')));
+  else printTable(io, hub.registry.list().map((t) => [t.name, t.server ?? '', [t.description, appNote(t)].filter(Boolean).join(' ')]));
   return listStatus(hub, failed, io);
 }
 

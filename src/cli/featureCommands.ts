@@ -1,9 +1,8 @@
 import { isFeatureError, type FeatureError } from '../core/mcp/features/featureTypes';
 import type { ServerHub } from '../core/mcp/hub';
 import { formatPromptMessages } from '../core/mcp/features/prompts';
-import { listStatus, NotFound, parseNameAndJson, UsageError, type Output } from './commands';
+import { listStatus, NotFound, parseNameAndJson, printTable, UsageError, type Output } from './commands';
 import { couldHaveBeen, type FailedServer } from './failures';
-import { row } from './terminalText';
 
 /** `resources`: every server's resources, then its templates, in settings order. */
 export function resourcesCommand(hub: ServerHub, json: boolean, io: Output, failed: readonly FailedServer[] = []): number {
@@ -13,8 +12,7 @@ export function resourcesCommand(hub: ServerHub, json: boolean, io: Output, fail
     io.out(JSON.stringify({ resources, templates, failed }, null, 2));
     return listStatus(hub, failed, io);
   }
-  for (const r of resources) io.out(row(r.server, r.uri, r.title ?? r.name, r.mimeType ?? ''));
-  for (const t of templates) io.out(row(t.server, t.uriTemplate, t.name, `template: ${t.variables.join(', ')}`));
+  printTable(io, [...resources.map((r) => [r.server, r.uri, r.title ?? r.name, r.mimeType ?? '']), ...templates.map((t) => [t.server, t.uriTemplate, t.name, `template: ${t.variables.join(', ')}`])]);
   return listStatus(hub, failed, io);
 }
 
@@ -57,7 +55,7 @@ export async function readCommand(hub: ServerHub, input: { uri: string; server?:
 export function promptsCommand(hub: ServerHub, json: boolean, io: Output, failed: readonly FailedServer[] = []): number {
   const rows = hub.catalog.prompts().map((p) => ({ name: p.name, server: p.server, description: p.description ?? p.title ?? '', arguments: p.arguments }));
   if (json) io.out(JSON.stringify({ prompts: rows, failed }, null, 2));
-  else for (const r of rows) io.out(row(r.name, r.server, r.description, r.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')));
+  else printTable(io, rows.map((r) => [r.name, r.server, r.description, r.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ')]));
   return listStatus(hub, failed, io);
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
@@ -10,7 +11,8 @@ import { RegistryError } from '../core/registry/client';
 import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
 import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';
-import { parseCliArgs, USAGE, type CliArgs } from './args';
+import { DEFAULT_SETTINGS, parseCliArgs, USAGE, type CliArgs } from './args';
+import { noSettingsMessage } from './noProject';
 import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
 import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
 import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
@@ -30,6 +32,9 @@ import { ProgressLine } from './progressLine';
 import { cliSandboxRules } from './sandboxRules';
 import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 
+/** package.json's version, set by the build (scripts/build.mjs). */
+declare const MINAGENT_VERSION: string;
+
 const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout', 'registry']);
 
 async function main(argv: string[]): Promise<number> {
@@ -37,7 +42,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseCliArgs(argv);
   } catch (err) {
-    return fail(`${(err as Error).message}\n${USAGE}`, 2);
+    // One line that names what was wrong; the help is a flag away.
+    return fail(`${(err as Error).message}\nrun \`minagent --help\` for the commands and options`, 2);
+  }
+  if (args.version || args.command === 'version') {
+    stdout(`minagent ${MINAGENT_VERSION}\n`);
+    return 0;
   }
   if (args.help || !args.command) {
     stdout(`${USAGE}\n`);
@@ -71,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
   const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS', ['always', 'off']);
   if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
+  // Outside a project: what was looked for, and --settings.
+  if (args.settings === DEFAULT_SETTINGS && !existsSync(settingsPath)) return fail(noSettingsMessage(process.cwd()), 1);
   let settings: Record<string, unknown>;
   try {
     settings = readSettingsFile(settingsPath);
@@ -140,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
     void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}) };
+  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}), aligned: process.stdout.isTTY === true };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);

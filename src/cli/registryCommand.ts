@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { storedInputKey } from '../core/mcp/config/storedInputs';
 import { commandExists } from '../core/mcp/transport/findCommand';
-import { RegistryClient } from '../core/registry/client';
+import { RegistryClient, RegistryError, RegistryUnreachable } from '../core/registry/client';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../core/registry/launch';
 import { suggestedName } from '../core/registry/names';
 import { registryText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
@@ -12,7 +12,7 @@ import { errorMessage } from '../core/tools';
 import type { Terminal } from './approve';
 import { UsageError, type Output } from './commands';
 import { terminalLine } from './terminalText';
-import { readUserSettings } from './userSettings';
+import { readUserSettings, userSettingsFile } from './userSettings';
 
 /** The official MCP Registry: the default when neither `--registry` nor the settings name one. */
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/';
@@ -33,19 +33,34 @@ export interface RegistryOptions {
 }
 
 /**
- * The registry to read: `--registry`, else the first of the user's `minagent.registries` (user settings
- * only: a cloned folder's settings file does not choose where servers come from), else the official one.
+ * The registry to read and where that choice came from: `--registry`, else the first of the user's
+ * `minagent.registries` (user settings only: a cloned folder's settings file does not choose where
+ * servers come from), else the official one.
  */
-function registryUrl(options: RegistryOptions): string {
-  if (options.registry) return options.registry;
+function chosenRegistry(options: RegistryOptions): { url: string; from: string } {
+  if (options.registry) return { url: options.registry, from: 'given with --registry' };
   const listed = settingsValue(readUserSettings(), 'registries');
-  return Array.isArray(listed) && typeof listed[0] === 'string' ? listed[0] : OFFICIAL_REGISTRY;
+  if (Array.isArray(listed) && typeof listed[0] === 'string') return { url: listed[0], from: `the first of minagent.registries in ${userSettingsFile()}` };
+  return { url: OFFICIAL_REGISTRY, from: 'the official MCP Registry, the default' };
+}
+
+/** A client of the chosen registry, and what to tell a user whose registry gave no answer: why, and how to pick another. */
+async function fromRegistry<T>(options: RegistryOptions, read: (client: RegistryClient) => Promise<T>): Promise<T> {
+  const chosen = chosenRegistry(options);
+  try {
+    return await read(new RegistryClient(chosen.url));
+  } catch (err) {
+    if (!(err instanceof RegistryUnreachable)) throw err;
+    throw new RegistryError(
+      terminalLine(`cannot reach the MCP registry ${err.registry} (${chosen.from}): ${err.why}`) +
+        `\n  another registry: --registry URL, or "minagent.registries": ["URL"] in your user settings (${userSettingsFile()})`,
+    );
+  }
 }
 
 /** `registry search [QUERY]`: the latest version of each matching server, with what adding it would run. */
 export async function registrySearch(query: string | undefined, options: RegistryOptions, io: Output): Promise<number> {
-  const client = new RegistryClient(registryUrl(options));
-  const listing = await client.list(query ? { search: query } : {});
+  const { client, listing } = await fromRegistry(options, async (client) => ({ client, listing: await client.list(query ? { search: query } : {}) }));
   const found = listing.servers.map((s) => describe(s));
   if (options.json) io.out(JSON.stringify(found, null, 2));
   else {
@@ -86,8 +101,7 @@ export async function registryAdd(spec: string, options: RegistryOptions, io: Ou
   const at = spec.lastIndexOf('@');
   const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, 'latest'];
   if (!SERVER_NAME.test(name)) throw new UsageError(`"${terminalLine(name)}" is not a registry server name (namespace/name)`);
-  const client = new RegistryClient(registryUrl(options));
-  const { server } = await client.version(name, version);
+  const { client, server } = await fromRegistry(options, async (client) => ({ client, server: (await client.version(name, version)).server }));
   const { plans, unusable } = plansOf(server);
   const plan = await firstRunnable(plans);
   if (!plan) {

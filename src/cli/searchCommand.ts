@@ -1,9 +1,8 @@
 import type { ServerHub } from '../core/mcp/hub';
 import { ToolIndex } from '../core/toolSearch/toolIndex';
 import type { CliArgs } from './args';
-import { listStatus, UsageError, type Output } from './commands';
+import { listStatus, printTable, UsageError, type Output } from './commands';
 import type { FailedServer } from './failures';
-import { row } from './terminalText';
 
 export interface SearchInput {
   queries: string[];
@@ -40,7 +39,7 @@ export function searchCommand(hub: ServerHub, input: SearchInput, json: boolean,
       for (const [i, r] of results.entries()) {
         if (results.length > 1) io.out(`${i ? '\n' : ''}# ${r.query}`);
         if (!r.tools.length) io.out('(no tool matches)');
-        for (const t of r.tools) io.out(row(t.name, t.server, t.score.toFixed(3)));
+        printTable(io, r.tools.map((t) => [t.name, t.server, t.score.toFixed(3)]));
       }
   } finally {
     index.dispose();

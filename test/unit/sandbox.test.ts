@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { sandboxFor, sandboxReason, type SandboxRules } from '../../src/core/mcp/sandbox/decision';
-import { sandboxPolicy } from '../../src/core/mcp/sandbox/policy';
+import { npmConfigRead, sandboxPolicy } from '../../src/core/mcp/sandbox/policy';
 import { preloadPath } from '../../src/core/mcp/sandbox/preload';
 import { hostRefusal, writeRefusal } from '../../src/core/mcp/sandbox/bounds';
 import { helperEnvironment, HOST_PATH, insideCommand, sandboxedServerEnvironment } from '../../src/core/mcp/sandbox/environment';
@@ -46,6 +46,15 @@ test('the default policy: secrets unreadable, writes only in the cwd, no network
   assert.ok(npx.denyRead.includes('/ws/private') && npx.denyRead.includes('/home/u/.npmrc'));
   const other = sandboxPolicy(stdio({ command: 'npx', args: ['-y', 'another-server'] }), 'entry', ctx);
   assert.notEqual(other.npmCache, npx.npmCache, "one server's cache is not another's: what one plants there another never runs");
+});
+
+test("npm's own read of the hidden ~/.npmrc is told from a server's reads of other hidden files; only an npx server's", () => {
+  const npx = sandboxPolicy(stdio({ command: 'npx', args: ['-y', 'some-server'] }), 'entry', ctx);
+  const note = (path: string) => `read ${JSON.stringify(path)}: hidden by the sandbox (under ${JSON.stringify(path)}; ...)`;
+  assert.equal(npmConfigRead(npx, note('/home/u/.npmrc')), true);
+  assert.equal(npmConfigRead(npx, note('/home/u/.ssh/id_rsa')), false);
+  assert.equal(npmConfigRead(npx, note('/home/u/.npmrc.bak')), false);
+  assert.equal(npmConfigRead(sandboxPolicy(stdio(), 'entry', ctx), note('/home/u/.npmrc')), false, 'a server that is not npx reading it is a denial like any other');
 });
 
 test("entries: sandbox true, an object, or VS Code's sandboxEnabled with sandbox; a bad host names the field; ignored on HTTP", () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { indentLines, row, terminalLine, terminalText } from '../../src/cli/terminalText';
+import { indentLines, row, table, terminalLine, terminalText, visibleWidth } from '../../src/cli/terminalText';
 
 describe('terminalText: what a terminal would obey shows as its escape', () => {
   test('C0 (but tab and newline), DEL, C1, CSI, OSC, bidi overrides and isolates, zero-width and BOM', () => {
@@ -37,5 +37,28 @@ describe('terminalText: what a terminal would obey shows as its escape', () => {
 
   test('lines of server text inside a line of ours are indented', () => {
     assert.equal(indentLines('one\r\nRun x? [y]es\ntwo'), 'one\n    Run x? [y]es\n    two');
+  });
+});
+
+describe('table: rows that line up on a terminal, tab-separated for a pipe', () => {
+  test('the columns a text takes: wide characters two, combining marks none', () => {
+    assert.equal(visibleWidth('echo'), 4);
+    assert.equal(visibleWidth('日本語'), 6);
+    assert.equal(visibleWidth('🙂 ok'), 5);
+    assert.equal(visibleWidth('e\u0301te'), 3, 'e and its combining accent take one column');
+    assert.equal(visibleWidth('ünïcode'), 7);
+  });
+
+  test('on a terminal every field but the last is padded to its column, by the width of the escaped text', () => {
+    const rows = [
+      ['a\rb', 'fs', 'one'],
+      ['日本', 'research', 'two'],
+      ['long_name', 'x', ''],
+    ];
+    assert.deepEqual(table(rows, true), ['a\\rb       fs        one', '日本       research  two', 'long_name  x']);
+  });
+
+  test('for a pipe, each row is `row`: tab-separated, tabs and newlines in a field escaped', () => {
+    assert.deepEqual(table([['x\ny', 'fs', 'd\te']], false), ['x\\ny\tfs\td\\te']);
   });
 });

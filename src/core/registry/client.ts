@@ -1,5 +1,6 @@
 import { isLoopbackHostname } from '../net/addresses';
 import { readTextCapped } from '../net/limits';
+import { unreachableCause } from '../net/unreachable';
 import { errorMessage } from '../tools';
 import { parseRegistryServer, registryText, type RegistryServer } from './serverJson';
 
@@ -40,6 +41,18 @@ export interface Listing {
 }
 
 export class RegistryError extends Error {}
+
+/** The registry gave no answer at all: `why` in words (no such host, refused, no answer in time). */
+export class RegistryUnreachable extends RegistryError {
+  constructor(
+    /** The registry's base URL. */
+    readonly registry: string,
+    readonly why: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export class RegistryClient {
   private readonly base: URL;
@@ -121,8 +134,9 @@ export class RegistryClient {
     try {
       response = await this.fetchImpl(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(this.limits.timeoutMs) });
     } catch (err) {
-      const e = err as { name?: string; cause?: { code?: string } };
-      throw new RegistryError(e.name === 'TimeoutError' ? `${where} did not answer within ${this.limits.timeoutMs / 1000} s` : `cannot reach ${where}: ${e.cause?.code ?? errorMessage(err)}`);
+      if ((err as { name?: string }).name === 'TimeoutError') throw new RegistryUnreachable(this.base.href, `no answer within ${this.limits.timeoutMs / 1000} s`, `${where} did not answer within ${this.limits.timeoutMs / 1000} s`);
+      const why = unreachableCause(err, url);
+      throw new RegistryUnreachable(this.base.href, why, `cannot reach ${where}: ${why}`);
     }
     if (response.status === 404) {
       void response.body?.cancel().catch(() => undefined);

@@ -131,9 +131,12 @@ export class Connector {
     this.clientHandlers = options.clientRequests?.install(client, config, log);
     client.onclose = () => this.host.closed();
     client.onerror = (err) => {
+      const message = errorMessage(err);
       // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
-      if (/^Received a progress notification for an unknown token/.test(errorMessage(err))) log.trace(`protocol: ${errorMessage(err)}`);
-      else log.warn(`protocol: ${errorMessage(err)}`);
+      if (/^Received a progress notification for an unknown token/.test(message)) log.trace(`protocol: ${message}`);
+      // A server that asked something as it ended (or as we closed it) cannot read the answer: nothing is wrong.
+      else if (/^Failed to send response: /.test(message) && transportGone(transport, this.host.closing())) log.info(`protocol: not answered, the server had ended or was being closed: ${message}`);
+      else log.warn(`protocol: ${message}`);
     };
     try {
       await handshake(client, transport, { config, log, redactor, trace: options.trace, eras: options.eras, timeoutMs, probeTimeoutMs, legacy, closing: () => this.host.closing(), onFallback: (f) => this.noteFallback(f), onPatience: (why) => this.host.slowStart(why) });
@@ -151,4 +154,9 @@ export class Connector {
     const { config, log, stderr, options: o } = this.host;
     return { config, log, stderr, closeTimings: o.closeTimings, maxMessageBytes: o.maxMessageBytes, httpLimits: o.httpLimits, auth: o.auth, serverPriority: o.serverPriority, sandbox: o.sandbox };
   }
+}
+
+/** Whether the server can no longer read what is sent: its session is closing, or its process was closed or has exited. */
+function transportGone(transport: Transport, closing: boolean): boolean {
+  return closing || (transport instanceof ProcessTransport && (transport.closed || transport.exit !== undefined));
 }

@@ -9,7 +9,7 @@ import type { ServerPriority } from '../config/hubSettings';
 import { serverEnvironment } from '../config/env';
 import { DEFAULT_CLOSE_TIMINGS, ProcessTransport, type CloseTimings } from '../transport/processTransport';
 import { httpStatus } from './crashDiagnosis';
-import type { SandboxPolicy } from '../sandbox/policy';
+import { npmConfigRead, type SandboxPolicy } from '../sandbox/policy';
 import { sandboxedServerEnvironment } from '../sandbox/environment';
 import { sandboxedSpawn } from '../sandbox/spawn';
 import { eraRefusal } from './era';
@@ -47,7 +47,7 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
         // variables, no more (a token in the editor's environment is a secret as ~/.aws is).
         env: s.sandbox ? sandboxedServerEnvironment(c.env) : serverEnvironment(c.env),
         cwd,
-        onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, !!s.sandbox)),
+        onStderr: (text) => s.stderr.write(text, (line) => line && logStderr(s.log, line, s.sandbox)),
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
         ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),
         // What the host sees the sandbox deny goes where the server's own denials (its preload's) go.
@@ -98,9 +98,13 @@ export async function withSseFallback(s: Pick<TransportSettings, 'config' | 'log
 }
 
 /** A stderr line in the log: one that reports an error (`Error: ...`, `fatal: ...`) as a warning. */
-function logStderr(log: Logger, line: string, sandboxed: boolean): void {
-  // What the sandbox's preload says of a refused connection (netPreload.cjs).
-  if (sandboxed && line.startsWith(SANDBOX_NOTE)) log.warn(`sandbox denied: ${line.slice(SANDBOX_NOTE.length)}`);
-  else if (isErrorLine(line)) log.warn(`stderr: ${line}`);
+function logStderr(log: Logger, line: string, sandbox: SandboxPolicy | undefined): void {
+  // What the sandbox's preload says of a refused connection or a hidden read (netPreload.cjs, readNotes.cjs).
+  if (sandbox && line.startsWith(SANDBOX_NOTE)) {
+    const note = line.slice(SANDBOX_NOTE.length);
+    // npm's own start, every time: said for --verbose; a failure's message still names it (sandboxDenials).
+    if (npmConfigRead(sandbox, note)) log.info(`sandbox: npm read ${sandbox.npmUserConfig}, which is hidden (it may hold tokens): npm installs from the registry \`npm config get registry\` names; the file's other settings (tokens, scoped registries) do not apply in the sandbox`);
+    else log.warn(`sandbox denied: ${note}`);
+  } else if (isErrorLine(line)) log.warn(`stderr: ${line}`);
   else log.info(`stderr: ${line}`);
 }

@@ -18,6 +18,8 @@ export interface SandboxPolicy {
   npmCache?: string;
   /** The registry an npx server installs from (the host's `npm config get registry`). */
   npmRegistry?: string;
+  /** An npx server's hidden `~/.npmrc`, which npm reads at every start (see npmConfigRead). */
+  npmUserConfig?: string;
   /** Where it starts: its entry's `cwd`, or for a workspace's entry that names one outside the workspace, the workspace's folder. */
   cwd: string;
   /** What of a workspace's entry was refused, by field (`cwd`, `sandbox.filesystem.allowWrite[0]`, ...): logged as it starts. */
@@ -77,7 +79,7 @@ export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, 
     reason,
     cwd,
     refused,
-    ...(npmCache ? { npmCache } : {}),
+    ...(npmCache ? { npmCache, npmUserConfig: join(ctx.home, '.npmrc') } : {}),
   };
   return npx ? withRegistry(policy, ctx.npmRegistry ?? knownNpmRegistry()) : policy;
 }
@@ -106,6 +108,15 @@ function bounded(cwd: string, asked: SandboxEntry, ctx: PolicyContext) {
     return !why;
   });
   return { own: { ...asked, allowWrite, allowedDomains }, cwd: start, cwdWritable: !writeRefusal(start, b), refused };
+}
+
+/**
+ * Whether a sandbox's note (`read "PATH": hidden by the sandbox ...`, readNotes.cjs) is npm reading the
+ * user's ~/.npmrc: npm does at every start of an npx server. Hidden, as it may hold tokens; npm is
+ * given the registry instead (npmRegistry.ts). Nothing is wrong then, so it is no warning.
+ */
+export function npmConfigRead(p: SandboxPolicy, note: string): boolean {
+  return p.npmUserConfig !== undefined && note.startsWith(`read ${JSON.stringify(p.npmUserConfig)}:`);
 }
 
 /** `npx`, `npx.cmd` or a path to either. */

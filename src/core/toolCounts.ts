@@ -28,10 +28,13 @@ export function countTools(tools: readonly Tool[], switchedOn: (tool: Tool) => b
   return counts;
 }
 
-/** "3 tools", "2 of 3 tools", "1 tool · 1 app-only". */
+/**
+ * "3 tools", "2 of 3 tools": what the model can be sent, as the context meter counts. Short enough
+ * for a server's row at the sidebar's default width; the tools not counted are said in the tooltip
+ * (uncountedNote) and marked on their own rows ("apps only").
+ */
 export function toolCountText(c: ToolCounts): string {
-  const sent = c.off ? `${c.model - c.off} of ${c.model} tools` : `${c.model} tool${c.model === 1 ? '' : 's'}`;
-  return [sent, ...(c.appOnly ? [`${c.appOnly} app-only`] : []), ...(c.hidden ? [`${c.hidden} hidden`] : [])].join(' · ');
+  return c.off ? `${c.model - c.off} of ${c.model} tools` : `${c.model} tool${c.model === 1 ? '' : 's'}`;
 }
 
 /** Why the tools not counted are not (for a tooltip), or undefined when every tool counts. */

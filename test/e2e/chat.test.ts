@@ -145,9 +145,13 @@ describe('the chat panel', () => {
         };
         await slowJob('Always allow this tool');
         assert.equal(await slowJob(undefined), 0, 'always allowed: a new chat does not ask again');
-        // Taken back from the palette: every remembered tool starts picked, Enter forgets them.
+        // Taken back from the palette: nothing starts picked (issue 53, item 10); the user picks the tool, then OK forgets it.
         await w.command('MinAgent: Forget Always-Allowed Tools');
-        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'slow' }).waitFor();
+        const slowRow = w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'slow' });
+        await slowRow.waitFor();
+        assert.equal(await slowRow.getAttribute('aria-checked'), 'false', 'not picked to begin with');
+        await slowRow.locator('.quick-input-list-checkbox, input[type="checkbox"]').first().click();
+        await waitFor('the tool picked', async () => (await slowRow.getAttribute('aria-checked')) === 'true');
         // OK, clicked: a key would go wherever the focus is (after the reload, VS Code can hand it to the
         // restored chat panel late); the picker stays open when it loses the focus.
         await w.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();

@@ -97,6 +97,35 @@ describe('a daily driver, second pass', () => {
         await note.locator('.monaco-button', { hasText: 'Turn On and Show' }).waitFor();
       });
 
+      await stage('5-export-renamed', async () => {
+        await w.command('MinAgent: Chat History');
+        const row = w.page.locator('.quick-input-list .monaco-list-row').first();
+        await row.hover();
+        await row.locator('.action-label[aria-label="Rename"]').click();
+        await w.page.locator('.quick-input-widget', { hasText: 'Rename Chat' }).waitFor();
+        const input = w.page.locator('.quick-input-widget input');
+        await input.fill('Demo tour');
+        await input.press('Enter');
+        await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo tour' }).waitFor();
+        await w.page.keyboard.press('Escape');
+        await w.command('MinAgent: Export Chat as Markdown');
+        await waitFor('the export, titled with the chat\'s new name', async () => /^MinAgent chat · Demo tour\.md/.test((await w.page.locator('.tabs-container .tab.active').getAttribute('aria-label')) ?? ''), 20_000);
+        await w.command('View: Close Editor');
+      });
+
+      await stage('12-welcome-examples', async () => {
+        // A new chat's examples are the user's words to finish, with what the tool does under them, whole.
+        await w.command('MinAgent: New Chat');
+        const example = chat.locator('#welcome .example').first();
+        await example.waitFor();
+        const text = await example.innerText();
+        assert.match(text, /^Use \S+ to/, text);
+        await example.click();
+        assert.match(await chat.locator('#input').inputValue(), /^Use \S+ to $/);
+        await chat.locator('#input').fill('');
+        await w.screenshot('daily-12-welcome');
+      });
+
       await stage('2-sent-message-in-view', async () => {
         // Scrolled up while the long answer streams; the next message sent comes into view.
         await ask(chat, 'lots of text please');

@@ -94,7 +94,8 @@ describe('servers in a sandbox', () => {
           await dialog.waitFor();
           assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
           // The safe answer is the default (issue 53, item 10): Enter keeps it in its sandbox.
-          assert.equal((await dialog.locator('.monaco-button').first().innerText()).trim(), 'Keep in Sandbox');
+          await waitFor('the dialog to take the focus', async () => (await dialog.locator('.monaco-button:focus').count()) === 1);
+          assert.equal((await dialog.locator('.monaco-button:focus').innerText()).trim(), 'Keep in Sandbox', 'the focused (default) button');
           await w.screenshot('sandbox-3-ask');
           await page.keyboard.press('Enter');
           await dialog.waitFor({ state: 'hidden' });

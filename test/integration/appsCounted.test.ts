@@ -7,7 +7,7 @@ import { estimateCounter } from '../../src/core/budget/tokens';
 import { measureRequest } from '../../src/core/budget/breakdown';
 import { attachableResources, Attachments } from '../../src/core/chat/attachments';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { countTools, toolCountText } from '../../src/core/toolCounts';
+import { countTools, toolCountText, uncountedNote } from '../../src/core/toolCounts';
 import { fixture, offerOf } from '../helpers';
 
 describe("apps' tools and pages, counted and listed", { timeout: 60_000 }, () => {
@@ -26,8 +26,10 @@ describe("apps' tools and pages, counted and listed", { timeout: 60_000 }, () =>
     const meter = await measureRequest({ limits: { window: { tokens: 100_000, source: 'test' }, counter: estimateCounter }, system: '', history: [], draft: '', tools: sent });
     const meterCharts = meter.tools.find((t) => t.server === 'charts')!.count;
     assert.equal(meterCharts, 1);
-    // The tree row: the same number first, the app-only tool after it.
-    assert.equal(toolCountText(countTools(charts)), '1 tool · 1 app-only');
+    // The tree row: the same number (short: the row is read at the sidebar's default width); the app-only
+    // tool is said in the row's tooltip, and on its own row ("apps only").
+    assert.equal(toolCountText(countTools(charts)), '1 tool');
+    assert.match(uncountedNote(countTools(charts)) ?? '', /^1 app-only tool is kept by its server for its apps/);
     assert.equal(countTools(charts).model, meterCharts);
     // The status bar: every tool the model can be sent, as the meter's total.
     const all = countTools(hub.registry.list());

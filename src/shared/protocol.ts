@@ -15,6 +15,8 @@ export interface ToolCard {
   server?: string;
   /** Pretty-printed JSON arguments. */
   arguments: string;
+  /** A search_tools card: what it loaded, one line a tool, by the names the user knows (shown instead of its JSON). */
+  found?: string[];
   status: ToolCardStatus;
   progress?: { progress: number; total?: number; message?: string };
   /** The result as the model saw it, possibly cut for the view (`resultChars` says how long it was). */

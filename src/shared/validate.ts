@@ -89,6 +89,7 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.resultChars, isNum) &&
     opt(c.durationMs, isNum) &&
     opt(c.approval, isStr) &&
+    opt(c.found, arrayOf(isStr)) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
     opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
     opt(c.resources, arrayOf(isCardResource)) &&

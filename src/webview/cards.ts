@@ -94,6 +94,11 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
   if (error !== undefined) {
     // A failure reads as a sentence ("cancelled: the server was restarted"), not as {"error": ...}.
     if (error !== STATUS_TEXT[card.status]) root.append(el('div', 'card-error', error));
+  } else if (card.found) {
+    // MinAgent's own search: what it loaded, as lines of text (never markup: server-written descriptions).
+    const list = el('ul', 'card-found');
+    for (const line of card.found) list.append(el('li', '', line));
+    root.append(el('div', 'card-label', 'Found and loaded for the model:'), list);
   } else if (card.result !== undefined) {
     const result = el('div', 'card-result');
     const long = card.result.length > COLLAPSE_OVER || (card.resultChars ?? 0) > card.result.length;

@@ -29,7 +29,9 @@ describe('tool search in VS Code', () => {
       // The model searches (no approval: it only reads the tool list), then calls what it found.
       const search = chat.locator('.card.status-done', { hasText: 'search_tools' });
       await search.waitFor();
-      assert.match(await search.locator('.card-result').innerText(), /"name":"weather_report","server":"s0"/);
+      // What it loaded, as the user names tools (issue 53, item 7), not the result's JSON.
+      assert.match(await search.locator('.card-found').innerText(), /^weather_report \(s0\) — /m);
+      assert.equal(await search.locator('.card-result').count(), 0, 'no raw JSON');
       const card = chat.locator('.card.status-waiting', { hasText: 'weather_report' });
       await card.waitFor();
       await w.screenshot('tool-search-1-approval');

@@ -1,4 +1,5 @@
 import type { ToolStatus } from '../toolResult';
+import { searchCardLines } from '../toolSearch/searchCard';
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry } from '../tools';
@@ -272,7 +273,8 @@ export class Turn {
       const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
       const resources = cardResources(tool.resources);
       const app = rest.app && status === 'done' && tool.appResult && JSON.stringify(tool.appResult).length <= MAX_APP_RESULT_CHARS ? { ...rest.app, result: tool.appResult } : rest.app;
-      return { ...rest, status, result: shown, resultChars: tool.result.length, durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}), ...(app ? { app } : {}) };
+      const found = searchCardLines(tool, (wire) => this.host.registry.resolve(wire));
+      return { ...rest, status, result: shown, resultChars: tool.result.length, ...(found ? { found } : {}), durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}), ...(app ? { app } : {}) };
     });
   }
 

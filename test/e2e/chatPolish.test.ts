@@ -10,29 +10,12 @@ import type { Frame } from 'playwright-core';
 import { listeningFixture, ROOT, waitFor } from '../helpers';
 import type { CodeServer } from './codeServer';
 import { inDemoChat, requests } from './mockChat';
+import { ask, placement } from './chatSteps';
 import { e2eTest } from './prereqs';
 import { ARTIFACTS, Workbench } from './workbench';
 
-async function ask(chat: Frame, text: string): Promise<void> {
-  await chat.locator('#send', { hasText: 'Send' }).waitFor(); // the previous turn has ended
-  const input = chat.locator('#input');
-  await input.fill(text);
-  await input.press('Enter');
-}
-
-/** Where an element sits against the transcript's visible area. */
-async function placement(chat: Frame, selector: string): Promise<'visible' | 'below' | 'above'> {
-  return chat.evaluate(`(() => {
-    const els = document.querySelectorAll(${JSON.stringify(selector)});
-    const r = els[els.length - 1].getBoundingClientRect();
-    const t = document.getElementById('transcript').getBoundingClientRect();
-    return r.top >= t.bottom - 4 ? 'below' : r.bottom <= t.top + 4 ? 'above' : 'visible';
-  })()`);
-}
-
 /** Scrolls the transcript to its top as a user's wheel would (a scroll event, scrollTop going down). */
 const scrollToTop = (chat: Frame) => chat.evaluate('document.getElementById("transcript").scrollTop = 0');
-
 
 /** The sidebar (activity bar included) at its default width, saved for the README when asked. */
 async function sidebarShot(w: Workbench, name: string): Promise<void> {

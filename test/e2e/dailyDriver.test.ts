@@ -3,28 +3,11 @@
 // sharedDemoChat.test.ts; alone with an editor of its own.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
 import { inDemoChat } from './mockChat';
+import { ask, placement } from './chatSteps';
 import { e2eTest } from './prereqs';
 import type { Workbench } from './workbench';
-
-async function ask(chat: Frame, text: string): Promise<void> {
-  await chat.locator('#send', { hasText: 'Send' }).waitFor(); // the previous turn has ended
-  const input = chat.locator('#input');
-  await input.fill(text);
-  await input.press('Enter');
-}
-
-/** Where the last element matching `selector` sits against the transcript's visible area. */
-async function placement(chat: Frame, selector: string): Promise<'visible' | 'below' | 'above'> {
-  return chat.evaluate(`(() => {
-    const els = document.querySelectorAll(${JSON.stringify(selector)});
-    const r = els[els.length - 1].getBoundingClientRect();
-    const t = document.getElementById('transcript').getBoundingClientRect();
-    return r.top >= t.bottom - 4 ? 'below' : r.bottom <= t.top + 4 ? 'above' : 'visible';
-  })()`);
-}
 
 const dialog = (w: Workbench, text: string) => w.page.locator('.monaco-dialog-box', { hasText: text });
 

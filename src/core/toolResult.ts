@@ -30,9 +30,18 @@ export function failed(message: string, status: Exclude<ToolStatus, 'ok'> = 'err
   return { text: toolError(message), status, error: message };
 }
 
-/** A tool's own answer: a string is an answer (a tool that fails says so with `failed`). */
-export function asResult(value: string | ToolResult): ToolResult {
-  return typeof value === 'string' ? succeeded(value) : value;
+/**
+ * A tool's own answer: a string is an answer (a tool that fails says so with `failed`); a result
+ * stays as it is; anything else a tool resolved to is its JSON.
+ */
+export function asResult(value: unknown): ToolResult {
+  if (typeof value === 'string') return succeeded(value);
+  if (isToolResult(value)) return value;
+  return succeeded(JSON.stringify(value ?? null));
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  return typeof value === 'object' && value !== null && typeof (value as ToolResult).text === 'string' && typeof (value as ToolResult).status === 'string';
 }
 
 /** True unless the call answered. */

@@ -248,9 +248,7 @@ export class ToolRegistry {
       return failed(`arguments for tool "${tool.name}" must be a JSON object`);
     }
     try {
-      const result: unknown = await tool.call((args ?? {}) as Record<string, unknown>, options);
-      if (typeof result === 'object' && result !== null && typeof (result as ToolResult).text === 'string' && typeof (result as ToolResult).status === 'string') return result as ToolResult;
-      return asResult(typeof result === 'string' ? result : JSON.stringify(result ?? null));
+      return asResult(await tool.call((args ?? {}) as Record<string, unknown>, options));
     } catch (err) {
       return failed(`tool "${tool.name}" failed: ${errorMessage(err)}`);
     }

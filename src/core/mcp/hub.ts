@@ -6,7 +6,7 @@ import type { ConfigProblem, ServerConfig } from './config/serverConfig';
 import { McpToolSource } from './connection/source';
 import { HubCatalog } from './features/catalog';
 import { CallRouter } from './hub/callRouting';
-import { keyOf, ServerEntry } from './hub/serverEntry';
+import { keyOf, ServerEntry, type EntryHost } from './hub/serverEntry';
 import { sourceOptions, type HubOptions } from './hub/hubOptions';
 import { mergeTools, sameTools } from './hub/mergedTools';
 import { DEFAULT_RESTART_POLICY, isRestarting } from './hub/restarts';
@@ -50,7 +50,7 @@ export class ServerHub {
   });
   private readonly traces = new TraceSet();
   /** What each entry needs of the hub. */
-  private readonly entryHost: ConstructorParameters<typeof ServerEntry>[2] = {
+  private readonly entryHost: EntryHost = {
     newSource: (config) => new McpToolSource(config, sourceOptions(config, () => this.settings, this.serverLog(config.name), this.trace(config.name), this.options)),
     log: (server) => this.serverLog(server),
     route: (...call) => this.calls.call(...call),

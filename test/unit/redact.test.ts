@@ -66,6 +66,13 @@ test('a server entry knows its secrets: ${env:} and ${input:} values, env-file v
   assert.equal(serverRedactor(local!).redact('port 8080'), 'port 8080');
 });
 
+test("a workspace's direction override or zero-width mark in a command shows as its escape wherever the command is shown (the editor's sandbox dialogs too)", () => {
+  const { servers } = parseServers({ sly: { command: 'node', args: ['safe.js\u202e sj.live', 'a\u200bb'] } }, {});
+  const shown = describeEndpoint(servers[0]!);
+  assert.doesNotMatch(shown, /[\u202e\u200b]/);
+  assert.equal(shown, 'node "safe.js\\u202e sj.live" "a\\u200bb"');
+});
+
 test('a redacting logger never passes a secret on', () => {
   const lines: string[] = [];
   const sink = { trace: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };

@@ -14,8 +14,10 @@ export function describeProblem(p: ConfigProblem): string {
  */
 export function describeEndpoint(config: ServerConfig): string {
   const redactor = serverRedactor(config);
-  if (config.type !== 'stdio') return `${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`;
-  return redactor.redact([config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '));
+  // One line, whoever shows it (the editor's dialogs and tooltips too, not only the CLI): a direction
+  // override or zero-width mark in a workspace's argument shows as its escape, not as reordered text.
+  if (config.type !== 'stdio') return visibleLine(`${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`);
+  return visibleLine(redactor.redact([config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')));
 }
 
 /**

@@ -13,6 +13,8 @@ import { Catalogs } from './registry/catalogs';
 import { registerRegistryCommands } from './registry/entryActions';
 
 let hub: ServerHub | undefined;
+/** Resolves once the chat's saves asked for so far are written. */
+let chatSaved: (() => Promise<void>) | undefined;
 
 /**
  * What activate returns: a small read-only view for other extensions and the desktop tests. `call`
@@ -58,7 +60,7 @@ function start(context: vscode.ExtensionContext): ServerHub {
   const toolsView = startToolsView(context, servers.hub, servers.log, () => watch?.config(), servers.sandbox, catalogs);
   // Read-only documents for Try Tool's results, the chat's full results and its export.
   const results = new ResultDocuments();
-  startChat(context, servers, toolsView, results);
+  chatSaved = startChat(context, servers, toolsView, results);
   watch = watchConfiguration(context, servers, toolsView.changed);
   context.subscriptions.push(
     results,
@@ -73,9 +75,11 @@ function start(context: vscode.ExtensionContext): ServerHub {
   return servers.hub;
 }
 
-/** Closes every connection and every server process tree; VS Code waits for the returned promise. */
+/** Closes every connection and every server process tree, and lets the chat's last save finish; VS Code waits for the returned promise. */
 export async function deactivate(): Promise<void> {
   const h = hub;
+  const saved = chatSaved;
   hub = undefined;
-  await h?.closeAll();
+  chatSaved = undefined;
+  await Promise.all([h?.closeAll(), saved?.().catch(() => undefined)]);
 }

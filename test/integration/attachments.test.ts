@@ -20,7 +20,7 @@ import { chatView, oneModel, quietActions } from '../chatHarness';
 import { startMockModel } from '../mockModel';
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 })));
 
 describe('attaching resources to the next message', { timeout: 60_000 }, () => {
   const hub = new ServerHub();

@@ -16,7 +16,12 @@ import { offerOf } from '../helpers';
 import { startMockModel } from '../mockModel';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-model-switch-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const stores: FileConversationStore[] = [];
+// Saves run behind the turn; the folder goes once each has ended (CI once found a file still being written).
+after(async () => {
+  await Promise.all(stores.map((s) => s.settled()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test('switching the model between messages puts a notice before the next message, kept after a reload and in the export', async () => {
   const m = await startMockModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }]);
@@ -42,7 +47,9 @@ test('switching the model between messages puts a notice before the next message
       selectModel: async (id) => void (selected = id),
       openText: async (text) => void exported.push(text),
     });
-    return { runner, router: new ChatRouter(new FileConversationStore(dir), runner, actions) };
+    const store = new FileConversationStore(dir);
+    stores.push(store);
+    return { runner, router: new ChatRouter(store, runner, actions) };
   };
   const shown = async (router: ChatRouter) => (await router.current()).items.map((i) => (i.kind === 'user' || i.kind === 'assistant' || i.kind === 'notice' ? `${i.kind}: ${i.text}` : i.kind));
 

@@ -32,7 +32,7 @@ before(async () => {
 });
 after(async () => {
   await hub.closeAll();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 }));
 });
 
 function setup(model: ScriptedModel) {

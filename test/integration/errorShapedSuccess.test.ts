@@ -21,7 +21,7 @@ import { startMockModel } from '../mockModel';
 
 const ERROR_SHAPED = '{"error":"x"}';
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 })));
 const tempDir = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);

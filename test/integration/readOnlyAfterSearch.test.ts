@@ -22,7 +22,7 @@ import { fixture } from '../helpers';
 import { startMockModel } from '../mockModel';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-ro-search-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 test('after a tool search a read-only tool runs unasked; after read_resource from another server it asks and names that server', { timeout: 60_000 }, async () => {
   const hub = new ServerHub();

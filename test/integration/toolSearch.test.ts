@@ -24,7 +24,7 @@ import { startMockModel, startRuleModel } from '../mockModel';
 import { AnthropicModel, TOOL_SEARCH, TOOL_SEARCH_BETA } from '../../src/core/models/anthropic';
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-toolsearch-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 test('a searched tool is loaded, called, kept for later turns and after a reload; removed by its server, the model is told on its next call', async () => {
   const m = await startMockModel([

@@ -15,7 +15,7 @@ import type { HostMessage } from '../../src/shared/protocol';
 import { offerOf } from '../helpers';
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 })));
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'minagent-history-'));
   dirs.push(d);

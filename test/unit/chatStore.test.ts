@@ -12,7 +12,7 @@ import type { LegacyConversation } from '../../src/core/chat/store/legacy';
 import type { ToolCard } from '../../src/shared/protocol';
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 })));
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'minagent-store-'));
   dirs.push(d);

@@ -21,7 +21,7 @@ import { startMockModel } from '../mockModel';
 const mock = startMockModel;
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRetries: 5 })));
 
 const view = (router: ChatRouter) => chatView(router);
 

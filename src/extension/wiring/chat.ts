@@ -32,7 +32,8 @@ const LEGACY_CHAT_KEY = 'minagent.chat.v1';
  * The chat: the model choice, approvals, turns, the conversations' store, the sidebar view and editor
  * panels, the resources attached to messages, and the chat's commands.
  */
-export function startChat(context: vscode.ExtensionContext, servers: ServerWiring, toolsView: ReturnType<typeof startToolsView>, results: ResultDocuments): void {
+/** Wires the chat; returns what resolves once every conversation save asked for has been written (deactivate waits for it). */
+export function startChat(context: vscode.ExtensionContext, servers: ServerWiring, toolsView: ReturnType<typeof startToolsView>, results: ResultDocuments): () => Promise<void> {
   const { hub, log, serverAsks, inputs } = servers;
   const { switches, pins, meter, icons, tree } = toolsView;
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
@@ -115,6 +116,7 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     }),
     tools.onDidChangeLoaded(() => tree.refresh()),
   );
+  return () => store.settled();
 }
 
 /** Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once. */

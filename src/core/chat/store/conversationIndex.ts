@@ -46,6 +46,11 @@ export class IndexFile {
     return { version: 1, conversations: [] };
   }
 
+  /** Resolves when every write asked for so far has ended. */
+  settled(): Promise<void> {
+    return this.writes;
+  }
+
   /** Writes the index as it is when this write's turn comes (`index()`); writes never overlap. */
   write(index: () => Index | undefined): Promise<void> {
     const write = async () => {

@@ -121,6 +121,12 @@ export class FileConversationStore implements ConversationStore {
     return next;
   }
 
+  /** Resolves when every save and index write asked for so far has ended (a test's cleanup, a window closing). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+    await this.indexFile.settled();
+  }
+
   private async write(c: Conversation): Promise<void> {
     if (this.removed.has(c.id)) return;
     const changes = c.takeChanges();

@@ -269,6 +269,8 @@ export type WebviewRequest =
   | { type: 'appClosed'; callId: string }
   /** The card's button: the app goes to an editor tab beside the chat (the host closes it in the card). */
   | { type: 'appFullscreen'; callId: string }
+  /** The app was pinned above the input (`pip`) or went back to its card, running on: its display mode changes. */
+  | { type: 'appMode'; callId: string; pip: boolean }
   /** The chat's theme changed: its apps get the new look. */
   | { type: 'appLook'; look: AppLook };
 

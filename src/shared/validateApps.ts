@@ -49,6 +49,8 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
       const message = parseAppMessage(m.message);
       return isId(m.callId) && message ? { type: 'appMessage', callId: m.callId, message, requestId } : undefined;
     }
+    case 'appMode':
+      return isId(m.callId) && typeof m.pip === 'boolean' ? { type: 'appMode', callId: m.callId, pip: m.pip, requestId } : undefined;
     case 'appClosed':
     case 'appFullscreen':
       return isId(m.callId) ? { type: m.type, callId: m.callId, requestId } : undefined;

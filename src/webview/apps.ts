@@ -1,6 +1,7 @@
 import type { HostMessage, ToolCard, WebviewRequest } from '../shared/protocol';
 import { parseAppMessage } from '../shared/validateApps';
 import { appIframe, appLook, onThemeChange } from './appLook';
+import { pinOver } from './pinPlace';
 
 /** The height an app starts at, until it says how tall it is. */
 const FIRST_HEIGHT = 160;
@@ -28,6 +29,8 @@ export class AppFrames {
   private readonly live = new Set<string>();
   /** The card whose app is pinned above the input (picture-in-picture), if one is. */
   private pinned: string | undefined;
+  /** Puts the pinned app back in its card's flow. */
+  private unplace: (() => void) | undefined;
 
   constructor(
     private readonly send: (request: WebviewRequest) => void,
@@ -75,38 +78,45 @@ export class AppFrames {
 
   /**
    * Pins a card's app above the input, where it stays in sight while the conversation scrolls (one at
-   * a time: another pinned app goes back to its card). A frame that moves reloads, so the app runs
-   * there afresh with the same input and result, told its display mode is `pip`.
+   * a time: another pinned app goes back to its card). It keeps running as it was (its data, its
+   * selection), told its display mode is now `pip`.
    */
   private pin(callId: string): void {
     const frame = this.frames.get(callId);
-    if (!frame || this.pinned === callId) return;
+    if (!frame?.host.isConnected || this.pinned === callId) return;
     if (this.pinned) this.unpin();
-    this.send({ type: 'appClosed', callId });
     frame.stand = note('Pinned above the input.');
     frame.stand.append(' ', button('Back to its card', 'Show this app in its card again', () => this.unpin()));
-    frame.host.replaceWith(frame.stand);
-    this.slot.replaceChildren(frame.host);
-    this.slot.hidden = false;
+    frame.host.before(frame.stand);
     this.pinned = callId;
-    this.open(callId);
+    this.unplace = pinOver(frame.host, this.slot);
+    this.renewBar(callId);
+    this.send({ type: 'appMode', callId, pip: true });
   }
 
-  /**
-   * The pinned app goes back to its card and runs there afresh; `rerun` false when it left for its
-   * tab instead (the card then says where it is).
-   */
-  private unpin(rerun = true): void {
+  /** The pinned app goes back to its card, running on; `told` false when it left for its tab instead (the host closes it). */
+  private unpin(told = true): void {
     const callId = this.pinned;
     const frame = callId === undefined ? undefined : this.frames.get(callId);
     this.pinned = undefined;
-    this.slot.hidden = true;
-    frame?.stand?.replaceWith(frame.host);
-    if (frame) frame.stand = undefined;
-    this.slot.replaceChildren();
-    if (!frame || callId === undefined || !rerun) return;
-    this.send({ type: 'appClosed', callId });
-    this.open(callId);
+    this.unplace?.();
+    this.unplace = undefined;
+    frame?.stand?.remove();
+    if (!frame || callId === undefined) return;
+    frame.stand = undefined;
+    this.renewBar(callId);
+    if (told) this.send({ type: 'appMode', callId, pip: false });
+  }
+
+  /** The buttons above a running app, for where it is now. */
+  private bar(callId: string): HTMLElement {
+    const place: [string, string, () => void] =
+      this.pinned === callId ? ['Back to its card', 'Show this app in its card again', () => this.unpin()] : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
+    return bar([place, ['Open in Editor', 'Open this app in an editor tab beside the chat (it starts afresh there: an app keeps no state across pages)', () => this.send({ type: 'appFullscreen', callId })]]);
+  }
+
+  private renewBar(callId: string): void {
+    this.frames.get(callId)?.host.querySelector(':scope > .app-bar')?.replaceWith(this.bar(callId));
   }
 
   /** Asks the host for the card's app (again). */
@@ -131,12 +141,14 @@ export class AppFrames {
     const iframe = appIframe(url, 'App');
     iframe.style.height = `${FIRST_HEIGHT}px`;
     frame.iframe = iframe;
-    const place: [string, string, () => void] =
-      this.pinned === callId ? ['Back to its card', 'Show this app in its card again', () => this.unpin()] : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
-    frame.host.replaceChildren(bar([place, ['Open in Editor', 'Open this app in an editor tab beside the chat', () => this.send({ type: 'appFullscreen', callId })]]), iframe);
+    frame.host.replaceChildren(this.bar(callId), iframe);
     this.live.delete(callId);
     this.live.add(callId);
-    if (this.live.size > MAX_LIVE_APPS) this.pause(this.live.values().next().value!);
+    if (this.live.size > MAX_LIVE_APPS) {
+      // The one shown longest ago pauses; a pinned app is in sight, so it is never that one.
+      const oldest = [...this.live].find((id) => id !== this.pinned && id !== callId);
+      if (oldest !== undefined) this.pause(oldest);
+    }
   }
 
   /** Stops a card's app here (the host closes its side), leaving a way to run it again. */
@@ -171,8 +183,8 @@ export class AppFrames {
       this.send({ type: 'appClosed', callId });
     }
     this.pinned = undefined;
-    this.slot.replaceChildren();
-    this.slot.hidden = true;
+    this.unplace?.();
+    this.unplace = undefined;
     this.frames.clear();
     this.live.clear();
   }

@@ -93,8 +93,36 @@ describe('MCP Apps in VS Code', () => {
         await waitFor('the message in the input', async () => (await chat.locator('#input').inputValue()) === 'Tell me about this time');
         await w.screenshot('apps-2-after-calls');
 
+        // Pinned above the input (picture-in-picture): in sight while the chat scrolls, then back in its card,
+        // running all along: the time it refreshed stays (a frame that moved would start again from the result).
+        const refreshed = await app.locator('#server-time').innerText();
+        await card.locator('.app-bar button', { hasText: 'Pin' }).click();
+        await card.locator('.app-note', { hasText: 'Pinned above the input.' }).waitFor();
+        const pinnedHost = chat.locator('.app-host.pinned');
+        await pinnedHost.locator('.app-bar button', { hasText: 'Back to its card' }).waitFor();
+        assert.equal(await app.locator('#server-time').innerText(), refreshed, 'pinning keeps the app as it was');
+        await chat.evaluate('document.getElementById("transcript").scrollTop = 0');
+        assert.ok(await inSight(chat, '.app-host.pinned iframe'), 'the pinned app stays in sight while the conversation scrolls');
+        const overlap = await chat.evaluate(`(() => {
+          const app = document.querySelector('.app-host.pinned').getBoundingClientRect();
+          const input = document.querySelector('footer').getBoundingClientRect();
+          const transcript = document.getElementById('transcript').getBoundingClientRect();
+          return { overInput: app.bottom > input.top + 1, overTranscript: app.top < transcript.bottom - 1 };
+        })()`);
+        assert.deepEqual(overlap, { overInput: false, overTranscript: false }, 'it covers neither the input nor the conversation');
+        await w.screenshot('apps-2b-pinned');
+        const pinnedTheme = (await app.locator('html').getAttribute('data-theme')) ?? '';
+        await w.command('Preferences: Toggle between Light/Dark Themes');
+        await waitFor('the pinned app in the other theme', async () => ![pinnedTheme, null].includes(await app.locator('html').getAttribute('data-theme').catch(() => null)), 30_000);
+        await w.screenshot('apps-2c-pinned-other-theme');
+        await pinnedHost.locator('.app-bar button', { hasText: 'Back to its card' }).click();
+        await card.locator('.app-host:not(.pinned) .app-bar button', { hasText: 'Pin' }).waitFor();
+        assert.equal(await app.locator('#server-time').innerText(), refreshed, 'back in its card, still as it was');
+        assert.equal(await chat.locator('#app-pip').isHidden(), true, 'the strip goes with it');
+        assert.equal(await card.locator('.app-note', { hasText: 'Pinned' }).count(), 0);
+
         // A bigger canvas: the card's button moves the app to an editor tab beside the chat, where it
-        // runs with the same input and result and follows a theme change; closing the tab brings it back.
+        // runs afresh (an app keeps no state across pages) with the same input and result, follows a theme change; closing the tab brings it back.
         await card.locator('.app-bar button', { hasText: 'Open in Editor' }).click();
         await card.locator('.app-note', { hasText: 'Open in an editor tab' }).waitFor();
         assert.equal(await card.locator('.app-host iframe').count(), 0, 'the card no longer runs the app');
@@ -104,31 +132,16 @@ describe('MCP Apps in VS Code', () => {
         const themeOf = async () => (await tabApp.locator('html').getAttribute('data-theme').catch(() => null)) ?? '';
         const before = await themeOf();
         assert.match(before, /^(light|dark)$/);
-        await w.screenshot(`apps-2b-tab-${before}`);
+        await w.screenshot(`apps-2d-tab-${before}`);
         // The README's picture of an app, when asked for (MINAGENT_DOCS_SCREENSHOTS=1).
         if (process.env.MINAGENT_DOCS_SCREENSHOTS) await w.page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'app-tab.png') });
         await w.command('Preferences: Toggle between Light/Dark Themes');
         await waitFor('the app to follow the theme', async () => (await themeOf()) === (before === 'light' ? 'dark' : 'light'), 30_000);
-        await w.screenshot(`apps-2c-tab-${before === 'light' ? 'dark' : 'light'}`);
+        await w.screenshot(`apps-2e-tab-${before === 'light' ? 'dark' : 'light'}`);
         await w.command('View: Close Editor');
         await waitFor('the app back in its card', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
         assert.equal(await w.page.locator('.tab', { hasText: 'get-time (app)' }).count(), 0);
         assert.equal(await app.locator('html').getAttribute('data-theme'), before === 'light' ? 'dark' : 'light', 'back in the card, in the theme of now');
-
-        // Pinned above the input (picture-in-picture): in sight while the chat scrolls, then back in its card.
-        await card.locator('.app-bar button', { hasText: 'Pin' }).click();
-        const pinned = chat.frameLocator('#app-pip iframe');
-        await waitFor('the pinned app to show the tool result', async () => (await pinned.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
-        await card.locator('.app-note', { hasText: 'Pinned above the input.' }).waitFor();
-        await chat.evaluate('document.getElementById("transcript").scrollTop = 0');
-        assert.ok(await inSight(chat, '#app-pip iframe'), 'the pinned app stays in sight while the conversation scrolls');
-        await w.screenshot('apps-2d-pinned');
-        await w.command('Preferences: Toggle between Light/Dark Themes');
-        await waitFor('the pinned app in the other theme', async () => (await pinned.locator('html').getAttribute('data-theme').catch(() => null)) === before, 30_000);
-        await w.screenshot('apps-2e-pinned-other-theme');
-        await chat.locator('#app-pip .app-bar button', { hasText: 'Back to its card' }).click();
-        await waitFor('the app back in its card again', async () => (await app.locator('#server-time').innerText().catch(() => '')) === result, 60_000);
-        assert.equal(await chat.locator('#app-pip').isHidden(), true, 'the strip goes with it');
 
         // A hostile app: each attempt fails, and the chat keeps working.
         await chat.locator('#input').fill('Show me a chart');

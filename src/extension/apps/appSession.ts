@@ -59,8 +59,8 @@ export class AppSession {
   constructor(
     private readonly call: AppCall,
     private readonly host: AppHost,
-    look: AppLook,
-    private readonly mode: DisplayMode = 'inline',
+    private look: AppLook,
+    private mode: DisplayMode = 'inline',
   ) {
     this.bridge = new AppBridge(null, { name: 'MinAgent', version: '0.1.0' }, { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } }, { hostContext: hostContext(look, mode) });
     this.bridge.oninitialized = () => void this.sendCall();
@@ -85,7 +85,10 @@ export class AppSession {
       host.updateContext(textOf(content) ?? (structuredContent ? JSON.stringify(structuredContent) : ''));
       return {};
     };
-    this.bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: host.requestDisplayMode(mode) });
+    this.bridge.onrequestdisplaymode = async ({ mode }) => {
+      this.mode = host.requestDisplayMode(mode);
+      return { mode: this.mode };
+    };
     this.bridge.onloggingmessage = ({ level, data }) => host.log(`app log (${level}): ${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 2000));
   }
 
@@ -100,7 +103,20 @@ export class AppSession {
   }
 
   lookChanged(look: AppLook): void {
+    this.look = look;
     void this.bridge.sendHostContextChange(hostContext(look, this.mode));
+  }
+
+  /** The app, still running, moved (pinned above the input, or back in its card): it is told its display mode. */
+  modeChanged(mode: DisplayMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    void this.bridge.sendHostContextChange(hostContext(this.look, mode));
+  }
+
+  /** The display mode the app was last told. */
+  get displayMode(): DisplayMode {
+    return this.mode;
   }
 
   private async sendCall(): Promise<void> {

@@ -76,23 +76,25 @@ export class ChatApps implements vscode.Disposable {
     const callId = card.callId;
     this.close(post, callId);
     if (this.viewOf(post).tabs.has(callId)) return post({ type: 'appPlace', callId, place: 'tab' });
+    // Where the app is now: the page pins it and brings it back without a reload, and says so (`mode`).
+    const now = (): DisplayMode => this.viewOf(post).live.get(callId)?.session.displayMode ?? (pip ? 'pip' : 'inline');
     const started = await this.start(card, look, post, {
       mode: pip ? 'pip' : 'inline',
       post: (message) => post({ type: 'appMessage', callId, message }),
       resize: (height) => post({ type: 'appSize', callId, height }),
       requestDisplayMode: (mode) => {
         if (mode === 'inline') {
-          if (pip) post({ type: 'appPlace', callId, place: 'inline' });
+          if (now() === 'pip') post({ type: 'appPlace', callId, place: 'inline' });
           return 'inline';
         }
         // Its own ask for a bigger or pinned place: granted once per card (the card's buttons always work).
         if ((mode === 'fullscreen' || mode === 'pip') && this.firstAsk(post, callId)) {
           if (mode === 'fullscreen') this.fullscreen(post, callId);
-          // Pinned above the input: the page moves the frame there and runs the app afresh.
+          // Pinned above the input: the page keeps the frame running and shows it there.
           else post({ type: 'appPlace', callId, place: 'pip' });
           return mode;
         }
-        return pip ? 'pip' : 'inline';
+        return now();
       },
     });
     if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
@@ -140,6 +142,11 @@ export class ChatApps implements vscode.Disposable {
     if (view.asked.has(callId)) return false;
     view.asked.add(callId);
     return true;
+  }
+
+  /** The page pinned a card's running app above the input, or brought it back: the app is told its display mode. */
+  mode(post: Post, callId: string, mode: 'inline' | 'pip'): void {
+    this.views.get(post)?.live.get(callId)?.session.modeChanged(mode);
   }
 
   message(post: Post, callId: string, message: Record<string, unknown>): void {

@@ -37,13 +37,14 @@ export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, de
   return {
     origin: ready.then((apps) => apps?.origin),
     actions: {
-      open: async (card, look, post) => {
+      open: async (card, look, post, pip) => {
         const apps = await ready;
-        return apps ? apps.open(card, look, post) : unavailable(post, card.callId);
+        return apps ? apps.open(card, look, post, pip) : unavailable(post, card.callId);
       },
       message: (post, callId, message) => void ready.then((apps) => apps?.message(post, callId, message)),
       close: (post, callId) => void ready.then((apps) => apps?.close(post, callId)),
       fullscreen: (post, callId) => void ready.then((apps) => apps?.fullscreen(post, callId)),
+      mode: (post, callId, mode) => void ready.then((apps) => apps?.mode(post, callId, mode)),
       look: (post, look) => void ready.then((apps) => apps?.look(post, look)),
       viewClosed: (post) => void ready.then((apps) => apps?.viewClosed(post)),
     },

@@ -209,7 +209,8 @@ export type HostMessage =
   | { type: 'ask'; ask: AskView }
   | { type: 'askDone'; id: string; outcome: string }
   /** Where a card's app is served (or why it is not): the page frames it under the card. */
-  | { type: 'appFrame'; callId: string; url?: string; error?: string }
+  /** `consent`: the server's first app, asked about in its card (no dialog): what the user is told before choosing. */
+  | { type: 'appFrame'; callId: string; url?: string; error?: string; consent?: { server: string; detail: string } }
   /** A JSON-RPC message from the host's side of an app's bridge, for the app's frame. */
   | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
   /** The height an app asked for (already bounded by the host). */
@@ -269,6 +270,8 @@ export type WebviewRequest =
   | { type: 'appClosed'; callId: string }
   /** The card's button: the app goes to an editor tab beside the chat (the host closes it in the card). */
   | { type: 'appFullscreen'; callId: string }
+  /** The user's answer in a card that asks whether its server's apps may show (`show` false: text only). */
+  | { type: 'appConsent'; callId: string; show: boolean }
   /** The app was pinned above the input (`pip`) or went back to its card, running on: its display mode changes. */
   | { type: 'appMode'; callId: string; pip: boolean }
   /** The chat's theme changed: its apps get the new look. */

@@ -49,6 +49,8 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
       const message = parseAppMessage(m.message);
       return isId(m.callId) && message ? { type: 'appMessage', callId: m.callId, message, requestId } : undefined;
     }
+    case 'appConsent':
+      return isId(m.callId) && typeof m.show === 'boolean' ? { type: 'appConsent', callId: m.callId, show: m.show, requestId } : undefined;
     case 'appMode':
       return isId(m.callId) && typeof m.pip === 'boolean' ? { type: 'appMode', callId: m.callId, pip: m.pip, requestId } : undefined;
     case 'appClosed':
@@ -67,7 +69,7 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
 export function parseAppHostMessage(m: Obj): HostMessage | undefined {
   switch (m.type) {
     case 'appFrame':
-      return isId(m.callId) && (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) && (m.error === undefined || isStr(m.error)) ? (m as HostMessage) : undefined;
+      return isId(m.callId) && (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) && (m.error === undefined || isStr(m.error)) && (m.consent === undefined || isConsent(m.consent)) ? (m as HostMessage) : undefined;
     case 'appMessage':
       return isId(m.callId) && parseAppMessage(m.message) ? (m as HostMessage) : undefined;
     case 'appSize':
@@ -77,4 +79,8 @@ export function parseAppHostMessage(m: Obj): HostMessage | undefined {
     default:
       return undefined;
   }
+}
+
+function isConsent(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && isStr((v as Obj).server) && isStr((v as Obj).detail);
 }

@@ -36,6 +36,8 @@ export class AppFrames {
     private readonly send: (request: WebviewRequest) => void,
     /** The strip above the input a pinned app runs in, in sight while the conversation scrolls. */
     private readonly slot: HTMLElement,
+    /** Puts the caret back in the chat's input (a card's question answered, its buttons gone). */
+    private readonly backToInput: () => void = () => {},
   ) {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       for (const [callId, frame] of this.frames) {
@@ -67,7 +69,7 @@ export class AppFrames {
 
   /** A host message about an app. */
   handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' }>): void {
-    if (m.type === 'appFrame') this.show(m.callId, m.url, m.error);
+    if (m.type === 'appFrame') m.consent ? this.ask(m.callId, m.consent) : this.show(m.callId, m.url, m.error);
     else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
     else if (m.type === 'appSize') this.resize(m.callId, m.height);
     else if (m.place === 'tab') this.inTab(m.callId);
@@ -127,6 +129,37 @@ export class AppFrames {
     frame.host.classList.remove('app-error');
     frame.host.textContent = 'Loading the app…';
     this.send({ type: 'appOpen', callId, look: look(), ...(this.pinned === callId ? { pip: true } : {}) });
+  }
+
+  /**
+   * The server's first app: the card asks, in place of the app, whether its apps may show. In the
+   * card rather than a dialog: the user just allowed the call here, and the caret stays where it was.
+   */
+  private ask(callId: string, consent: { server: string; detail: string }): void {
+    const frame = this.frames.get(callId);
+    if (!frame) return;
+    const answer = (show: boolean) => {
+      frame.host.textContent = show ? 'Loading the app…' : 'Text only.';
+      this.send({ type: 'appConsent', callId, show });
+      this.backToInput();
+    };
+    const question = document.createElement('div');
+    question.className = 'app-consent';
+    const lead = document.createElement('p');
+    lead.textContent = `Server "${consent.server}" has an app: a page it wrote, shown here beside its result.`;
+    const detail = document.createElement('p');
+    detail.className = 'app-consent-detail';
+    detail.textContent = consent.detail;
+    const buttons = document.createElement('div');
+    buttons.className = 'card-approval';
+    const show = button(`Show Apps of "${consent.server}"`, 'Show this app, and later ones of this server', () => answer(true));
+    show.className = 'primary';
+    const text = button('Show Text Only', "Keep this server's apps as text in this workspace", () => answer(false));
+    text.className = 'secondary';
+    buttons.append(show, text);
+    question.append(lead, detail, buttons);
+    frame.host.classList.remove('app-error');
+    frame.host.replaceChildren(question);
   }
 
   /** The host's answer to `appOpen`: the app's address, or why there is none. */

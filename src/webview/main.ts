@@ -25,7 +25,7 @@ const input = $<HTMLTextAreaElement>('input');
 const sendButton = $<HTMLButtonElement>('send');
 const modelSelect = $<HTMLSelectElement>('model');
 const banner = $<HTMLDivElement>('banner');
-const apps = new AppFrames(send, $<HTMLDivElement>('app-pip'));
+const apps = new AppFrames(send, $<HTMLDivElement>('app-pip'), () => backToInput());
 const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   cardRendered: (card, el) => apps.attach(card, el),
   approve: (callId, decision) => {

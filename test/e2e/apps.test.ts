@@ -59,9 +59,12 @@ describe('MCP Apps in VS Code', () => {
           const done = chat.locator('.card.status-done', { hasText: tool });
           await done.waitFor();
           const first = (await done.locator('.card-result').innerText()).split('\n')[0]!.trim();
-          const consent = w.page.locator('.monaco-dialog-box', { hasText: `Server "${server}" has an app` });
+          // The server's first app asks in its card, not in a dialog: one place to answer, and the caret comes back.
+          const consent = done.locator('.app-consent', { hasText: `Server "${server}" has an app` });
           await consent.waitFor();
-          await consent.locator('.monaco-button', { hasText: `Show Apps of "${server}"` }).click();
+          assert.equal(await w.page.locator('.monaco-dialog-box').count(), 0, 'no dialog on top of the card');
+          await consent.locator('button', { hasText: `Show Apps of "${server}"` }).click();
+          await waitFor('the caret back in the input', async () => (await chat.evaluate('document.activeElement?.id')) === 'input');
           return { card: done, result: first };
         };
         const { card, result } = await askForApp('What time is it?', 'get-time', 'vanilla');
@@ -149,11 +152,12 @@ describe('MCP Apps in VS Code', () => {
         // What the user goes on typing meanwhile: the app's messages go beside it, never over it.
         await chat.locator('#input').fill('my own draft');
         await chat.locator('.card.status-waiting', { hasText: 'show_chart' }).locator('button', { hasText: 'Allow once' }).click();
-        const consentApps = w.page.locator('.monaco-dialog-box', { hasText: 'Server "apps" has an app' });
+        const consentApps = chat.locator('.card', { hasText: 'show_chart' }).locator('.app-consent', { hasText: 'Server "apps" has an app' });
         await consentApps.waitFor();
         // What the sandbox cannot close is said before the user chooses.
         assert.match(await consentApps.innerText(), /WebRTC/, 'the consent names the exit no page policy closes');
-        await consentApps.locator('.monaco-button', { hasText: 'Show Apps of "apps"' }).click();
+        await w.screenshot('apps-3a-consent-in-card');
+        await consentApps.locator('button', { hasText: 'Show Apps of "apps"' }).click();
         // Its own tool, not read-only: the user is asked, naming the app, and says no.
         const unasked = w.page.locator('.monaco-dialog-box', { hasText: 'The app of tool "show_chart" asks to call "refresh_data" of server "apps"' });
         await unasked.waitFor();

@@ -2,7 +2,7 @@ import type { WebviewMessage } from '../../shared/protocol';
 import type { ChatAppsActions, Post } from './chatActions';
 import type { Conversation } from './conversation';
 
-type AppRequest = Extract<WebviewMessage, { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appFullscreen' | 'appMode' | 'appLook' }>;
+type AppRequest = Extract<WebviewMessage, { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appFullscreen' | 'appConsent' | 'appMode' | 'appLook' }>;
 
 /** A view's MCP App message, to the chat's apps: an app opens only for a card of the conversation that has one. */
 export async function routeAppRequest(message: AppRequest, post: Post, apps: ChatAppsActions | undefined, current: () => Promise<Conversation>): Promise<void> {
@@ -18,6 +18,8 @@ export async function routeAppRequest(message: AppRequest, post: Post, apps: Cha
       return apps?.close(post, message.callId);
     case 'appFullscreen':
       return apps?.fullscreen(post, message.callId);
+    case 'appConsent':
+      return apps?.consent(post, message.callId, message.show);
     case 'appMode':
       return apps?.mode(post, message.callId, message.pip ? 'pip' : 'inline');
     case 'appLook':

@@ -43,6 +43,8 @@ export interface ChatAppsActions {
   close(post: Post, callId: string): void;
   /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */
   fullscreen(post: Post, callId: string): void;
+  /** The user's answer in a card that asked whether its server's apps may show: every card of that server waiting on it opens (or shows text). */
+  consent(post: Post, callId: string, show: boolean): Promise<void>;
   /** The app, still running, was pinned above the input or went back to its card: it is told its display mode. */
   mode(post: Post, callId: string, mode: 'inline' | 'pip'): void;
   look(post: Post, look: AppLook): void;

@@ -36,21 +36,14 @@ export class AppAccess {
     private readonly log: Logger,
   ) {}
 
-  /** The user's say on a server's apps: asked once per server identity. */
-  async allowed(server: string, identity: string): Promise<boolean> {
-    const key = `minagent.apps.${identity}`;
-    const known = this.consent.get<boolean>(key);
-    if (known !== undefined) return known;
-    const show = `Show Apps of "${server}"`;
-    const choice = await vscode.window.showInformationMessage(
-      `Server "${server}" has an app: a page it wrote, shown in the chat beside its result.`,
-      { modal: true, detail: APP_CONSENT_DETAIL },
-      show,
-      'Show Text Only',
-    );
-    if (choice === undefined) return false;
-    await this.consent.update(key, choice === show);
-    return choice === show;
+  /** The user's say on a server's apps, per server identity; undefined until asked (in the app's card, answered by `decide`). */
+  known(identity: string): boolean | undefined {
+    return this.consent.get<boolean>(`minagent.apps.${identity}`);
+  }
+
+  /** The user's answer in a card: remembered at once for every card of that server identity. */
+  decide(identity: string, show: boolean): Thenable<void> {
+    return this.consent.update(`minagent.apps.${identity}`, show);
   }
 
   /** A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app (of `appTool`) asks. */

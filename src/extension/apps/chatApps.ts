@@ -7,7 +7,7 @@ import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub';
 import { serverIdentity } from '../../core/mcp/config/identity';
 import type { AppLook, ToolCard } from '../../shared/protocol';
-import type { AppAccess } from './appAccess';
+import { APP_CONSENT_DETAIL, type AppAccess } from './appAccess';
 import type { AppServer } from './appServer';
 import { AppSession, type DisplayMode } from './appSession';
 import { openAppTab, type AppTab } from './appTab';
@@ -34,6 +34,8 @@ interface ViewApps {
   tabs: Map<string, AppTab>;
   /** Cards whose app has asked for its tab or a pinned place itself: asked once, so the user's close or unpin is not undone by the app. */
   asked: Set<string>;
+  /** Cards that ask, in place of their app, whether their server's apps may show (the card and its look). */
+  asking: Map<string, { card: ToolCard; look: AppLook }>;
 }
 
 /** Where a session's app is shown, and how its messages reach it. */
@@ -97,6 +99,10 @@ export class ChatApps implements vscode.Disposable {
         return now();
       },
     });
+    if ('consent' in started) {
+      this.viewOf(post).asking.set(callId, { card, look });
+      return post({ type: 'appFrame', callId, consent: { server: started.consent, detail: APP_CONSENT_DETAIL } });
+    }
     if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
     this.viewOf(post).live.set(callId, started.live);
     await started.live.session.start();
@@ -144,6 +150,25 @@ export class ChatApps implements vscode.Disposable {
     return true;
   }
 
+  /**
+   * The user's answer in a card that asked about its server's apps (in the card, not a dialog: the
+   * call was just allowed there, and the caret stays in the input). Every card of that server that
+   * waits on it opens its app, or shows why it is text.
+   */
+  async consent(post: Post, callId: string, show: boolean): Promise<void> {
+    const view = this.views.get(post);
+    const server = view?.asking.get(callId)?.card.server;
+    const config = server !== undefined ? this.hub.server(server)?.config : undefined;
+    if (!view || !config) return;
+    await this.deps.access.decide(serverIdentity(config), show);
+    this.log.info(`apps of server "${server}": ${show ? 'shown' : 'text only'} (the user's choice in the chat)`);
+    for (const [id, waiting] of [...view.asking]) {
+      if (waiting.card.server !== server) continue;
+      view.asking.delete(id);
+      await this.open(waiting.card, waiting.look, post, false);
+    }
+  }
+
   /** The page pinned a card's running app above the input, or brought it back: the app is told its display mode. */
   mode(post: Post, callId: string, mode: 'inline' | 'pip'): void {
     this.views.get(post)?.live.get(callId)?.session.modeChanged(mode);
@@ -158,6 +183,7 @@ export class ChatApps implements vscode.Disposable {
   }
 
   close(post: Post, callId: string): void {
+    this.views.get(post)?.asking.delete(callId);
     const live = this.views.get(post)?.live.get(callId);
     if (!live) return;
     this.views.get(post)!.live.delete(callId);
@@ -178,7 +204,7 @@ export class ChatApps implements vscode.Disposable {
 
   private viewOf(post: Post): ViewApps {
     let view = this.views.get(post);
-    if (!view) this.views.set(post, (view = { live: new Map(), tabs: new Map(), asked: new Set() }));
+    if (!view) this.views.set(post, (view = { live: new Map(), tabs: new Map(), asked: new Set(), asking: new Map() }));
     return view;
   }
 
@@ -189,8 +215,8 @@ export class ChatApps implements vscode.Disposable {
       resize: () => {},
       requestDisplayMode: (mode) => (mode === 'inline' ? (tab.dispose(), 'inline') : 'fullscreen'),
     });
-    if ('error' in started) {
-      tab.post({ type: 'appFrame', error: started.error });
+    if ('error' in started || 'consent' in started) {
+      tab.post({ type: 'appFrame', error: 'error' in started ? started.error : 'show this app in its card first' });
       return undefined;
     }
     await started.live.session.start();
@@ -199,13 +225,15 @@ export class ChatApps implements vscode.Disposable {
   }
 
   /** Serves a card's app and makes its bridge, for the place it is shown in; or says why not. */
-  private async start(card: ToolCard, look: AppLook, post: Post, place: Place): Promise<{ live: Live; url: string } | { error: string }> {
+  private async start(card: ToolCard, look: AppLook, post: Post, place: Place): Promise<{ live: Live; url: string } | { error: string } | { consent: string }> {
     const server = card.server;
     const config = server !== undefined ? this.hub.server(server)?.config : undefined;
     if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
     if (!card.app.result) return { error: 'the result this app shows was not kept; its text is above' };
     if (config.apps === false) return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
-    if (!(await this.deps.access.allowed(server, serverIdentity(config)))) return { error: `apps of server "${server}" are shown as text (your choice)` };
+    const say = this.deps.access.known(serverIdentity(config));
+    if (say === undefined) return { consent: server };
+    if (!say) return { error: `apps of server "${server}" are shown as text (your choice)` };
     const doc = await this.documents.get(server, card.app.resourceUri);
     if (isFeatureError(doc)) return { error: doc.error };
     if (doc.dropped.length) this.log.warn(`the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`);

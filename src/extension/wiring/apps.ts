@@ -44,6 +44,7 @@ export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, de
       message: (post, callId, message) => void ready.then((apps) => apps?.message(post, callId, message)),
       close: (post, callId) => void ready.then((apps) => apps?.close(post, callId)),
       fullscreen: (post, callId) => void ready.then((apps) => apps?.fullscreen(post, callId)),
+      consent: async (post, callId, show) => (await ready)?.consent(post, callId, show),
       mode: (post, callId, mode) => void ready.then((apps) => apps?.mode(post, callId, mode)),
       look: (post, look) => void ready.then((apps) => apps?.look(post, look)),
       viewClosed: (post) => void ready.then((apps) => apps?.viewClosed(post)),

@@ -65,13 +65,13 @@ export interface CardResource {
 
 export type TranscriptItem =
   /** `attachments`: the resources sent with the message, as labels; `model`: the picker's name of the model it was sent to. */
-  | { kind: 'user'; id: string; text: string; attachments?: string[]; model?: string }
+  | { kind: 'user'; id: string; text: string; attachments?: string[]; model?: string; deferred?: boolean }
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
   /** A server's prompt, expanded: it stands for the user's message (see PromptMessageView). */
-  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[]; model?: string };
+  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[]; model?: string; deferred?: boolean };
 
 /** One message of a server's prompt as the chat shows it: plain text, and raster images. */
 export interface PromptMessageView {

@@ -103,7 +103,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
   if (!isObj(i) || !isStr(i.id)) return false;
   switch (i.kind) {
     case 'user':
-      return isStr(i.text) && opt(i.attachments, arrayOf(isStr)) && opt(i.model, isStr);
+      return isStr(i.text) && opt(i.attachments, arrayOf(isStr)) && opt(i.model, isStr) && opt(i.deferred, isBool);
     case 'assistant':
       return isStr(i.text) && opt(i.streaming, isBool) && opt(i.cut, isBool);
     case 'tool':
@@ -111,7 +111,7 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
     case 'prompt':
-      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages) && opt(i.model, isStr);
+      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages) && opt(i.model, isStr) && opt(i.deferred, isBool);
     default:
       return false;
   }

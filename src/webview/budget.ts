@@ -45,7 +45,7 @@ export class BudgetMeterView {
     const over = b.over !== undefined;
     this.root.classList.toggle('over', over);
     this.root.classList.toggle('trimmed', !!b.trimmed);
-    this.label.textContent = `${about}${formatTokens(b.total)} / ${formatTokens(b.window)}${b.trimmed ? ' · trimmed' : ''}${over ? ' · too long' : ''}`;
+    this.label.textContent = `${about}${formatTokens(b.total)} / ${formatTokens(b.window)}${b.deferred ? ` · ${b.deferred.count.toLocaleString('en-US')} deferred` : ''}${b.trimmed ? ' · trimmed' : ''}${over ? ' · too long' : ''}`;
     const lines = this.rows(b, tools).map(([k, v]) => `${k}: ${v}`);
     lines.push(this.summary(b));
     if (b.trimmed) lines.push('', b.trimmed);

@@ -22,6 +22,7 @@ describe('tool search in VS Code', () => {
       const details = chat.locator('#budget-details');
       await waitFor('the deferred tools in the meter', async () => /Deferred \(5,001 tools\)\s*not sent \(~?[\d.]+[km]?\)/.test(await details.innerText().catch(() => '')), 60_000);
       assert.match(await details.innerText(), /Tool schemas \(1 tool loaded\)\n[^\n]*\nMinAgent's own · 1 tool\n/, 'only search_tools is sent');
+      assert.match(await chat.locator('#budget-label').innerText(), / · 5,001 deferred$/, 'the meter itself says tools are deferred, not only its details');
       await chat.locator('#budget-meter').click();
 
       await chat.locator('#input').fill('What is the weather in Paris?');

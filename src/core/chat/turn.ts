@@ -3,7 +3,8 @@ import { searchCardLines } from '../toolSearch/searchCard';
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry } from '../tools';
-import { offerOptions, type ToolOffer } from '../toolSearch/toolOffer';
+import type { ToolOffer } from '../toolSearch/toolOffer';
+import { deferralSwitch, watchedOffer } from './deferralNotice';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
@@ -165,7 +166,14 @@ export class Turn {
       // The servers' instructions, then what this chat's apps asked the model to know (as they say it now).
       instructions: () => [options.instructions?.(), appContextSection(c.items)].filter((t) => !!t).join('\n\n'),
       approve: (req, signal) => this.approve(req, signal),
-      ...offerOptions(this.host.offer),
+      // The first request says whether tools are deferred; a switch since the last message is marked in the transcript.
+      ...watchedOffer(this.host.offer, (plan) => {
+        const item = c.find(shownId);
+        if (item?.kind !== 'user' && item?.kind !== 'prompt') return;
+        const switched = deferralSwitch(c.items, shownId, plan);
+        c.update({ ...item, deferred: plan.deferred });
+        if (switched) this.notice('info', switched);
+      }),
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {

@@ -193,7 +193,8 @@ export type HostMessage =
   /** The message the user sent was not sent (it alone is over the model's window): it goes back into the input, with why. */
   | { type: 'notSent'; text: string; reason: string }
   /** Edit: the last message is taken back into the input to be changed and sent again. */
-  | { type: 'editDraft'; text: string }
+  /** `undoable`: Edit took a turn back, and the page offers to put it back (`undoEdit`). */
+  | { type: 'editDraft'; text: string; undoable?: boolean }
   /** An app's message (`ui/message`): into the input beside what the user typed, never over it (webview/appDraft.ts). */
   | { type: 'appSaid'; text: string }
   | { type: 'busy'; busy: boolean }
@@ -245,6 +246,8 @@ export type WebviewRequest =
   | { type: 'retry' }
   /** Takes the last message and its answer back, the message into the input. */
   | { type: 'editLast' }
+  /** Puts back the turn Edit took, while nothing was added since. */
+  | { type: 'undoEdit' }
   /** The message being typed, so the budget meter can show what sending it would cost. */
   | { type: 'draft'; text: string }
   /** The chat's page got or lost the keyboard focus (the chat's keys apply while it has it). */

@@ -24,6 +24,7 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
     case 'ready':
     case 'retry':
     case 'editLast':
+    case 'undoEdit':
     case 'stop':
     case 'newChat':
     case 'export':
@@ -164,6 +165,7 @@ export function parseHostMessage(m: unknown): HostMessage | undefined {
     case 'notSent':
       return isStr(m.text) && isStr(m.reason) ? (m as HostMessage) : undefined;
     case 'editDraft':
+      return isStr(m.text) && opt(m.undoable, isBool) ? (m as HostMessage) : undefined;
     case 'appSaid':
       return isStr(m.text) ? (m as HostMessage) : undefined;
     case 'busy':

@@ -10,6 +10,7 @@ import { PromptUi } from './prompts';
 import { Transcript } from './transcript';
 import { Welcome } from './welcome';
 import { withAppMessage } from './appDraft';
+import { UndoEdit } from './undoEdit';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -42,6 +43,7 @@ const lastActions = new LastMessageActions($<HTMLDivElement>('transcript'), {
   edit: () => send({ type: 'editLast' }),
 });
 const fitInput = autoGrow(input);
+const undoEdit = new UndoEdit(document.querySelector('footer')!, input, () => send({ type: 'undoEdit' }), () => input.dispatchEvent(new Event('input')));
 const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
   input.value = prompt;
   input.focus();
@@ -162,6 +164,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!m) return;
   switch (m.type) {
     case 'state':
+      undoEdit.dismiss();
       apps.reset();
       applyState(m.state);
       break;
@@ -192,6 +195,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'editDraft':
       putInInput(m.text);
+      if (m.undoable) undoEdit.offer(m.text);
       break;
     case 'appSaid':
       putInInput(withAppMessage(input.value, lastFromApp, m.text));
@@ -203,6 +207,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       showError(m.reason);
       break;
     case 'busy':
+      if (m.busy) undoEdit.dismiss();
       setBusy(m.busy);
       break;
     case 'focusInput':

@@ -335,6 +335,17 @@ describe('the chat, polished (issue 11)', () => {
         await chat.locator('#welcome').waitFor({ timeout: 5_000 }); // the chat is empty again: its welcome is back
         assert.equal(await chat.evaluate('document.activeElement && document.activeElement.id'), 'input');
         await w.screenshot('retry-and-edit');
+        // Edit has an Undo (issue 53 item 11): the turn comes back, and its text leaves the input.
+        const undo = chat.locator('.undo-edit:not([hidden])');
+        await undo.locator('button', { hasText: 'Undo' }).click();
+        await chat.locator('.msg.assistant', { hasText: 'You said: retry me' }).waitFor();
+        assert.deepEqual(await chat.locator('#transcript .msg.user').allInnerTexts(), ['retry me'], 'the message is back');
+        assert.equal(await chat.locator('#input').inputValue(), '', 'its text left the input');
+        assert.equal(await undo.count(), 0, 'the offer goes with its use');
+        await w.screenshot('edit-undone');
+        // Taken back again, for the stages that follow an empty chat.
+        await bar.locator('button', { hasText: 'Edit' }).click();
+        await waitFor('the message back in the input again', async () => (await chat.locator('#input').inputValue()) === 'retry me');
         await chat.locator('#input').fill('');
       });
 

@@ -265,12 +265,25 @@ describe('Retry and Edit on the last message', { timeout: 20_000 }, () => {
     assert.ok(!JSON.stringify(m.requests[2]!.body).includes('a poor answer'));
 
     await v.send({ type: 'editLast' });
-    assert.deepEqual(v.got.filter((x) => x.type === 'editDraft'), [{ type: 'editDraft', text: 'second question' }]);
+    assert.deepEqual(v.got.filter((x) => x.type === 'editDraft'), [{ type: 'editDraft', text: 'second question', undoable: true }]);
     assert.deepEqual(shown(), ['user:first question', 'assistant:answer one']);
     assert.equal(c.messages.length, 2, 'the history is back to before it');
+    // Undo (issue 53 item 11): the turn comes back as it was, answer and history too.
+    const history = JSON.stringify(c.messages);
+    await v.send({ type: 'undoEdit' });
+    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a better answer']);
+    assert.equal(c.messages.length, 4, 'the history as it was');
+    assert.ok(JSON.stringify(c.messages).startsWith(history.slice(0, -1)));
+    await v.send({ type: 'undoEdit' });
+    assert.match(v.replies().at(-1)!.error ?? '', /can no longer be put back/, 'one Undo per Edit');
+    await v.send({ type: 'editLast' });
     await v.send({ type: 'send', text: 'second question, better put' });
     await runner.idle();
     assert.deepEqual(userTexts(m.requests[3]!.body), ['first question', 'second question, better put']);
+    // Once another message went, what Edit took cannot come back over it.
+    await v.send({ type: 'undoEdit' });
+    assert.match(v.replies().at(-1)!.error ?? '', /can no longer be put back: the chat changed since Edit/);
+    assert.equal(shown().filter((s) => s.startsWith('user:')).length, 2);
   });
 
   test('nothing to take back, or a chat still answering: the view is told why', async () => {

@@ -5,7 +5,7 @@ import type { ChatState, HostMessage, WebviewMessage } from '../../shared/protoc
 import { describeDropped, parseWebviewMessage } from '../../shared/validate';
 import type { ChatActions, Post } from './chatActions';
 import type { Conversation } from './conversation';
-import { CONTINUE_MESSAGE, takeBackLastTurn } from './lastTurn';
+import { CONTINUE_MESSAGE, putBackTurn, takeBackLastTurn, type TakenTurn } from './lastTurn';
 import { conversationMarkdown, exportTitle } from './markdown';
 import { routeAppRequest } from './appRequests';
 import { promptCompletions, promptTurnInput } from './promptRequests';
@@ -23,6 +23,8 @@ export class ChatRouter implements Disposable {
   private conversation: Conversation | undefined;
   private loading: Promise<Conversation> | undefined;
   private listener: Disposable | undefined;
+  /** The turn Edit last took back, for its Undo. */
+  private taken: TakenTurn | undefined;
   private readonly busyListener: Disposable;
   private readonly promptsListener: Disposable | undefined;
 
@@ -135,11 +137,20 @@ export class ChatRouter implements Disposable {
       case 'retry':
       case 'editLast': {
         const c = await this.current();
-        const text = takeBackLastTurn(c, this.runner.busy(c));
+        const taken = takeBackLastTurn(c, this.runner.busy(c));
         void this.save(c);
         this.actions.contextChanged?.();
-        if (message.type === 'retry') return this.send(text, post);
-        post({ type: 'editDraft', text });
+        if (message.type === 'retry') return this.send(taken.text, post);
+        this.taken = taken;
+        post({ type: 'editDraft', text: taken.text, undoable: true });
+        return;
+      }
+      case 'undoEdit': {
+        const taken = this.taken;
+        this.taken = undefined;
+        if (!taken || !putBackTurn(await this.current(), taken)) throw new Error('the message can no longer be put back: the chat changed since Edit');
+        void this.save(taken.from);
+        this.actions.contextChanged?.();
         return;
       }
       case 'continue':

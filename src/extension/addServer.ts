@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { splitCommandLine, suggestName } from '../core/commandLine';
 import { openServerEntry } from './settingsLocation';
+import { writeServerSetting } from './serverSettings';
 
 const NAME = /^[^\s.][^.]*$/;
 
@@ -42,8 +43,8 @@ export async function addServer(): Promise<string | undefined> {
   const hasFolder = !!vscode.workspace.workspaceFolders?.length;
   const scope = await vscode.window.showQuickPick(
     [
-      ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only', target: vscode.ConfigurationTarget.Workspace }] : []),
-      { label: 'User settings', description: 'for every workspace', target: vscode.ConfigurationTarget.Global },
+      ...(hasFolder ? [{ label: 'Workspace settings', description: '.vscode/settings.json: for this workspace only', scope: 'workspace' as const }] : []),
+      { label: 'User settings', description: 'for every workspace', scope: 'user' as const },
     ],
     // Kept open when the focus moves: the command line and name typed before it are not lost.
     { title, placeHolder: `Where to keep "${name}"?`, ignoreFocusOut: true },
@@ -51,8 +52,7 @@ export async function addServer(): Promise<string | undefined> {
   if (!scope) return undefined;
   const [command, ...args] = splitCommandLine(source);
   const entry = stdio ? { command, args } : { type: 'http', url: source.trim() };
-  const current = (scope.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
-  await config.update('servers', { ...current, [name]: entry }, scope.target);
+  await writeServerSetting(scope.scope, name, entry);
   const open = 'Open Settings';
   void vscode.window.showInformationMessage(`MinAgent: added server "${name}" to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
   return name;

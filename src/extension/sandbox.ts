@@ -10,6 +10,7 @@ import type { ServerInfo } from '../core/mcp/hub/serverInfo';
 import { parseWorkspaceRule, sandboxCacheRoot, type SandboxRules, type WorkspaceSandboxRule } from '../core/mcp/sandbox/decision';
 import { describePolicy, type PolicyContext } from '../core/mcp/sandbox/policy';
 import { markdownText } from '../shared/markdownText';
+import { unsandboxedRow } from './unsandboxedRow';
 
 /** The workspace's servers the user took out of the sandbox (identities), per workspace. */
 const EXEMPT_KEY = 'minagent.sandbox.off';
@@ -113,14 +114,14 @@ export class EditorSandbox implements SandboxRules {
 /**
  * A server row's sandbox. A running server's check mark becomes a lock (the row keeps its width:
  * at the sidebar's default width a longer description is cut); a server with an icon of its own, or
- * one that is not running, says `sandboxed` in its description. The tooltip has the policy; the
- * row's context value says whether the sandbox can be turned off (a workspace server) or back on.
+ * one that is not running, says `sandboxed` in its description. A workspace server the user took out
+ * stands apart as well (unsandboxedRow). The tooltip has the policy; the row's context value says
+ * whether the sandbox can be turned off (a workspace server) or back on.
  */
 export function sandboxLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, rules: EditorSandbox): void {
   if (info.config.type !== 'stdio') return;
   if (info.sandbox) {
-    const checkMark = item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id === 'pass-filled';
-    if (info.state.kind === 'running' && checkMark) item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
+    if (info.state.kind === 'running' && isCheckMark(item)) item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
     else item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
     // One paragraph a line: Markdown joins lines that no blank line separates.
     for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
@@ -128,9 +129,17 @@ export function sandboxLook(item: vscode.TreeItem, lines: string[], info: Server
     if (info.state.kind === 'error') item.contextValue = `${item.contextValue}.sandboxFailed`;
     if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;
   } else if (rules.fromWorkspace(info.config) && rules.exempt(serverIdentity(info.config))) {
-    lines.push('', 'not sandboxed: you turned its sandbox off for this workspace');
+    const row = unsandboxedRow({ description: item.description === undefined ? undefined : String(item.description), checkMark: isCheckMark(item) });
+    if (row.unlockIcon) item.iconPath = new vscode.ThemeIcon('unlock', new vscode.ThemeColor('editorWarning.foreground'));
+    item.description = row.description;
+    for (const line of row.tooltip) lines.push('', line);
     item.contextValue = `${item.contextValue}.unsandboxed`;
   }
+}
+
+/** The running server's check mark: what the sandbox's lock (or an unsandboxed server's unlock) replaces. */
+function isCheckMark(item: vscode.TreeItem): boolean {
+  return item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id === 'pass-filled';
 }
 
 /** Sandbox Off / Sandbox On on a workspace server's row; a change of the rule restarts the workspace's servers. */

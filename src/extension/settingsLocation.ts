@@ -23,11 +23,16 @@ function servers(value: unknown): Record<string, unknown> {
 }
 
 /** The workspace's settings file: the folder's `.vscode/settings.json`, or a `.code-workspace` file's "settings". */
-function workspaceTarget(inFolder: boolean): Target | undefined {
+export function workspaceSettingsFile(inFolder: boolean): { uri: vscode.Uri; workspaceFile: boolean } | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const file = vscode.workspace.workspaceFile;
-  if (!inFolder && file?.scheme === 'file') return { scope: 'workspace', uri: file, where: { kind: 'settings', workspaceFile: true } };
-  return folder ? { scope: 'workspace', uri: vscode.Uri.joinPath(folder, '.vscode', 'settings.json'), where: { kind: 'settings' } } : undefined;
+  if (!inFolder && file?.scheme === 'file') return { uri: file, workspaceFile: true };
+  return folder ? { uri: vscode.Uri.joinPath(folder, '.vscode', 'settings.json'), workspaceFile: false } : undefined;
+}
+
+function workspaceTarget(inFolder: boolean): Target | undefined {
+  const file = workspaceSettingsFile(inFolder);
+  return file && { scope: 'workspace', uri: file.uri, where: file.workspaceFile ? { kind: 'settings', workspaceFile: true } : { kind: 'settings' } };
 }
 
 /** Which file defines server `name`: workspace settings win over user settings, as MinAgent reads them; then the MCP files. */

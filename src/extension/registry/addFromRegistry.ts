@@ -7,6 +7,7 @@ import { errorMessage } from '../../core/tools';
 import { visibleLine } from '../../shared/visibleText';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { openServerEntry } from '../settingsLocation';
+import { writeServerSetting } from '../serverSettings';
 import { suggestedEntryName } from '../../core/registry/names';
 
 const TITLE = 'MinAgent: Add Server from Registry';
@@ -47,10 +48,7 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
     { title: TITLE, placeHolder: `Where to keep ${registryText(server.title ?? server.name, 100)}?`, ignoreFocusOut: true },
   );
   if (!scope) return undefined;
-  const config = vscode.workspace.getConfiguration('minagent');
-  const target = scope.scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
-  const inspected = config.inspect<Record<string, unknown>>('servers');
-  const current = (scope.scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+  const inspected = vscode.workspace.getConfiguration('minagent').inspect<Record<string, unknown>>('servers');
   const name = suggestedEntryName(server.name, new Set([...Object.keys(inspected?.globalValue ?? {}), ...Object.keys(inspected?.workspaceValue ?? {})]));
   let built;
   let own;
@@ -68,7 +66,7 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
   if (chosen === 'own' && own) built = own;
   const origin = settingsInputOrigin(scope.scope);
   for (const [id, value] of Object.entries(built.secrets)) await inputs.store.store(storedInputKey(origin, name, built.entry, id), value);
-  await config.update('servers', { ...current, [name]: built.entry }, target);
+  await writeServerSetting(scope.scope, name, built.entry);
   const open = 'Open Settings';
   void vscode.window.showInformationMessage(`MinAgent: added "${name}" (${registryText(server.name, 200)} ${registryText(server.version, 50)}) to the ${scope.label.toLowerCase()}.`, open).then((a) => (a === open ? openServerEntry({ server: name }) : undefined));
   return name;

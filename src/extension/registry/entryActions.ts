@@ -9,20 +9,19 @@ import { markdownText } from '../../shared/markdownText';
 import { visibleLine } from '../../shared/visibleText';
 import type { Catalogs } from './catalogs';
 import { browseRegistry } from './gallery';
+import { writeServerSetting } from '../serverSettings';
 
 type Scope = 'user' | 'workspace';
 
 /** A settings entry as written, and the scope it is in (the workspace's when both have it: that one runs). */
-function writtenEntry(name: string): { scope: Scope; entry: Record<string, unknown>; all: Record<string, unknown> } | undefined {
+function writtenEntry(name: string): { scope: Scope; entry: Record<string, unknown> } | undefined {
   const inspected = vscode.workspace.getConfiguration('minagent').inspect<Record<string, unknown>>('servers');
   for (const [scope, all] of [['workspace', inspected?.workspaceValue], ['user', inspected?.globalValue]] as const) {
     const entry = all?.[name];
-    if (entry && typeof entry === 'object' && !Array.isArray(entry)) return { scope, entry: entry as Record<string, unknown>, all: all! };
+    if (entry && typeof entry === 'object' && !Array.isArray(entry)) return { scope, entry: entry as Record<string, unknown> };
   }
   return undefined;
 }
-
-const targetOf = (scope: Scope) => (scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
 
 /** The newer version a server's registry lists, when there is one. */
 export function updateFor(info: ServerInfo, catalogs: Catalogs) {
@@ -94,7 +93,7 @@ async function update(info: ServerInfo, catalogs: Catalogs): Promise<void> {
   const go = 'Update';
   const answer = await vscode.window.showWarningMessage(`Update "${info.name}" from ${registryText(origin.version, 50)} to ${registryText(newer.server.version, 50)}?`, { modal: true, detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.` }, go);
   if (answer !== go) return;
-  await vscode.workspace.getConfiguration('minagent').update('servers', { ...written.all, [info.name]: next }, targetOf(written.scope));
+  await writeServerSetting(written.scope, info.name, next);
 }
 
 /** The entry with the new version's package in place of the old one; undefined when it is not the same package run the same way. */
@@ -124,6 +123,5 @@ async function remove(info: ServerInfo, inputs: InputStore): Promise<void> {
   if (answer !== go) return;
   const origin = settingsInputOrigin(written.scope);
   for (const id of secrets) await inputs.store.delete(storedInputKey(origin, info.name, written.entry, id));
-  const { [info.name]: _gone, ...rest } = written.all;
-  await vscode.workspace.getConfiguration('minagent').update('servers', rest, targetOf(written.scope));
+  await writeServerSetting(written.scope, info.name, undefined);
 }

@@ -122,7 +122,7 @@ export async function registryAdd(spec: string, options: RegistryOptions, io: Ou
     }
     answers[ask.id] = await askFor(ask, terminal);
   }
-  let built;
+  let built: ReturnType<typeof buildEntry>;
   try {
     built = buildEntry(server, plan, answers, { name: entryName, registry: { url: client.url, name: server.name, version: server.version }, ...(options.packageRegistry ? { useRegistryBaseUrl: true } : {}) });
   } catch (err) {

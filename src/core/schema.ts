@@ -9,7 +9,7 @@ export function checkArguments(schema: JsonSchema, args: unknown): string | unde
   try {
     const result = validator.getValidator(schema as never)(args);
     return result.valid ? undefined : result.errorMessage;
-  } catch (err) {
+  } catch {
     // A schema the validator cannot compile is the server's problem; let the server judge the call.
     return undefined;
   }

@@ -64,7 +64,7 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
       untrusted.push(`${file.label} (all servers)`);
       continue;
     }
-    let found;
+    let found: Awaited<ReturnType<typeof readServerFile>>;
     try {
       found = await readServerFile(folder, file);
     } catch (err) {

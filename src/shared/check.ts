@@ -22,6 +22,7 @@ export const listOf = <T>(check: Guard<T>): Guard<T[]> => (v): v is T[] => Array
 /** One of a few literal values. */
 export const oneOf = <const T extends string>(values: readonly T[]): Guard<T> => (v): v is T => values.includes(v as T);
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` here asks whether the property may be absent (an optional key)
 type FieldType<T, K extends keyof T> = {} extends Pick<T, K> ? T[K] | undefined : T[K];
 /** One guard per field of T, optional fields included. */
 export type Guards<T> = { [K in keyof T]-?: Guard<FieldType<T, K>> };

@@ -13,16 +13,16 @@ const UNSAFE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e
 
 const SHORT: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
 
-function escape(ch: string): string {
+function escapeChar(ch: string): string {
   return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Lines stay lines; every other control or bidi character shows as its escape. */
 export function visibleText(text: string): string {
-  return text.replace(UNSAFE_MULTILINE, escape);
+  return text.replace(UNSAFE_MULTILINE, escapeChar);
 }
 
 /** One line: newlines and tabs are escaped as well. */
 export function visibleLine(text: string): string {
-  return text.replace(UNSAFE_LINE, escape);
+  return text.replace(UNSAFE_LINE, escapeChar);
 }

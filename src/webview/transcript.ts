@@ -143,7 +143,7 @@ export class Transcript {
   /** Text added to a streaming answer: rendered with the next frame. */
   appendText(id: string, delta: string): void {
     const entry = this.entries.get(id);
-    if (!entry || entry.item.kind !== 'assistant') return;
+    if (entry?.item.kind !== 'assistant') return;
     if (!entry.stream) {
       entry.item = { ...entry.item, text: entry.item.text + delta }; // its chunk is not rendered
       return;

@@ -200,7 +200,7 @@ describe('MCP Apps in VS Code', () => {
         await chat.locator('#input').press('Enter');
         await chat.locator('.msg.assistant', { hasText: 'You said: hello after the app' }).waitFor();
         const system = String((await requests(mock.port)).at(-1)!.body.messages.find((m) => m.role === 'system')?.content);
-        const context = /<app-context tool="show_chart" server="apps">\n([^]*?)\n<\/app-context>/.exec(system)?.[1] ?? '';
+        const context = /<app-context tool="show_chart" server="apps">\n([\s\S]*?)\n<\/app-context>/.exec(system)?.[1] ?? '';
         // Its attempt to close its element, forge another server's and speak as MinAgent stays inside its own, as text.
         assert.equal(system.match(/<app-context\b/g)?.length, 1, `one element, the app's own: ${system.slice(0, 600)}`);
         assert.equal(system.match(/<\/app-context>/g)?.length, 1, 'closed once, by MinAgent');

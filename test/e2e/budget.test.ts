@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
 import { inDemoChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
-import { inSight, staged, Workbench } from './workbench';
+import { inSight, staged, type Workbench } from './workbench';
 
 const label = (chat: Frame) => chat.locator('#budget-label').innerText();
 
@@ -27,7 +27,7 @@ describe('the context budget', () => {
         const before = await label(chat);
         await chat.locator('#input').fill('What is MCP? '.repeat(40));
         await waitFor('the meter to count the typed message', async () => (await label(chat)) !== before);
-        assert.match((await chat.locator('#budget-meter').getAttribute('title')) ?? '', /^System prompt: \d+ · \d+%\nTool schemas \(7 tools\): \d+ · \d+%\n  research · 3 tools: \d+\n/, 'the breakdown on hover');
+        assert.match((await chat.locator('#budget-meter').getAttribute('title')) ?? '', /^System prompt: \d+ · \d+%\nTool schemas \(7 tools\): \d+ · \d+%\n {2}research · 3 tools: \d+\n/, 'the breakdown on hover');
         const theme = async () => ((await w.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(' ').find((c) => c === 'vs' || c === 'vs-dark') === 'vs' ? 'light' : 'dark';
         const first = await theme();
         await w.screenshot(`budget-meter-${first}`);
@@ -78,7 +78,7 @@ describe('the context budget', () => {
         }, 30_000);
         // The server's row agrees with the meter: the tools switched on, and their tokens (it said "2 tools" and the old cost).
         const title = (await chat.locator('#budget-meter').getAttribute('title')) ?? '';
-        const metered = /  analytics · 1 tool: (\S+)/.exec(title)?.[1];
+        const metered = / {2}analytics · 1 tool: (\S+)/.exec(title)?.[1];
         await w.waitForRows('the row counting what is on', (r) => r.some((x) => x === `analytics 1 of 2 tools · ~${metered} tokens`));
         const sent = (await requests(mock.port)).length;
         await chat.locator('#input').fill('Now use analytics');

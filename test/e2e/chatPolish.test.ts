@@ -12,7 +12,7 @@ import type { CodeServer } from './codeServer';
 import { inDemoChat, requests } from './mockChat';
 import { ask, placement } from './chatSteps';
 import { e2eTest } from './prereqs';
-import { ARTIFACTS, Workbench } from './workbench';
+import { ARTIFACTS, type Workbench } from './workbench';
 
 /** Scrolls the transcript to its top as a user's wheel would (a scroll event, scrollTop going down). */
 const scrollToTop = (chat: Frame) => chat.evaluate('document.getElementById("transcript").scrollTop = 0');
@@ -45,7 +45,7 @@ async function stages(name: string, body: (stage: (label: string, fn: () => Prom
 
 describe('the chat, polished (issue 11)', () => {
   e2eTest('9: room, welcome with example prompts, growing input, compact picker; 1: following on send and an off-screen approval; screenshots', async () => {
-    await stages('polish', async (stage, w, cs, port) => {
+    await stages('polish', async (stage, w, _cs, port) => {
       await w.openMinAgent();
       await w.waitForRows('the servers running', (r) => r.some((x) => x.startsWith('worker')) && r.some((x) => x.startsWith('analytics 2 tools')), 180_000);
       const chat = await w.webview();

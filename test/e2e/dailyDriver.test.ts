@@ -40,7 +40,7 @@ describe('a daily driver, second pass', () => {
         await w.command('MinAgent: Restart All Servers');
         const ask = dialog(w, 'Restart all');
         await ask.waitFor({ timeout: 15_000 });
-        assert.match(await ask.innerText(), /Restart all \d+ servers\?[^]*"research"/);
+        assert.match(await ask.innerText(), /Restart all \d+ servers\?[\s\S]*"research"/);
         await w.screenshot('daily-1-restart-all');
         await w.page.keyboard.press('Escape');
         await ask.waitFor({ state: 'hidden' });

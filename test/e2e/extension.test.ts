@@ -70,7 +70,7 @@ describe('the extension in VS Code', () => {
       await stage(w, '3-remove-server', async () => {
         const before = await waitFor('a report with pids', () => {
           const r = cs.report();
-          return r && r.servers.every((s) => s.pid) ? r : undefined;
+          return r?.servers.every((s) => s.pid) ? r : undefined;
         });
         const researchPid = before.servers.find((s) => s.name === 'research')!.pid!;
         const analyticsPid = before.servers.find((s) => s.name === 'analytics')!.pid!;

@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inMockChat } from './mockChat';
 import { missingPrerequisites } from './prereqs';
-import { Workbench } from './workbench';
+import type { Workbench } from './workbench';
 import { waitFor } from '../helpers';
 import { startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 

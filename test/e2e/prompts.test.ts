@@ -9,7 +9,7 @@ import { describe } from 'node:test';
 import { waitFor } from '../helpers';
 import { inMockChat, SHARED_EDITOR_ENV } from './mockChat';
 import { e2eTest } from './prereqs';
-import { inSight, staged, Workbench } from './workbench';
+import { inSight, staged, type Workbench } from './workbench';
 
 /** Runs a named stage; a failure says which, with a screenshot. */
 const HOSTILE = '<img src=x class=pwned onerror="document.body.dataset.pwned=1">';

@@ -10,7 +10,7 @@ import { httpMcpServer, ROOT, stopFixtures, waitFor } from '../helpers';
 import { fetchForNpx, NPX_FROM_CACHE } from '../npxPackages';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { staged, type Workbench } from './workbench';
 
 interface Fixture {
   url: string;

@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import { waitFor } from '../helpers';
 import { inMockChat, requests } from './mockChat';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { staged, type Workbench } from './workbench';
 
 async function ask(chat: Frame, text: string): Promise<void> {
   const input = chat.locator('#input');

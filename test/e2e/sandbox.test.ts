@@ -10,7 +10,7 @@ import { describe } from 'node:test';
 import { waitFor } from '../helpers';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { staged, type Workbench } from './workbench';
 
 /** Whether a running server's row has the sandbox's lock where a check mark would be. */
 const locked = async (w: Workbench, name: string) => (await w.row(name).locator('.codicon-lock').count()) > 0;

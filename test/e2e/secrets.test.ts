@@ -6,7 +6,7 @@ import { describe } from 'node:test';
 import { waitFor } from '../helpers';
 import { inMockChat, SHARED_EDITOR_ENV } from './mockChat';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { staged, type Workbench } from './workbench';
 
 /** The secret in the editor's environment that the vault server is given (a shared editor opens with it). */
 const VAULT_SECRET = SHARED_EDITOR_ENV.VAULT_TOKEN!;

@@ -83,8 +83,8 @@ const worker = { command: 'node', args: ['${env:MINAGENT_FIXTURES}/faulty.mjs', 
  */
 let untrustedEnds: { mine: Endpoint; repo: Endpoint } | undefined;
 const endEndpoints = () => {
-  untrustedEnds?.mine.child.stdin!.end();
-  untrustedEnds?.repo.child.stdin!.end();
+  untrustedEnds?.mine.child.stdin?.end();
+  untrustedEnds?.repo.child.stdin?.end();
   untrustedEnds = undefined;
 };
 const untrustedWindow = fileEditor(async () => {

@@ -7,7 +7,7 @@ import { describe } from 'node:test';
 import { SERVERS, waitFor } from '../helpers';
 import { inMockChat } from './mockChat';
 import { e2eTest } from './prereqs';
-import { staged, Workbench } from './workbench';
+import { staged, type Workbench } from './workbench';
 
 const node = (file: string, ...args: string[]) => ({ command: 'node', args: [`\${env:MINAGENT_FIXTURES}/${file}`, ...args] });
 
@@ -220,7 +220,7 @@ describe('the Tools tree, polished', () => {
         await w.command('MinAgent: Restart All Servers');
         const dialog = page.locator('.monaco-dialog-box');
         await dialog.waitFor();
-        assert.match(await dialog.innerText(), /Restart all \d+ servers\?[^]*1 tool call is running: restarting cancels it\./);
+        assert.match(await dialog.innerText(), /Restart all \d+ servers\?[\s\S]*1 tool call is running: restarting cancels it\./);
         await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
         await dialog.waitFor({ state: 'hidden' });
         assert.equal(await toasts.filter({ hasText: 'Calling slow' }).count(), 1, 'Cancel keeps the call');

@@ -74,7 +74,7 @@ describe('a hostile registry', () => {
 
   test('an answer larger than the bound is not read; a registry that does not answer in time is named; a redirect is not followed', async () => {
     let mode = 'big';
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       if (mode === 'big') res.end(JSON.stringify({ servers: [], pad: 'x'.repeat(2_000_000) }));
       else if (mode === 'redirect') res.writeHead(302, { location: 'http://127.0.0.1:1/' }).end();
       // silent: never answers

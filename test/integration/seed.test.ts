@@ -89,7 +89,7 @@ describe('the seed scenario', () => {
     // The model saw the same tools a local registry would show, under wire names, with real schemas.
     assert.deepEqual(model.calls[0]!.tools.map((t) => t.name), ['echo', 'search_corpus', 'word_count', 'analytics__echo', 'analytics__row_count']);
     const toolMessage = model.calls[1]!.messages.find((m) => m.role === 'tool');
-    assert.ok(toolMessage && toolMessage.content.includes('open protocol'), 'the second model turn saw the corpus text');
+    assert.ok(toolMessage?.content.includes('open protocol'), 'the second model turn saw the corpus text');
     assert.deepEqual(model.calls[0]!.messages.map((m) => m.role), ['system', 'user']);
     await hub.closeAll();
   });

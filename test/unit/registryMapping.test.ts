@@ -21,6 +21,7 @@ const only = (server: ServerJson, kind: string) => {
 };
 
 /** The schema's rules (2025-12-11) that a publisher's document must meet, as the registry's validator applies them. */
+// biome-ignore lint/suspicious/noExplicitAny: a publisher's document of any shape, read field by field as the registry's validator reads it
 function schemaProblems(doc: Record<string, any>): string[] {
   const out: string[] = [];
   if (typeof doc.name !== 'string' || !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(doc.name) || doc.name.length < 3 || doc.name.length > 200) out.push('name');

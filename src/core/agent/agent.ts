@@ -139,7 +139,7 @@ export class Agent {
       if (signal?.aborted) return end('cancelled', 'cancelled');
       const windowTokens = (await this.model.limits?.(signal).catch(() => undefined))?.window.tokens ?? DEFAULT_WINDOW;
       const tools = this.options.tools?.(conversation, windowTokens, this.model.nativeToolSearch === true) ?? this.registry.schemas();
-      let reply;
+      let reply: Awaited<ReturnType<ChatModel['chat']>>;
       try {
         // Before every request, so a long multi-step turn stays within the model's window too.
         // Deferred tools the provider searches are not in the model's context: they do not count.

@@ -95,7 +95,7 @@ export class ClientChoice {
   private async boundSecret(secret: string, issuer: string | undefined): Promise<{ client_secret: string }> {
     const server = this.host.server;
     if (!issuer) throw new SignInNeeded(server, 'the authorization server is not known yet');
-    let bound = this.host.config.oauth?.issuer ?? this.boundIssuer;
+    const bound = this.host.config.oauth?.issuer ?? this.boundIssuer;
     if (!bound) {
       if (!(await this.host.consent.mayInteract(false))) throw new SignInNeeded(server, 'the server requires you to sign in');
       const ask = this.host.ui.bindClientSecret;

@@ -118,7 +118,7 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
   const placeholders = new Set<string>();
   const ask = new Map(plan.asks.map((a) => [a.id, a]));
   /** The value for an ask, and whether the user typed it (a default or a fixed value is the document's). */
-  const valueOf = (id: string): { value: string; typed: boolean } | undefined => {
+  const answerOf = (id: string): { value: string; typed: boolean } | undefined => {
     const a = ask.get(id);
     const given = answers[id];
     const typed = given !== undefined && given !== '';
@@ -139,7 +139,7 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
    * is written and shown as it is, since the user never typed it.
    */
   const written = (id: string, secret: boolean): { text: string; plain: string } | undefined => {
-    const got = valueOf(id);
+    const got = answerOf(id);
     if (!got) return undefined;
     if (!secret || !got.typed) return { text: literal(got.value, id), plain: got.value };
     const inputId = `${options.name}.${id}`;
@@ -168,7 +168,7 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     const remote = plan.remote;
     const url = remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => {
       if (!remote.variables?.[name]) return whole;
-      const value = valueOf(`url.${name}`)?.value ?? '';
+      const value = answerOf(`url.${name}`)?.value ?? '';
       if (!URL_VALUE.test(value)) throw new Error(`"${name}" (in the URL) must be letters, digits, ".", "_", "~" or "-"`);
       return value;
     });

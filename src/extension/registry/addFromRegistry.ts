@@ -50,8 +50,8 @@ export async function addFromRegistry(server: ServerJson, registry: string, inpu
   if (!scope) return undefined;
   const inspected = vscode.workspace.getConfiguration('minagent').inspect<Record<string, unknown>>('servers');
   const name = suggestedEntryName(server.name, new Set([...Object.keys(inspected?.globalValue ?? {}), ...Object.keys(inspected?.workspaceValue ?? {})]));
-  let built;
-  let own;
+  let built: ReturnType<typeof buildEntry>;
+  let own: ReturnType<typeof buildEntry> | undefined;
   try {
     const options = { name, registry: { url: registry, name: server.name, version: server.version } };
     built = buildEntry(server, plan, answers, options);

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { AppDocuments } from '../../core/apps/appDocuments';
 import type { ChatAppsActions } from '../../core/chat/chatActions';
 import type { ServerHub } from '../../core/mcp/hub';

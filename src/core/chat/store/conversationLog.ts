@@ -39,7 +39,7 @@ export function stateText(c: Conversation): string {
 }
 
 function text(lines: Line[]): string {
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 }
 
 /** Replays a conversation file: later lines for an item replace earlier ones. */

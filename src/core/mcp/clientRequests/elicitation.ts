@@ -28,7 +28,7 @@ export async function answerElicitation(server: string, params: ElicitRequestFor
     log.info(`URL elicitation for ${url.host}: ${answer}`);
     return { action: answer };
   }
-  let fields;
+  let fields: ReturnType<typeof parseFormSchema>;
   try {
     fields = parseFormSchema(server, params.requestedSchema);
   } catch (err) {

@@ -103,7 +103,7 @@ export function readEnvFileSync(path: string): string {
     if (after) throw after;
     const buf = Buffer.alloc(ENV_FILE_MAX_BYTES + 1);
     let got = 0;
-    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
+    for (let n: number; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
     if (got > ENV_FILE_MAX_BYTES) throw tooLarge();
     return buf.toString('utf8', 0, got);
   } finally {
@@ -121,7 +121,7 @@ export async function readEnvFile(path: string): Promise<string> {
     if (after) throw after;
     const buf = Buffer.alloc(ENV_FILE_MAX_BYTES + 1);
     let got = 0;
-    for (let n; got < buf.length && (n = (await handle.read(buf, got, buf.length - got, null)).bytesRead) > 0; ) got += n;
+    for (let n: number; got < buf.length && (n = (await handle.read(buf, got, buf.length - got, null)).bytesRead) > 0; ) got += n;
     if (got > ENV_FILE_MAX_BYTES) throw tooLarge();
     return buf.toString('utf8', 0, got);
   } finally {

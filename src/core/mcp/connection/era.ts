@@ -265,7 +265,7 @@ export function mapIncoming(transport: Transport, map: (message: JSONRPCMessage)
     get: () => (prior ? prior.get!.call(transport) : wrapped) as Transport['onmessage'],
     set: (handler: Transport['onmessage']) => {
       wrapped = handler ? (message, extra) => handler(map(message), extra) : undefined;
-      prior?.set!.call(transport, wrapped);
+      if (prior?.set) prior.set.call(transport, wrapped);
     },
   });
   return transport;

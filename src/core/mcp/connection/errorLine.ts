@@ -49,7 +49,7 @@ function shortDenial(text: string): string {
 }
 
 /** Lines that say nothing alone: punctuation left of a dumped object, Node's version trailer. */
-const NOISE = /^([\]})\[{(,;]+|Node\.js v\d[\w.-]*)$/;
+const NOISE = /^([\]})[{(,;]+|Node\.js v\d[\w.-]*)$/;
 
 /**
  * The part of a stderr tail that goes into a failure's message: the first line that reports the error

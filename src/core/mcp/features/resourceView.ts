@@ -72,7 +72,7 @@ const EXTENSIONS: ReadonlyMap<string, string> = new Map([
 
 /** The editor language for a MIME type (parameters ignored), else for the URI's file extension, else plain text. */
 export function languageFor(mimeType: string | undefined, uri: string): string {
-  const type = mimeType?.toLowerCase().split(';')[0]!.trim();
+  const type = mimeType?.toLowerCase().split(';')[0]?.trim();
   const byType = type !== undefined ? LANGUAGES.get(type) : undefined;
   if (byType) return byType;
   if (type?.endsWith('+json')) return 'json';
@@ -83,7 +83,7 @@ export function languageFor(mimeType: string | undefined, uri: string): string {
 
 /** The MIME type of an image part we can preview, when its type is allowed and its bytes say so. */
 export function previewType(c: ResourceContent): string | undefined {
-  const type = c.mimeType?.toLowerCase().split(';')[0]!.trim();
+  const type = c.mimeType?.toLowerCase().split(';')[0]?.trim();
   if (c.blob === undefined || type === undefined || !PREVIEW_TYPES.has(type)) return undefined;
   return sniffImage(c.blob) === type ? type : undefined;
 }

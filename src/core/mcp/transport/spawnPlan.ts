@@ -1,6 +1,6 @@
 import { win32 } from 'node:path';
 // cross-spawn's own escaping for cmd.exe (https://qntm.org/cmd), the same it applies to .cmd shims.
-import * as escape from 'cross-spawn/lib/util/escape.js';
+import * as cmdEscape from 'cross-spawn/lib/util/escape.js';
 import resolveCommand from 'cross-spawn/lib/util/resolveCommand.js';
 
 /** What to spawn: never a shell with unescaped arguments. */
@@ -44,7 +44,7 @@ export function planSpawn(command: string, args: readonly string[], ctx: PlanCon
  * node_modules/.bin shim).
  */
 export function cmdLine(command: string, args: readonly string[], twice = NODE_MODULES_SHIM.test(command)): string {
-  return [escape.command(win32.normalize(command)), ...args.map((a) => escape.argument(a, twice))].join(' ');
+  return [cmdEscape.command(win32.normalize(command)), ...args.map((a) => cmdEscape.argument(a, twice))].join(' ');
 }
 
 /** The real context of this process: on Windows, cross-spawn's PATH/PATHEXT lookup. */

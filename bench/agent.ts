@@ -15,18 +15,28 @@ class ReplayModel implements ChatModel {
   constructor(private readonly steps: number) {}
   async chat(): Promise<ModelTurn> {
     const n = this.i++;
-    return n < this.steps ? { text: '', toolCalls: [{ id: `c${n}`, name: 'lookup', arguments: { q: `q${n}` } }] } : { text: 'done', toolCalls: [] };
+    return n < this.steps
+      ? { text: '', toolCalls: [{ id: `c${n}`, name: 'lookup', arguments: { q: `q${n}` } }] }
+      : { text: 'done', toolCalls: [] };
   }
 }
 
 export async function benchAgent(): Promise<void> {
   const registry = new ToolRegistry();
-  registry.add({ name: 'lookup', description: 'in-process', parameters: { type: 'object', properties: { q: { type: 'string' } } }, call: async (a) => `found ${String(a.q)}` });
+  registry.add({
+    name: 'lookup',
+    description: 'in-process',
+    parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    call: async (a) => `found ${String(a.q)}`,
+  });
   const perStepAgent: number[] = [];
   const perStepLoop: number[] = [];
   const perStepDirect: number[] = [];
   for (let rep = 0; rep < 5; rep++) {
-    const script = [...Array.from({ length: STEPS }, (_, i) => ({ toolCalls: [{ name: 'lookup', arguments: { q: `q${i}` } }] })), { final: 'done' }];
+    const script = [
+      ...Array.from({ length: STEPS }, (_, i) => ({ toolCalls: [{ name: 'lookup', arguments: { q: `q${i}` } }] })),
+      { final: 'done' },
+    ];
     const agent = new Agent(new ScriptedModel(script), registry, { maxSteps: STEPS + 1 });
     let t0 = performance.now();
     await agent.run('go');
@@ -38,6 +48,18 @@ export async function benchAgent(): Promise<void> {
     for (let i = 0; i < STEPS; i++) await registry.call('lookup', { q: `q${i}` });
     perStepDirect.push(((performance.now() - t0) / STEPS) * 1000);
   }
-  record('agent', `per step over ${STEPS} steps with ScriptedModel, which copies the conversation at every step (median of 5)`, { agentUs: median(perStepAgent), directCallUs: median(perStepDirect), ratio: median(perStepAgent) / median(perStepDirect) });
-  record('agent', `per step over ${STEPS} steps, the loop alone (a model that does not record; median of 5)`, { agentUs: median(perStepLoop), directCallUs: median(perStepDirect), ratio: median(perStepLoop) / median(perStepDirect) });
+  record(
+    'agent',
+    `per step over ${STEPS} steps with ScriptedModel, which copies the conversation at every step (median of 5)`,
+    {
+      agentUs: median(perStepAgent),
+      directCallUs: median(perStepDirect),
+      ratio: median(perStepAgent) / median(perStepDirect),
+    },
+  );
+  record('agent', `per step over ${STEPS} steps, the loop alone (a model that does not record; median of 5)`, {
+    agentUs: median(perStepLoop),
+    directCallUs: median(perStepDirect),
+    ratio: median(perStepLoop) / median(perStepDirect),
+  });
 }

@@ -18,7 +18,15 @@ import { median, record } from './results';
 const ROUNDS = Number(process.env.BENCH_APP_ROUNDS ?? 7);
 const APPS = 5;
 const SCROLL_FRAMES = 120;
-const VANILLA_HTML = join(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'mcp-app.html');
+const VANILLA_HTML = join(
+  __dirname,
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-basic-vanillajs',
+  'dist',
+  'mcp-app.html',
+);
 const PAINTED = `<script>requestAnimationFrame(() => requestAnimationFrame(() => parent.postMessage({ jsonrpc: '2.0', method: 'bench/painted' }, '*')));</script>`;
 
 const card = (i: number, app: boolean) => ({
@@ -34,7 +42,14 @@ const card = (i: number, app: boolean) => ({
     startedAt: 1,
     durationMs: 5,
     result: `2026-12-03T18:00:0${i}.000Z`,
-    ...(app ? { app: { resourceUri: 'ui://get-time/mcp-app.html', result: { content: [{ type: 'text', text: `2026-12-03T18:00:0${i}.000Z` }] } } } : {}),
+    ...(app
+      ? {
+          app: {
+            resourceUri: 'ui://get-time/mcp-app.html',
+            result: { content: [{ type: 'text', text: `2026-12-03T18:00:0${i}.000Z` }] },
+          },
+        }
+      : {}),
   },
 });
 
@@ -129,7 +144,11 @@ export async function benchAppPaint(): Promise<void> {
   const scroll = { live: [] as number[], still: [] as number[], ratios: [] as number[] };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const published = server.publish({ html, csp: appCsp({ resourceDomains: [], connectDomains: [], frameDomains: [] }), clipboardWrite: false });
+      const published = server.publish({
+        html,
+        csp: appCsp({ resourceDomains: [], connectDomains: [], frameDomains: [] }),
+        clipboardWrite: false,
+      });
       const page = await openChatPage(browser);
       await hostPage(page, published.url);
       const r = (await page.evaluate(FIRST_PAINT(published.url, round % 2 === 0))) as { ours: number; plain: number };
@@ -154,16 +173,24 @@ export async function benchAppPaint(): Promise<void> {
     server.dispose();
   }
   const spread = (v: number[]) => ({ ratio: median(v), ratioMin: Math.min(...v), ratioMax: Math.max(...v) });
-  record('apps', `first paint of an app in the chat vs the same document in a plain sandboxed iframe (${ROUNDS} rounds, ratio within each)`, {
-    minagentMs: median(paint.ours),
-    plainIframeMs: median(paint.plain),
-    ...spread(paint.ratios),
-  });
-  record('apps', `median frame time scrolling a transcript with ${APPS} live apps vs the same cards as text (${ROUNDS} rounds, ratio within each)`, {
-    liveAppsMs: median(scroll.live),
-    textCardsMs: median(scroll.still),
-    ...spread(scroll.ratios),
-  });
+  record(
+    'apps',
+    `first paint of an app in the chat vs the same document in a plain sandboxed iframe (${ROUNDS} rounds, ratio within each)`,
+    {
+      minagentMs: median(paint.ours),
+      plainIframeMs: median(paint.plain),
+      ...spread(paint.ratios),
+    },
+  );
+  record(
+    'apps',
+    `median frame time scrolling a transcript with ${APPS} live apps vs the same cards as text (${ROUNDS} rounds, ratio within each)`,
+    {
+      liveAppsMs: median(scroll.live),
+      textCardsMs: median(scroll.still),
+      ...spread(scroll.ratios),
+    },
+  );
 }
 
 if (require.main === module) void benchAppPaint().then(() => process.exit(0));

@@ -28,17 +28,29 @@ export async function benchBurstLoaded(): Promise<void> {
   hub.reconcile([cfg]);
   await hub.whenIdle();
   const args = { text: 'hello' };
-  const sdk = () => burst(() => client.callTool({ name: 'echo', arguments: args }, { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => {} }));
+  const sdk = () =>
+    burst(() =>
+      client.callTool(
+        { name: 'echo', arguments: args },
+        { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => {} },
+      ),
+    );
   const ours = () => burst(() => hub.registry.call('echo', args));
   for (let i = 0; i < 3; i++) await alternate(2, sdk, ours); // warm-up, before the loops start
-  const loops = Array.from({ length: BUSY_LOOPS }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  const loops = Array.from({ length: BUSY_LOOPS }, () =>
+    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }),
+  );
   try {
     const runs = await alternate(ROUNDS, sdk, ours);
-    record('burst under load', `${BURST} concurrent calls on one connection, ${BUSY_LOOPS} busy loops (median of ${ROUNDS} bursts)`, {
-      sdkWithProgressMs: median(runs.baseline),
-      minagentMs: median(runs.subject),
-      ratio: median(runs.subject) / median(runs.baseline),
-    });
+    record(
+      'burst under load',
+      `${BURST} concurrent calls on one connection, ${BUSY_LOOPS} busy loops (median of ${ROUNDS} bursts)`,
+      {
+        sdkWithProgressMs: median(runs.baseline),
+        minagentMs: median(runs.subject),
+        ratio: median(runs.subject) / median(runs.baseline),
+      },
+    );
   } finally {
     for (const l of loops) l.kill('SIGKILL');
     await hub.closeAll();

@@ -55,12 +55,29 @@ export async function benchCallOverhead(): Promise<void> {
     ratios.push(oursRuns[round]! / sdkRuns[round]!);
   }
   const [floorUs, sdkUs, oursUs] = [median(floorRuns), median(sdkRuns), median(oursRuns)];
-  record('call overhead', `one call at a time (median of ${N} calls, ${ROUNDS} interleaved rounds)`, { floorUs, sdkUs, minagentUs: oursUs, sdkOverFloor: sdkUs / floorUs, minagentOverSdk: median(ratios) });
+  record('call overhead', `one call at a time (median of ${N} calls, ${ROUNDS} interleaved rounds)`, {
+    floorUs,
+    sdkUs,
+    minagentUs: oursUs,
+    sdkOverFloor: sdkUs / floorUs,
+    minagentOverSdk: median(ratios),
+  });
 
   // The SDK again with the per-call options we pass (a progress handler, and a timeout that progress
   // resets), to show what those options cost the SDK itself.
-  const sdkWithProgress = () => client.callTool({ name: 'echo', arguments: args }, { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => {} });
-  const b = { floor: [] as number[], sdk: [] as number[], sdkProgress: [] as number[], ours: [] as number[], ratio: [] as number[], ratioSameOptions: [] as number[] };
+  const sdkWithProgress = () =>
+    client.callTool(
+      { name: 'echo', arguments: args },
+      { timeout: 60_000, resetTimeoutOnProgress: true, onprogress: () => {} },
+    );
+  const b = {
+    floor: [] as number[],
+    sdk: [] as number[],
+    sdkProgress: [] as number[],
+    ours: [] as number[],
+    ratio: [] as number[],
+    ratioSameOptions: [] as number[],
+  };
   for (let r = 0; r < REPS + 2; r++) {
     // Which of the two goes first alternates, as in the rounds above.
     const f = await burst(() => raw.request('tools/call', { name: 'echo', arguments: args }));

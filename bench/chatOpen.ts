@@ -18,13 +18,30 @@ const SHORT = 10;
 function addTurn(c: Conversation, n: number): void {
   const result = JSON.stringify({ rows: Array.from({ length: 40 }, (_, i) => ({ id: i, name: `row ${n}.${i}` })) });
   const tool = c.newId('t');
-  const card: ToolCard = { callId: tool, name: 'analytics.query', wireName: 'analytics__query', server: 'analytics', arguments: '{\n  "sql": "select * from t"\n}', status: 'done', startedAt: Date.now(), result, resultChars: result.length, durationMs: 12 };
+  const card: ToolCard = {
+    callId: tool,
+    name: 'analytics.query',
+    wireName: 'analytics__query',
+    server: 'analytics',
+    arguments: '{\n  "sql": "select * from t"\n}',
+    status: 'done',
+    startedAt: Date.now(),
+    result,
+    resultChars: result.length,
+    durationMs: 12,
+  };
   const answer = `Here are the rows for **question ${n}**:\n\n| id | name |\n| --- | --- |\n| 1 | one |\n| 2 | two |\n\n\`\`\`sql\nselect * from t where n = ${n};\n\`\`\`\n\nAnything else?`;
   c.append({ kind: 'user', id: c.newId('u'), text: `question ${n}: show me the rows` });
   c.append({ kind: 'tool', id: tool, card });
   c.setFullResult(tool, result);
   c.append({ kind: 'assistant', id: c.newId('a'), text: answer });
-  c.messages = [...c.messages, { role: 'user', content: `question ${n}` }, { role: 'assistant', content: '', toolCalls: [{ id: `k${n}`, name: 'analytics__query', arguments: '{}' }] }, { role: 'tool', toolCallId: `k${n}`, name: 'analytics__query', content: result }, { role: 'assistant', content: answer }];
+  c.messages = [
+    ...c.messages,
+    { role: 'user', content: `question ${n}` },
+    { role: 'assistant', content: '', toolCalls: [{ id: `k${n}`, name: 'analytics__query', arguments: '{}' }] },
+    { role: 'tool', toolCallId: `k${n}`, name: 'analytics__query', content: result },
+    { role: 'assistant', content: answer },
+  ];
 }
 
 const span = (xs: number[]) => ({ min: Math.min(...xs), max: Math.max(...xs) });
@@ -58,13 +75,17 @@ export async function benchChatOpen(): Promise<void> {
     }
     const o = span(ours);
     const f = span(floors);
-    record('chat open', `a ${TURNS}-turn conversation (${(bytes / 1e6).toFixed(1)} MB file): read into the state a view is sent, min-max of ${RUNS}`, {
-      minagentMsMin: o.min,
-      minagentMsMax: o.max,
-      floorMsMin: f.min,
-      floorMsMax: f.max,
-      ratioMedian: median(ours) / median(floors),
-    });
+    record(
+      'chat open',
+      `a ${TURNS}-turn conversation (${(bytes / 1e6).toFixed(1)} MB file): read into the state a view is sent, min-max of ${RUNS}`,
+      {
+        minagentMsMin: o.min,
+        minagentMsMax: o.max,
+        floorMsMin: f.min,
+        floorMsMax: f.max,
+        ratioMedian: median(ours) / median(floors),
+      },
+    );
 
     // The webview's baseline: the same turns, only SHORT of them, in fresh pages alike (a new
     // webview starts with a cold JIT either way), interleaved with the long one.
@@ -96,16 +117,20 @@ export async function benchChatOpen(): Promise<void> {
     const r = span(renders);
     const sr = span(shortRenders);
     const ratios = renders.map((x, i) => x / shortRenders[i]!);
-    record('chat open', `the webview shows the ${TURNS}-turn conversation (first frame) vs a ${SHORT}-turn one, min-max of ${RUNS}`, {
-      renderMsMin: r.min,
-      renderMsMax: r.max,
-      shortRenderMsMin: sr.min,
-      shortRenderMsMax: sr.max,
-      ratio: median(renders) / median(shortRenders),
-      ratioMin: Math.min(...ratios),
-      ratioMax: Math.max(...ratios),
-      hostPlusRenderMsMax: o.max + r.max,
-    });
+    record(
+      'chat open',
+      `the webview shows the ${TURNS}-turn conversation (first frame) vs a ${SHORT}-turn one, min-max of ${RUNS}`,
+      {
+        renderMsMin: r.min,
+        renderMsMax: r.max,
+        shortRenderMsMin: sr.min,
+        shortRenderMsMax: sr.max,
+        ratio: median(renders) / median(shortRenders),
+        ratioMin: Math.min(...ratios),
+        ratioMax: Math.max(...ratios),
+        hostPlusRenderMsMax: o.max + r.max,
+      },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -18,9 +18,13 @@ export async function launchChromium(bench: string): Promise<Browser | undefined
 /** A page with the chat's markup, stylesheet and bundle, the size of a sidebar. */
 export async function openChatPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 500, height: 800 } });
-  await page.setContent(`<!DOCTYPE html><html><head><style>${readFileSync('media/chat.css', 'utf8')}</style></head><body>${CHAT_BODY}</body></html>`);
+  await page.setContent(
+    `<!DOCTYPE html><html><head><style>${readFileSync('media/chat.css', 'utf8')}</style></head><body>${CHAT_BODY}</body></html>`,
+  );
   // What the page sends its host goes to `window.__sent` when a benchmark sets one.
-  await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent && window.__sent(m) });' });
+  await page.addScriptTag({
+    content: 'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent && window.__sent(m) });',
+  });
   await page.addScriptTag({ content: readFileSync('dist/webview.js', 'utf8') });
   return page;
 }

@@ -26,7 +26,12 @@ async function ours(config: StdioServerConfig): Promise<number> {
 }
 
 async function sdk(config: StdioServerConfig): Promise<number> {
-  const transport = new StdioClientTransport({ command: config.command, args: config.args, env: process.env as Record<string, string>, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: process.env as Record<string, string>,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   await new Promise((r) => setTimeout(r, 200));
@@ -46,7 +51,10 @@ async function sdk(config: StdioServerConfig): Promise<number> {
 
 const kinds: Array<[string, StdioServerConfig]> = [
   ['exits on stdin EOF (research fixture)', fixture('research', 'research.mjs')],
-  ['ignores stdin EOF (server-everything, logging timer running)', reference('everything', 'server-everything', ['stdio']) as StdioServerConfig],
+  [
+    'ignores stdin EOF (server-everything, logging timer running)',
+    reference('everything', 'server-everything', ['stdio']) as StdioServerConfig,
+  ],
   ['ignores SIGTERM too (faulty ignore-sigterm)', fixture('stubborn', 'faulty.mjs', ['ignore-sigterm'])],
 ];
 

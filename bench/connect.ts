@@ -9,10 +9,12 @@ async function floor(n: number): Promise<number> {
   const cfg = fixture('r', 'research.mjs');
   const clients = Array.from({ length: n }, () => new RawClient(cfg.command, cfg.args));
   const t0 = performance.now();
-  await Promise.all(clients.map(async (c) => {
-    await c.start();
-    await c.request('tools/list', {});
-  }));
+  await Promise.all(
+    clients.map(async (c) => {
+      await c.start();
+      await c.request('tools/list', {});
+    }),
+  );
   const ms = performance.now() - t0;
   await Promise.all(clients.map((c) => c.close()));
   return ms;
@@ -31,11 +33,24 @@ async function ours(n: number): Promise<{ ms: number; reconcileMs: number }> {
 }
 
 export async function benchConnect(): Promise<void> {
-  for (const [n, reps] of [[1, 7], [10, 5], [30, 5]] as const) {
-    const runs = await alternate(reps, () => floor(n), () => ours(n));
+  for (const [n, reps] of [
+    [1, 7],
+    [10, 5],
+    [30, 5],
+  ] as const) {
+    const runs = await alternate(
+      reps,
+      () => floor(n),
+      () => ours(n),
+    );
     const f = runs.baseline;
     const o = runs.subject.map((x) => x.ms);
     const r = runs.subject.map((x) => x.reconcileMs);
-    record('connect', `${n} server${n === 1 ? '' : 's'} in parallel (median of ${reps})`, { floorMs: median(f), minagentMs: median(o), ratio: median(o) / median(f), reconcileReturnsInMs: median(r) });
+    record('connect', `${n} server${n === 1 ? '' : 's'} in parallel (median of ${reps})`, {
+      floorMs: median(f),
+      minagentMs: median(o),
+      ratio: median(o) / median(f),
+      reconcileReturnsInMs: median(r),
+    });
   }
 }

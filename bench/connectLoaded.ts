@@ -26,8 +26,24 @@ const BUSY_LOOPS = 2;
 function servers(cwd: string): StdioServerConfig[] {
   const memory = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
   return [
-    ...COMPAT_SERVERS.map((s) => ({ name: s.name, type: 'stdio' as const, command: process.execPath, args: [entryOf(s), ...(s.args ?? [])], env: s.env ?? {}, cwd, autoApprove: [] })),
-    { name: 'memory', type: 'stdio', command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: join(cwd, 'memory.jsonl') }, cwd, autoApprove: [] },
+    ...COMPAT_SERVERS.map((s) => ({
+      name: s.name,
+      type: 'stdio' as const,
+      command: process.execPath,
+      args: [entryOf(s), ...(s.args ?? [])],
+      env: s.env ?? {},
+      cwd,
+      autoApprove: [],
+    })),
+    {
+      name: 'memory',
+      type: 'stdio',
+      command: process.execPath,
+      args: [memory],
+      env: { MEMORY_FILE_PATH: join(cwd, 'memory.jsonl') },
+      cwd,
+      autoApprove: [],
+    },
   ];
 }
 
@@ -36,7 +52,16 @@ async function bySdk(configs: StdioServerConfig[]): Promise<number> {
   const clients = await Promise.all(
     configs.map(async (c) => {
       const client = new Client({ name: 'bench-sdk', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: { ...(process.env as Record<string, string>), ...c.env }, cwd: c.cwd, stderr: 'ignore' }), { timeout: 120_000 });
+      await client.connect(
+        new StdioClientTransport({
+          command: c.command,
+          args: c.args,
+          env: { ...(process.env as Record<string, string>), ...c.env },
+          cwd: c.cwd,
+          stderr: 'ignore',
+        }),
+        { timeout: 120_000 },
+      );
       await client.listTools();
       return client;
     }),
@@ -63,7 +88,10 @@ async function byHub(configs: StdioServerConfig[]): Promise<{ ms: number; starts
     await hub.whenIdle();
     const ms = performance.now() - t0;
     const failed = hub.servers().filter((s) => s.state.kind !== 'running');
-    if (failed.length) throw new Error(`did not start: ${failed.map((s) => `${s.name} (${s.state.kind === 'error' ? s.state.message : s.state.kind})`).join('; ')}`);
+    if (failed.length)
+      throw new Error(
+        `did not start: ${failed.map((s) => `${s.name} (${s.state.kind === 'error' ? s.state.message : s.state.kind})`).join('; ')}`,
+      );
     return { ms, starts };
   } finally {
     mock.restoreAll();
@@ -73,22 +101,34 @@ async function byHub(configs: StdioServerConfig[]): Promise<{ ms: number; starts
 
 export async function benchConnectLoaded(): Promise<void> {
   if (!existsSync(COMPAT_MODULES)) {
-    console.log('connect under load | skipped: the compatibility servers are not installed (run `npm run compat` once)');
+    console.log(
+      'connect under load | skipped: the compatibility servers are not installed (run `npm run compat` once)',
+    );
     return;
   }
   const configs = servers(mkdtempSync(join(tmpdir(), 'minagent-bench-loaded-')));
-  const loops = Array.from({ length: BUSY_LOOPS }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  const loops = Array.from({ length: BUSY_LOOPS }, () =>
+    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }),
+  );
   try {
-    const runs = await alternate(ROUNDS, () => bySdk(configs), () => byHub(configs));
+    const runs = await alternate(
+      ROUNDS,
+      () => bySdk(configs),
+      () => byHub(configs),
+    );
     const sdk = runs.baseline;
     const ours = runs.subject.map((h) => h.ms);
     const starts = runs.subject.map((h) => h.starts);
-    record('connect under load', `${configs.length} real servers at once, ${BUSY_LOOPS} busy loops (median of ${ROUNDS})`, {
-      sdkMs: median(sdk),
-      minagentMs: median(ours),
-      ratio: median(ours) / median(sdk),
-      startsPerServer: Math.max(...starts) / configs.length,
-    });
+    record(
+      'connect under load',
+      `${configs.length} real servers at once, ${BUSY_LOOPS} busy loops (median of ${ROUNDS})`,
+      {
+        sdkMs: median(sdk),
+        minagentMs: median(ours),
+        ratio: median(ours) / median(sdk),
+        startsPerServer: Math.max(...starts) / configs.length,
+      },
+    );
   } finally {
     for (const l of loops) l.kill('SIGKILL');
   }

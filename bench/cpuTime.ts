@@ -18,7 +18,12 @@ function procs(): Proc[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(entry), ppid: Number(f[1]), pgrp: Number(f[2]), cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS });
+      out.push({
+        pid: Number(entry),
+        ppid: Number(f[1]),
+        pgrp: Number(f[2]),
+        cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS,
+      });
     } catch {
       // gone meanwhile
     }

@@ -44,7 +44,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The same 30 servers: 29 research fixtures and one that ignores SIGTERM (it has to be killed on close). */
 function configs(): StdioServerConfig[] {
-  return Array.from({ length: SERVERS }, (_, i) => (i === SERVERS - 1 ? fixture(`stubborn`, 'faulty.mjs', ['ignore-sigterm']) : fixture(`r${i}`, 'research.mjs')));
+  return Array.from({ length: SERVERS }, (_, i) =>
+    i === SERVERS - 1 ? fixture(`stubborn`, 'faulty.mjs', ['ignore-sigterm']) : fixture(`r${i}`, 'research.mjs'),
+  );
 }
 
 interface FloorRound {
@@ -74,7 +76,11 @@ async function plainLoop(): Promise<FloorRound> {
   await sleep(200);
   const echoing = clients.slice(0, -1);
   const burst = await watch(async () => {
-    await Promise.all(Array.from({ length: BURST }, (_, i) => echoing[i % echoing.length]!.request('tools/call', { name: 'echo', arguments: { text: `hello ${i}` } })));
+    await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        echoing[i % echoing.length]!.request('tools/call', { name: 'echo', arguments: { text: `hello ${i}` } }),
+      ),
+    );
   });
   const close = await watch(() => Promise.all(clients.map((c) => c.close())).then(() => undefined));
   return { connect, burst, close };
@@ -96,8 +102,13 @@ async function hubRound(): Promise<HubRound> {
   await sleep(200);
   const echoes = hub.registry.list().filter((t) => t.remoteName === 'echo' || t.name.endsWith('echo'));
   const burst = await watch(async () => {
-    const replies = await Promise.all(Array.from({ length: BURST }, (_, i) => hub.registry.call(echoes[i % echoes.length]!.name, { text: `hello ${i}` })));
-    if (replies.some((r) => !r.includes('hello'))) throw new Error(`a call failed: ${replies.find((r) => !r.includes('hello'))}`);
+    const replies = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        hub.registry.call(echoes[i % echoes.length]!.name, { text: `hello ${i}` }),
+      ),
+    );
+    if (replies.some((r) => !r.includes('hello')))
+      throw new Error(`a call failed: ${replies.find((r) => !r.includes('hello'))}`);
   });
   const close = await watch(() => hub.closeAll());
   return { connect, burst, close };
@@ -122,18 +133,71 @@ export async function benchLoopDelay(): Promise<void> {
   const m = (xs: Stall[], k: keyof Stall) => median(xs.map((x) => x[k]));
   const label = `${SERVERS} stdio servers (one ignores SIGTERM), median of ${ROUNDS} interleaved rounds`;
   record('event loop', `idle (same process, 1 s)`, { maxMs: m(idle, 'maxMs'), p99Ms: m(idle, 'p99Ms') });
-  record('event loop', `connect: plain loop spawning one per tick (the floor), ${label}`, { maxMs: m(floor, 'maxMs'), p99Ms: m(floor, 'p99Ms') });
+  record('event loop', `connect: plain loop spawning one per tick (the floor), ${label}`, {
+    maxMs: m(floor, 'maxMs'),
+    p99Ms: m(floor, 'p99Ms'),
+  });
   record('event loop', `connect: the hub, ${label}`, {
-    maxMs: m(hub.map((x) => x.connect), 'maxMs'),
-    p99Ms: m(hub.map((x) => x.connect), 'p99Ms'),
+    maxMs: m(
+      hub.map((x) => x.connect),
+      'maxMs',
+    ),
+    p99Ms: m(
+      hub.map((x) => x.connect),
+      'p99Ms',
+    ),
     maxOverFloor: median(ratios),
     worstRoundMaxOverFloor: Math.max(...ratios),
   });
   const worst = (xs: Stall[]) => Math.max(...xs.map((x) => x.maxMs));
-  record('event loop', `${BURST}-call burst: a client without an SDK writing all in one tick (the floor), median of ${ROUNDS}`, { maxMs: m(floorRounds.map((x) => x.burst), 'maxMs'), p99Ms: m(floorRounds.map((x) => x.burst), 'p99Ms'), worstRoundMaxMs: worst(floorRounds.map((x) => x.burst)) });
-  record('event loop', `${BURST}-call burst over the ${SERVERS} servers, median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.burst), 'maxMs'), p99Ms: m(hub.map((x) => x.burst), 'p99Ms'), worstRoundMaxMs: worst(hub.map((x) => x.burst)) });
-  record('event loop', `close all ${SERVERS}: a client without an SDK ending stdin (the floor), median of ${ROUNDS}`, { maxMs: m(floorRounds.map((x) => x.close), 'maxMs'), p99Ms: m(floorRounds.map((x) => x.close), 'p99Ms'), worstRoundMaxMs: worst(floorRounds.map((x) => x.close)) });
-  record('event loop', `close all ${SERVERS} (one killed after ignoring SIGTERM), median of ${ROUNDS}`, { maxMs: m(hub.map((x) => x.close), 'maxMs'), p99Ms: m(hub.map((x) => x.close), 'p99Ms'), worstRoundMaxMs: worst(hub.map((x) => x.close)) });
+  record(
+    'event loop',
+    `${BURST}-call burst: a client without an SDK writing all in one tick (the floor), median of ${ROUNDS}`,
+    {
+      maxMs: m(
+        floorRounds.map((x) => x.burst),
+        'maxMs',
+      ),
+      p99Ms: m(
+        floorRounds.map((x) => x.burst),
+        'p99Ms',
+      ),
+      worstRoundMaxMs: worst(floorRounds.map((x) => x.burst)),
+    },
+  );
+  record('event loop', `${BURST}-call burst over the ${SERVERS} servers, median of ${ROUNDS}`, {
+    maxMs: m(
+      hub.map((x) => x.burst),
+      'maxMs',
+    ),
+    p99Ms: m(
+      hub.map((x) => x.burst),
+      'p99Ms',
+    ),
+    worstRoundMaxMs: worst(hub.map((x) => x.burst)),
+  });
+  record('event loop', `close all ${SERVERS}: a client without an SDK ending stdin (the floor), median of ${ROUNDS}`, {
+    maxMs: m(
+      floorRounds.map((x) => x.close),
+      'maxMs',
+    ),
+    p99Ms: m(
+      floorRounds.map((x) => x.close),
+      'p99Ms',
+    ),
+    worstRoundMaxMs: worst(floorRounds.map((x) => x.close)),
+  });
+  record('event loop', `close all ${SERVERS} (one killed after ignoring SIGTERM), median of ${ROUNDS}`, {
+    maxMs: m(
+      hub.map((x) => x.close),
+      'maxMs',
+    ),
+    p99Ms: m(
+      hub.map((x) => x.close),
+      'p99Ms',
+    ),
+    worstRoundMaxMs: worst(hub.map((x) => x.close)),
+  });
 }
 
 if (require.main === module) void benchLoopDelay().then(() => process.exit(0));

@@ -23,8 +23,16 @@ export async function benchSandbox(): Promise<void> {
     s.listen(0, '127.0.0.1', () => resolve(s));
   });
   const port = (target.address() as { port: number }).port;
-  const rules: SandboxRules = { workspaceServers: 'off', fromWorkspace: () => false, context: { home, cacheRoot: join(home, 'cache'), privatePaths: [], workspaceFolders: [home] } };
-  const config = (sandboxed: boolean): StdioServerConfig => fixture('intruder', 'intruder.mjs', [], { cwd: home, ...(sandboxed ? { sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${port}`] } } : {}) });
+  const rules: SandboxRules = {
+    workspaceServers: 'off',
+    fromWorkspace: () => false,
+    context: { home, cacheRoot: join(home, 'cache'), privatePaths: [], workspaceFolders: [home] },
+  };
+  const config = (sandboxed: boolean): StdioServerConfig =>
+    fixture('intruder', 'intruder.mjs', [], {
+      cwd: home,
+      ...(sandboxed ? { sandbox: { allowWrite: [], denyRead: [], allowedDomains: [`127.0.0.1:${port}`] } } : {}),
+    });
 
   // One host for all rounds, as an editor window is: the sandbox library starts with its first
   // sandboxed server (measured alone, as a figure) and stays up while servers come and go.
@@ -34,7 +42,8 @@ export async function benchSandbox(): Promise<void> {
     hub.reconcile([config(sandboxed)]);
     await hub.whenIdle();
     const connectMs = performance.now() - t0;
-    if (hub.servers()[0]?.state.kind !== 'running') throw new Error(`the ${sandboxed ? 'sandboxed ' : ''}server did not start`);
+    if (hub.servers()[0]?.state.kind !== 'running')
+      throw new Error(`the ${sandboxed ? 'sandboxed ' : ''}server did not start`);
     try {
       await fetchCalls(); // the first calls warm the server's fetch
       return { connectMs, callMs: await fetchCalls() };
@@ -56,13 +65,36 @@ export async function benchSandbox(): Promise<void> {
     // Warm-up, not recorded: the host's side of a sandboxed call (the library's proxy) runs cold for its
     // first rounds (measured: a sandboxed round's calls 1.06-1.08 ms in rounds 1-3, 0.72-0.84 from round
     // 5 on; the direct ones 0.71-0.79, then 0.58-0.68), and a window that calls tools does so warm.
-    await alternate(WARM_UP, () => round(false), () => round(true));
-    const runs = await alternate(ROUNDS, () => round(false), () => round(true));
-    const plain = { connect: median(runs.baseline.map((r) => r.connectMs)), call: median(runs.baseline.map((r) => r.callMs)) };
-    const boxed = { connect: median(runs.subject.map((r) => r.connectMs)), call: median(runs.subject.map((r) => r.callMs)) };
-    record('sandbox', `spawn to connected, sandboxed vs not, the sandbox started (median of ${ROUNDS})`, { plainMs: plain.connect, sandboxedMs: boxed.connect, ratio: boxed.connect / plain.connect });
+    await alternate(
+      WARM_UP,
+      () => round(false),
+      () => round(true),
+    );
+    const runs = await alternate(
+      ROUNDS,
+      () => round(false),
+      () => round(true),
+    );
+    const plain = {
+      connect: median(runs.baseline.map((r) => r.connectMs)),
+      call: median(runs.baseline.map((r) => r.callMs)),
+    };
+    const boxed = {
+      connect: median(runs.subject.map((r) => r.connectMs)),
+      call: median(runs.subject.map((r) => r.callMs)),
+    };
+    record('sandbox', `spawn to connected, sandboxed vs not, the sandbox started (median of ${ROUNDS})`, {
+      plainMs: plain.connect,
+      sandboxedMs: boxed.connect,
+      ratio: boxed.connect / plain.connect,
+    });
     // The same with a reference server from npm (server-memory, on the SDK): what a user starts.
-    const memory = (sandboxed: boolean) => ({ ...reference('memory', 'server-memory', [], { MEMORY_FILE_PATH: join(home, 'memory.jsonl') }), cwd: home, ...(sandboxed ? { sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } } : {}) }) as StdioServerConfig;
+    const memory = (sandboxed: boolean) =>
+      ({
+        ...reference('memory', 'server-memory', [], { MEMORY_FILE_PATH: join(home, 'memory.jsonl') }),
+        cwd: home,
+        ...(sandboxed ? { sandbox: { allowWrite: [], denyRead: [], allowedDomains: [] } } : {}),
+      }) as StdioServerConfig;
     const startMemory = async (sandboxed: boolean) => {
       const t0 = performance.now();
       hub.reconcile([memory(sandboxed)]);
@@ -73,10 +105,25 @@ export async function benchSandbox(): Promise<void> {
       await hub.whenIdle();
       return ms;
     };
-    const mem = await alternate(ROUNDS, () => startMemory(false), () => startMemory(true));
-    record('sandbox', `spawn to connected, server-memory (npm, on the SDK), sandboxed vs not (median of ${ROUNDS})`, { plainMs: median(mem.baseline), sandboxedMs: median(mem.subject), ratio: median(mem.subject) / median(mem.baseline) });
-    record('sandbox', 'the first sandboxed server of a host, the library loaded and started with it (one run)', { sandboxedMs: first.connectMs, overPlain: first.connectMs / plain.connect });
-    record('sandbox', `a call that fetches an allowed loopback host, through the proxy vs directly (median of ${ROUNDS} rounds of ${CALLS})`, { plainMs: plain.call, sandboxedMs: boxed.call, ratio: boxed.call / plain.call });
+    const mem = await alternate(
+      ROUNDS,
+      () => startMemory(false),
+      () => startMemory(true),
+    );
+    record('sandbox', `spawn to connected, server-memory (npm, on the SDK), sandboxed vs not (median of ${ROUNDS})`, {
+      plainMs: median(mem.baseline),
+      sandboxedMs: median(mem.subject),
+      ratio: median(mem.subject) / median(mem.baseline),
+    });
+    record('sandbox', 'the first sandboxed server of a host, the library loaded and started with it (one run)', {
+      sandboxedMs: first.connectMs,
+      overPlain: first.connectMs / plain.connect,
+    });
+    record(
+      'sandbox',
+      `a call that fetches an allowed loopback host, through the proxy vs directly (median of ${ROUNDS} rounds of ${CALLS})`,
+      { plainMs: plain.call, sandboxedMs: boxed.call, ratio: boxed.call / plain.call },
+    );
   } finally {
     await hub.closeAll();
     target.close();

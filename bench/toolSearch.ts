@@ -11,7 +11,10 @@ export async function benchToolSearch(): Promise<void> {
   hub.reconcile([...catalogue(), ...extra]);
   await hub.whenIdle();
   try {
-    const real = await benchRetrieval(hub, extra.map((s) => s.name));
+    const real = await benchRetrieval(
+      hub,
+      extra.map((s) => s.name),
+    );
     await benchSearchScale(real.list(), QUERIES);
   } finally {
     await hub.closeAll();

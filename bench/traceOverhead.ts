@@ -17,7 +17,11 @@ export async function benchTraceOverhead(): Promise<void> {
   const offTrace = new McpTrace();
   const onTrace = new McpTrace();
   onTrace.setEnabled(true);
-  const sources = { none: new McpToolSource(cfg), off: new McpToolSource(cfg, { trace: offTrace }), on: new McpToolSource(cfg, { trace: onTrace }) };
+  const sources = {
+    none: new McpToolSource(cfg),
+    off: new McpToolSource(cfg, { trace: offTrace }),
+    on: new McpToolSource(cfg, { trace: onTrace }),
+  };
   await Promise.all(Object.values(sources).map((s) => s.connect()));
 
   for (const [label, text] of [
@@ -45,19 +49,23 @@ export async function benchTraceOverhead(): Promise<void> {
       offRuns.push(median(offRatio));
       onRuns.push(median(onRatio));
     }
-    record('trace', `${label} (per run the median of ${ROUNDS} interleaved rounds; ratios to no trace, median and min-max of ${RUNS} runs)`, {
-      noTraceUs: median(us.none),
-      traceOffUs: median(us.off),
-      traceOnUs: median(us.on),
-      offOverNone: median(offRuns),
-      offOverNoneMin: Math.min(...offRuns),
-      offOverNoneMax: Math.max(...offRuns),
-      onOverNone: median(onRuns),
-      onOverNoneMin: Math.min(...onRuns),
-      onOverNoneMax: Math.max(...onRuns),
-      keptEntries: onTrace.entries().length,
-      keptKb: onTrace.keptBytes / 1024,
-    });
+    record(
+      'trace',
+      `${label} (per run the median of ${ROUNDS} interleaved rounds; ratios to no trace, median and min-max of ${RUNS} runs)`,
+      {
+        noTraceUs: median(us.none),
+        traceOffUs: median(us.off),
+        traceOnUs: median(us.on),
+        offOverNone: median(offRuns),
+        offOverNoneMin: Math.min(...offRuns),
+        offOverNoneMax: Math.max(...offRuns),
+        onOverNone: median(onRuns),
+        onOverNoneMin: Math.min(...onRuns),
+        onOverNoneMax: Math.max(...onRuns),
+        keptEntries: onTrace.entries().length,
+        keptKb: onTrace.keptBytes / 1024,
+      },
+    );
   }
   await Promise.all(Object.values(sources).map((s) => s.close()));
   benchWrapper();
@@ -66,7 +74,12 @@ export async function benchTraceOverhead(): Promise<void> {
 /** The wrapper alone, without a process or a pipe: nanoseconds a message costs with the trace off and on. */
 function benchWrapper(): void {
   const sink = (): Transport => ({ start: async () => {}, close: async () => {}, send: () => Promise.resolve() });
-  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } } as JSONRPCMessage;
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text: 'hello' } },
+  } as JSONRPCMessage;
   const off = new McpTrace();
   const on = new McpTrace();
   on.setEnabled(true);
@@ -83,17 +96,21 @@ function benchWrapper(): void {
   const [none, offNs, onNs] = [median(ns.none), median(ns.off), median(ns.on)];
   const offRatio = ns.off.map((v, i) => v / ns.none[i]!);
   const onRatio = ns.on.map((v, i) => v / ns.none[i]!);
-  record('trace', `the transport wrapper alone, per message sent (median of ${ROUNDS} rounds of ${SENDS}; ratios to no trace with their min-max over the rounds)`, {
-    noTraceNs: none,
-    traceOffNs: offNs,
-    traceOnNs: onNs,
-    offExtraNs: offNs - none,
-    onExtraNs: onNs - none,
-    offOverNone: median(offRatio),
-    offOverNoneMin: Math.min(...offRatio),
-    offOverNoneMax: Math.max(...offRatio),
-    onOverNone: median(onRatio),
-    onOverNoneMin: Math.min(...onRatio),
-    onOverNoneMax: Math.max(...onRatio),
-  });
+  record(
+    'trace',
+    `the transport wrapper alone, per message sent (median of ${ROUNDS} rounds of ${SENDS}; ratios to no trace with their min-max over the rounds)`,
+    {
+      noTraceNs: none,
+      traceOffNs: offNs,
+      traceOnNs: onNs,
+      offExtraNs: offNs - none,
+      onExtraNs: onNs - none,
+      offOverNone: median(offRatio),
+      offOverNoneMin: Math.min(...offRatio),
+      offOverNoneMax: Math.max(...offRatio),
+      onOverNone: median(onRatio),
+      onOverNoneMin: Math.min(...onRatio),
+      onOverNoneMax: Math.max(...onRatio),
+    },
+  );
 }

@@ -17,7 +17,9 @@ const TOOLS = 100;
 const EXPANDS = 15;
 const ROUNDS = Number(process.env.BENCH_TREE_ROUNDS ?? 9);
 
-/** Clicks `selector` and resolves with the ms until an element matching `until` is in the DOM and a frame was painted. */
+/**
+ * Clicks `selector` and resolves with the ms until an element matching `until` is in the DOM and a frame was painted.
+ */
 const timedClick = (selector: string, until: string) => `new Promise((resolve, reject) => {
   const done = () => document.querySelector(${JSON.stringify(until)});
   const t0 = performance.now();
@@ -81,12 +83,19 @@ interface Sample {
 }
 
 async function measure(servers: number): Promise<Sample> {
-  const entries = Array.from({ length: servers }, (_, i) => [`s${i}`, { command: 'node', args: [join(SERVERS, 'lowlevel.mjs'), 'many', String(TOOLS)] }]);
+  const entries = Array.from({ length: servers }, (_, i) => [
+    `s${i}`,
+    { command: 'node', args: [join(SERVERS, 'lowlevel.mjs'), 'many', String(TOOLS)] },
+  ]);
   // The e2e harness turns on the extension's test reporter (MINAGENT_TEST_REPORT), which writes every
   // server's process tree on each change: with 50 servers a queue of /proc scans that kept the
   // extension host busy for seconds after the status bar said ready (4x the first render and 6x the
   // expand in a loaded round). The shipped extension has no reporter, so it is off here.
-  const cs = await startCodeServer({ workspace: 'e2e', workspaceSettings: { 'minagent.servers': Object.fromEntries(entries) }, env: { MINAGENT_TEST_REPORT: '' } });
+  const cs = await startCodeServer({
+    workspace: 'e2e',
+    workspaceSettings: { 'minagent.servers': Object.fromEntries(entries) },
+    env: { MINAGENT_TEST_REPORT: '' },
+  });
   let wb: Workbench | undefined;
   try {
     wb = await Workbench.open(cs.url);
@@ -101,7 +110,8 @@ async function measure(servers: number): Promise<Sample> {
     let expandCpuMs = 0;
     for (let i = 0; i < EXPANDS; i++) {
       // Collapse (not timed) until the first server's tools are gone, then time the expand.
-      if ((await wb.page.locator(FIRST_ROW).getAttribute('aria-expanded')) === 'true') await wb.page.locator(FIRST_TWISTIE).click();
+      if ((await wb.page.locator(FIRST_ROW).getAttribute('aria-expanded')) === 'true')
+        await wb.page.locator(FIRST_TWISTIE).click();
       await wb.page.locator(FIRST_TOOL_ROW).waitFor({ state: 'detached' });
       // The collapse's own trailing work (rows scrolled back into view are rendered in the next
       // frames) is not the expand's: wait until the page's main thread is idle.
@@ -124,7 +134,9 @@ async function measureWithRetry(servers: number): Promise<Sample> {
       return await measure(servers);
     } catch (err) {
       if (attempt === 3) throw err;
-      console.log(`tree render: ${servers} server(s) failed (${(err as Error).message.split('\n')[0]}); measuring again`);
+      console.log(
+        `tree render: ${servers} server(s) failed (${(err as Error).message.split('\n')[0]}); measuring again`,
+      );
     }
   }
 }
@@ -142,32 +154,42 @@ export async function benchTreeRender(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [50, 1] : [1, 50];
     for (const n of order) (n === 1 ? small : big).push(await measureWithRetry(n));
-    console.log(`tree render: round ${round + 1}: 1 server ${JSON.stringify(small[round])}, 50 servers ${JSON.stringify(big[round])}`);
+    console.log(
+      `tree render: round ${round + 1}: 1 server ${JSON.stringify(small[round])}, 50 servers ${JSON.stringify(big[round])}`,
+    );
   }
   const m = (xs: typeof big, k: keyof Sample) => median(xs.map((x) => x[k]));
   const ratios = (k: keyof Sample) => big.map((b, i) => b[k] / Math.max(small[i]![k], 1));
   const spread = (xs: number[]) => ({ ratio: median(xs), ratioMin: Math.min(...xs), ratioMax: Math.max(...xs) });
-  record('tree', `Tools tree first render, 50 servers x ${TOOLS} tools vs 1 x ${TOOLS} (code-server, median of ${ROUNDS} rounds; ratio within each round)`, {
-    fiftyServersMs: m(big, 'firstRenderMs'),
-    oneServerMs: m(small, 'firstRenderMs'),
-    ...spread(ratios('firstRenderMs')),
-    // The work behind it, far less sensitive to the machine's load than the wall time.
-    fiftyServersCpuMs: m(big, 'firstRenderCpuMs'),
-    oneServerCpuMs: m(small, 'firstRenderCpuMs'),
-    cpuRatio: median(ratios('firstRenderCpuMs')),
-    cpuRatioMin: Math.min(...ratios('firstRenderCpuMs')),
-    cpuRatioMax: Math.max(...ratios('firstRenderCpuMs')),
-  });
-  record('tree', `expanding a server of ${TOOLS} tools, among 50 servers vs alone (median of ${EXPANDS} per editor, ${ROUNDS} rounds; ratio within each round)`, {
-    fiftyServersMs: m(big, 'expandMs'),
-    oneServerMs: m(small, 'expandMs'),
-    ...spread(ratios('expandMs')),
-    fiftyServersCpuMs: m(big, 'expandCpuMs'),
-    oneServerCpuMs: m(small, 'expandCpuMs'),
-    cpuRatio: median(ratios('expandCpuMs')),
-    cpuRatioMin: Math.min(...ratios('expandCpuMs')),
-    cpuRatioMax: Math.max(...ratios('expandCpuMs')),
-  });
+  record(
+    'tree',
+    `Tools tree first render, 50 servers x ${TOOLS} tools vs 1 x ${TOOLS} (code-server, median of ${ROUNDS} rounds; ratio within each round)`,
+    {
+      fiftyServersMs: m(big, 'firstRenderMs'),
+      oneServerMs: m(small, 'firstRenderMs'),
+      ...spread(ratios('firstRenderMs')),
+      // The work behind it, far less sensitive to the machine's load than the wall time.
+      fiftyServersCpuMs: m(big, 'firstRenderCpuMs'),
+      oneServerCpuMs: m(small, 'firstRenderCpuMs'),
+      cpuRatio: median(ratios('firstRenderCpuMs')),
+      cpuRatioMin: Math.min(...ratios('firstRenderCpuMs')),
+      cpuRatioMax: Math.max(...ratios('firstRenderCpuMs')),
+    },
+  );
+  record(
+    'tree',
+    `expanding a server of ${TOOLS} tools, among 50 servers vs alone (median of ${EXPANDS} per editor, ${ROUNDS} rounds; ratio within each round)`,
+    {
+      fiftyServersMs: m(big, 'expandMs'),
+      oneServerMs: m(small, 'expandMs'),
+      ...spread(ratios('expandMs')),
+      fiftyServersCpuMs: m(big, 'expandCpuMs'),
+      oneServerCpuMs: m(small, 'expandCpuMs'),
+      cpuRatio: median(ratios('expandCpuMs')),
+      cpuRatioMin: Math.min(...ratios('expandCpuMs')),
+      cpuRatioMax: Math.max(...ratios('expandCpuMs')),
+    },
+  );
 }
 
 if (require.main === module) void benchTreeRender().then(() => process.exit(0));

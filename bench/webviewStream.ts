@@ -69,7 +69,8 @@ export async function benchWebviewStream(): Promise<void> {
     const page = await openChatPage(browser);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
-    const taskSeconds = async (): Promise<number> => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+    const taskSeconds = async (): Promise<number> =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
     let started = 0;
     await page.exposeFunction('__busy', async (what: string) => {
       if (what === 'start') started = await taskSeconds();
@@ -85,17 +86,21 @@ export async function benchWebviewStream(): Promise<void> {
     await page.close();
   }
   await browser.close();
-  record('webview', `streaming ${TOKENS.toLocaleString()} tokens into one message (${ROUNDS} rounds, ratio within each)`, {
-    minagentMs: median(ours),
-    appendOnlyFloorMs: median(floors),
-    ratio: median(ratios),
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
-    busyRatio: median(busyRatios),
-    busyRatioMin: Math.min(...busyRatios),
-    busyRatioMax: Math.max(...busyRatios),
-    transcriptChildrenReplaced: replaced,
-  });
+  record(
+    'webview',
+    `streaming ${TOKENS.toLocaleString()} tokens into one message (${ROUNDS} rounds, ratio within each)`,
+    {
+      minagentMs: median(ours),
+      appendOnlyFloorMs: median(floors),
+      ratio: median(ratios),
+      ratioMin: Math.min(...ratios),
+      ratioMax: Math.max(...ratios),
+      busyRatio: median(busyRatios),
+      busyRatioMin: Math.min(...busyRatios),
+      busyRatioMax: Math.max(...busyRatios),
+      transcriptChildrenReplaced: replaced,
+    },
+  );
 }
 
 if (require.main === module) void benchWebviewStream().then(() => process.exit(0));

@@ -14,8 +14,27 @@ function items(n: number): unknown[] {
   const out: unknown[] = [];
   for (let i = 0; out.length < n; i++) {
     out.push({ kind: 'user', id: `u${i}`, text: `question ${i}` });
-    out.push({ kind: 'tool', id: `t${i}`, card: { callId: `t${i}`, name: 'echo', wireName: 'echo', server: 'research', arguments: '{\n  "text": "x"\n}', status: 'done', startedAt: 1, result: `result ${i}`, resultChars: 8, durationMs: 3 } });
-    out.push({ kind: 'assistant', id: `a${i}`, text: `The answer to **question ${i}**:\n\n- one\n- two\n\n\`code ${i}\`` });
+    out.push({
+      kind: 'tool',
+      id: `t${i}`,
+      card: {
+        callId: `t${i}`,
+        name: 'echo',
+        wireName: 'echo',
+        server: 'research',
+        arguments: '{\n  "text": "x"\n}',
+        status: 'done',
+        startedAt: 1,
+        result: `result ${i}`,
+        resultChars: 8,
+        durationMs: 3,
+      },
+    });
+    out.push({
+      kind: 'assistant',
+      id: `a${i}`,
+      text: `The answer to **question ${i}**:\n\n- one\n- two\n\n\`code ${i}\``,
+    });
   }
   return out.slice(0, n);
 }
@@ -30,7 +49,10 @@ async function load(page: Page, n: number): Promise<void> {
   })()`);
 }
 
-/** One card update: the message's handling plus the style and layout it causes (forced by a read, as the next frame would). */
+/**
+ * One card update: the message's handling plus the style and layout it causes (forced by a read, as the next frame
+ * would).
+ */
 async function update(page: Page, i: number): Promise<number> {
   return (await page.evaluate(`(async () => {
     const transcript = document.getElementById('transcript');
@@ -58,7 +80,10 @@ export async function benchWebviewUpdate(): Promise<void> {
     const s: number[] = [];
     const l: number[] = [];
     for (let i = 0; i < UPDATES; i++) {
-      const pair: Array<[Page, number[]]> = [[pSmall, s], [pLarge, l]];
+      const pair: Array<[Page, number[]]> = [
+        [pSmall, s],
+        [pLarge, l],
+      ];
       for (const [page, into] of i % 2 ? pair.reverse() : pair) into.push(await update(page, i));
     }
     small.push(median(s));
@@ -68,13 +93,17 @@ export async function benchWebviewUpdate(): Promise<void> {
   }
   await browser.close();
   const ratios = large.map((l, i) => l / small[i]!);
-  record('webview', `a card update at 1,000 transcript items vs 10 (median of ${UPDATES} updates per round, ${ROUNDS} rounds)`, {
-    at10Ms: median(small),
-    at1000Ms: median(large),
-    ratio: median(large) / median(small),
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
-  });
+  record(
+    'webview',
+    `a card update at 1,000 transcript items vs 10 (median of ${UPDATES} updates per round, ${ROUNDS} rounds)`,
+    {
+      at10Ms: median(small),
+      at1000Ms: median(large),
+      ratio: median(large) / median(small),
+      ratioMin: Math.min(...ratios),
+      ratioMax: Math.max(...ratios),
+    },
+  );
 }
 
 if (require.main === module) void benchWebviewUpdate().then(() => process.exit(0));

@@ -29,16 +29,33 @@ async function issuerOf(serverUrl) {
   return info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
 }
 const oauth = context.client_id
-  ? { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret, issuer: await issuerOf(url) } : {}) }
+  ? {
+      clientId: context.client_id,
+      ...(context.client_secret ? { clientSecret: context.client_secret, issuer: await issuerOf(url) } : {}),
+    }
   : undefined;
 const server = { type: 'http', url, ...(oauth ? { oauth } : {}) };
 writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { test: server } }));
 const cli = (args) =>
-  spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args, '--settings', join(work, '.vscode', 'settings.json'), '--sign-in', 'fetch', '--client-metadata-url', CLIENT_METADATA_URL], {
-    // A token store of its own per run, in a fresh config folder.
-    env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config') },
-    stdio: 'inherit',
-  });
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'dist', 'cli.js'),
+      '--trust',
+      ...args,
+      '--settings',
+      join(work, '.vscode', 'settings.json'),
+      '--sign-in',
+      'fetch',
+      '--client-metadata-url',
+      CLIENT_METADATA_URL,
+    ],
+    {
+      // A token store of its own per run, in a fresh config folder.
+      env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config') },
+      stdio: 'inherit',
+    },
+  );
 // Connecting lists the tools (tools/list); the call exercises a request after sign-in (and any step-up).
 const code = cli(['call', 'test-tool', '{}']).status ?? 1;
 rmSync(work, { recursive: true, force: true });

@@ -32,7 +32,12 @@ try {
 const dir = mkdtempSync(join(tmpdir(), 'minagent-conformance-'));
 const settings = join(dir, 'settings.json');
 writeFileSync(settings, JSON.stringify({ 'minagent.servers': { conformance: { type: 'http', url } } }));
-const cli = (args, stdio) => spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), '--trust', ...args, '--settings', settings, '--workspace', dir, '--verbose'], { stdio, encoding: 'utf8' });
+const cli = (args, stdio) =>
+  spawnSync(
+    process.execPath,
+    [join(root, 'dist', 'cli.js'), '--trust', ...args, '--settings', settings, '--workspace', dir, '--verbose'],
+    { stdio, encoding: 'utf8' },
+  );
 let tools;
 /** Replaces each {"$schemaOf": "TOOL"} with the tool's parameters as `minagent tools --json` shows them. */
 function resolveSchemas(value) {

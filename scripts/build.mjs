@@ -33,9 +33,30 @@ const sandboxLibrary = '@anthropic-ai/sandbox-runtime';
 const results = await Promise.all([
   // The o200k_base tokenizer (about 2.7 MB) runs in a worker thread started on first use: its own file.
   build({ ...common, entryPoints: ['src/core/budget/o200kWorker.ts'], outfile: 'dist/o200kWorker.js' }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', external: [sandboxLibrary], banner: { js: '#!/usr/bin/env node' }, define: { MINAGENT_VERSION: JSON.stringify(version) } }),
-  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', sandboxLibrary], define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) } }),
-  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', mainFields: ['browser', 'module', 'main'], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' }),
+  build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    external: [sandboxLibrary],
+    banner: { js: '#!/usr/bin/env node' },
+    define: { MINAGENT_VERSION: JSON.stringify(version) },
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode', sandboxLibrary],
+    define: { MINAGENT_TEST_API: String(testApi), MINAGENT_SERVER_REPORT: String(serverReport) },
+  }),
+  build({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    mainFields: ['browser', 'module', 'main'],
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+  }),
   build({
     ...common,
     entryPoints: [sandboxLibrary],
@@ -49,17 +70,29 @@ const results = await Promise.all([
     // folder, which showed a dozen such files (for good, once the host was killed). A server's own
     // folders are protectedPaths' work (src/core/mcp/sandbox/protectedPaths.ts), so the library sees
     // `/` as the host's working directory: nothing there is writable in a sandbox, and nothing is made.
-    banner: { js: "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url); const __minagentLibraryCwd = () => '/';" },
+    banner: {
+      js: "import { createRequire as __minagentRequire } from 'node:module'; const require = __minagentRequire(import.meta.url); const __minagentLibraryCwd = () => '/';",
+    },
     define: { 'process.cwd': '__minagentLibraryCwd' },
   }),
   // An app's editor tab: one framed app and its relay.
-  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['src/webview/appTab.ts'], outfile: 'dist/appTab.js' }),
+  build({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['src/webview/appTab.ts'],
+    outfile: 'dist/appTab.js',
+  }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 // Beside the bundles: the preload of a sandboxed Node server, and the library's seccomp helpers.
 copyFileSync('src/core/mcp/sandbox/netPreload.cjs', 'dist/netPreload.cjs');
 copyFileSync('src/core/mcp/sandbox/readNotes.cjs', 'dist/readNotes.cjs');
-cpSync(`node_modules/${sandboxLibrary}/vendor/seccomp`, 'dist/vendor/seccomp', { recursive: true, filter: (src) => !src.endsWith('.ts') });
+cpSync(`node_modules/${sandboxLibrary}/vendor/seccomp`, 'dist/vendor/seccomp', {
+  recursive: true,
+  filter: (src) => !src.endsWith('.ts'),
+});
 
 // What a bundle contains, by the bundler's own account: a module tree-shaken away adds no bytes.
 const leaks = results.flatMap((r) =>

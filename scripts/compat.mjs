@@ -15,6 +15,21 @@ let status = run(process.execPath, ['scripts/build.mjs']);
 // The servers compared are the user's own (as the SDK's client runs them): no sandbox.
 // Without NODE_EXTRA_CA_CERTS, as in `npm test` (scripts/test.mjs says why): nothing here downloads.
 const { NODE_EXTRA_CA_CERTS: _machineCas, ...env } = process.env;
-if (status === 0) status = run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', 'test/compat/compat.test.ts'], { env: { ...env, MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' } });
-console.error(`npm run compat: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+if (status === 0)
+  status = run(
+    process.execPath,
+    [
+      '--require',
+      './test/timeouts.cjs',
+      '--import',
+      'tsx',
+      '--test',
+      '--test-force-exit',
+      'test/compat/compat.test.ts',
+    ],
+    { env: { ...env, MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' } },
+  );
+console.error(
+  `npm run compat: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+);
 process.exit(status);

@@ -11,7 +11,8 @@
 //     "scenarios": [ { "name": "tools_call",
 //                      "steps": [["call", "add_numbers", {"a": 5, "b": 3}]] } ] }
 // "steps" are the CLI commands the client runs for that scenario (default: [["tools"]]; "cli": [...]
-// is one command); an object argument is passed as JSON text. NAME arguments run only the scenarios (or list files) named.
+// is one command); an object argument is passed as JSON text. NAME arguments run only the scenarios (or list files)
+// named.
 //
 // The suite needs Node 22 or newer: it runs on the Node 24 of the e2e cache (scripts/e2e-setup.mjs
 // installs it when it is missing), and so does the client it starts.
@@ -59,7 +60,11 @@ export function readLists(dir = LISTS) {
   const suites = installedSuites();
   const runs = [];
   const problems = [];
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
   if (!files.length) problems.push(`no scenario lists in ${dir}`);
   for (const file of files) {
     const where = `conformance/scenarios/${file}`;
@@ -70,13 +75,20 @@ export function readLists(dir = LISTS) {
       problems.push(`${where}: not JSON (${err.message})`);
       continue;
     }
-    const suite = suites.find((s) => s.key === list?.package && (list.version === undefined || list.version === s.version)) ?? (list?.package === SUITE ? suites.find((s) => s.version === list.version) : undefined);
+    const suite =
+      suites.find((s) => s.key === list?.package && (list.version === undefined || list.version === s.version)) ??
+      (list?.package === SUITE ? suites.find((s) => s.version === list.version) : undefined);
     if (!suite) {
       const have = suites.map((s) => `${s.key} (${s.version})`).join(', ') || 'none';
-      problems.push(`${where}: "package" ${JSON.stringify(list?.package)}${list?.version ? ` at version ${JSON.stringify(list.version)}` : ''} is not an installed copy of ${SUITE} (installed: ${have})`);
+      problems.push(
+        `${where}: "package" ${JSON.stringify(list?.package)}${list?.version ? ` at version ${JSON.stringify(list.version)}` : ''} is not an installed copy of ${SUITE} (installed: ${have})`,
+      );
       continue;
     }
-    if (list.specVersion !== undefined && (typeof list.specVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(list.specVersion))) {
+    if (
+      list.specVersion !== undefined &&
+      (typeof list.specVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(list.specVersion))
+    ) {
       problems.push(`${where}: "specVersion" must be a date like 2026-07-28 (got ${JSON.stringify(list.specVersion)})`);
       continue;
     }
@@ -84,18 +96,42 @@ export function readLists(dir = LISTS) {
       problems.push(`${where}: "scenarios" must be a non-empty array`);
       continue;
     }
-    if (list.client !== undefined && !(typeof list.client === 'string' && /^conformance\/[\w.-]+\.mjs$/.test(list.client) && existsSync(join(ROOT, list.client)))) {
+    if (
+      list.client !== undefined &&
+      !(
+        typeof list.client === 'string' &&
+        /^conformance\/[\w.-]+\.mjs$/.test(list.client) &&
+        existsSync(join(ROOT, list.client))
+      )
+    ) {
       problems.push(`${where}: "client" must name a script in conformance/ (got ${JSON.stringify(list.client)})`);
       continue;
     }
-    const isArgs = (a) => Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string' || (typeof x === 'object' && x !== null));
+    const isArgs = (a) =>
+      Array.isArray(a) &&
+      a.length > 0 &&
+      a.every((x) => typeof x === 'string' || (typeof x === 'object' && x !== null));
     list.scenarios.forEach((s, i) => {
       const name = typeof s === 'string' ? s : s?.name;
-      if (typeof name !== 'string' || !/^[\w./-]+$/.test(name)) return problems.push(`${where}: scenario ${i + 1} has no valid "name"`);
-      const steps = typeof s === 'string' ? undefined : s.steps ?? (s.cli !== undefined ? [s.cli] : undefined);
-      if (steps !== undefined && !(Array.isArray(steps) && steps.every(isArgs))) return problems.push(`${where}: scenario "${name}": "steps" must be an array of argument arrays ("cli": one argument array)`);
-      if (typeof s === 'object' && s.quiet !== undefined && typeof s.quiet !== 'boolean') return problems.push(`${where}: scenario "${name}": "quiet" must be true or false`);
-      runs.push({ file, package: suite.key, version: suite.version, specVersion: list.specVersion, client: list.client ?? 'conformance/client.mjs', name, steps: steps ?? [['tools']], quiet: typeof s === 'object' && s.quiet === true });
+      if (typeof name !== 'string' || !/^[\w./-]+$/.test(name))
+        return problems.push(`${where}: scenario ${i + 1} has no valid "name"`);
+      const steps = typeof s === 'string' ? undefined : (s.steps ?? (s.cli !== undefined ? [s.cli] : undefined));
+      if (steps !== undefined && !(Array.isArray(steps) && steps.every(isArgs)))
+        return problems.push(
+          `${where}: scenario "${name}": "steps" must be an array of argument arrays ("cli": one argument array)`,
+        );
+      if (typeof s === 'object' && s.quiet !== undefined && typeof s.quiet !== 'boolean')
+        return problems.push(`${where}: scenario "${name}": "quiet" must be true or false`);
+      runs.push({
+        file,
+        package: suite.key,
+        version: suite.version,
+        specVersion: list.specVersion,
+        client: list.client ?? 'conformance/client.mjs',
+        name,
+        steps: steps ?? [['tools']],
+        quiet: typeof s === 'object' && s.quiet === true,
+      });
     });
   }
   return { runs, problems };
@@ -115,7 +151,8 @@ async function node24() {
   if (existsSync(bin)) return bin;
   const { ensureE2e } = await import('./e2e-setup.mjs');
   await ensureE2e({ browser: false, log: (m) => console.error(`conformance: ${m}`) });
-  if (!existsSync(bin)) throw new Error(`Node 24 is missing at ${bin} and could not be installed (run: node scripts/e2e-setup.mjs)`);
+  if (!existsSync(bin))
+    throw new Error(`Node 24 is missing at ${bin} and could not be installed (run: node scripts/e2e-setup.mjs)`);
   return bin;
 }
 
@@ -127,24 +164,41 @@ function pool(size) {
     if (active >= size || !queue.length) return;
     active++;
     const { fn, resolve } = queue.shift();
-    fn().then(resolve).finally(() => {
-      active--;
+    fn()
+      .then(resolve)
+      .finally(() => {
+        active--;
+        next();
+      });
+  };
+  return (fn) =>
+    new Promise((resolve) => {
+      queue.push({ fn, resolve });
       next();
     });
-  };
-  return (fn) => new Promise((resolve) => {
-    queue.push({ fn, resolve });
-    next();
-  });
 }
 
 function runScenario(node, run) {
   const suite = join(ROOT, 'node_modules', run.package, 'dist', 'index.js');
   // The suite splits the command on spaces and appends the server URL.
   const command = `${node} ${run.client}`;
-  const args = [suite, 'client', '--command', command, '--scenario', run.name, '--timeout', String(SCENARIO_TIMEOUT_MS), ...(run.specVersion ? ['--spec-version', run.specVersion] : [])];
+  const args = [
+    suite,
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    run.name,
+    '--timeout',
+    String(SCENARIO_TIMEOUT_MS),
+    ...(run.specVersion ? ['--spec-version', run.specVersion] : []),
+  ];
   return new Promise((done) => {
-    const child = spawn(node, args, { cwd: ROOT, env: { ...process.env, MINAGENT_CONFORMANCE_STEPS: JSON.stringify(run.steps) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, args, {
+      cwd: ROOT,
+      env: { ...process.env, MINAGENT_CONFORMANCE_STEPS: JSON.stringify(run.steps) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -159,12 +213,17 @@ async function main(filter) {
   // A "quiet" scenario judges the client's timers (sse-retry: the reconnect within its retry delay): npm
   // test runs the others beside the e2e suite (MINAGENT_CONFORMANCE_QUIET=skip) and these after it, alone (=only).
   const quiet = process.env.MINAGENT_CONFORMANCE_QUIET;
-  const named = filter.length ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json'))) : runs;
-  const chosen = quiet === 'skip' ? named.filter((r) => !r.quiet) : quiet === 'only' ? named.filter((r) => r.quiet) : named;
+  const named = filter.length
+    ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json')))
+    : runs;
+  const chosen =
+    quiet === 'skip' ? named.filter((r) => !r.quiet) : quiet === 'only' ? named.filter((r) => r.quiet) : named;
   if (filter.length && !chosen.length) problems.push(`no scenario or list named ${filter.join(', ')}`);
   const node = await node24();
-  if (/\s/.test(node) || /\s/.test(ROOT)) throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run node scripts/build.mjs first');
+  if (/\s/.test(node) || /\s/.test(ROOT))
+    throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);
+  if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+    throw new Error('dist/cli.js is missing: run node scripts/build.mjs first');
   let failed = problems.length;
   // Two scenarios at a time (each is mostly two Node processes starting; every server the suite
   // starts listens on a port of its own); verdicts are printed in the lists' order.
@@ -180,7 +239,9 @@ async function main(filter) {
       console.log(output.replace(/^/gm, '    | '));
     }
   }
-  console.log(`\nconformance: ${chosen.length - (failed - problems.length)} of ${chosen.length} scenarios passed${problems.length ? `; ${problems.length} problem(s) in the lists` : ''}`);
+  console.log(
+    `\nconformance: ${chosen.length - (failed - problems.length)} of ${chosen.length} scenarios passed${problems.length ? `; ${problems.length} problem(s) in the lists` : ''}`,
+  );
   return failed ? 1 : 0;
 }
 

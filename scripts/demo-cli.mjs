@@ -11,7 +11,10 @@ const steps = [
   ['minagent servers', ['servers']],
   ['minagent tools', ['tools']],
   ['minagent call analytics.row_count \'{"table":"papers"}\'', ['call', 'analytics.row_count', '{"table":"papers"}']],
-  ['minagent chat "what is MCP?" --script what-is-mcp.json', ['chat', 'what is MCP?', '--script', 'fixtures/workspaces/demo/what-is-mcp.json']],
+  [
+    'minagent chat "what is MCP?" --script what-is-mcp.json',
+    ['chat', 'what is MCP?', '--script', 'fixtures/workspaces/demo/what-is-mcp.json'],
+  ],
 ];
 let status = 0;
 for (const [title, argv] of steps) {

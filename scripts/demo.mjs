@@ -17,14 +17,22 @@ if (left.length) {
   process.exit(1);
 }
 // MINAGENT_DEMO_SKIP_PACKAGE=1: the tests' own package is used (they have just built it).
-if (process.env.MINAGENT_DEMO_SKIP_PACKAGE !== '1' && spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
+if (
+  process.env.MINAGENT_DEMO_SKIP_PACKAGE !== '1' &&
+  spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0
+)
+  process.exit(1);
 
 // A local model server that speaks the OpenAI wire format, so the chat works with no account or key.
-const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs', '--models', 'demo-model'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const model = spawn(process.execPath, ['fixtures/models/mock-model.mjs', '--models', 'demo-model'], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const modelPort = await new Promise((r) => model.stdout.once('data', (d) => r(String(d).trim().split(' ')[1])));
 
 // An MCP server behind a local OAuth authorization server (its page asks, Allow signs in), to try Sign In.
-const oauth = spawn(process.execPath, ['fixtures/servers/oauth.mjs', '--consent'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const oauth = spawn(process.execPath, ['fixtures/servers/oauth.mjs', '--consent'], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const oauthUrls = await new Promise((r) => {
   let text = '';
   oauth.stdout.on('data', (d) => {
@@ -57,7 +65,9 @@ writeFileSync(
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'chat.disableAIFeatures': true,
       'git.openRepositoryInParentFolders': 'never',
-      'minagent.chat.models': [{ provider: 'openai', baseUrl: `http://127.0.0.1:${modelPort}/v1`, model: 'demo-model' }],
+      'minagent.chat.models': [
+        { provider: 'openai', baseUrl: `http://127.0.0.1:${modelPort}/v1`, model: 'demo-model' },
+      ],
       'minagent.registries': [registryUrl],
       'minagent.servers': {
         // Its tools are always prefixed (signin.echo): the seed's research server keeps `echo`.
@@ -67,9 +77,16 @@ writeFileSync(
         // A server that asks: a form (elicitation), a URL, a completion from your model (sampling), your roots.
         asker: { command: 'node', args: [join(servers, 'asker.mjs')] },
         // An MCP App: the official vanilla-JS example, whose get-time tool shows a page under its card.
-        clock: { command: 'node', args: [resolve('node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
+        clock: {
+          command: 'node',
+          args: [resolve('node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'],
+        },
         // An MCP App of ours ("show me a chart"): click a bar to tell the model; Refresh calls a tool kept for the app.
-        charts: { command: 'node', args: [join(servers, 'apps.mjs')], env: { APPS_HTML: resolve('fixtures/apps/chart.html'), APPS_DEMO: '1' } },
+        charts: {
+          command: 'node',
+          args: [join(servers, 'apps.mjs')],
+          env: { APPS_HTML: resolve('fixtures/apps/chart.html'), APPS_DEMO: '1' },
+        },
       },
     },
     null,
@@ -80,13 +97,31 @@ const workspace = resolve('fixtures/workspaces/demo');
 const node = join(paths.node24Bin, 'node');
 const env = { ...process.env, PATH: `${paths.node24Bin}:${process.env.PATH}` };
 const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
-if (spawnSync(node, [paths.codeServer, ...common, '--install-extension', resolve('minagent.vsix'), '--force'], { env, stdio: 'ignore' }).status !== 0) {
+if (
+  spawnSync(node, [paths.codeServer, ...common, '--install-extension', resolve('minagent.vsix'), '--force'], {
+    env,
+    stdio: 'ignore',
+  }).status !== 0
+) {
   console.error('demo: installing minagent.vsix into code-server failed');
   process.exit(1);
 }
 const server = spawn(
   node,
-  [paths.codeServer, ...common, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--disable-workspace-trust', '--ignore-last-opened', workspace],
+  [
+    paths.codeServer,
+    ...common,
+    '--bind-addr',
+    `${host}:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--disable-workspace-trust',
+    '--ignore-last-opened',
+    workspace,
+  ],
   // In the workspace, as `code .` in a terminal starts VS Code.
   { cwd: workspace, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
 );

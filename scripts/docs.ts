@@ -14,7 +14,11 @@ const cell = (cells: Seen[]) =>
   cells
     .map((c) => {
       // Ports and the PATH differ per run and machine; the table keeps what matters.
-      const observed = c.observed.replace(/\s+/g, ' ').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/PATH=[^;)]*/g, 'PATH=…').trim();
+      const observed = c.observed
+        .replace(/\s+/g, ' ')
+        .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+        .replace(/PATH=[^;)]*/g, 'PATH=…')
+        .trim();
       const shown = observed.length > 200 ? `${observed.slice(0, 200)}…` : observed;
       return `${c.what}: \`${shown || '(empty)'}\` (expected: ${c.expected})`;
     })
@@ -41,8 +45,14 @@ function reliability(): boolean {
     '',
   ];
   for (const area of [...new Set(rows.map((r) => r.area))]) {
-    out.push(`## ${area}`, '', '| fault | what the user sees | what the model sees | nothing lost |', '| --- | --- | --- | --- |');
-    for (const r of rows.filter((x) => x.area === area)) out.push(`| ${r.fault.replace(/\|/g, '\\|')} | ${cell(r.user)} | ${cell(r.model)} | ${cell(r.kept)} |`);
+    out.push(
+      `## ${area}`,
+      '',
+      '| fault | what the user sees | what the model sees | nothing lost |',
+      '| --- | --- | --- | --- |',
+    );
+    for (const r of rows.filter((x) => x.area === area))
+      out.push(`| ${r.fault.replace(/\|/g, '\\|')} | ${cell(r.user)} | ${cell(r.model)} | ${cell(r.kept)} |`);
     out.push('');
   }
   writeFileSync(join(ROOT, 'docs', 'RELIABILITY.md'), out.join('\n'));

@@ -4,7 +4,9 @@ const { join } = require('node:path');
 
 const CODE_SERVER_VERSION = '4.139.1';
 const NODE24_VERSION = '24.22.3';
-const cache = process.env.MINAGENT_E2E_CACHE || join(homedir(), '.cache', 'minagent-e2e', `code-server-${CODE_SERVER_VERSION}-node-${NODE24_VERSION}`);
+const cache =
+  process.env.MINAGENT_E2E_CACHE ||
+  join(homedir(), '.cache', 'minagent-e2e', `code-server-${CODE_SERVER_VERSION}-node-${NODE24_VERSION}`);
 
 /** The files of an install rooted at `root` (the cache, or the partial folder it is built in). */
 function layout(root) {

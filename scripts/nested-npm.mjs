@@ -10,7 +10,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 
 /** What the outer npm set about itself and the outer project: never handed to a nested install. */
-const OUTER_NPM = /^(npm_config_(user_agent|local_prefix|global_prefix|prefix|call|npm_version|node_gyp|nodedir|argv)|npm_execpath|npm_node_execpath|npm_command|npm_lifecycle_.*|npm_package_.*|INIT_CWD|NODE)$/i;
+const OUTER_NPM =
+  /^(npm_config_(user_agent|local_prefix|global_prefix|prefix|call|npm_version|node_gyp|nodedir|argv)|npm_execpath|npm_node_execpath|npm_command|npm_lifecycle_.*|npm_package_.*|INIT_CWD|NODE)$/i;
 
 /**
  * The environment for an npm install that must run on the Node in `nodeBin` (a folder holding

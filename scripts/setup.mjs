@@ -9,7 +9,11 @@ export function ensureNodeModules(folder = '.', extra = []) {
   console.error(`setup: installing npm dependencies (npm ci${folder === '.' ? '' : ` in ${folder}`})...`);
   // Errors only: a dev tool's engine note (EBADENGINE: the conformance suite's packages declare Node 22;
   // it runs on the e2e cache's Node 24) is noise on a user's first run, and npm ci still fails loudly.
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', ...extra], { cwd: folder, stdio: 'inherit', shell: process.platform === 'win32' });
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', ...extra], {
+    cwd: folder,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (r.status !== 0) {
     console.error(`setup: npm ci failed${folder === '.' ? '' : ` in ${folder}`}`);
     process.exit(r.status ?? 1);
@@ -41,14 +45,19 @@ export function ensureSandboxTools() {
   const packages = SANDBOX_TOOLS.filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg);
   if (!packages.length) return;
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
-    console.error(`setup: sandboxed servers need ${packages.join(', ')}: install them (e.g. sudo apt-get install -y ${packages.join(' ')})`);
+    console.error(
+      `setup: sandboxed servers need ${packages.join(', ')}: install them (e.g. sudo apt-get install -y ${packages.join(' ')})`,
+    );
     return;
   }
   console.error(`setup: installing ${packages.join(', ')} for sandboxed servers (apt-get)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Another apt-get (the system's own) may hold dpkg's lock for a while: waited for, not failed on.
   const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-  if (run('apt-get', [...lock, 'update', '-qq'], { env }) !== 0 || run('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env }) !== 0) {
+  if (
+    run('apt-get', [...lock, 'update', '-qq'], { env }) !== 0 ||
+    run('apt-get', [...lock, 'install', '-y', '-qq', ...packages], { env }) !== 0
+  ) {
     console.error(`setup: apt-get install ${packages.join(' ')} failed (its output is above)`);
   }
 }

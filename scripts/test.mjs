@@ -11,7 +11,11 @@ import { ensureNodeModules, ensureSandboxTools } from './setup.mjs';
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 // The CLI's servers run as the user's own (unsandboxed) in the suites, as the editor's do under the
 // e2e profile's settings: the sandbox's own tests turn it on where they test it.
-const downloadEnv = { ...process.env, MINAGENT_TEST_RUN: marker.split('=')[1], MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' };
+const downloadEnv = {
+  ...process.env,
+  MINAGENT_TEST_RUN: marker.split('=')[1],
+  MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off',
+};
 // Node 20 reads and parses every certificate of NODE_EXTRA_CA_CERTS as it starts (Node 22 and later
 // when TLS first needs one). These machines set it to the whole system bundle, for npm's downloads:
 // 0.037 CPU-s more per start (node -e 0: 0.053 against 0.017), and the suites start ~1,300 Node
@@ -52,10 +56,13 @@ function runBeside(what, cmd, args, options = {}) {
       closeSync(out);
       // Its exit is seen only once a stage run meanwhile (spawnSync) is over: its last output tells when it ended.
       const took = Math.round((statSync(logFile).mtimeMs - t0) / 1000);
-      return { status, print: () => {
-        say(readFileSync(logFile, 'utf8'), '');
-        say(`npm test: ${what} took ${took} s (beside the others, until its last line)`);
-      } };
+      return {
+        status,
+        print: () => {
+          say(readFileSync(logFile, 'utf8'), '');
+          say(`npm test: ${what} took ${took} s (beside the others, until its last line)`);
+        },
+      };
     };
     child.on('error', () => resolve(done(127)));
     child.on('exit', (code) => resolve(done(code ?? 1)));
@@ -65,7 +72,9 @@ function runBeside(what, cmd, args, options = {}) {
 function timed(what, fn) {
   const t0 = Date.now();
   const status = fn();
-  say(`npm test: ${what} took ${Math.round((Date.now() - t0) / 1000)} s (${Math.round((Date.now() - began) / 1000)} s in all)`);
+  say(
+    `npm test: ${what} took ${Math.round((Date.now() - t0) / 1000)} s (${Math.round((Date.now() - began) / 1000)} s in all)`,
+  );
   return status;
 }
 
@@ -95,12 +104,23 @@ const E2E_CONCURRENCY = Number(process.env.MINAGENT_E2E_CONCURRENCY ?? 3);
 // Measured on 2 cores (three alternating runs each): four at a time 167-175 s at ~75% of the CPU, six
 // 152-160 s.
 const FAST_CONCURRENCY = Number(process.env.MINAGENT_FAST_CONCURRENCY ?? 6);
-const listed = (dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${dir}/${f}`);
+const listed = (dir) =>
+  readdirSync(`test/${dir}`)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `test/${dir}/${f}`);
 /**
  * A test file that imports others (`import './apps.test';`) runs their tests in its own process, on one
  * editor (test/e2e/sharedMockChat.test.ts): those files are not run again on their own.
  */
-const runByOthers = (files) => new Set(files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^import '\.\/([\w.-]+\.test)';$/gm)].map((m) => f.replace(/[^/]+$/, `${m[1]}.ts`))));
+const runByOthers = (files) =>
+  new Set(
+    files.flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/^import '\.\/([\w.-]+\.test)';$/gm)].map((m) =>
+        f.replace(/[^/]+$/, `${m[1]}.ts`),
+      ),
+    ),
+  );
 const filesOf = (dir) => {
   const files = listed(dir);
   const others = runByOthers(files);
@@ -112,17 +132,46 @@ const filesOf = (dir) => {
 // figures, three at a time (before extension's discovery test went to mcpFiles and its untrusted one to
 // security, each on an editor those files already open): the three shared files 278-300 s, extension 182
 // (three tests), security 135, demo 88, chat turns 86, inputs 62, set-up 36.
-const E2E_LONGEST = ['sharedSecurityChat', 'sharedMockChat', 'sharedDemoChat', 'security', 'demo', 'chatTurns', 'extension', 'mcpFiles'];
+const E2E_LONGEST = [
+  'sharedSecurityChat',
+  'sharedMockChat',
+  'sharedDemoChat',
+  'security',
+  'demo',
+  'chatTurns',
+  'extension',
+  'mcpFiles',
+];
 // The same for the fast stage (a warm run, six at a time, process accounting): the reliability matrix 110 s
 // (its stdio cases twice, once sandboxed, and the soak; waiting on servers most of it), then the CLI files
 // 38-88 s. Sorted by path it started at 154 s and ran alone to the end with the CPU half idle.
-const FAST_LONGEST = ['reliability', 'cli', 'cliFeatures', 'cliFailed', 'cliTerminal', 'cliServerAsks', 'cliRegistry', 'oauthAttacks', 'oauth', 'cliApprove', 'eras', 'close', 'unitSuite', 'sandboxNonRoot', 'badProbe', 'faults', 'cliSandbox'];
+const FAST_LONGEST = [
+  'reliability',
+  'cli',
+  'cliFeatures',
+  'cliFailed',
+  'cliTerminal',
+  'cliServerAsks',
+  'cliRegistry',
+  'oauthAttacks',
+  'oauth',
+  'cliApprove',
+  'eras',
+  'close',
+  'unitSuite',
+  'sandboxNonRoot',
+  'badProbe',
+  'faults',
+  'cliSandbox',
+];
 const longestFirst = (files, longest = E2E_LONGEST) => [...files].sort((a, b) => rank(a, longest) - rank(b, longest));
 const rank = (file, longest) => {
   const i = longest.indexOf(file.replace(/^.*\/|\.test\.ts$|\.cjs$/g, ''));
   return i === -1 ? longest.length : i;
 };
-const suites = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
+const suites = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['unit', 'integration', 'reliability', 'conformance', 'e2e'];
 // test/timeouts.cjs gives every test a timeout (a case may set its own): one hung child fails one
 // test, never the whole run.
 /**
@@ -156,13 +205,24 @@ async function backgroundSetup() {
     async done() {
       const code = await exited;
       closeSync(out);
-      say(`npm test: the e2e tools' install ${code === 0 ? 'finished' : `FAILED (exit ${code})`} after ${Math.round((Date.now() - t0) / 1000)} s`);
+      say(
+        `npm test: the e2e tools' install ${code === 0 ? 'finished' : `FAILED (exit ${code})`} after ${Math.round((Date.now() - t0) / 1000)} s`,
+      );
       if (code !== 0) process.stderr.write(readFileSync(logFile, 'utf8'));
     },
   };
 }
 // In the order given (scripts/testFiles.mjs: `node --test` sorts its files by path).
-const nodeTest = (files, concurrency) => run(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', 'scripts/testFiles.mjs', `--concurrency=${concurrency}`, ...files]);
+const nodeTest = (files, concurrency) =>
+  run(process.execPath, [
+    '--require',
+    './test/timeouts.cjs',
+    '--import',
+    'tsx',
+    'scripts/testFiles.mjs',
+    `--concurrency=${concurrency}`,
+    ...files,
+  ]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 // The e2e tools need nothing from node_modules: their install starts first, beside npm ci.
@@ -177,7 +237,12 @@ const wantE2e = suites.includes('e2e') && process.env.MINAGENT_SKIP_E2E !== '1';
 // The package with the servers' report, which the e2e tests read (scripts/build.mjs; the shipped one
 // has none): made beside the type check, which reads no build output. The suites then run on its
 // (production) build of dist/, as users do.
-const packaging = status === 0 && wantE2e ? runBeside('npm run package', 'npm', ['run', '--silent', 'package'], { env: { ...env, MINAGENT_SERVER_REPORT: '1' } }) : undefined;
+const packaging =
+  status === 0 && wantE2e
+    ? runBeside('npm run package', 'npm', ['run', '--silent', 'package'], {
+        env: { ...env, MINAGENT_SERVER_REPORT: '1' },
+      })
+    : undefined;
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 if (status !== 0) failed('the type check');
 const pack = await packaging;
@@ -196,7 +261,12 @@ const fastFiles = (suite) => (suite === 'unit' ? ['test/unitSuite.cjs'] : filesO
 const fast = longestFirst(suites.filter((s) => s !== 'e2e' && s !== 'conformance').flatMap(fastFiles), FAST_LONGEST);
 // The fixture servers bundled once here (test/fixtureServers.ts), not by each of the files that start at once.
 if (status === 0) {
-  status = run(process.execPath, ['--import', 'tsx', '--eval', "require('./test/fixtureServers').fixtureServers(process.cwd())"]);
+  status = run(process.execPath, [
+    '--import',
+    'tsx',
+    '--eval',
+    "require('./test/fixtureServers').fixtureServers(process.cwd())",
+  ]);
   if (status !== 0) failed('bundling the fixture servers (test/fixtureServers.ts)');
 }
 let aloneStatus = 0;
@@ -206,7 +276,8 @@ if (status === 0 && alone.length) {
 }
 if (status === 0 && fast.length) {
   status = timed('unit, integration and reliability', () => nodeTest(fast, FAST_CONCURRENCY));
-  if (status !== 0) failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
+  if (status !== 0)
+    failed(`a test of ${suites.filter((s) => s !== 'e2e' && s !== 'conformance').join(', ')} (its report is above)`);
 }
 status ||= aloneStatus;
 // The MCP conformance suite's client scenarios against the CLI (conformance/scenarios/*.json), on
@@ -217,11 +288,17 @@ if (suites.includes('conformance') || suites.includes('e2e')) await setup.done()
 // e2e test made a reconnect due in 500 ms come 860 ms late. Those run after the e2e suite, alone.
 // With the machine's CAs: it installs Node 24 itself if the e2e tools are still missing, and its processes
 // run on Node 24, which reads them only when TLS needs one.
-const conformance = suites.includes('conformance') ? runBeside('conformance', process.execPath, ['scripts/conformance.mjs'], { env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'skip' } }) : undefined;
+const conformance = suites.includes('conformance')
+  ? runBeside('conformance', process.execPath, ['scripts/conformance.mjs'], {
+      env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'skip' },
+    })
+  : undefined;
 if (suites.includes('e2e')) {
   if (process.env.MINAGENT_SKIP_E2E === '1') {
     // The one deliberate opt-out: loud, so a log never reads as if a real VS Code was tried.
-    console.error(`\n${'!'.repeat(100)}\n!! MINAGENT_SKIP_E2E=1: the e2e suite (a real VS Code) did NOT run. Nothing about the extension in a real editor was checked.\n${'!'.repeat(100)}\n`);
+    console.error(
+      `\n${'!'.repeat(100)}\n!! MINAGENT_SKIP_E2E=1: the e2e suite (a real VS Code) did NOT run. Nothing about the extension in a real editor was checked.\n${'!'.repeat(100)}\n`,
+    );
   } else {
     // A real VS Code: install what it needs (cached outside the checkout), then the tests on the
     // package made above, three at a time.
@@ -232,8 +309,10 @@ if (suites.includes('e2e')) {
       status ||= 1;
     } else {
       const packaged = pack?.status ?? 1;
-      const e2eStatus = packaged === 0 ? timed('e2e', () => nodeTest(longestFirst(filesOf('e2e')), E2E_CONCURRENCY)) : packaged;
-      if (e2eStatus !== 0 && packaged === 0) failed('an e2e test (its report is above; screenshots in .test-artifacts/)');
+      const e2eStatus =
+        packaged === 0 ? timed('e2e', () => nodeTest(longestFirst(filesOf('e2e')), E2E_CONCURRENCY)) : packaged;
+      if (e2eStatus !== 0 && packaged === 0)
+        failed('an e2e test (its report is above; screenshots in .test-artifacts/)');
       status ||= e2eStatus;
     }
   }
@@ -242,14 +321,17 @@ if (suites.includes('e2e')) {
 if (conformance) {
   const { status: verdict, print } = await conformance;
   print();
-  const quiet = timed('conformance, the timing scenarios alone', () => run(process.execPath, ['scripts/conformance.mjs'], { env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'only' } }));
-  if (verdict !== 0 || quiet !== 0) failed('a conformance scenario (the suite\'s report is above)');
+  const quiet = timed('conformance, the timing scenarios alone', () =>
+    run(process.execPath, ['scripts/conformance.mjs'], { env: { ...downloadEnv, MINAGENT_CONFORMANCE_QUIET: 'only' } }),
+  );
+  if (verdict !== 0 || quiet !== 0) failed("a conformance scenario (the suite's report is above)");
   status ||= verdict || quiet;
 }
 
 // Processes that are closing get up to 5 s to finish; what is still there then is an orphan.
 let orphans = leftovers();
-for (const until = Date.now() + 5_000; orphans.length && Date.now() < until; orphans = leftovers()) await new Promise((r) => setTimeout(r, 100));
+for (const until = Date.now() + 5_000; orphans.length && Date.now() < until; orphans = leftovers())
+  await new Promise((r) => setTimeout(r, 100));
 if (orphans.length) {
   console.error(`\norphan check: FAILED, ${orphans.length} process(es) started by the tests are still alive:`);
   for (const o of orphans) {

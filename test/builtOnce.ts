@@ -17,7 +17,8 @@ export function builtOnce(cache: string, key: string, marker: string, build: (st
   chmodSync(staging, 0o755);
   try {
     build(staging);
-    for (const old of readdirSync(cache)) if (old !== key && !old.startsWith('staging-')) rmSync(join(cache, old), { recursive: true, force: true });
+    for (const old of readdirSync(cache))
+      if (old !== key && !old.startsWith('staging-')) rmSync(join(cache, old), { recursive: true, force: true });
     renameSync(staging, done);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });

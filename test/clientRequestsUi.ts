@@ -2,14 +2,24 @@
 // the user's part in the integration tests (the editor and the CLI have their own, tested apart).
 import type { ChatModel, ModelTurn, ChatRequestOptions } from '../src/core/agent/model';
 import type { ChatMessage } from '../src/core/agent/messages';
-import type { ClientRequestUi, FormAnswer, FormAsk, SamplingAnswer, SamplingAsk, UrlAnswer, UrlAsk } from '../src/core/mcp/clientRequests/ui';
+import type {
+  ClientRequestUi,
+  FormAnswer,
+  FormAsk,
+  SamplingAnswer,
+  SamplingAsk,
+  UrlAnswer,
+  UrlAsk,
+} from '../src/core/mcp/clientRequests/ui';
 
 export class ScriptedUi implements ClientRequestUi {
   forms: Array<{ ask: FormAsk; errors: Record<string, string> }> = [];
   urls: UrlAsk[] = [];
   opened: string[] = [];
   samplings: SamplingAsk[] = [];
-  form: (ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>) => FormAnswer = () => ({ action: 'cancel' });
+  form: (ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>) => FormAnswer = () => ({
+    action: 'cancel',
+  });
   url: UrlAnswer = 'decline';
   sampling: SamplingAnswer = { allow: false };
   /** Awaited before a form is answered: a user who takes their time. */
@@ -40,7 +50,10 @@ export class EchoModel implements ChatModel {
   calls: Array<{ messages: ChatMessage[]; maxOutputTokens?: number }> = [];
   constructor(private readonly answer: (messages: readonly ChatMessage[]) => string) {}
   async chat(messages: readonly ChatMessage[], _tools: unknown, options: ChatRequestOptions = {}): Promise<ModelTurn> {
-    this.calls.push({ messages: [...messages], ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}) });
+    this.calls.push({
+      messages: [...messages],
+      ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+    });
     const text = this.answer(messages);
     // Streams in pieces, as a provider does, and stops when told to.
     for (let i = 0; i < text.length; i += 50) {

@@ -8,7 +8,9 @@ const { dirname } = require('node:path');
 const Module = require('node:module');
 const vm = require('node:vm');
 
-/** Runs the CommonJS bundle `file` as Node's own loader would, with its compiled code from the cache when there is one. */
+/**
+ * Runs the CommonJS bundle `file` as Node's own loader would, with its compiled code from the cache when there is one.
+ */
 module.exports = function runFixture(file) {
   const cacheFile = `${file}.${process.version}.v8cache`;
   let cachedData;
@@ -18,7 +20,10 @@ module.exports = function runFixture(file) {
     // none yet
   }
   // A bundle keeps its source's `#!` line, which Node's own loader skips too.
-  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8').replace(/^#!.*/, '')), { filename: file, cachedData });
+  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8').replace(/^#!.*/, '')), {
+    filename: file,
+    cachedData,
+  });
   if ((!cachedData || script.cachedDataRejected) && process.env.MINAGENT_IN_SANDBOX !== '1') {
     // Once the start has compiled what it runs (the cache then holds that, not only the top level): a second
     // into the start, or at its exit if that comes first (the editor ends its servers with a signal).
@@ -40,5 +45,7 @@ module.exports = function runFixture(file) {
   const module = new Module(file, null);
   module.filename = file;
   module.paths = Module._nodeModulePaths(dirname(file));
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
 };

@@ -23,11 +23,18 @@ const LOADER = join(__dirname, 'fixtureLoader.cjs');
 export function fixtureServers(root: string): string {
   const sources = join(root, 'fixtures', 'servers');
   if (process.env.MINAGENT_FIXTURE_SOURCES === '1') return sources;
-  const files = readdirSync(sources).filter((f) => f.endsWith('.mjs')).sort();
+  const files = readdirSync(sources)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort();
   const hash = createHash('sha256');
   // By size and time (a stat each, not a read: every test process asks), the sources', the installed
   // packages' and this recipe's.
-  for (const f of [...files.map((name) => join(sources, name)), join(root, 'node_modules', '.package-lock.json'), __filename, LOADER]) {
+  for (const f of [
+    ...files.map((name) => join(sources, name)),
+    join(root, 'node_modules', '.package-lock.json'),
+    __filename,
+    LOADER,
+  ]) {
     const { size, mtimeMs } = statSync(f);
     hash.update(`${f}:${size}:${mtimeMs}\0`);
   }

@@ -12,15 +12,42 @@ export const ROOT = resolve(__dirname, '..');
 export const SERVERS = fixtureServers(ROOT);
 
 /** A stdio config for a fixture server of fixtures/servers (its bundle). */
-export function fixture(name: string, file: string, args: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
-  return { name, type: 'stdio', command: process.execPath, args: [join(SERVERS, file), ...args], env: {}, cwd: ROOT, autoApprove: [], ...extra };
+export function fixture(
+  name: string,
+  file: string,
+  args: string[] = [],
+  extra: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  return {
+    name,
+    type: 'stdio',
+    command: process.execPath,
+    args: [join(SERVERS, file), ...args],
+    env: {},
+    cwd: ROOT,
+    autoApprove: [],
+    ...extra,
+  };
 }
 
 /** A stdio config for an official reference server, started from node_modules (never downloaded). */
-export function reference(name: string, pkg: 'server-everything' | 'server-filesystem' | 'server-memory', args: string[] = [], env: Record<string, string> = {}): ServerConfig {
+export function reference(
+  name: string,
+  pkg: 'server-everything' | 'server-filesystem' | 'server-memory',
+  args: string[] = [],
+  env: Record<string, string> = {},
+): ServerConfig {
   const dir = join(ROOT, 'node_modules', '@modelcontextprotocol', pkg);
   const bin = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin;
-  return { name, type: 'stdio', command: process.execPath, args: [join(dir, Object.values(bin)[0]!), ...args], env, cwd: ROOT, autoApprove: [] };
+  return {
+    name,
+    type: 'stdio',
+    command: process.execPath,
+    args: [join(dir, Object.values(bin)[0]!), ...args],
+    env,
+    cwd: ROOT,
+    autoApprove: [],
+  };
 }
 
 /** A process's parent, from /proc; undefined once it is gone. */
@@ -72,7 +99,11 @@ export function isStampAlive(stamp: string): boolean {
  * measured in a loaded editor, probing a webview every 25 ms cost 1.2 CPU-seconds per 10 s of waiting against
  * 0.1-0.4 every 100 ms, CPU the tests running beside it need (the e2e stage is CPU-bound).
  */
-export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string | (() => string),
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 60_000,
+): Promise<T> {
   const began = Date.now();
   const until = began + ms;
   for (;;) {
@@ -103,11 +134,18 @@ export async function freePort(): Promise<number> {
  * Starts a fixture that prints "listening <port>" (the HTTP MCP server, the mock model) and
  * returns its port; ending its stdin stops it.
  */
-export async function listeningFixture(file: string, args: string[] = []): Promise<{ port: string; child: import('node:child_process').ChildProcess }> {
+export async function listeningFixture(
+  file: string,
+  args: string[] = [],
+): Promise<{ port: string; child: import('node:child_process').ChildProcess }> {
   const { spawn } = await import('node:child_process');
-  const path = file.startsWith('fixtures/servers/') ? join(SERVERS, file.slice('fixtures/servers/'.length)) : join(ROOT, file);
+  const path = file.startsWith('fixtures/servers/')
+    ? join(SERVERS, file.slice('fixtures/servers/'.length))
+    : join(ROOT, file);
   const child = spawn(process.execPath, [path, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  const port = await new Promise<string>((r) =>
+    child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)),
+  );
   return { port, child };
 }
 
@@ -115,12 +153,17 @@ export async function listeningFixture(file: string, args: string[] = []): Promi
  * Starts an HTTP fixture under fixtures/servers that prints "listening <port>" and writes one line
  * per request on stderr ("<HTTP method> <JSON-RPC method>"); `methods` collects those lines.
  */
-export async function httpFixtureWithMethods(file: string, args: string[] = []): Promise<{ url: string; methods: string[]; child: import('node:child_process').ChildProcess }> {
+export async function httpFixtureWithMethods(
+  file: string,
+  args: string[] = [],
+): Promise<{ url: string; methods: string[]; child: import('node:child_process').ChildProcess }> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [join(SERVERS, file), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const methods: string[] = [];
   child.stderr!.on('data', (d: Buffer) => methods.push(...String(d).split('\n').filter(Boolean)));
-  const port = await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)));
+  const port = await new Promise<string>((r) =>
+    child.stdout!.once('data', (d: Buffer) => r(String(d).trim().split(' ')[1]!)),
+  );
   return { url: `http://127.0.0.1:${port}/mcp`, methods, child };
 }
 
@@ -156,7 +199,9 @@ export function iterationCounter(): { readonly now: number; stop(): void } {
   };
 }
 
-/** What a test's chat offers the model: every tool of `registry` (or none, with `none`), deferred by the default rule. */
+/**
+ * What a test's chat offers the model: every tool of `registry` (or none, with `none`), deferred by the default rule.
+ */
 export function offerOf(registry: ToolRegistry, none = false): ToolOffer {
   return new ToolOffer({ registry, index: new ToolIndex(registry), ...(none ? { isOn: () => false } : {}) });
 }

@@ -36,7 +36,9 @@ export function createTestHost(): TestHost {
     inside('link', 'set', 'lo', 'up');
   } catch (err) {
     cleanup(ns, outer);
-    throw new Error(`cannot create a network namespace for the test host (needs root and iproute2): ${(err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message}`);
+    throw new Error(
+      `cannot create a network namespace for the test host (needs root and iproute2): ${(err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message}`,
+    );
   }
   const children: ChildProcess[] = [];
   return {
@@ -45,7 +47,9 @@ export function createTestHost(): TestHost {
     wrap: ['ip', 'netns', 'exec', ns],
     async victim(address) {
       const script = `const s=require('net').createServer(c=>{console.log('conn');c.on('data',()=>c.end('HTTP/1.1 200 OK\\r\\ncontent-type: application/json\\r\\nconnection: close\\r\\n\\r\\n{"victim":"private body"}'));c.on('error',()=>{})});s.listen(0,${JSON.stringify(address)},()=>console.log('port '+s.address().port));process.stdin.on('end',()=>process.exit(0));process.stdin.resume();`;
-      const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', script], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
       children.push(child);
       let connections = 0;
       const port = await new Promise<number>((resolve, reject) => {
@@ -65,7 +69,11 @@ export function createTestHost(): TestHost {
 }
 
 function cleanup(ns: string, outer: string): void {
-  for (const args of [['route', 'del', '10.99.0.2/32'], ['link', 'del', outer], ['netns', 'del', ns]]) {
+  for (const args of [
+    ['route', 'del', '10.99.0.2/32'],
+    ['link', 'del', outer],
+    ['netns', 'del', ns],
+  ]) {
     try {
       ip(...args);
     } catch {

@@ -13,7 +13,10 @@ import { join } from 'node:path';
  * only, the one `fetchForNpx` filled (npm sets npm_config_cache for what `npm test` runs; a test file run by
  * hand has npm's default, under this HOME, which an editor's own HOME would otherwise hide).
  */
-export const NPX_FROM_CACHE: Readonly<Record<string, string>> = { npm_config_offline: 'true', npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm') };
+export const NPX_FROM_CACHE: Readonly<Record<string, string>> = {
+  npm_config_offline: 'true',
+  npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
+};
 
 /**
  * Installs each `NAME@VERSION` into npx's cache (the folder `npx -y NAME@VERSION` runs it from), without
@@ -26,7 +29,10 @@ export async function fetchForNpx(specs: readonly string[], timeoutMs = 300_000)
         new Promise<void>((resolve, reject) => {
           const args = ['exec', '--yes', `--package=${spec}`, '--', 'node', '-e', ''];
           execFile('npm', args, { cwd: tmpdir(), timeout: timeoutMs, encoding: 'utf8' }, (err, _out, errText) => {
-            if (err) reject(new Error(`npm could not fetch ${spec} for npx within ${timeoutMs} ms: ${errText || err.message}`));
+            if (err)
+              reject(
+                new Error(`npm could not fetch ${spec} for npx within ${timeoutMs} ms: ${errText || err.message}`),
+              );
             else resolve();
           });
         }),

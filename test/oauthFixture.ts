@@ -43,7 +43,8 @@ export async function startOAuthFixtureIn(wrap: string[], ...args: string[]): Pr
     ...urls,
     events,
     child,
-    tokens: () => events.filter((e) => e.kind === 'issued').flatMap((e) => [e.access_token as string, e.refresh_token as string]),
+    tokens: () =>
+      events.filter((e) => e.kind === 'issued').flatMap((e) => [e.access_token as string, e.refresh_token as string]),
     async expireAccessTokens() {
       const res = await fetch(`${urls.as}/_expire`, { method: 'POST' });
       await res.text();

@@ -6,10 +6,18 @@ import { spawn } from 'node:child_process';
  * Runs `argv` on a pty and answers each question (matched by its prompt) in turn, after `afterMs` when
  * given (a user who takes a while to read it); resolves with what the terminal showed.
  */
-export function onTerminal(argv: string[], answers: Array<[prompt: string, answer: string, afterMs?: number]>, options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
+export function onTerminal(
+  argv: string[],
+  answers: Array<[prompt: string, answer: string, afterMs?: number]>,
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let out = '';
     let seen = 0;
     child.stdout.on('data', (d: Buffer) => {

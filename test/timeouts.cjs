@@ -1,5 +1,6 @@
 // Preloaded by `npm test` into every test process (it loads ./tempFolders.cjs too): a test that sets
-// no timeout gets one, so a hung child fails that one test instead of hanging the run. (A file is not given a timeout: node:test
+// no timeout gets one, so a hung child fails that one test instead of hanging the run. (A file is not given a timeout:
+// node:test
 // would count the whole file as one test.) Tests that need longer say so themselves.
 const nodeTest = require('node:test');
 const { syncBuiltinESMExports } = require('node:module');
@@ -22,4 +23,3 @@ function withDefault(original) {
 nodeTest.test = withDefault(nodeTest.test);
 nodeTest.it = withDefault(nodeTest.it);
 syncBuiltinESMExports();
-

@@ -8,14 +8,21 @@ const { join } = require('node:path');
 const { describe } = require('node:test');
 
 const dir = join(__dirname, 'unit');
-const files = () => readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+const files = () =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
 const ownProcess = (file) => /^\/\/ npm test: a process of its own\b/.test(readFileSync(join(dir, file), 'utf8'));
 
 /** The unit files that need a process of their own (scripts/test.mjs runs them beside this one). */
-const ownProcessFiles = () => files().filter(ownProcess).map((f) => `test/unit/${f}`);
+const ownProcessFiles = () =>
+  files()
+    .filter(ownProcess)
+    .map((f) => `test/unit/${f}`);
 
 module.exports = { ownProcessFiles };
 // Run by node:test: every other unit file, each under its name.
 if (require.main === module) {
-  for (const file of files().filter((f) => !ownProcess(f))) describe(`test/unit/${file}`, () => require(join(dir, file)));
+  for (const file of files().filter((f) => !ownProcess(f)))
+    describe(`test/unit/${file}`, () => require(join(dir, file)));
 }

@@ -38,15 +38,17 @@ export function catalogue(): ServerConfig[] {
     reference('everything', 'server-everything', [], env),
     reference('filesystem', 'server-filesystem', [home], env),
     reference('memory', 'server-memory', [], { ...env, MEMORY_FILE_PATH: join(home, 'memory.json') }),
-    ...thirdParty.map(({ name, bin, args = [], env: own = {} }): ServerConfig => ({
-      name,
-      type: 'stdio',
-      command: process.execPath,
-      args: [join(SERVERS, 'node_modules', bin), ...args],
-      env: { ...env, ...own },
-      cwd: home,
-      autoApprove: [],
-    })),
+    ...thirdParty.map(
+      ({ name, bin, args = [], env: own = {} }): ServerConfig => ({
+        name,
+        type: 'stdio',
+        command: process.execPath,
+        args: [join(SERVERS, 'node_modules', bin), ...args],
+        env: { ...env, ...own },
+        cwd: home,
+        autoApprove: [],
+      }),
+    ),
   ];
 }
 

@@ -25,17 +25,24 @@ export interface Query {
   /** `server/toolName`: the tool that answers it. */
   tool: string;
   set: 'tune' | 'heldOut';
-  /** Lookalike servers (catalogue.ts) it is ranked among, beside the catalogue: an adversarial case, for tuning only. */
+  /**
+   * Lookalike servers (catalogue.ts) it is ranked among, beside the catalogue: an adversarial case, for tuning only.
+   */
   with?: string[];
 }
 
-export const QUERIES: Query[] = JSON.parse(readFileSync(join(ROOT, 'bench', 'toolSearch', 'queries.json'), 'utf8')) as Query[];
+export const QUERIES: Query[] = JSON.parse(
+  readFileSync(join(ROOT, 'bench', 'toolSearch', 'queries.json'), 'utf8'),
+) as Query[];
 
 const keyOf = (t: Tool) => `${t.server}/${t.remoteName ?? t.name}`;
 
 /** The first baseline: tools whose name holds a query word (3+ letters), most words first, then registry order. */
 export function substringRanking(tools: readonly Tool[], query: string): Tool[] {
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3);
   return tools
     .map((t, i) => ({ t, i, hits: words.filter((w) => t.name.toLowerCase().includes(w)).length }))
     .filter((x) => x.hits > 0)
@@ -76,15 +83,19 @@ export async function benchRetrieval(hub: ServerHub, extra: readonly string[]): 
   const registry = new ToolRegistry();
   registry.replaceAll(all.list().filter((t) => !isExtra(t)));
   const tools = registry.list();
-  if (QUERIES.some((q) => q.with && q.set !== 'tune')) throw new Error('a query ranked among lookalike servers (with) is for tuning only');
+  if (QUERIES.some((q) => q.with && q.set !== 'tune'))
+    throw new Error('a query ranked among lookalike servers (with) is for tuning only');
   const among = (q: Query) => (t: Tool) => !isExtra(t) || !!q.with?.includes(t.server!);
   const missing = QUERIES.filter((q) => !all.list().some((t) => among(q)(t) && keyOf(t) === q.tool)).map((q) => q.tool);
-  if (missing.length) throw new Error(`the catalogue lacks ${[...new Set(missing)].join(', ')} (a server did not start?)`);
+  if (missing.length)
+    throw new Error(`the catalogue lacks ${[...new Set(missing)].join(', ')} (a server did not start?)`);
   const instructions = (server: string) => hub.catalog.serverInstructions(server);
   const index = new ToolIndex(registry, instructions);
   const wide = new ToolIndex(all, instructions);
   const ours = (q: Query, limit: number) =>
-    q.with ? wide.search(q.query, { limit, filter: among(q) }).map((h) => all.get(h.name)!) : index.search(q.query, { limit }).map((h) => registry.get(h.name)!);
+    q.with
+      ? wide.search(q.query, { limit, filter: among(q) }).map((h) => all.get(h.name)!)
+      : index.search(q.query, { limit }).map((h) => registry.get(h.name)!);
   const servers = hub.servers().filter((s) => !extra.includes(s.name));
   for (const set of ['tune', 'heldOut'] as const) {
     const qs = QUERIES.filter((q) => q.set === set);
@@ -93,18 +104,25 @@ export async function benchRetrieval(hub: ServerHub, extra: readonly string[]): 
     const o = score(mine);
     const s = score(sub);
     const adversarial = qs.filter((q) => q.with).length;
-    record('tool search', `recall over ${tools.length} tools of ${servers.length} real servers, ${qs.length} ${set === 'tune' ? 'tuning' : 'held-out'} queries${adversarial ? ` (${adversarial} beside lookalike servers)` : ''}`, {
-      oursRecallAt1: o.at1,
-      oursRecallAt5: o.at5,
-      oursMrr: o.mrr,
-      substringRecallAt1: s.at1,
-      substringRecallAt5: s.at5,
-      substringMrr: s.mrr,
-      wholeListRecall: 1,
-    });
+    record(
+      'tool search',
+      `recall over ${tools.length} tools of ${servers.length} real servers, ${qs.length} ${set === 'tune' ? 'tuning' : 'held-out'} queries${adversarial ? ` (${adversarial} beside lookalike servers)` : ''}`,
+      {
+        oursRecallAt1: o.at1,
+        oursRecallAt5: o.at5,
+        oursMrr: o.mrr,
+        substringRecallAt1: s.at1,
+        substringRecallAt5: s.at5,
+        substringMrr: s.mrr,
+        wholeListRecall: 1,
+      },
+    );
     if (process.env.BENCH_MISSES && set === 'tune') {
       qs.forEach((q, i) => {
-        if (!mine[i] || mine[i]! > 5) console.log(`  miss (rank ${mine[i] ?? '-'}): ${q.query} -> ${q.tool}; got ${ours(q, 3).map(keyOf).join(', ')}`);
+        if (!mine[i] || mine[i]! > 5)
+          console.log(
+            `  miss (rank ${mine[i] ?? '-'}): ${q.query} -> ${q.tool}; got ${ours(q, 3).map(keyOf).join(', ')}`,
+          );
       });
     }
   }
@@ -112,8 +130,14 @@ export async function benchRetrieval(hub: ServerHub, extra: readonly string[]): 
   const counter = await o200kCounter();
   const schemas = registry.schemas();
   const whole = await sum(schemas, (t) => toolTokens(t, counter));
-  const loaded = await sum([searchToolSchema(servers.map((s) => s.name)), ...schemas.slice(0, SEARCH_LOADS)], (t) => toolTokens(t, counter));
-  record('tool search', `tokens per request over the ${tools.length} real tools (o200k_base)`, { wholeListTokens: whole, deferredTokens: loaded, deferredSharePct: (loaded / whole) * 100 });
+  const loaded = await sum([searchToolSchema(servers.map((s) => s.name)), ...schemas.slice(0, SEARCH_LOADS)], (t) =>
+    toolTokens(t, counter),
+  );
+  record('tool search', `tokens per request over the ${tools.length} real tools (o200k_base)`, {
+    wholeListTokens: whole,
+    deferredTokens: loaded,
+    deferredSharePct: (loaded / whole) * 100,
+  });
   index.dispose();
   wide.dispose();
   return registry;

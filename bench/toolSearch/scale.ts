@@ -28,7 +28,10 @@ function synthetic(real: readonly Tool[], servers: number): ToolRegistry {
 
 /** The baseline scan: tools whose name or description holds a query word, most words first. */
 function scan(tools: ReadonlyArray<{ text: string }>, query: string, limit: number): number[] {
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3);
   const hits: Array<[number, number]> = [];
   for (let i = 0; i < tools.length; i++) {
     let n = 0;
@@ -48,14 +51,20 @@ export async function benchSearchScale(real: readonly Tool[], queries: readonly 
     const schemas = registry.schemas();
     const everything = await sum(schemas, (t) => toolTokens(t, counter));
     // A deferred request after one search: search_tools and the matches it loaded.
-    const plan = planTools(schemas, new Set(), [], 128_000, DEFAULT_DEFERRAL, [...new Set(registry.list().map((t) => t.server!))]);
+    const plan = planTools(schemas, new Set(), [], 128_000, DEFAULT_DEFERRAL, [
+      ...new Set(registry.list().map((t) => t.server!)),
+    ]);
     const deferred = await sum([...plan.tools, ...schemas.slice(0, SEARCH_LOADS)], (t) => toolTokens(t, counter));
-    record('tool search', `tokens per request, ${servers} server${servers === 1 ? '' : 's'} x ${PER_SERVER} tools (o200k_base; deferred: search_tools and one search's ${SEARCH_LOADS} matches)`, {
-      deferredToolsSent: plan.deferred ? 1 + SEARCH_LOADS : schemas.length,
-      everythingTokens: everything,
-      deferredTokens: plan.deferred ? deferred : everything,
-      sharePct: ((plan.deferred ? deferred : everything) / everything) * 100,
-    });
+    record(
+      'tool search',
+      `tokens per request, ${servers} server${servers === 1 ? '' : 's'} x ${PER_SERVER} tools (o200k_base; deferred: search_tools and one search's ${SEARCH_LOADS} matches)`,
+      {
+        deferredToolsSent: plan.deferred ? 1 + SEARCH_LOADS : schemas.length,
+        everythingTokens: everything,
+        deferredTokens: plan.deferred ? deferred : everything,
+        sharePct: ((plan.deferred ? deferred : everything) / everything) * 100,
+      },
+    );
   }
   // A search over 5,000 tools against a substring scan of the same tools' names and descriptions.
   const registry = synthetic(real, 50);
@@ -70,7 +79,11 @@ export async function benchSearchScale(real: readonly Tool[], queries: readonly 
     for (const q of texts5) fn(q);
     return (performance.now() - t) / texts5.length;
   };
-  const runs = await alternate(15, pass((q) => scan(texts, q, SEARCH_LOADS)), pass((q) => index.search(q, { limit: SEARCH_LOADS })));
+  const runs = await alternate(
+    15,
+    pass((q) => scan(texts, q, SEARCH_LOADS)),
+    pass((q) => index.search(q, { limit: SEARCH_LOADS })),
+  );
   record('tool search', `one search over 5,000 tools (median of 15 passes over ${texts5.length} queries)`, {
     scanMs: median(runs.baseline),
     searchMs: median(runs.subject),

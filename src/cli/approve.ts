@@ -21,7 +21,9 @@ export function approveMode(flag: string | undefined, yes: boolean, isTTY: boole
   return isTTY ? 'ask' : 'readonly';
 }
 
-/** `minagent.chat.approval` of the user's settings, as the editor reads it: `readOnly` unless it is `always` or `never`. */
+/**
+ * `minagent.chat.approval` of the user's settings, as the editor reads it: `readOnly` unless it is `always` or `never`.
+ */
 export function approvalSetting(value: unknown): string {
   return value === 'always' || value === 'never' ? value : 'readOnly';
 }
@@ -41,7 +43,11 @@ export interface Terminal {
  * settings); what it does not allow is up to `mode`. Questions are asked one at a time, in the order
  * the calls came.
  */
-export function cliApprover(mode: ApproveMode, terminal: Terminal, policy: ApprovalPolicy): (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean> {
+export function cliApprover(
+  mode: ApproveMode,
+  terminal: Terminal,
+  policy: ApprovalPolicy,
+): (req: ApprovalRequest, signal?: AbortSignal) => Promise<boolean> {
   let queue = Promise.resolve();
   let allowAll = false;
   return (req, signal) => {
@@ -60,20 +66,32 @@ export function cliApprover(mode: ApproveMode, terminal: Terminal, policy: Appro
     }
     const note = policy.askNote(req);
     if (mode === 'readonly') {
-      terminal.note(`denied: ${name}${where} ${note ? `is read-only, but ${note.replace(/^Asks although its server calls it read-only: /, '')}` : 'is not read-only'}; run on a terminal to be asked, or pass --yes / --approve all`);
+      terminal.note(
+        `denied: ${name}${where} ${note ? `is read-only, but ${note.replace(/^Asks although its server calls it read-only: /, '')}` : 'is not read-only'}; run on a terminal to be asked, or pass --yes / --approve all`,
+      );
       return Promise.resolve(false);
     }
     const answer = queue.then(async () => {
       if (allowAll) return true;
       if (signal?.aborted) return false;
       if (note) terminal.note(`${name}${where}: ${note}`);
-      const line = (await terminal.question(`Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `, signal)).trim().toLowerCase();
+      const line = (
+        await terminal.question(
+          `Run ${name}${where} with ${JSON.stringify(req.arguments)}? [y]es, [n]o, [a]ll for this run: `,
+          signal,
+        )
+      )
+        .trim()
+        .toLowerCase();
       if (line === 'a' || line === 'all') allowAll = true;
       const ok = allowAll || line === 'y' || line === 'yes';
       if (!ok) terminal.note(`denied: ${name}${where}`);
       return ok;
     });
-    queue = answer.then(() => undefined, () => undefined);
+    queue = answer.then(
+      () => undefined,
+      () => undefined,
+    );
     return answer;
   };
 }

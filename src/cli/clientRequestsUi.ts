@@ -35,7 +35,9 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
             terminal.note(`${what}\n  answered with its defaults: ${JSON.stringify(content)}`);
             return { action: 'accept', content };
           }
-          terminal.note(`declined: ${what}${mode === 'defaults' ? ` (no default for ${missing.join(', ')})` : ''}; ${NO_TERMINAL}, or pass --elicitation defaults`);
+          terminal.note(
+            `declined: ${what}${mode === 'defaults' ? ` (no default for ${missing.join(', ')})` : ''}; ${NO_TERMINAL}, or pass --elicitation defaults`,
+          );
           return { action: 'decline' };
         }
         terminal.note(what);
@@ -83,7 +85,9 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
           return { allow: false };
         }
         terminal.note(lines.join('\n'));
-        const line = (await terminal.question('Send it? [y]es, [n]o, [a]lways for this server (this run): ', signal)).trim().toLowerCase();
+        const line = (await terminal.question('Send it? [y]es, [n]o, [a]lways for this server (this run): ', signal))
+          .trim()
+          .toLowerCase();
         if (line === 'a' || line === 'always') return { allow: true, remember: true };
         return yes(line) ? { allow: true, remember: false } : { allow: false };
       }),
@@ -92,11 +96,17 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
 
 function prompt(field: FormField): string {
   const hints: string[] = [];
-  if (field.kind === 'enum' || field.kind === 'multi') hints.push(`${field.kind === 'multi' ? 'some of, comma-separated' : 'one of'}: ${field.options.map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(', ')}`);
+  if (field.kind === 'enum' || field.kind === 'multi')
+    hints.push(
+      `${field.kind === 'multi' ? 'some of, comma-separated' : 'one of'}: ${field.options.map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(', ')}`,
+    );
   if (field.kind === 'boolean') hints.push('y/n');
   if (field.kind === 'number') hints.push(field.integer ? 'a whole number' : 'a number');
   if (field.kind === 'string' && field.format) hints.push(field.format);
-  if (field.default !== undefined) hints.push(`Enter for ${Array.isArray(field.default) ? field.default.join(', ') : String(field.default)}`);
+  if (field.default !== undefined)
+    hints.push(`Enter for ${Array.isArray(field.default) ? field.default.join(', ') : String(field.default)}`);
   const desc = field.description ? ` - ${field.description}` : '';
-  return terminalLine(`  ${field.label}${field.required ? ' (required)' : ''}${desc}${hints.length ? ` [${hints.join('; ')}]` : ''}: `);
+  return terminalLine(
+    `  ${field.label}${field.required ? ' (required)' : ''}${desc}${hints.length ? ` [${hints.join('; ')}]` : ''}: `,
+  );
 }

@@ -43,10 +43,17 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
-    rows.push(state.kind === 'error' ? [s.name, 'error', count, failureText(s)] : state.kind === 'signIn' ? [s.name, 'sign in', count, state.message] : [s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : [])]);
+    rows.push(
+      state.kind === 'error'
+        ? [s.name, 'error', count, failureText(s)]
+        : state.kind === 'signIn'
+          ? [s.name, 'sign in', count, state.message]
+          : [s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : [])],
+    );
   }
   const broken = new Map<string, string>();
-  for (const p of parsed.problems) if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
+  for (const p of parsed.problems)
+    if (p.severity === 'error' && p.server && !broken.has(p.server)) broken.set(p.server, describeProblem(p));
   for (const [name, message] of broken) rows.push([name, 'error', '0 tools', message]);
   for (const name of parsed.disabled) rows.push([name, 'stopped', '0 tools', 'disabled in settings']);
   printTable(io, rows);
@@ -72,7 +79,11 @@ export function toolsCommand(hub: ServerHub, json: boolean, io: Output, failed: 
     offeredToModel: forModel(t),
   }));
   if (json) io.out(JSON.stringify({ tools: rows, failed }, null, 2));
-  else printTable(io, hub.registry.list().map((t) => [t.name, t.server ?? '', [t.description, appNote(t)].filter(Boolean).join(' ')]));
+  else
+    printTable(
+      io,
+      hub.registry.list().map((t) => [t.name, t.server ?? '', [t.description, appNote(t)].filter(Boolean).join(' ')]),
+    );
   return listStatus(hub, failed, io);
 }
 
@@ -91,17 +102,29 @@ export function parseNameAndJson(positionals: string[], usage: string): { name: 
 /** Checks `call` input before any server starts. */
 export function parseCallInput(positionals: string[]): { name: string; args: Record<string, unknown> } {
   const { name, json: args } = parseNameAndJson(positionals, 'call needs a tool name: minagent call NAME [JSON]');
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('arguments must be a JSON object, e.g. {"text": "hi"}');
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new UsageError('arguments must be a JSON object, e.g. {"text": "hi"}');
   return { name, args: args as Record<string, unknown> };
 }
 
-export async function callCommand(hub: ServerHub, { name, args }: { name: string; args: Record<string, unknown> }, io: Output, failed: readonly FailedServer[] = []): Promise<number> {
+export async function callCommand(
+  hub: ServerHub,
+  { name, args }: { name: string; args: Record<string, unknown> },
+  io: Output,
+  failed: readonly FailedServer[] = [],
+): Promise<number> {
   if (!hub.registry.resolve(name)) {
     const known = hub.registry.names();
-    throw new NotFound(`unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`);
+    throw new NotFound(
+      `unknown tool "${name}"; available tools: ${known.length ? known.join(', ') : '(none)'}${couldHaveBeen(name, failed, 'tools')}`,
+    );
   }
   // The progress line is erased by the result's own write (terminalText's onBeforeWrite).
-  const result = await hub.registry.result(name, args, io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {});
+  const result = await hub.registry.result(
+    name,
+    args,
+    io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {},
+  );
   io.out(result.text);
   const tool = hub.registry.get(hub.registry.resolve(name)!);
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
@@ -111,7 +134,13 @@ export async function callCommand(hub: ServerHub, { name, args }: { name: string
 
 /** Where a tool's app is and who may call it, in a line of the CLI's output; empty for a plain tool. */
 function appNote(tool: Tool): string {
-  const who = !forModel(tool) ? (forApp(tool) ? 'called by apps only' : 'called by neither the model nor apps') : !forApp(tool) ? 'not called by apps' : '';
+  const who = !forModel(tool)
+    ? forApp(tool)
+      ? 'called by apps only'
+      : 'called by neither the model nor apps'
+    : !forApp(tool)
+      ? 'not called by apps'
+      : '';
   const parts = [...(tool.app ? [`app: ${tool.app.resourceUri}`] : []), ...(who ? [who] : [])];
   return parts.length ? `[${parts.join(', ')}]` : '';
 }
@@ -121,9 +150,15 @@ function visibilityList(v: ToolVisibility): string[] {
 }
 
 /** Checks `chat` input before any server starts: a prompt, and a script or a provider. */
-export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.env): { prompt: string; model: ProviderSpec } {
+export function parseChatInput(
+  args: CliArgs,
+  env: NodeJS.ProcessEnv = process.env,
+): { prompt: string; model: ProviderSpec } {
   const [prompt] = args.positionals;
-  if (!prompt) throw new UsageError('chat needs a prompt: minagent chat "PROMPT" (--script FILE | --provider openai|anthropic --model NAME)');
+  if (!prompt)
+    throw new UsageError(
+      'chat needs a prompt: minagent chat "PROMPT" (--script FILE | --provider openai|anthropic --model NAME)',
+    );
   if (args.script !== undefined) {
     let script: unknown;
     try {
@@ -138,8 +173,10 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
     }
   }
   const provider = args.provider;
-  if (provider === undefined) throw new UsageError('chat needs --script FILE (a JSON array of scripted turns) or --provider openai|anthropic');
-  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError(`unknown provider "${provider}"; use openai or anthropic`);
+  if (provider === undefined)
+    throw new UsageError('chat needs --script FILE (a JSON array of scripted turns) or --provider openai|anthropic');
+  if (provider !== 'openai' && provider !== 'anthropic')
+    throw new UsageError(`unknown provider "${provider}"; use openai or anthropic`);
   if (!args.model) throw new UsageError(`--provider ${provider} needs --model NAME`);
   const baseUrl = args.baseUrl ?? DEFAULT_BASE_URLS[provider];
   try {
@@ -147,18 +184,30 @@ export function parseChatInput(args: CliArgs, env: NodeJS.ProcessEnv = process.e
   } catch {
     throw new UsageError(`--base-url "${baseUrl}" is not a valid URL`);
   }
-  if (args.sendImages && provider !== 'openai') throw new UsageError('--send-images is for --provider openai (anthropic models always get the images)');
+  if (args.sendImages && provider !== 'openai')
+    throw new UsageError('--send-images is for --provider openai (anthropic models always get the images)');
   const window = Number(args.contextWindow);
-  if (args.contextWindow !== undefined && !(Number.isInteger(window) && window > 0)) throw new UsageError(`--context-window "${args.contextWindow}" must be a whole number of tokens`);
+  if (args.contextWindow !== undefined && !(Number.isInteger(window) && window > 0))
+    throw new UsageError(`--context-window "${args.contextWindow}" must be a whole number of tokens`);
   const apiKey = env[KEY_ENV[provider]];
-  const common = { baseUrl, model: args.model, ...(apiKey ? { apiKey } : {}), ...(args.contextWindow !== undefined ? { contextWindow: window } : {}) };
-  return { prompt, model: provider === 'openai' ? { provider, ...common, sendImages: args.sendImages } : { provider, ...common } };
+  const common = {
+    baseUrl,
+    model: args.model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(args.contextWindow !== undefined ? { contextWindow: window } : {}),
+  };
+  return {
+    prompt,
+    model: provider === 'openai' ? { provider, ...common, sendImages: args.sendImages } : { provider, ...common },
+  };
 }
 
 /** Checks `--approve` before any server starts. */
 export function parseApproveFlag(args: CliArgs): void {
-  if (args.approve !== undefined && !['ask', ...APPROVE_MODES].includes(args.approve)) throw new UsageError(`unknown --approve "${args.approve}"; use ask, all, readonly or none`);
-  if (args.yes && args.approve !== undefined && args.approve !== 'all') throw new UsageError(`--yes and --approve ${args.approve} contradict each other`);
+  if (args.approve !== undefined && !['ask', ...APPROVE_MODES].includes(args.approve))
+    throw new UsageError(`unknown --approve "${args.approve}"; use ask, all, readonly or none`);
+  if (args.yes && args.approve !== undefined && args.approve !== 'all')
+    throw new UsageError(`--yes and --approve ${args.approve} contradict each other`);
 }
 
 export async function chatCommand(
@@ -172,7 +221,11 @@ export async function chatCommand(
   // Deferred past their share of the window, as in the editor: search_tools finds the rest.
   const index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
   const offer = new ToolOffer({ registry: hub.registry, index });
-  const agent = new Agent(instance ?? createModel(model), hub.registry, { approve, instructions: () => hub.catalog.instructions(), ...offerOptions(offer) });
+  const agent = new Agent(instance ?? createModel(model), hub.registry, {
+    approve,
+    instructions: () => hub.catalog.instructions(),
+    ...offerOptions(offer),
+  });
   // A tool's progress on the terminal's one line (io.progress), under the name the step will show.
   const toolNames = new Map<string, string>();
   const result = await agent.run(prompt, {

@@ -13,14 +13,18 @@ export interface FailedServer {
   error: string;
 }
 
-/** Configured servers that are not running (connection failed, or waiting for sign-in), then broken entries, in settings order. */
+/**
+ * Configured servers that are not running (connection failed, or waiting for sign-in), then broken entries, in settings
+ * order.
+ */
 export function failedServers(hub: ServerHub, parsed: ParsedServers): FailedServer[] {
   const failed: FailedServer[] = [];
   for (const s of hub.servers()) {
     if (s.state.kind === 'error' || s.state.kind === 'signIn') failed.push({ server: s.name, error: failureText(s) });
   }
   for (const p of parsed.problems) {
-    if (p.severity === 'error' && p.server && !failed.some((f) => f.server === p.server)) failed.push({ server: p.server, error: describeProblem(p) });
+    if (p.severity === 'error' && p.server && !failed.some((f) => f.server === p.server))
+      failed.push({ server: p.server, error: describeProblem(p) });
   }
   return failed;
 }
@@ -39,7 +43,11 @@ export function failureLines(failed: readonly FailedServer[]): string[] {
  * What to add to "not found": the failed servers that could have had the name. A name with a
  * server's prefix (`git.git_log`) points at that server alone; any other name at every failed one.
  */
-export function couldHaveBeen(name: string, failed: readonly FailedServer[], what: 'tools' | 'resources' | 'prompts'): string {
+export function couldHaveBeen(
+  name: string,
+  failed: readonly FailedServer[],
+  what: 'tools' | 'resources' | 'prompts',
+): string {
   if (!failed.length) return '';
   const prefixed = failed.filter((f) => name.startsWith(`${f.server}.`));
   const which = prefixed.length ? prefixed : failed;

@@ -75,13 +75,31 @@ export async function decideFolderTrust(ask: TrustAsk): Promise<TrustDecision> {
   if (!enabled.length || ask.trustedByFlag) return { trusted: true };
   const folder = canonical(ask.folder);
   if (isTrustedFolder(folder, env)) return { trusted: true };
-  const what = [`the settings file ${terminalLine(ask.settingsPath)} starts:`, ...enabled.flatMap((s) => [`  ${terminalLine(s.name)}: ${terminalLine(describeEndpoint(s))}`, ...describeLaunch(s).map((line) => `    ${line}`)])].join('\n');
+  const what = [
+    `the settings file ${terminalLine(ask.settingsPath)} starts:`,
+    ...enabled.flatMap((s) => [
+      `  ${terminalLine(s.name)}: ${terminalLine(describeEndpoint(s))}`,
+      ...describeLaunch(s).map((line) => `    ${line}`),
+    ]),
+  ].join('\n');
   if (!ask.terminal) {
-    return { trusted: false, reason: `not started: the folder ${terminalLine(folder)} is not trusted; ${what}\nrun on a terminal to be asked once, or pass --trust (or set MINAGENT_TRUST=1) for this run` };
+    return {
+      trusted: false,
+      reason: `not started: the folder ${terminalLine(folder)} is not trusted; ${what}\nrun on a terminal to be asked once, or pass --trust (or set MINAGENT_TRUST=1) for this run`,
+    };
   }
-  ask.terminal.note(`${what}\nA folder's settings run programs with your rights; trust them only if you trust who wrote them.`);
-  const answer = (await ask.terminal.question(`Trust the folder ${terminalLine(folder)} and start its servers? (remembered for this folder) [y/N]: `)).trim().toLowerCase();
-  if (answer !== 'y' && answer !== 'yes') return { trusted: false, reason: `not started: you did not trust the folder ${terminalLine(folder)}` };
+  ask.terminal.note(
+    `${what}\nA folder's settings run programs with your rights; trust them only if you trust who wrote them.`,
+  );
+  const answer = (
+    await ask.terminal.question(
+      `Trust the folder ${terminalLine(folder)} and start its servers? (remembered for this folder) [y/N]: `,
+    )
+  )
+    .trim()
+    .toLowerCase();
+  if (answer !== 'y' && answer !== 'yes')
+    return { trusted: false, reason: `not started: you did not trust the folder ${terminalLine(folder)}` };
   remember(trustFile(env), folder);
   return { trusted: true };
 }

@@ -14,7 +14,13 @@ function httpServer(servers: readonly ServerConfig[], name: string): ServerConfi
 }
 
 /** `login NAME`: connects that one server with an interactive sign-in and says how it went. */
-export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, config: LoadedConfig, name: string, io: Output): Promise<number> {
+export async function loginCommand(
+  hub: ServerHub,
+  auth: CliAuth | undefined,
+  config: LoadedConfig,
+  name: string,
+  io: Output,
+): Promise<number> {
   const server = httpServer(config.servers, name);
   if (typeof server === 'string' || !auth) {
     stderr(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
@@ -34,7 +40,12 @@ export async function loginCommand(hub: ServerHub, auth: CliAuth | undefined, co
 }
 
 /** `logout NAME`: forgets the server's tokens and registration. */
-export async function logoutCommand(auth: CliAuth | undefined, servers: readonly ServerConfig[], name: string, out: (line: string) => void): Promise<number> {
+export async function logoutCommand(
+  auth: CliAuth | undefined,
+  servers: readonly ServerConfig[],
+  name: string,
+  out: (line: string) => void,
+): Promise<number> {
   const server = httpServer(servers, name);
   if (typeof server === 'string' || !auth) {
     stderr(`minagent: ${typeof server === 'string' ? server : 'no http server'}\n`);
@@ -48,5 +59,6 @@ export async function logoutCommand(auth: CliAuth | undefined, servers: readonly
 
 /** After connecting: a server that needs a sign-in is named with the command that does it. */
 export function signInHints(hub: ServerHub, log: Logger): void {
-  for (const s of hub.servers()) if (s.state.kind === 'signIn') log.warn(`server "${s.name}" needs a sign-in: run \`minagent login ${s.name}\``);
+  for (const s of hub.servers())
+    if (s.state.kind === 'signIn') log.warn(`server "${s.name}" needs a sign-in: run \`minagent login ${s.name}\``);
 }

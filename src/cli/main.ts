@@ -15,14 +15,32 @@ import { DEFAULT_SETTINGS, parseCliArgs, USAGE, type CliArgs } from './args';
 import { noSettingsMessage } from './noProject';
 import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
 import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
-import { callCommand, chatCommand, NotFound, parseApproveFlag, parseCallInput, parseChatInput, serversCommand, toolsCommand, UsageError, type Output } from './commands';
+import {
+  callCommand,
+  chatCommand,
+  NotFound,
+  parseApproveFlag,
+  parseCallInput,
+  parseChatInput,
+  serversCommand,
+  toolsCommand,
+  UsageError,
+  type Output,
+} from './commands';
 import { failedServers, failureLines } from './failures';
 import { ClientRequests } from '../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../core/mcp/clientRequests/roots';
 import { MemoryGrants, samplingInputLimit, samplingLimit } from '../core/mcp/clientRequests/sampling';
 import { createModel } from '../core/models/factory';
 import { cliClientRequestUi, SERVER_ASK_MODES, type ServerAskMode } from './clientRequestsUi';
-import { parsePromptInput, parseReadInput, promptCommand, promptsCommand, readCommand, resourcesCommand } from './featureCommands';
+import {
+  parsePromptInput,
+  parseReadInput,
+  promptCommand,
+  promptsCommand,
+  readCommand,
+  resourcesCommand,
+} from './featureCommands';
 import { parseSearchInput, searchCommand, type SearchInput } from './searchCommand';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
@@ -35,7 +53,19 @@ import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 /** package.json's version, set by the build (scripts/build.mjs). */
 declare const MINAGENT_VERSION: string;
 
-const COMMANDS = new Set(['servers', 'tools', 'call', 'chat', 'resources', 'read', 'prompts', 'prompt', 'login', 'logout', 'registry']);
+const COMMANDS = new Set([
+  'servers',
+  'tools',
+  'call',
+  'chat',
+  'resources',
+  'read',
+  'prompts',
+  'prompt',
+  'login',
+  'logout',
+  'registry',
+]);
 
 async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
@@ -53,7 +83,8 @@ async function main(argv: string[]): Promise<number> {
     stdout(`${USAGE}\n`);
     return args.help ? 0 : 2;
   }
-  if (!COMMANDS.has(args.command)) return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
+  if (!COMMANDS.has(args.command))
+    return fail(`unknown command "${args.command}"; try: ${[...COMMANDS].join(', ')}`, 2);
   // A registry is read and a settings file written; no server starts.
   if (args.command === 'registry') return registryMain(args);
 
@@ -71,14 +102,21 @@ async function main(argv: string[]): Promise<number> {
       chat = parseChatInput(args);
       parseApproveFlag(args);
     }
-    if (args.signIn !== undefined && !(SIGN_IN_MODES as readonly string[]).includes(args.signIn)) throw new Error(`--sign-in must be one of ${SIGN_IN_MODES.join(', ')}`);
-    if ((args.command === 'login' || args.command === 'logout') && args.positionals.length !== 1) throw new Error(`usage: minagent ${args.command} NAME`);
-    if (args.elicitation !== undefined && !SERVER_ASK_MODES.includes(args.elicitation as ServerAskMode)) throw new Error(`unknown --elicitation "${args.elicitation}"; use ${SERVER_ASK_MODES.join(', ')}`);
+    if (args.signIn !== undefined && !(SIGN_IN_MODES as readonly string[]).includes(args.signIn))
+      throw new Error(`--sign-in must be one of ${SIGN_IN_MODES.join(', ')}`);
+    if ((args.command === 'login' || args.command === 'logout') && args.positionals.length !== 1)
+      throw new Error(`usage: minagent ${args.command} NAME`);
+    if (args.elicitation !== undefined && !SERVER_ASK_MODES.includes(args.elicitation as ServerAskMode))
+      throw new Error(`unknown --elicitation "${args.elicitation}"; use ${SERVER_ASK_MODES.join(', ')}`);
   } catch (err) {
     return fail((err as Error).message, 2);
   }
 
-  const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS, args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS', ['always', 'off']);
+  const { rule: sandboxRule, problem: sandboxProblem } = parseWorkspaceRule(
+    args.sandbox ?? process.env.MINAGENT_SANDBOX_WORKSPACE_SERVERS,
+    args.sandbox !== undefined ? '--sandbox' : 'MINAGENT_SANDBOX_WORKSPACE_SERVERS',
+    ['always', 'off'],
+  );
   if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
   // Outside a project: what was looked for, and --settings.
@@ -89,7 +127,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return fail((err as Error).message, 1);
   }
-  // What VS Code reads from user settings only (the sampling limits) comes from the user's settings file, never the folder's.
+  // What VS Code reads from user settings only (the sampling limits) comes from the user's settings file, never the
+  // folder's.
   let userSettings: Record<string, unknown>;
   try {
     userSettings = readUserSettings();
@@ -101,17 +140,31 @@ async function main(argv: string[]): Promise<number> {
   const folder = dirname(settingsPath);
   const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
   // `${input:}` values the CLI was given for this file's entries (registry add), bound to each entry.
-  const inputs = await storedInputs(settingsValue(settings, 'servers'), settingsPath, new FileSecretStore(cliInputsFile()));
-  const config = loadConfig(settings, { workspaceFolder: workspace, input: (id, server) => inputs.get(server)?.get(id) });
+  const inputs = await storedInputs(
+    settingsValue(settings, 'servers'),
+    settingsPath,
+    new FileSecretStore(cliInputsFile()),
+  );
+  const config = loadConfig(settings, {
+    workspaceFolder: workspace,
+    input: (id, server) => inputs.get(server)?.get(id),
+  });
   const log = streamLogger((line) => stderr(`${line}\n`), args.verbose);
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  // A tool's progress on one line of a terminal's stderr (src/cli/progressLine.ts), erased before anything else is written.
+  // A tool's progress on one line of a terminal's stderr (src/cli/progressLine.ts), erased before anything else is
+  // written.
   const progress = ProgressLine.forTerminal(process.stderr);
   onBeforeWrite(progress && (() => progress.clear()));
   const terminal = processTerminal(progress);
-  const trust = await decideFolderTrust({ folder: workspace, settingsPath, servers: config.servers, trustedByFlag: args.trust || process.env.MINAGENT_TRUST === '1', terminal: isTTY ? terminal : undefined });
+  const trust = await decideFolderTrust({
+    folder: workspace,
+    settingsPath,
+    servers: config.servers,
+    trustedByFlag: args.trust || process.env.MINAGENT_TRUST === '1',
+    terminal: isTTY ? terminal : undefined,
+  });
   if (!trust.trusted) {
     terminal.close();
     return fail(trust.reason, 1);
@@ -120,7 +173,12 @@ async function main(argv: string[]): Promise<number> {
   const mode = args.command === 'login' && args.signIn === undefined ? 'print' : signInMode(args.signIn, isTTY);
   let auth: CliAuth | undefined;
   try {
-    auth = await cliAuth(config.servers, mode, terminal, args.clientMetadataUrl ? { clientMetadataUrl: args.clientMetadataUrl } : {});
+    auth = await cliAuth(
+      config.servers,
+      mode,
+      terminal,
+      args.clientMetadataUrl ? { clientMetadataUrl: args.clientMetadataUrl } : {},
+    );
   } catch (err) {
     terminal.close();
     return fail((err as Error).message, 1);
@@ -139,11 +197,23 @@ async function main(argv: string[]): Promise<number> {
   const clientRequests = new ClientRequests({
     ui: cliClientRequestUi((args.elicitation as ServerAskMode | undefined) ?? (isTTY ? 'ask' : 'decline'), terminal),
     roots,
-    sampling: { model: async () => chatModel, maxTokens: (server) => samplingLimit(settingsValue(userSettings, 'sampling.maxTokens'), server), grants: new MemoryGrants(), maxInputChars: () => samplingInputLimit(settingsValue(userSettings, 'sampling.maxInputChars')) },
+    sampling: {
+      model: async () => chatModel,
+      maxTokens: (server) => samplingLimit(settingsValue(userSettings, 'sampling.maxTokens'), server),
+      grants: new MemoryGrants(),
+      maxInputChars: () => samplingInputLimit(settingsValue(userSettings, 'sampling.maxInputChars')),
+    },
   });
   // Each server's era, so the next run goes straight to the handshake it speaks (digests only).
   const eras = new EraMemory(new FileSecretStore(join(cliConfigDir(), 'eras.json')));
-  const hub = new ServerHub({ logger: log, settings: config.settings, clientRequests, eras, sandbox: cliSandboxRules(sandboxRule, workspace), ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}) });
+  const hub = new ServerHub({
+    logger: log,
+    settings: config.settings,
+    clientRequests,
+    eras,
+    sandbox: cliSandboxRules(sandboxRule, workspace),
+    ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}),
+  });
   const abort = new AbortController();
   // Ctrl+C, a kill, or the terminal closed: the servers and their sandbox are closed first; then 130
   // (docs/FEATURES.md), or 129 when the terminal closed (SIGHUP).
@@ -152,7 +222,12 @@ async function main(argv: string[]): Promise<number> {
     void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`), ...(progress ? { progress } : {}), aligned: process.stdout.isTTY === true };
+  const io: Output = {
+    out: (line) => stdout(`${line}\n`),
+    err: (line) => stderr(`${line}\n`),
+    ...(progress ? { progress } : {}),
+    aligned: process.stdout.isTTY === true,
+  };
   try {
     if (args.command === 'login') return await loginCommand(hub, auth, config, args.positionals[0]!, io);
     hub.reconcile(config.servers, config.problems, config.settings);
@@ -178,8 +253,22 @@ async function main(argv: string[]): Promise<number> {
         for (const line of failureLines(failed)) io.err(line);
         const approve: ApproveMode = approveMode(args.approve, args.yes, isTTY);
         // The editor's policy: this folder's trust, the user's minagent.chat.approval; no "Always allow" is kept here.
-        const policy = new ApprovalPolicy({ server: (name) => hub.server(name)?.config, mode: () => approvalSetting(settingsValue(userSettings, 'chat.approval')), trusted: () => trust.trusted }, NO_GRANTS);
-        return await chatCommand(hub, { ...chat!, ...(chatModel ? { instance: chatModel } : {}) }, io, abort.signal, (line) => stderr(`${line}\n`), cliApprover(approve, terminal, policy));
+        const policy = new ApprovalPolicy(
+          {
+            server: (name) => hub.server(name)?.config,
+            mode: () => approvalSetting(settingsValue(userSettings, 'chat.approval')),
+            trusted: () => trust.trusted,
+          },
+          NO_GRANTS,
+        );
+        return await chatCommand(
+          hub,
+          { ...chat!, ...(chatModel ? { instance: chatModel } : {}) },
+          io,
+          abort.signal,
+          (line) => stderr(`${line}\n`),
+          cliApprover(approve, terminal, policy),
+        );
       }
     }
   } catch (err) {
@@ -201,9 +290,18 @@ async function main(argv: string[]): Promise<number> {
 async function registryMain(args: CliArgs): Promise<number> {
   const [sub, target, ...extra] = args.positionals;
   const io: Output = { out: (line) => stdout(`${line}\n`), err: (line) => stderr(`${line}\n`) };
-  if (args.scope !== undefined && args.scope !== 'user' && args.scope !== 'workspace') return fail('--scope must be user or workspace', 2);
+  if (args.scope !== undefined && args.scope !== 'user' && args.scope !== 'workspace')
+    return fail('--scope must be user or workspace', 2);
   const settings = args.scope === 'user' ? userSettingsFile() : args.settings;
-  const options = { ...(args.registry ? { registry: args.registry } : {}), settings, json: args.json, set: args.set, ...(args.name ? { name: args.name } : {}), yes: args.yes, packageRegistry: args.packageRegistry };
+  const options = {
+    ...(args.registry ? { registry: args.registry } : {}),
+    settings,
+    json: args.json,
+    set: args.set,
+    ...(args.name ? { name: args.name } : {}),
+    yes: args.yes,
+    packageRegistry: args.packageRegistry,
+  };
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const terminal = isTTY ? { ...processTerminal(), hidden: hiddenQuestion } : undefined;
   try {

@@ -13,6 +13,7 @@ export function noSettingsMessage(cwd: string, exists: (path: string) => boolean
     if (exists(join(dir, DEFAULT_SETTINGS))) above = dir;
   }
   const looked = `no ${DEFAULT_SETTINGS} in ${cwd} (the current folder)`;
-  if (above) return `${looked}; a folder above has one: run minagent in ${above}, or pass --settings ${join(above, DEFAULT_SETTINGS)} (--settings FILE names any VS Code settings file)`;
+  if (above)
+    return `${looked}; a folder above has one: run minagent in ${above}, or pass --settings ${join(above, DEFAULT_SETTINGS)} (--settings FILE names any VS Code settings file)`;
   return `${looked}: run minagent in your project's folder (the one holding .vscode), or name a VS Code settings file with --settings FILE`;
 }

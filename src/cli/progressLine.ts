@@ -4,7 +4,8 @@ import { terminalLine } from './terminalText';
 
 /**
  * One status line on a terminal, rewritten in place while a tool works (the editor shows the same
- * in its notification), and erased before anything else the CLI writes (terminalText's onBeforeWrite). The server's words are shown as
+ * in its notification), and erased before anything else the CLI writes (terminalText's onBeforeWrite). The server's
+ * words are shown as
  * text (terminalLine: its control characters as escapes); the only control sequences written are the
  * line's own carriage return and erase. Nothing is written where the stream is not a terminal: a
  * script reading stderr gets no progress chatter.

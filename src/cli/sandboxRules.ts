@@ -7,11 +7,20 @@ import { sandboxCacheRoot, type SandboxRules, type WorkspaceSandboxRule } from '
  * repository wrote it), so with `always` each stdio server runs in a sandbox; the CLI's own config
  * folder (tokens, trusted folders) is never readable from one.
  */
-export function cliSandboxRules(rule: WorkspaceSandboxRule, workspace: string, env: NodeJS.ProcessEnv = process.env): SandboxRules {
+export function cliSandboxRules(
+  rule: WorkspaceSandboxRule,
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SandboxRules {
   const home = env.HOME || homedir();
   return {
     workspaceServers: rule,
     fromWorkspace: () => true,
-    context: { home, cacheRoot: sandboxCacheRoot(env, home), privatePaths: [cliConfigDir(env)], workspaceFolders: [workspace] },
+    context: {
+      home,
+      cacheRoot: sandboxCacheRoot(env, home),
+      privatePaths: [cliConfigDir(env)],
+      workspaceFolders: [workspace],
+    },
   };
 }

@@ -25,8 +25,16 @@ export interface CliAuth {
   dispose(): Promise<void>;
 }
 
-/** The CLI's OAuth: a loopback redirect, tokens in a 0600 file in the user's config folder. Undefined when no server speaks HTTP. */
-export async function cliAuth(servers: readonly ServerConfig[], mode: SignInMode, terminal: Terminal, options: { clientMetadataUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliAuth | undefined> {
+/**
+ * The CLI's OAuth: a loopback redirect, tokens in a 0600 file in the user's config folder. Undefined when no server
+ * speaks HTTP.
+ */
+export async function cliAuth(
+  servers: readonly ServerConfig[],
+  mode: SignInMode,
+  terminal: Terminal,
+  options: { clientMetadataUrl?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliAuth | undefined> {
   if (!servers.some((s) => s.type !== 'stdio')) return undefined;
   const receiver = await LoopbackReceiver.start();
   const ui: SignInUi = {
@@ -36,13 +44,19 @@ export async function cliAuth(servers: readonly ServerConfig[], mode: SignInMode
         await res.text();
         return true;
       }
-      terminal.note(`Sign in to server "${server}" at ${shortHost(url)} (authorization server ${shortHost(new URL(issuer))}): open this address in a browser (it returns to ${receiver.redirectUrlFor(issuer)}):\n  ${url.href}`);
+      terminal.note(
+        `Sign in to server "${server}" at ${shortHost(url)} (authorization server ${shortHost(new URL(issuer))}): open this address in a browser (it returns to ${receiver.redirectUrlFor(issuer)}):\n  ${url.href}`,
+      );
       return true;
     },
     ...(mode === 'print'
       ? {
           askClientId: async (server: string, issuer: string) =>
-            (await terminal.question(`Server "${server}" (authorization server ${issuer}) offers no client registration. Client ID registered for MinAgent (empty to cancel): `)).trim() || undefined,
+            (
+              await terminal.question(
+                `Server "${server}" (authorization server ${issuer}) offers no client registration. Client ID registered for MinAgent (empty to cancel): `,
+              )
+            ).trim() || undefined,
         }
       : {}),
   };

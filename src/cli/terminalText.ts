@@ -33,7 +33,10 @@ export function safeWriter(stream: NodeJS.WritableStream): (text: string) => voi
 export const stdout = safeWriter(process.stdout);
 export const stderr = safeWriter(process.stderr);
 
-/** Server text that may span lines, inside a line of ours: every further line is indented, so none reads as the CLI's own. */
+/**
+ * Server text that may span lines, inside a line of ours: every further line is indented, so none reads as the CLI's
+ * own.
+ */
 export function indentLines(text: string, pad = '    '): string {
   return text.replace(/\r?\n/g, `\n${pad}`);
 }
@@ -52,14 +55,21 @@ export function table(rows: readonly string[][], aligned: boolean): string[] {
   if (!aligned) return rows.map((fields) => row(...fields));
   const shown = rows.map((fields) => fields.map(terminalLine));
   const widths: number[] = [];
-  for (const fields of shown) fields.slice(0, -1).forEach((f, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(f))));
-  return shown.map((fields) => fields.map((f, i) => (i < fields.length - 1 ? f + ' '.repeat(widths[i]! - visibleWidth(f)) : f)).join('  ').trimEnd());
+  for (const fields of shown)
+    fields.slice(0, -1).forEach((f, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(f))));
+  return shown.map((fields) =>
+    fields
+      .map((f, i) => (i < fields.length - 1 ? f + ' '.repeat(widths[i]! - visibleWidth(f)) : f))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 // Combining marks and format characters take no column; East Asian wide and fullwidth characters and
 // emoji shown as emoji take two (as a terminal's wcwidth has them, near enough for a table).
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
-const WIDE = /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1b000}-\u{1b2ff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1b000}-\u{1b2ff}\u{20000}-\u{3fffd}]/u;
 
 /** The columns `text` (one line, as shown) takes on a terminal. */
 export function visibleWidth(text: string): number {

@@ -14,7 +14,13 @@ export interface Layout {
  * added gives the text back byte for byte. Undefined where the layout is not one property a line
  * (`{ "a": 1, "b": 2 }`): the caller falls back to a general edit.
  */
-export function insertProperty(text: string, object: Node, name: string, value: unknown, format: Layout): Edit[] | undefined {
+export function insertProperty(
+  text: string,
+  object: Node,
+  name: string,
+  value: unknown,
+  format: Layout,
+): Edit[] | undefined {
   const close = object.offset + object.length - 1;
   const last = object.children?.at(-1);
   if (!last) {
@@ -22,7 +28,10 @@ export function insertProperty(text: string, object: Node, name: string, value: 
     const indent = indentOf(text, object.offset);
     const inside = indent + format.unit;
     const property = `${inside}${propertyText(name, value, inside, format)}`;
-    if (!inner.trim()) return [{ offset: object.offset + 1, length: inner.length, content: `${format.eol}${property}${format.eol}${indent}` }];
+    if (!inner.trim())
+      return [
+        { offset: object.offset + 1, length: inner.length, content: `${format.eol}${property}${format.eol}${indent}` },
+      ];
     // Only the user's comments inside: after them, on a line of its own.
     const after = object.offset + 1 + inner.trimEnd().length;
     if (!text.slice(after, close).includes('\n')) return undefined;
@@ -35,7 +44,11 @@ export function insertProperty(text: string, object: Node, name: string, value: 
   const indent = indentOf(text, last.offset);
   return [
     ...(comma === undefined ? [{ offset: end, length: 0, content: ',' }] : []),
-    { offset: lineEnd, length: 0, content: `${format.eol}${indent}${propertyText(name, value, indent, format)}${comma === undefined ? '' : ','}` },
+    {
+      offset: lineEnd,
+      length: 0,
+      content: `${format.eol}${indent}${propertyText(name, value, indent, format)}${comma === undefined ? '' : ','}`,
+    },
   ];
 }
 

@@ -36,9 +36,11 @@ export class Redactor {
       return;
     }
     this.add(parsed.href, redactUrl(parsed.href));
-    if (parsed.username || parsed.password) this.add(`${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`, `${REDACTED}@`);
+    if (parsed.username || parsed.password)
+      this.add(`${parsed.username}${parsed.password ? `:${parsed.password}` : ''}@`, `${REDACTED}@`);
     if (parsed.search.length > 1) this.add(parsed.search, `?${REDACTED}`);
-    for (const part of [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]]) this.addSecret(part);
+    for (const part of [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]])
+      this.addSecret(part);
   }
 
   /** The text with every known secret replaced. */
@@ -74,7 +76,12 @@ export class Redactor {
         else if (typeof v === 'object' && v !== null) pending.push(v);
         const safe = this.redact(key);
         if (safe !== key) {
-          Object.defineProperty(record, safe, { value: record[key], writable: true, enumerable: true, configurable: true });
+          Object.defineProperty(record, safe, {
+            value: record[key],
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
           delete record[key];
         }
       }

@@ -17,7 +17,10 @@ export function checkArguments(schema: JsonSchema, args: unknown): string | unde
 
 /** Example arguments from a schema: every required property with its default or an empty value of its type. */
 export function exampleArguments(schema: JsonSchema): Record<string, unknown> {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; default?: unknown; enum?: unknown[] }>;
+  const properties = (schema.properties ?? {}) as Record<
+    string,
+    { type?: unknown; default?: unknown; enum?: unknown[] }
+  >;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const out: Record<string, unknown> = {};
   for (const name of required) {

@@ -15,7 +15,8 @@ export function writeServerEntry(path: string, name: string, entry: Record<strin
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read settings file ${path}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`cannot read settings file ${path}: ${(err as Error).message}`);
     text = '{}\n';
   }
   const edited = editServerEntry(text, name, entry, { path });
@@ -33,7 +34,12 @@ export function writeServerEntry(path: string, name: string, entry: Record<strin
  * removing a server leaves the file as it was. `under` is where the settings are in the file:
  * `["settings"]` in a `.code-workspace`. Throws, naming `path`, on text that is not JSONC.
  */
-export function editServerEntry(text: string, name: string, entry: Record<string, unknown> | undefined, { path = 'settings', under = [] }: { path?: string; under?: JSONPath } = {}): string {
+export function editServerEntry(
+  text: string,
+  name: string,
+  entry: Record<string, unknown> | undefined,
+  { path = 'settings', under = [] }: { path?: string; under?: JSONPath } = {},
+): string {
   parseSettingsText(text, path);
   const format = layoutOf(text);
   const tree = parseTree(text)!;
@@ -49,24 +55,47 @@ export function editServerEntry(text: string, name: string, entry: Record<string
     const edited = applyEdits(text, removeProperty(text, servers!, existing.parent) ?? general());
     return withoutEmptyServers(edited, serversPath, format);
   }
-  if (existing) return applyEdits(text, [{ offset: existing.offset, length: existing.length, content: valueText(entry, indentOf(text, existing.parent!.offset), format) }]);
+  if (existing)
+    return applyEdits(text, [
+      {
+        offset: existing.offset,
+        length: existing.length,
+        content: valueText(entry, indentOf(text, existing.parent!.offset), format),
+      },
+    ]);
   const edits =
-    servers?.type === 'object' ? insertProperty(text, servers, name, entry, format)
-    : !servers && settings?.type === 'object' ? insertProperty(text, settings, String(serversPath.at(-1)), { [name]: entry }, format)
-    : undefined;
+    servers?.type === 'object'
+      ? insertProperty(text, servers, name, entry, format)
+      : !servers && settings?.type === 'object'
+        ? insertProperty(text, settings, String(serversPath.at(-1)), { [name]: entry }, format)
+        : undefined;
   return applyEdits(text, edits ?? general());
 }
 
-/** `minagent.servers` left with nothing in it, not even a comment of the user's, goes (an empty object is the default). */
+/**
+ * `minagent.servers` left with nothing in it, not even a comment of the user's, goes (an empty object is the default).
+ */
 function withoutEmptyServers(text: string, serversPath: JSONPath, format: Layout): string {
   const servers = findNodeAtLocation(parseTree(text)!, serversPath);
-  if (servers?.type !== 'object' || servers.children?.length || text.slice(servers.offset + 1, servers.offset + servers.length - 1).trim()) return text;
-  return applyEdits(text, removeProperty(text, servers.parent!.parent!, servers.parent!) ?? modify(text, serversPath, undefined, { formattingOptions: formatting(format) }));
+  if (
+    servers?.type !== 'object' ||
+    servers.children?.length ||
+    text.slice(servers.offset + 1, servers.offset + servers.length - 1).trim()
+  )
+    return text;
+  return applyEdits(
+    text,
+    removeProperty(text, servers.parent!.parent!, servers.parent!) ??
+      modify(text, serversPath, undefined, { formattingOptions: formatting(format) }),
+  );
 }
 
 /** How the file indents (the first indented property's indent) and ends its lines. */
 function layoutOf(text: string): Layout {
-  return { unit: /^([ \t]+)"/m.exec(text)?.[1]?.replace(/^\t.*/, '\t') ?? '  ', eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    unit: /^([ \t]+)"/m.exec(text)?.[1]?.replace(/^\t.*/, '\t') ?? '  ',
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 /** The same layout for jsonc-parser's own edits. */

@@ -12,7 +12,11 @@ export function readSettingsFile(path: string): Record<string, unknown> {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `settings file not found: ${path}` : `cannot read settings file ${path}: ${(err as Error).message}`);
+    throw new Error(
+      code === 'ENOENT'
+        ? `settings file not found: ${path}`
+        : `cannot read settings file ${path}: ${(err as Error).message}`,
+    );
   }
   return parseSettingsText(text, path);
 }
@@ -25,7 +29,8 @@ export function parseSettingsText(text: string, path: string): Record<string, un
     const { line, column } = position(text, e.offset);
     throw new Error(`${path}:${line}:${column}: invalid JSONC (${printParseErrorCode(e.error)})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: settings must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${path}: settings must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

@@ -40,8 +40,14 @@ export function toolCountText(c: ToolCounts): string {
 /** Why the tools not counted are not (for a tooltip), or undefined when every tool counts. */
 export function uncountedNote(c: ToolCounts): string | undefined {
   const parts = [
-    ...(c.appOnly ? [`${c.appOnly} app-only tool${c.appOnly === 1 ? ' is' : 's are'} kept by ${c.appOnly === 1 ? 'its' : 'their'} server for its apps`] : []),
+    ...(c.appOnly
+      ? [
+          `${c.appOnly} app-only tool${c.appOnly === 1 ? ' is' : 's are'} kept by ${c.appOnly === 1 ? 'its' : 'their'} server for its apps`,
+        ]
+      : []),
     ...(c.hidden ? [`${c.hidden} tool${c.hidden === 1 ? ' is' : 's are'} kept from the model and from apps`] : []),
   ];
-  return parts.length ? `${parts.join('; ')}: listed, never sent to the model, and not in the context meter's count.` : undefined;
+  return parts.length
+    ? `${parts.join('; ')}: listed, never sent to the model, and not in the context meter's count.`
+    : undefined;
 }

@@ -4,7 +4,10 @@
  * from the text: a server whose real output is `{"error":"x"}` succeeded, and says so everywhere.
  */
 
-/** How a call ended: it answered; it failed (the server said so, or it could not be reached); it was stopped; the user said no; it ran out of time. */
+/**
+ * How a call ended: it answered; it failed (the server said so, or it could not be reached); it was stopped; the user
+ * said no; it ran out of time.
+ */
 export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'denied' | 'timeout';
 
 export interface ToolResult {
@@ -41,7 +44,12 @@ export function asResult(value: unknown): ToolResult {
 }
 
 function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === 'object' && value !== null && typeof (value as ToolResult).text === 'string' && typeof (value as ToolResult).status === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ToolResult).text === 'string' &&
+    typeof (value as ToolResult).status === 'string'
+  );
 }
 
 /** True unless the call answered. */

@@ -52,14 +52,18 @@ export class ToolSwitches {
   /** Why a tool is off, for the refusal the model reads; undefined when it is on. */
   whyOff(tool: Pick<Tool, 'name' | 'server' | 'remoteName'>): string | undefined {
     const s = this.state();
-    if (tool.server && s.servers.includes(tool.server)) return `its server "${tool.server}" is switched off in this workspace (MinAgent's Tools view)`;
-    if (s.tools.includes(toolKey(tool))) return 'it is switched off in this workspace (MinAgent\'s Tools view)';
+    if (tool.server && s.servers.includes(tool.server))
+      return `its server "${tool.server}" is switched off in this workspace (MinAgent's Tools view)`;
+    if (s.tools.includes(toolKey(tool))) return "it is switched off in this workspace (MinAgent's Tools view)";
     return undefined;
   }
 
   async setServer(server: string, on: boolean): Promise<void> {
     const s = this.state();
-    await this.save({ ...s, servers: on ? s.servers.filter((x) => x !== server) : [...new Set([...s.servers, server])] });
+    await this.save({
+      ...s,
+      servers: on ? s.servers.filter((x) => x !== server) : [...new Set([...s.servers, server])],
+    });
   }
 
   async setTool(tool: Pick<Tool, 'name' | 'server' | 'remoteName'>, on: boolean): Promise<void> {

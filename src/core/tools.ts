@@ -59,7 +59,9 @@ export interface ToolCallOptions {
   onResult?: (result: Record<string, unknown>) => void;
 }
 
-/** A tool as the agent sees it. `call` resolves to a string; it should not reject, but the registry guards it anyway. */
+/**
+ * A tool as the agent sees it. `call` resolves to a string; it should not reject, but the registry guards it anyway.
+ */
 export interface Tool {
   name: string;
   description: string;
@@ -121,7 +123,12 @@ export interface ToolPin {
 }
 
 export function pinOf(tool: Tool): ToolPin {
-  return { name: tool.name, ...(tool.server !== undefined ? { server: tool.server } : {}), ...(tool.remoteName !== undefined ? { remoteName: tool.remoteName } : {}), ...(tool.serverIdentity !== undefined ? { serverIdentity: tool.serverIdentity } : {}) };
+  return {
+    name: tool.name,
+    ...(tool.server !== undefined ? { server: tool.server } : {}),
+    ...(tool.remoteName !== undefined ? { remoteName: tool.remoteName } : {}),
+    ...(tool.serverIdentity !== undefined ? { serverIdentity: tool.serverIdentity } : {}),
+  };
 }
 
 export { toolError } from './toolResult';
@@ -149,7 +156,9 @@ export class ToolRegistry {
 
   add(tool: Tool): void {
     if (this.tools.has(tool.name)) {
-      throw new Error(`tool "${tool.name}" is already registered${tool.server ? ` (adding it from server "${tool.server}")` : ''}`);
+      throw new Error(
+        `tool "${tool.name}" is already registered${tool.server ? ` (adding it from server "${tool.server}")` : ''}`,
+      );
     }
     const before = this.list();
     this.tools.set(tool.name, tool);
@@ -216,7 +225,9 @@ export class ToolRegistry {
       // Bounded: with thousands of tools the whole list would flood the model's context.
       const known = this.names();
       const shown = known.slice(0, 30).join(', ');
-      return failed(`unknown tool "${nameOrWire}"; available tools: ${known.length ? `${shown}${known.length > 30 ? ` and ${known.length - 30} more` : ''}` : '(none)'}`);
+      return failed(
+        `unknown tool "${nameOrWire}"; available tools: ${known.length ? `${shown}${known.length > 30 ? ` and ${known.length - 30} more` : ''}` : '(none)'}`,
+      );
     }
     return this.invoke(tool, args, options);
   }
@@ -224,7 +235,9 @@ export class ToolRegistry {
   /** The tool a pin names, if the registry still has it (under whatever registry name it has now). */
   findPinned(pin: ToolPin): Tool | undefined {
     if (pin.server === undefined) return this.tools.get(pin.name);
-    return this.list().find((t) => t.server === pin.server && t.remoteName === pin.remoteName && t.serverIdentity === pin.serverIdentity);
+    return this.list().find(
+      (t) => t.server === pin.server && t.remoteName === pin.remoteName && t.serverIdentity === pin.serverIdentity,
+    );
   }
 
   /** The text of a call to exactly the pinned tool (see `resultPinned`). */
@@ -236,8 +249,13 @@ export class ToolRegistry {
   resultPinned(pin: ToolPin, args: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {
     const tool = this.findPinned(pin);
     if (!tool) {
-      const which = pin.server !== undefined ? `tool "${pin.remoteName}" of server "${pin.server}"` : `tool "${pin.name}"`;
-      return Promise.resolve(failed(`the ${which} that was approved is no longer available (the server removed it, or its entry changed); nothing was run`));
+      const which =
+        pin.server !== undefined ? `tool "${pin.remoteName}" of server "${pin.server}"` : `tool "${pin.name}"`;
+      return Promise.resolve(
+        failed(
+          `the ${which} that was approved is no longer available (the server removed it, or its entry changed); nothing was run`,
+        ),
+      );
     }
     return this.invoke(tool, args, options);
   }
@@ -289,10 +307,18 @@ function changedServers(before: readonly Tool[], after: readonly Tool[]): Set<st
   for (const server of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(server) ?? new Map<string, Tool>();
     const y = b.get(server) ?? new Map<string, Tool>();
-    const same = x.size === y.size && [...x].every(([remote, t]) => {
-      const u = y.get(remote);
-      return !!u && u.serverIdentity === t.serverIdentity && u.description === t.description && u.parameters === t.parameters && u.annotations === t.annotations;
-    });
+    const same =
+      x.size === y.size &&
+      [...x].every(([remote, t]) => {
+        const u = y.get(remote);
+        return (
+          !!u &&
+          u.serverIdentity === t.serverIdentity &&
+          u.description === t.description &&
+          u.parameters === t.parameters &&
+          u.annotations === t.annotations
+        );
+      });
     if (!same) changed.add(server);
   }
   return changed;

@@ -34,7 +34,11 @@ export function resultDocument(run: TryToolRun): string {
     `- **Arguments:** \`${JSON.stringify(run.args).replace(/`/g, '\\u0060')}\``,
     `- **Duration:** ${run.durationMs} ms`,
     `- **Outcome:** ${run.error ? 'error' : 'ok'}`,
-    ...(run.app ? [`- **App:** \`${run.app.resourceUri.replace(/`/g, '%60')}\` (shown under the tool's card in the chat; here, its text)`] : []),
+    ...(run.app
+      ? [
+          `- **App:** \`${run.app.resourceUri.replace(/`/g, '%60')}\` (shown under the tool's card in the chat; here, its text)`,
+        ]
+      : []),
     '',
     '---',
     '',
@@ -44,7 +48,11 @@ export function resultDocument(run: TryToolRun): string {
   const body = message ?? run.result;
   const pretty = message === undefined ? prettyJson(run.result) : undefined;
   const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-  return [...header, pretty !== undefined ? `${fence}json\n${pretty}\n${fence}` : `${fence}text\n${body}\n${fence}`, ''].join('\n');
+  return [
+    ...header,
+    pretty !== undefined ? `${fence}json\n${pretty}\n${fence}` : `${fence}text\n${body}\n${fence}`,
+    '',
+  ].join('\n');
 }
 
 /** The message of a `{"error": "..."}` result, or undefined for any other text. */

@@ -9,11 +9,19 @@ import { taggedLogger, type Logger } from '../core/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */
-export async function pickServer(hub: ServerHub, node: unknown, title: string, filter: (kind: string) => boolean): Promise<string | undefined> {
+export async function pickServer(
+  hub: ServerHub,
+  node: unknown,
+  title: string,
+  filter: (kind: string) => boolean,
+): Promise<string | undefined> {
   const n = node as { kind?: string; name?: unknown; server?: unknown } | undefined;
   if (n?.kind === 'server' && typeof n.name === 'string') return n.name;
   if (n?.kind === 'action' && typeof n.server === 'string') return n.server;
-  const items = hub.servers().filter((s) => filter(s.state.kind)).map((s) => ({ label: s.name, description: s.state.kind }));
+  const items = hub
+    .servers()
+    .filter((s) => filter(s.state.kind))
+    .map((s) => ({ label: s.name, description: s.state.kind }));
   if (!items.length) {
     void vscode.window.showInformationMessage(`MinAgent: no server to ${title.toLowerCase()}.`);
     return undefined;
@@ -36,16 +44,30 @@ async function confirmRestartAll(hub: ServerHub): Promise<boolean> {
   if (!servers.length) return true;
   const calls = hub.runningCalls();
   const restart = 'Restart All';
-  const shown = servers.slice(0, 12).map((s) => `"${s}"`).join(', ') + (servers.length > 12 ? ` and ${servers.length - 12} more` : '');
+  const shown =
+    servers
+      .slice(0, 12)
+      .map((s) => `"${s}"`)
+      .join(', ') + (servers.length > 12 ? ` and ${servers.length - 12} more` : '');
   const answer = await vscode.window.showWarningMessage(
     `Restart all ${servers.length} server${servers.length === 1 ? '' : 's'}?`,
-    { modal: true, detail: `${shown}.${calls ? ` ${calls} tool call${calls === 1 ? ' is' : 's are'} running: restarting cancels ${calls === 1 ? 'it' : 'them'}.` : ''} To restart one server, use Restart Server or its row's menu.` },
+    {
+      modal: true,
+      detail: `${shown}.${calls ? ` ${calls} tool call${calls === 1 ? ' is' : 's are'} running: restarting cancels ${calls === 1 ? 'it' : 'them'}.` : ''} To restart one server, use Restart Server or its row's menu.`,
+    },
     restart,
   );
   return answer === restart;
 }
 
-export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () => Promise<void>, results: ResultDocuments, log: Logger, revealAdded: (server: string) => void): vscode.Disposable[] {
+export function registerCommands(
+  hub: ServerHub,
+  logs: ServerLogs,
+  reload: () => Promise<void>,
+  results: ResultDocuments,
+  log: Logger,
+  revealAdded: (server: string) => void,
+): vscode.Disposable[] {
   const any = () => true;
   return [
     // Refresh re-reads the settings: only servers whose entry changed restart, so no running call is ended.
@@ -87,6 +109,8 @@ export function registerCommands(hub: ServerHub, logs: ServerLogs, reload: () =>
       await vscode.env.clipboard.writeText(name);
       vscode.window.setStatusBarMessage(`Copied "${name}"`, 2_000);
     }),
-    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) => tryTool(hub, toolName(node), results, taggedLogger(log, 'Try Tool'))),
+    vscode.commands.registerCommand('minagent.tryTool', (node?: unknown) =>
+      tryTool(hub, toolName(node), results, taggedLogger(log, 'Try Tool')),
+    ),
   ];
 }

@@ -17,5 +17,13 @@ export function errorNode(info: ServerInfo): Extract<Node, { kind: 'message' }> 
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(markdownText(failureText(info)));
   if (stderr) tooltip.appendMarkdown('\n\nstderr:').appendCodeblock(stderr, 'text');
-  return { kind: 'message', id: `err:${info.name}`, label: summary.line, ...(detail ? { detail } : {}), icon: 'error', color: 'errorForeground', tooltip };
+  return {
+    kind: 'message',
+    id: `err:${info.name}`,
+    label: summary.line,
+    ...(detail ? { detail } : {}),
+    icon: 'error',
+    color: 'errorForeground',
+    tooltip,
+  };
 }

@@ -43,7 +43,9 @@ export function activate(context: vscode.ExtensionContext): MinAgentApi {
     return api;
   } catch (err) {
     // VS Code does not tell the user when activation fails; we do.
-    void vscode.window.showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs').then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));
+    void vscode.window
+      .showErrorMessage(`MinAgent failed to start: ${(err as Error).message}`, 'Show Logs')
+      .then((a) => a && vscode.commands.executeCommand('minagent.showLogs'));
     throw err;
   }
 }
@@ -75,7 +77,10 @@ function start(context: vscode.ExtensionContext): ServerHub {
   return servers.hub;
 }
 
-/** Closes every connection and every server process tree, and lets the chat's last save finish; VS Code waits for the returned promise. */
+/**
+ * Closes every connection and every server process tree, and lets the chat's last save finish; VS Code waits for the
+ * returned promise.
+ */
 export async function deactivate(): Promise<void> {
   const h = hub;
   const saved = chatSaved;

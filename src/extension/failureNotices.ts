@@ -58,9 +58,14 @@ export class FailureNotices implements vscode.Disposable {
     const restart = one ? 'Restart' : 'Restart Them';
     const settings = 'Open Settings';
     const answer = await vscode.window.showErrorMessage(text, logs, restart, settings);
-    if (answer === logs) await vscode.commands.executeCommand('minagent.showLogs', one ? { kind: 'server', name: one.server } : undefined);
+    if (answer === logs)
+      await vscode.commands.executeCommand('minagent.showLogs', one ? { kind: 'server', name: one.server } : undefined);
     else if (answer === restart) for (const f of still) this.hub.restart(f.server);
-    else if (answer === settings) await vscode.commands.executeCommand(one ? 'minagent.openServerEntry' : 'minagent.openSettings', one ? { server: one.server } : undefined);
+    else if (answer === settings)
+      await vscode.commands.executeCommand(
+        one ? 'minagent.openServerEntry' : 'minagent.openSettings',
+        one ? { server: one.server } : undefined,
+      );
   }
 
   dispose(): void {

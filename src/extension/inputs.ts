@@ -10,7 +10,10 @@ const INDEX_KEY = 'minagent.inputs.stored';
 interface StoredInput {
   server: string;
   id: string;
-  /** The key of the entry the value was given for (`inputBinding`); absent for a value stored before values were bound to entries. */
+  /**
+   * The key of the entry the value was given for (`inputBinding`); absent for a value stored before values were bound
+   * to entries.
+   */
   binding?: string;
   /** What that entry ran, as written, for the notice when it changes. */
   runs?: string;
@@ -33,7 +36,10 @@ export class InputStore {
     private readonly memento: vscode.Memento,
   ) {}
 
-  /** The extension's SecretStorage as the core's store: where `${input:}` values of settings entries (a registry's secrets) are kept. */
+  /**
+   * The extension's SecretStorage as the core's store: where `${input:}` values of settings entries (a registry's
+   * secrets) are kept.
+   */
   readonly store: SecretStore = {
     get: async (key) => this.secrets.get(key),
     store: async (key, value) => this.secrets.store(key, value),
@@ -41,16 +47,29 @@ export class InputStore {
   };
 
   /** The values of `ids` for one server entry, asking for any not stored for that entry. */
-  async resolve(server: string, binding: InputBinding, ids: readonly string[], definitions: readonly InputDefinition[]): Promise<Map<string, string>> {
+  async resolve(
+    server: string,
+    binding: InputBinding,
+    ids: readonly string[],
+    definitions: readonly InputDefinition[],
+  ): Promise<Map<string, string>> {
     const values = new Map<string, string>();
     for (const id of ids) {
-      const value = await this.get(server, binding, id, definitions.find((d) => d.id === id));
+      const value = await this.get(
+        server,
+        binding,
+        id,
+        definitions.find((d) => d.id === id),
+      );
       if (value !== undefined) values.set(id, value);
     }
     return values;
   }
 
-  /** Lets the user pick stored inputs of this workspace to forget; they are asked for again when their server next starts. */
+  /**
+   * Lets the user pick stored inputs of this workspace to forget; they are asked for again when their server next
+   * starts.
+   */
   async forgetPicked(): Promise<void> {
     const stored = this.index();
     if (!stored.length) {
@@ -58,12 +77,19 @@ export class InputStore {
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      stored.map((s) => ({ label: `\${input:${s.id}}`, description: `server ${s.server}${s.runs ? ` (${s.runs})` : ''}`, picked: true, input: s })),
+      stored.map((s) => ({
+        label: `\${input:${s.id}}`,
+        description: `server ${s.server}${s.runs ? ` (${s.runs})` : ''}`,
+        picked: true,
+        input: s,
+      })),
       { canPickMany: true, title: 'MinAgent: forget these ${input:} values (they will be asked for again)' },
     );
     if (!picked?.length) return;
     await this.forget(picked.map((p) => p.input));
-    void vscode.window.showInformationMessage(`MinAgent: forgot ${picked.length} value(s); each is asked for again when its server next starts.`);
+    void vscode.window.showInformationMessage(
+      `MinAgent: forgot ${picked.length} value(s); each is asked for again when its server next starts.`,
+    );
   }
 
   async forget(inputs: readonly StoredInput[]): Promise<void> {
@@ -71,18 +97,34 @@ export class InputStore {
       await this.secrets.delete(this.key(input));
       await this.secrets.delete(legacyKey(input.id));
     }
-    const gone = (s: StoredInput) => inputs.some((i) => i.server === s.server && i.id === s.id && i.binding === s.binding);
-    await this.memento.update(INDEX_KEY, this.index().filter((s) => !gone(s)));
+    const gone = (s: StoredInput) =>
+      inputs.some((i) => i.server === s.server && i.id === s.id && i.binding === s.binding);
+    await this.memento.update(
+      INDEX_KEY,
+      this.index().filter((s) => !gone(s)),
+    );
   }
 
-  private async get(server: string, binding: InputBinding, id: string, def: InputDefinition | undefined): Promise<string | undefined> {
+  private async get(
+    server: string,
+    binding: InputBinding,
+    id: string,
+    def: InputDefinition | undefined,
+  ): Promise<string | undefined> {
     const entry: StoredInput = { server, id, binding: binding.key, runs: binding.runs };
     const key = this.key(entry);
     const stored = await this.secrets.get(key);
     if (stored !== undefined) {
       // The same entry, perhaps at another version of its package: remember what it runs now.
-      if (this.index().some((s) => s.server === server && s.id === id && s.binding === binding.key && s.runs !== binding.runs)) {
-        await this.memento.update(INDEX_KEY, this.index().map((s) => (s.server === server && s.id === id && s.binding === binding.key ? entry : s)));
+      if (
+        this.index().some(
+          (s) => s.server === server && s.id === id && s.binding === binding.key && s.runs !== binding.runs,
+        )
+      ) {
+        await this.memento.update(
+          INDEX_KEY,
+          this.index().map((s) => (s.server === server && s.id === id && s.binding === binding.key ? entry : s)),
+        );
       }
       return stored;
     }
@@ -91,7 +133,9 @@ export class InputStore {
       pending = (async () => {
         // A value given for what this server ran before is not handed to what it runs now: say why it is asked again.
         const earlier = this.index().filter((s) => s.server === server && s.id === id);
-        const notice = earlier.length ? rebindNotice(server, binding, earlier.find((s) => s.binding !== undefined)?.runs) : undefined;
+        const notice = earlier.length
+          ? rebindNotice(server, binding, earlier.find((s) => s.binding !== undefined)?.runs)
+          : undefined;
         const about = def?.description ?? `A value used by the MCP server "${server}" in this workspace (${id})`;
         const value = await vscode.window.showInputBox({
           title: `MinAgent: value for \${input:${id}} (server "${server}")`,
@@ -106,7 +150,10 @@ export class InputStore {
           for (const old of earlier) if (old.binding !== binding.key) await this.secrets.delete(this.key(old));
           // Earlier versions kept one value per id for every workspace; it is not used any more.
           await this.secrets.delete(legacyKey(id));
-          await this.memento.update(INDEX_KEY, [...this.index().filter((s) => !(s.server === server && s.id === id)), entry]);
+          await this.memento.update(INDEX_KEY, [
+            ...this.index().filter((s) => !(s.server === server && s.id === id)),
+            entry,
+          ]);
         }
         return value;
       })().finally(() => this.asking.delete(key));
@@ -117,21 +164,32 @@ export class InputStore {
 
   private index(): StoredInput[] {
     const v = this.memento.get<unknown>(INDEX_KEY, []);
-    return Array.isArray(v) ? v.filter((s): s is StoredInput => typeof s?.server === 'string' && typeof s?.id === 'string') : [];
+    return Array.isArray(v)
+      ? v.filter((s): s is StoredInput => typeof s?.server === 'string' && typeof s?.id === 'string')
+      : [];
   }
 
-  /** Where a value is kept: one key per workspace, server, entry and input, hashed as a whole so no part can forge another's key. */
+  /**
+   * Where a value is kept: one key per workspace, server, entry and input, hashed as a whole so no part can forge
+   * another's key.
+   */
   private key(input: StoredInput): string {
     // A value stored before values were bound to entries (never read now: it is only deleted).
     if (input.binding === undefined) return `minagent.input.${workspaceId()}.${input.server}.${input.id}`;
-    const which = createHash('sha256').update(JSON.stringify([input.server, input.binding, input.id])).digest('hex').slice(0, 32);
+    const which = createHash('sha256')
+      .update(JSON.stringify([input.server, input.binding, input.id]))
+      .digest('hex')
+      .slice(0, 32);
     return `minagent.input.${workspaceId()}.${which}`;
   }
 }
 
 /** The open workspace (its file, or its first folder), hashed: secret keys are scoped by it. */
 function workspaceId(): string {
-  const where = vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? '(no folder)';
+  const where =
+    vscode.workspace.workspaceFile?.toString() ??
+    vscode.workspace.workspaceFolders?.[0]?.uri.toString() ??
+    '(no folder)';
   return createHash('sha256').update(where).digest('hex').slice(0, 16);
 }
 
@@ -144,5 +202,7 @@ function legacyKey(id: string): string {
  * workspace's (a value given for one workspace's entry is never handed to another's).
  */
 export function settingsInputOrigin(scope: 'user' | 'workspace'): string {
-  return scope === 'user' ? 'user settings' : `workspace settings ${vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? ''}`;
+  return scope === 'user'
+    ? 'user settings'
+    : `workspace settings ${vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? ''}`;
 }

@@ -40,10 +40,11 @@ export async function readServerFile(folder: vscode.Uri, file: ServerFile): Prom
   }
   const json = parseSettingsText(new TextDecoder().decode(bytes), file.label);
   const servers = json[file.key];
-  const inputs = Array.isArray(json.inputs) ? (json.inputs as InputDefinition[]).filter((i) => i && typeof i.id === 'string') : [];
+  const inputs = Array.isArray(json.inputs)
+    ? (json.inputs as InputDefinition[]).filter((i) => i && typeof i.id === 'string')
+    : [];
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
     throw new Error(`${file.label}: "${file.key}" must be an object keyed by server name`);
   }
   return { file, servers: (servers ?? {}) as Record<string, unknown>, inputs };
 }
-

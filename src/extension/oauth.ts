@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import { AuthManager } from '../core/auth/manager';
 import type { SignInUi } from '../core/auth/signInUi';
 import { shortHost } from '../core/auth/endpoints';
-import { LoopbackReceiver, PendingCallbacks, redirectRoute, type CallbackBinding, type RedirectReceiver } from '../core/auth/redirect';
+import {
+  LoopbackReceiver,
+  PendingCallbacks,
+  redirectRoute,
+  type CallbackBinding,
+  type RedirectReceiver,
+} from '../core/auth/redirect';
 import type { SecretStore } from '../core/auth/store';
 import type { Logger } from '../core/logger';
 import type { ServerHub } from '../core/mcp/hub';
@@ -26,7 +32,10 @@ class UriHandlerReceiver implements RedirectReceiver, vscode.UriHandler {
     const route = new RegExp(`^${CALLBACK_PATH}/([a-z0-9.-]{1,80})$`).exec(uri.path)?.[1];
     if (!route) return;
     const delivery = this.pending.deliver(route, new URLSearchParams(uri.query));
-    if (delivery === 'refused') void vscode.window.showErrorMessage('MinAgent: a sign-in came back from another authorization server than the one it was sent to, and was refused. Nothing was sent.');
+    if (delivery === 'refused')
+      void vscode.window.showErrorMessage(
+        'MinAgent: a sign-in came back from another authorization server than the one it was sent to, and was refused. Nothing was sent.',
+      );
   }
 
   wait(binding: CallbackBinding, signal?: AbortSignal): Promise<URLSearchParams> {
@@ -68,7 +77,11 @@ const ui: SignInUi = {
     );
     if (answer !== open) return false;
     const opened = await vscode.env.openExternal((await browserAddress(url)) as unknown as vscode.Uri);
-    if (opened) void vscode.window.setStatusBarMessage(`MinAgent: waiting for the sign-in to "${server}" in the browser…`, 10_000);
+    if (opened)
+      void vscode.window.setStatusBarMessage(
+        `MinAgent: waiting for the sign-in to "${server}" in the browser…`,
+        10_000,
+      );
     return opened;
   },
   async askClientId(server, issuer) {
@@ -79,7 +92,10 @@ const ui: SignInUi = {
     });
   },
   async confirmReauthorization(server) {
-    const answer = await vscode.window.showWarningMessage(`MinAgent: server "${server}" asks you to sign in again (the session expired or it needs more permissions).`, 'Sign In');
+    const answer = await vscode.window.showWarningMessage(
+      `MinAgent: server "${server}" asks you to sign in again (the session expired or it needs more permissions).`,
+      'Sign In',
+    );
     return answer === 'Sign In';
   },
   async bindClientSecret(server, issuer) {
@@ -115,7 +131,10 @@ async function browserAddress(url: URL): Promise<string> {
   return `${external.scheme}://${external.authority}${external.path.replace(/\/$/, '')}${url.pathname}${url.search}${url.hash}`;
 }
 
-/** Writes `oauth.issuer` into the settings entry of `server` (user or workspace settings); an MCP file's entry keeps it for this session only. */
+/**
+ * Writes `oauth.issuer` into the settings entry of `server` (user or workspace settings); an MCP file's entry keeps it
+ * for this session only.
+ */
 async function writeIssuer(server: string, issuer: string): Promise<void> {
   const config = vscode.workspace.getConfiguration('minagent');
   const inspected = config.inspect<Record<string, Record<string, unknown>>>('servers');
@@ -145,12 +164,16 @@ export async function createEditorAuth(context: vscode.ExtensionContext, log: Lo
     context.subscriptions.push({ dispose: () => void loopback.dispose() });
     receiver = loopback;
   } else {
-    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${context.extension.id}${CALLBACK_PATH}`));
+    const external = await vscode.env.asExternalUri(
+      vscode.Uri.parse(`${vscode.env.uriScheme}://${context.extension.id}${CALLBACK_PATH}`),
+    );
     const handler = new UriHandlerReceiver(external.toString(true).replace(/\/+$/, ''));
     context.subscriptions.push(vscode.window.registerUriHandler(handler));
     receiver = handler;
   }
-  log.info(`oauth: sign-ins return to ${receiver.redirectUrlFor(undefined).replace(/\/[^/]*$/, '')}/<authorization server>`);
+  log.info(
+    `oauth: sign-ins return to ${receiver.redirectUrlFor(undefined).replace(/\/[^/]*$/, '')}/<authorization server>`,
+  );
   const manager = new AuthManager({
     secrets: secretStorage(context.secrets),
     receiver,
@@ -170,11 +193,17 @@ function serverName(node: unknown): string | undefined {
 }
 
 /** Sign In and Sign Out, from a server's tree node or the palette. */
-export function registerAuthCommands(hub: ServerHub, manager: () => Promise<AuthManager | undefined>): vscode.Disposable[] {
+export function registerAuthCommands(
+  hub: ServerHub,
+  manager: () => Promise<AuthManager | undefined>,
+): vscode.Disposable[] {
   const pick = async (node: unknown, title: string) => {
     const named = serverName(node);
     if (named) return named;
-    const items = hub.servers().filter((s) => s.config.type !== 'stdio').map((s) => ({ label: s.name, description: s.state.kind === 'signIn' ? 'sign in needed' : s.state.kind }));
+    const items = hub
+      .servers()
+      .filter((s) => s.config.type !== 'stdio')
+      .map((s) => ({ label: s.name, description: s.state.kind === 'signIn' ? 'sign in needed' : s.state.kind }));
     if (!items.length) {
       void vscode.window.showInformationMessage('MinAgent: no HTTP server to sign in to.');
       return undefined;

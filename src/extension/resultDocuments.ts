@@ -17,7 +17,9 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   constructor() {
     this.subscriptions = [
       vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this),
-      vscode.workspace.onDidCloseTextDocument((doc) => doc.uri.scheme === RESULT_SCHEME && this.texts.delete(doc.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument(
+        (doc) => doc.uri.scheme === RESULT_SCHEME && this.texts.delete(doc.uri.toString()),
+      ),
     ];
   }
 

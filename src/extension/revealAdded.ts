@@ -43,7 +43,9 @@ export class AddedServerReveal implements vscode.Disposable {
       this.timer = undefined;
       // A view the user closed stays closed; a server removed meanwhile is not revealed.
       if (!this.view.visible || !this.hub.server(pending.name)) return;
-      Promise.resolve(this.view.reveal({ kind: 'server', name: pending.name }, { select: true, focus: false, expand: false })).catch(() => undefined);
+      Promise.resolve(
+        this.view.reveal({ kind: 'server', name: pending.name }, { select: true, focus: false, expand: false }),
+      ).catch(() => undefined);
     }, AFTER_REFRESH_MS);
   }
 

@@ -7,7 +7,12 @@ import { serverIdentity } from '../core/mcp/config/identity';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import type { ServerHub } from '../core/mcp/hub';
 import type { ServerInfo } from '../core/mcp/hub/serverInfo';
-import { parseWorkspaceRule, sandboxCacheRoot, type SandboxRules, type WorkspaceSandboxRule } from '../core/mcp/sandbox/decision';
+import {
+  parseWorkspaceRule,
+  sandboxCacheRoot,
+  type SandboxRules,
+  type WorkspaceSandboxRule,
+} from '../core/mcp/sandbox/decision';
 import { describePolicy, type PolicyContext } from '../core/mcp/sandbox/policy';
 import { markdownText } from '../shared/markdownText';
 import { unsandboxedRow } from './unsandboxedRow';
@@ -40,8 +45,12 @@ export class EditorSandbox implements SandboxRules {
 
   get context(): PolicyContext {
     const home = homedir();
-    const storage = [this.ext.globalStorageUri, this.ext.storageUri, this.ext.logUri].flatMap((u) => (u?.scheme === 'file' ? [u.fsPath] : []));
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const storage = [this.ext.globalStorageUri, this.ext.storageUri, this.ext.logUri].flatMap((u) =>
+      u?.scheme === 'file' ? [u.fsPath] : [],
+    );
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
     return { home, cacheRoot: sandboxCacheRoot(process.env, home), privatePaths: storage, workspaceFolders: folders };
   }
 
@@ -54,7 +63,10 @@ export class EditorSandbox implements SandboxRules {
       const keep = 'Keep in Sandbox';
       const answer = await vscode.window.showWarningMessage(
         `Run "${info.name}" without its sandbox?`,
-        { modal: true, detail: `${[describeEndpoint(info.config), ...describeLaunch(info.config)].join('\n')}\n\nIt comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.` },
+        {
+          modal: true,
+          detail: `${[describeEndpoint(info.config), ...describeLaunch(info.config)].join('\n')}\n\nIt comes from ${info.config.origin ?? 'the workspace'}. Outside the sandbox it reads your files (~/.ssh included), writes anywhere and reaches any host, as you can. MinAgent remembers this for this server in this workspace; changing its command puts it back in the sandbox.`,
+        },
         keep,
         run,
       );
@@ -121,7 +133,8 @@ export class EditorSandbox implements SandboxRules {
 export function sandboxLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, rules: EditorSandbox): void {
   if (info.config.type !== 'stdio') return;
   if (info.sandbox) {
-    if (info.state.kind === 'running' && isCheckMark(item)) item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
+    if (info.state.kind === 'running' && isCheckMark(item))
+      item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
     else item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
     // One paragraph a line: Markdown joins lines that no blank line separates.
     for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
@@ -129,8 +142,12 @@ export function sandboxLook(item: vscode.TreeItem, lines: string[], info: Server
     if (info.state.kind === 'error') item.contextValue = `${item.contextValue}.sandboxFailed`;
     if (info.sandbox.reason === 'workspace') item.contextValue = `${item.contextValue}.sandboxed`;
   } else if (rules.fromWorkspace(info.config) && rules.exempt(serverIdentity(info.config))) {
-    const row = unsandboxedRow({ description: item.description === undefined ? undefined : String(item.description), checkMark: isCheckMark(item) });
-    if (row.unlockIcon) item.iconPath = new vscode.ThemeIcon('unlock', new vscode.ThemeColor('editorWarning.foreground'));
+    const row = unsandboxedRow({
+      description: item.description === undefined ? undefined : String(item.description),
+      checkMark: isCheckMark(item),
+    });
+    if (row.unlockIcon)
+      item.iconPath = new vscode.ThemeIcon('unlock', new vscode.ThemeColor('editorWarning.foreground'));
     item.description = row.description;
     for (const line of row.tooltip) lines.push('', line);
     item.contextValue = `${item.contextValue}.unsandboxed`;
@@ -145,7 +162,8 @@ function isCheckMark(item: vscode.TreeItem): boolean {
 /** Sandbox Off / Sandbox On on a workspace server's row; a change of the rule restarts the workspace's servers. */
 export function registerSandboxCommands(hub: ServerHub, rules: EditorSandbox): vscode.Disposable[] {
   const serverOf = (node: unknown) => {
-    const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
+    const name =
+      node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
     return name ? hub.server(name) : undefined;
   };
   return [
@@ -164,7 +182,9 @@ export function registerSandboxCommands(hub: ServerHub, rules: EditorSandbox): v
     hub.onDidChangeServers(() => rules.askAbout(hub)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('minagent.sandbox.workspaceServers')) return;
-      for (const s of hub.servers()) if (s.config.type === 'stdio' && rules.fromWorkspace(s.config) && s.state.kind !== 'stopped') hub.restart(s.name);
+      for (const s of hub.servers())
+        if (s.config.type === 'stdio' && rules.fromWorkspace(s.config) && s.state.kind !== 'stopped')
+          hub.restart(s.name);
     }),
   ];
 }

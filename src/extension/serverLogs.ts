@@ -35,7 +35,8 @@ export class ServerLogs implements vscode.Disposable {
   private channel(name: string): vscode.LogOutputChannel | undefined {
     if (this.disposed) return undefined;
     let channel = this.channels.get(name);
-    if (!channel) this.channels.set(name, (channel = vscode.window.createOutputChannel(`MinAgent: ${name}`, { log: true })));
+    if (!channel)
+      this.channels.set(name, (channel = vscode.window.createOutputChannel(`MinAgent: ${name}`, { log: true })));
     return channel;
   }
 

@@ -14,12 +14,20 @@ const BOM = '\uFEFF';
  * file only VS Code knows (profiles, remotes), and the cases VS Code handles itself (a file not there
  * yet, unsaved changes in it, JSONC it cannot read) go through its configuration update.
  */
-export async function writeServerSetting(scope: 'user' | 'workspace', name: string, entry: Record<string, unknown> | undefined): Promise<void> {
+export async function writeServerSetting(
+  scope: 'user' | 'workspace',
+  name: string,
+  entry: Record<string, unknown> | undefined,
+): Promise<void> {
   if (scope === 'workspace' && (await editWorkspaceFile(name, entry))) return;
   const config = vscode.workspace.getConfiguration('minagent');
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const { [name]: _old, ...rest } = (scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
-  await config.update('servers', entry === undefined ? rest : { ...rest, [name]: entry }, scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
+  await config.update(
+    'servers',
+    entry === undefined ? rest : { ...rest, [name]: entry },
+    scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace,
+  );
 }
 
 /** True when the workspace's settings file was edited; false to leave it to VS Code. */
@@ -27,7 +35,8 @@ async function editWorkspaceFile(name: string, entry: Record<string, unknown> | 
   // An untitled multi-root workspace keeps its settings where only VS Code writes.
   if (vscode.workspace.workspaceFile && vscode.workspace.workspaceFile.scheme !== 'file') return false;
   const file = workspaceSettingsFile(false);
-  if (!file || vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === file.uri.toString())) return false;
+  if (!file || vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === file.uri.toString()))
+    return false;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await vscode.workspace.fs.readFile(file.uri));
@@ -37,7 +46,12 @@ async function editWorkspaceFile(name: string, entry: Record<string, unknown> | 
   const bom = text.startsWith(BOM) ? BOM : '';
   let edited: string;
   try {
-    edited = bom + editServerEntry(text.slice(bom.length), name, entry, { path: file.uri.fsPath, under: file.workspaceFile ? ['settings'] : [] });
+    edited =
+      bom +
+      editServerEntry(text.slice(bom.length), name, entry, {
+        path: file.uri.fsPath,
+        under: file.workspaceFile ? ['settings'] : [],
+      });
   } catch {
     return false;
   }
@@ -49,7 +63,9 @@ async function editWorkspaceFile(name: string, entry: Record<string, unknown> | 
   return true;
 }
 
-/** Resolves when VS Code has read `minagent.servers` again (or after SETTLE_MS), as its own update resolves once it has. */
+/**
+ * Resolves when VS Code has read `minagent.servers` again (or after SETTLE_MS), as its own update resolves once it has.
+ */
 function configurationChange(): Promise<void> {
   return new Promise((resolve) => {
     const done = () => (clearTimeout(timer), listener.dispose(), resolve());

@@ -45,7 +45,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     private readonly pins?: ToolPins,
     /** Which servers run in a sandbox: their rows say so, with Sandbox Off / On. */
     private readonly sandbox?: EditorSandbox,
-    /** The registries read: a registry-added server's row says where it came from, and offers Update when a newer version is listed. */
+    /**
+     * The registries read: a registry-added server's row says where it came from, and offers Update when a newer
+     * version is listed.
+     */
     private readonly catalogs?: Catalogs,
   ) {
     this.registryListener = hub.registry.onDidChange(() => (this.toolsByServer = undefined));
@@ -86,7 +89,17 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
-    if (node.kind === 'broken') return [{ kind: 'message', id: `broken:${node.name}:msg`, label: describeProblem(node.problem), icon: 'error', color: 'errorForeground', open: problemRef(node.problem) }];
+    if (node.kind === 'broken')
+      return [
+        {
+          kind: 'message',
+          id: `broken:${node.name}:msg`,
+          label: describeProblem(node.problem),
+          icon: 'error',
+          color: 'errorForeground',
+          open: problemRef(node.problem),
+        },
+      ];
     return [];
   }
 
@@ -101,7 +114,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         seen.add(p.server);
         nodes.push({ kind: 'broken', name: p.server, problem: p });
       } else if (!p.server) {
-        nodes.push({ kind: 'message', id: `problem:${p.field}:${p.message}`, label: describeProblem(p), icon: p.severity === 'error' ? 'error' : 'warning', color: p.severity === 'error' ? 'errorForeground' : 'editorWarning.foreground' });
+        nodes.push({
+          kind: 'message',
+          id: `problem:${p.field}:${p.message}`,
+          label: describeProblem(p),
+          icon: p.severity === 'error' ? 'error' : 'warning',
+          color: p.severity === 'error' ? 'errorForeground' : 'editorWarning.foreground',
+        });
       }
     }
     for (const name of cfg?.disabled ?? []) nodes.push({ kind: 'disabled', name });
@@ -114,10 +133,20 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const nodes: Node[] = [];
     const problems = this.hub.problems();
     const warnings = [
-      ...(this.config()?.problems ?? []).filter((p) => p.server === name && p.severity === 'warning').map((p) => describeProblem(p)),
+      ...(this.config()?.problems ?? [])
+        .filter((p) => p.server === name && p.severity === 'warning')
+        .map((p) => describeProblem(p)),
       ...[...problems.naming, ...problems.tools].filter((p) => p.server === name).map((p) => p.message),
     ];
-    warnings.forEach((w, i) => nodes.push({ kind: 'message', id: `warn:${name}:${i}`, label: w, icon: 'warning', color: 'editorWarning.foreground' }));
+    warnings.forEach((w, i) =>
+      nodes.push({
+        kind: 'message',
+        id: `warn:${name}:${i}`,
+        label: w,
+        icon: 'warning',
+        color: 'editorWarning.foreground',
+      }),
+    );
     const state = info.state;
     switch (state.kind) {
       case 'running':
@@ -129,7 +158,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       case 'error':
         nodes.push(errorNode(info));
         nodes.push({ kind: 'action', server: name, label: 'Show Logs', command: 'minagent.showLogs', icon: 'output' });
-        nodes.push({ kind: 'action', server: name, label: 'Restart', command: 'minagent.restartServer', icon: 'debug-restart' });
+        nodes.push({
+          kind: 'action',
+          server: name,
+          label: 'Restart',
+          command: 'minagent.restartServer',
+          icon: 'debug-restart',
+        });
         break;
       case 'starting':
       case 'stopped':
@@ -143,7 +178,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   private toolsOf(server: string): Tool[] {
     if (!this.toolsByServer) {
       this.toolsByServer = new Map();
-      for (const t of this.hub.registry.list()) if (t.server !== undefined) (this.toolsByServer.get(t.server) ?? this.toolsByServer.set(t.server, []).get(t.server)!).push(t);
+      for (const t of this.hub.registry.list())
+        if (t.server !== undefined)
+          (this.toolsByServer.get(t.server) ?? this.toolsByServer.set(t.server, []).get(t.server)!).push(t);
     }
     return this.toolsByServer.get(server) ?? [];
   }
@@ -164,7 +201,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.id = 'trust';
         item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('editorWarning.foreground'));
         item.description = node.names.join(', ');
-        item.tooltip = new vscode.MarkdownString(`MCP servers run programs on your machine, so servers defined by an untrusted workspace do not start.\n\nNot started: ${markdownText(node.names.join(', '))}\n\nClick to manage workspace trust.`);
+        item.tooltip = new vscode.MarkdownString(
+          `MCP servers run programs on your machine, so servers defined by an untrusted workspace do not start.\n\nNot started: ${markdownText(node.names.join(', '))}\n\nClick to manage workspace trust.`,
+        );
         item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
         item.contextValue = 'trust';
         return item;
@@ -190,7 +229,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         return item;
       }
       case 'tool':
-        return toolItem(node, this.hub.registry.get(node.name), { registry: this.hub.registry, switches: this.switches, icons: this.icons, pins: this.pins, loaded: this.loaded() });
+        return toolItem(node, this.hub.registry.get(node.name), {
+          registry: this.hub.registry,
+          switches: this.switches,
+          icons: this.icons,
+          pins: this.pins,
+          loaded: this.loaded(),
+        });
       case 'message': {
         const item = new vscode.TreeItem(node.label);
         item.id = node.id;
@@ -205,7 +250,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         const item = new vscode.TreeItem(node.label);
         item.id = `action:${node.server}:${node.command}`;
         item.iconPath = new vscode.ThemeIcon(node.icon);
-        item.command = { command: node.command, title: node.label, arguments: [{ kind: 'server', name: node.server } satisfies Node] };
+        item.command = {
+          command: node.command,
+          title: node.label,
+          arguments: [{ kind: 'server', name: node.server } satisfies Node],
+        };
         item.contextValue = 'action';
         return item;
       }
@@ -219,8 +268,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const state = info.state;
     // A few servers open expanded; many start collapsed (50 expanded servers of 100 tools made the
     // first render 5x slower, bench/treeRender.ts), except one that failed: its error shows at once.
-    const expanded = info.state.kind === 'error' || info.state.kind === 'signIn' || this.hub.serverNames().length <= EXPANDED_UP_TO;
-    const item = new vscode.TreeItem(info.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    const expanded =
+      info.state.kind === 'error' || info.state.kind === 'signIn' || this.hub.serverNames().length <= EXPANDED_UP_TO;
+    const item = new vscode.TreeItem(
+      info.name,
+      expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     // VS Code keeps a row's expansion by id: a failed server gets its own id, so it opens even if it started collapsed.
     item.id = state.kind === 'error' ? `server:${info.name}:failed` : `server:${info.name}`;
     item.contextValue = `server.${state.kind}`;
@@ -229,9 +282,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     // Where it starts and what it is given, as the entry wrote them (core/mcp/config/describe.ts).
     if (info.config.type === 'stdio') {
       lines.push('', `cwd: ${markdownCode(serverRedactor(info.config).redact(info.config.cwd))}`);
-      for (const line of describeLaunch(info.config, { hideWritten: info.config.origin === USER_ORIGIN }).slice(1)) lines.push('', markdownText(line));
+      for (const line of describeLaunch(info.config, { hideWritten: info.config.origin === USER_ORIGIN }).slice(1))
+        lines.push('', markdownText(line));
     }
-    if (info.config.origin && info.config.origin !== USER_ORIGIN) lines.push('', markdownText(`from ${info.config.origin}`));
+    if (info.config.origin && info.config.origin !== USER_ORIGIN)
+      lines.push('', markdownText(`from ${info.config.origin}`));
     switch (state.kind) {
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');
@@ -241,7 +296,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         break;
       case 'running': {
         const identity = this.hub.catalog.serverInfo(info.name);
-        item.iconPath = this.icons?.path(identity?.icons) ?? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+        item.iconPath =
+          this.icons?.path(identity?.icons) ??
+          new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
         const cost = this.schemaCost(info.name);
         const on = this.switches.serverOn(info.name);
         // The server's own title: attacker-written, and it may echo a secret the entry gave it.
@@ -257,9 +314,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.description = `${on ? '' : 'off · '}${count}${cost !== undefined ? ` · ${formatTokens(cost)} tokens` : ''}`;
         item.checkboxState = {
           state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-          tooltip: on ? 'Sent to the model: uncheck to switch this server\'s tools off for this workspace' : 'Switched off for this workspace: check to send its tools to the model again',
+          tooltip: on
+            ? "Sent to the model: uncheck to switch this server's tools off for this workspace"
+            : 'Switched off for this workspace: check to send its tools to the model again',
         };
-        if (cost !== undefined) lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
+        if (cost !== undefined)
+          lines.push('', `tool schemas: about ${cost} tokens in every request${on ? '' : ' when switched on'}`);
         if (state.protocolVersion) lines.push('', markdownText(describeProtocol(state.protocolVersion)));
         if (state.pid) lines.push('', `pid ${state.pid}`);
         break;
@@ -272,7 +332,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       case 'signIn':
         item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor('editorWarning.foreground'));
         item.description = 'sign in needed';
-        lines.push('', markdownText(state.message), '', 'Choose Sign In to open its authorization server in your browser.');
+        lines.push(
+          '',
+          markdownText(state.message),
+          '',
+          'Choose Sign In to open its authorization server in your browser.',
+        );
         break;
       case 'stopped':
         item.iconPath = new vscode.ThemeIcon('circle-outline');

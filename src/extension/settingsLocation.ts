@@ -11,12 +11,16 @@ export interface EntryRef {
 /** An argument from a tree node, a notification or the palette, checked before use. */
 export function entryRef(arg: unknown): EntryRef | undefined {
   const a = arg as { server?: unknown; name?: unknown; field?: unknown; kind?: unknown } | undefined;
-  const server = typeof a?.server === 'string' ? a.server : a?.kind === 'server' && typeof a.name === 'string' ? a.name : undefined;
+  const server =
+    typeof a?.server === 'string' ? a.server : a?.kind === 'server' && typeof a.name === 'string' ? a.name : undefined;
   if (!server) return undefined;
   return { server, ...(typeof a?.field === 'string' && a.field ? { field: a.field } : {}) };
 }
 
-type Target = { scope: 'workspace'; uri: vscode.Uri; where: ServersKey } | { scope: 'user' } | { scope: 'file'; uri: vscode.Uri; where: ServersKey };
+type Target =
+  | { scope: 'workspace'; uri: vscode.Uri; where: ServersKey }
+  | { scope: 'user' }
+  | { scope: 'file'; uri: vscode.Uri; where: ServersKey };
 
 function servers(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -32,10 +36,19 @@ export function workspaceSettingsFile(inFolder: boolean): { uri: vscode.Uri; wor
 
 function workspaceTarget(inFolder: boolean): Target | undefined {
   const file = workspaceSettingsFile(inFolder);
-  return file && { scope: 'workspace', uri: file.uri, where: file.workspaceFile ? { kind: 'settings', workspaceFile: true } : { kind: 'settings' } };
+  return (
+    file && {
+      scope: 'workspace',
+      uri: file.uri,
+      where: file.workspaceFile ? { kind: 'settings', workspaceFile: true } : { kind: 'settings' },
+    }
+  );
 }
 
-/** Which file defines server `name`: workspace settings win over user settings, as MinAgent reads them; then the MCP files. */
+/**
+ * Which file defines server `name`: workspace settings win over user settings, as MinAgent reads them; then the MCP
+ * files.
+ */
 async function targetOf(name: string): Promise<Target | undefined> {
   const inspected = vscode.workspace.getConfiguration('minagent').inspect<unknown>('servers');
   if (name in servers(inspected?.workspaceFolderValue)) return workspaceTarget(true);
@@ -72,7 +85,9 @@ async function openTarget(target: Target): Promise<{ editor: vscode.TextEditor; 
     const editor = vscode.window.activeTextEditor;
     return editor ? { editor, where: target.where } : undefined;
   }
-  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target.uri), { preview: false });
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target.uri), {
+    preview: false,
+  });
   return { editor, where: target.where };
 }
 
@@ -92,7 +107,8 @@ export async function openServerEntry(ref: EntryRef): Promise<void> {
     return;
   }
   const opened = await openTarget(target);
-  if (opened) select(opened.editor, locateEntry(opened.editor.document.getText(), opened.where, ref.server, ref.field ?? ''));
+  if (opened)
+    select(opened.editor, locateEntry(opened.editor.document.getText(), opened.where, ref.server, ref.field ?? ''));
 }
 
 /**
@@ -101,9 +117,17 @@ export async function openServerEntry(ref: EntryRef): Promise<void> {
  */
 export async function openServersSettings(): Promise<void> {
   const inspected = vscode.workspace.getConfiguration('minagent').inspect<unknown>('servers');
-  const inWorkspace = Object.keys(servers(inspected?.workspaceFolderValue)).length + Object.keys(servers(inspected?.workspaceValue)).length > 0;
+  const inWorkspace =
+    Object.keys(servers(inspected?.workspaceFolderValue)).length +
+      Object.keys(servers(inspected?.workspaceValue)).length >
+    0;
   const inUser = Object.keys(servers(inspected?.globalValue)).length > 0;
-  const target = inWorkspace || !inUser ? (workspaceTarget(Object.keys(servers(inspected?.workspaceFolderValue)).length > 0) ?? { scope: 'user' as const }) : { scope: 'user' as const };
+  const target =
+    inWorkspace || !inUser
+      ? (workspaceTarget(Object.keys(servers(inspected?.workspaceFolderValue)).length > 0) ?? {
+          scope: 'user' as const,
+        })
+      : { scope: 'user' as const };
   const opened = await openTarget(target);
   if (opened) select(opened.editor, locateServers(opened.editor.document.getText(), opened.where));
 }

@@ -20,14 +20,20 @@ export class SignInNotices implements vscode.Disposable {
   }
 
   private check(): void {
-    const waiting = new Set(this.hub.servers().filter((s) => s.state.kind === 'signIn').map((s) => s.name));
+    const waiting = new Set(
+      this.hub
+        .servers()
+        .filter((s) => s.state.kind === 'signIn')
+        .map((s) => s.name),
+    );
     for (const [name, close] of this.open) {
       if (!waiting.has(name)) {
         close();
         this.open.delete(name);
       }
     }
-    for (const name of this.noticed) if (!waiting.has(name) && this.hub.server(name)?.state.kind !== 'starting') this.noticed.delete(name);
+    for (const name of this.noticed)
+      if (!waiting.has(name) && this.hub.server(name)?.state.kind !== 'starting') this.noticed.delete(name);
     for (const name of waiting) if (!this.noticed.has(name)) this.show(name);
   }
 
@@ -35,7 +41,11 @@ export class SignInNotices implements vscode.Disposable {
     this.noticed.add(name);
     const args = encodeURIComponent(JSON.stringify([{ kind: 'server', name }]));
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `MinAgent: server "${noticeText(name)}" needs you to sign in`, cancellable: false },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `MinAgent: server "${noticeText(name)}" needs you to sign in`,
+        cancellable: false,
+      },
       (progress) => {
         // With an increment the bar is a measured one at 0%, drawn once: without, VS Code runs its busy
         // animation for as long as the notice waits for the user (measured in the demo's editor: its GPU

@@ -33,7 +33,12 @@ export class StatusBar implements vscode.Disposable {
     const uncounted = uncountedNote(counts);
     this.item.text = `${starting ? '$(loading~spin)' : '$(plug)'} ${running}/${total} · ${tools} tool${tools === 1 ? '' : 's'}`;
     this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${signIn ? `, ${signIn} waiting for you to sign in` : ''}${failed ? `, ${failed} failed` : ''}; ${toolCountText(counts)}${uncounted ? `\n${uncounted}` : ''}`;
-    this.item.backgroundColor = failed === 0 ? undefined : new vscode.ThemeColor(running === 0 && !starting ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
+    this.item.backgroundColor =
+      failed === 0
+        ? undefined
+        : new vscode.ThemeColor(
+            running === 0 && !starting ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground',
+          );
     this.item.show();
   }
 

@@ -13,18 +13,25 @@ export function testReporter(hub: ServerHub): (() => void) | undefined {
   const seen = new Set<number>();
   let writing = Promise.resolve();
   return () => {
-    const states = hub.servers().map((s) => ({ name: s.name, state: s.state.kind, pid: s.state.kind === 'running' ? s.state.pid : undefined }));
+    const states = hub
+      .servers()
+      .map((s) => ({ name: s.name, state: s.state.kind, pid: s.state.kind === 'running' ? s.state.pid : undefined }));
     const tools = hub.registry.names();
-    writing = writing.then(async () => {
-      const servers = await Promise.all(
-        states.map(async (s) => {
-          const tree = s.pid ? [...(await processTree(s.pid))] : [];
-          tree.forEach((p) => seen.add(p));
-          return { ...s, tree };
-        }),
-      );
-      await writeFile(`${file}.tmp`, JSON.stringify({ at: Date.now(), servers, tools, everSeenPids: [...seen] }, null, 2));
-      await rename(`${file}.tmp`, file);
-    }).catch(() => {});
+    writing = writing
+      .then(async () => {
+        const servers = await Promise.all(
+          states.map(async (s) => {
+            const tree = s.pid ? [...(await processTree(s.pid))] : [];
+            tree.forEach((p) => seen.add(p));
+            return { ...s, tree };
+          }),
+        );
+        await writeFile(
+          `${file}.tmp`,
+          JSON.stringify({ at: Date.now(), servers, tools, everSeenPids: [...seen] }, null, 2),
+        );
+        await rename(`${file}.tmp`, file);
+      })
+      .catch(() => {});
   };
 }

@@ -9,10 +9,16 @@ export const TRACE_SCHEME = 'minagent-trace';
 /** An open summary is redrawn at most this often while messages arrive. */
 const REFRESH_MS = 500;
 
-/** `minagent-trace:/<server>.trace.log` for a server's list; `minagent-trace:/<server>/<server>-<seq>.jsonc` for one message. */
+/**
+ * `minagent-trace:/<server>.trace.log` for a server's list; `minagent-trace:/<server>/<server>-<seq>.jsonc` for one
+ * message.
+ */
 export function traceUri(server: string, seq?: number): vscode.Uri {
   const name = encodeURIComponent(server);
-  return vscode.Uri.from({ scheme: TRACE_SCHEME, path: seq === undefined ? `/${name}.trace.log` : `/${name}/${name}-${seq}.jsonc` });
+  return vscode.Uri.from({
+    scheme: TRACE_SCHEME,
+    path: seq === undefined ? `/${name}.trace.log` : `/${name}/${name}-${seq}.jsonc`,
+  });
 }
 
 function parseUri(uri: vscode.Uri): { server: string; seq?: number } | undefined {
@@ -45,14 +51,19 @@ class TraceDocuments implements vscode.TextDocumentContentProvider, vscode.Docum
       return traceSummary(at.server, trace);
     }
     const entry = trace.entries().find((e) => e.seq === at.seq);
-    return entry ? traceDetail(at.server, entry) : `// message #${at.seq} of server "${at.server}" is no longer kept (the trace keeps the newest messages)\n`;
+    return entry
+      ? traceDetail(at.server, entry)
+      : `// message #${at.seq} of server "${at.server}" is no longer kept (the trace keeps the newest messages)\n`;
   }
 
   provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
     const at = parseUri(document.uri);
     if (!at || at.seq !== undefined) return [];
     return traceLinks(document.getText()).map((l) => {
-      const link = new vscode.DocumentLink(new vscode.Range(l.line, l.start, l.line, l.end), traceUri(at.server, l.seq));
+      const link = new vscode.DocumentLink(
+        new vscode.Range(l.line, l.start, l.line, l.end),
+        traceUri(at.server, l.seq),
+      );
       link.tooltip = `Open message #${l.seq}`;
       return link;
     });
@@ -60,7 +71,10 @@ class TraceDocuments implements vscode.TextDocumentContentProvider, vscode.Docum
 
   private watch(server: string, uri: vscode.Uri): void {
     if (this.open.has(server)) return;
-    const state = { listener: { dispose: () => undefined } as Disposable, timer: undefined as ReturnType<typeof setTimeout> | undefined };
+    const state = {
+      listener: { dispose: () => undefined } as Disposable,
+      timer: undefined as ReturnType<typeof setTimeout> | undefined,
+    };
     state.listener = this.hub.trace(server).onDidRecord(() => {
       state.timer ??= setTimeout(() => {
         state.timer = undefined;
@@ -82,7 +96,7 @@ class TraceDocuments implements vscode.TextDocumentContentProvider, vscode.Docum
   }
 
   dispose(): void {
-    for (const state of this.open.values()) (state.listener.dispose(), clearTimeout(state.timer));
+    for (const state of this.open.values()) state.listener.dispose(), clearTimeout(state.timer);
     this.open.clear();
     this.onDidChangeEmitter.dispose();
   }
@@ -105,7 +119,10 @@ export function registerTraceView(hub: ServerHub): vscode.Disposable[] {
       // Off, there is nothing to show yet: asked first, rather than opening an empty document.
       if (!hub.trace(server).isEnabled) {
         const on = 'Turn On and Show';
-        const answer = await vscode.window.showInformationMessage(`MinAgent: the MCP trace is off (minagent.trace), so nothing of "${server}" was recorded. Turn it on to record every server's messages (redacted, in memory only) from now on?`, on);
+        const answer = await vscode.window.showInformationMessage(
+          `MinAgent: the MCP trace is off (minagent.trace), so nothing of "${server}" was recorded. Turn it on to record every server's messages (redacted, in memory only) from now on?`,
+          on,
+        );
         if (answer !== on) return;
         await vscode.workspace.getConfiguration('minagent').update('trace', true, vscode.ConfigurationTarget.Global);
         apply();

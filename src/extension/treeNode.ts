@@ -9,5 +9,14 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
-  | { kind: 'message'; id: string; label: string; detail?: string; icon: string; color?: string; tooltip?: vscode.MarkdownString; open?: EntryRef }
+  | {
+      kind: 'message';
+      id: string;
+      label: string;
+      detail?: string;
+      icon: string;
+      color?: string;
+      tooltip?: vscode.MarkdownString;
+      open?: EntryRef;
+    }
   | { kind: 'action'; server: string; label: string; command: string; icon: string };

@@ -15,17 +15,20 @@ export function setting<T>(key: string, fallback: T): T {
 
 /** The `minagent.*` keys the workspace's settings files set (VS Code hides their values when untrusted). */
 export async function workspaceMinagentKeys(): Promise<string[]> {
-  const files: Array<{ uri: vscode.Uri; codeWorkspace: boolean }> = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'), codeWorkspace: false }));
+  const files: Array<{ uri: vscode.Uri; codeWorkspace: boolean }> = (vscode.workspace.workspaceFolders ?? []).map(
+    (f) => ({ uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'), codeWorkspace: false }),
+  );
   const workspaceFile = vscode.workspace.workspaceFile;
   if (workspaceFile?.scheme === 'file') files.push({ uri: workspaceFile, codeWorkspace: true });
   const keys = new Set<string>();
   for (const { uri, codeWorkspace } of files) {
     const settings = await readJsonc(uri);
     // A .code-workspace file keeps its settings under "settings".
-    const scope = codeWorkspace ? (settings.settings as Record<string, unknown> | undefined) ?? {} : settings;
+    const scope = codeWorkspace ? ((settings.settings as Record<string, unknown> | undefined) ?? {}) : settings;
     for (const [k, v] of Object.entries(scope)) {
       if (k.startsWith('minagent.')) keys.add(k);
-      else if (k === 'minagent' && v && typeof v === 'object') for (const inner of Object.keys(v)) keys.add(`minagent.${inner}`);
+      else if (k === 'minagent' && v && typeof v === 'object')
+        for (const inner of Object.keys(v)) keys.add(`minagent.${inner}`);
     }
   }
   return [...keys].sort();

@@ -13,7 +13,12 @@ import { progressShare } from '../core/mcp/tools/progressShare';
  * schema's required properties and checked against it before sending; the result opens in a read-only
  * document with the arguments and the duration.
  */
-export async function tryTool(hub: ServerHub, name: string | undefined, results: ResultDocuments, log: Logger): Promise<void> {
+export async function tryTool(
+  hub: ServerHub,
+  name: string | undefined,
+  results: ResultDocuments,
+  log: Logger,
+): Promise<void> {
   name ??= await pickTool(hub);
   if (!name) return;
   const tool = hub.registry.get(name);
@@ -47,7 +52,10 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
           signal: controller.signal,
           onProgress: (p) => {
             const increment = share(p);
-            progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)), ...(increment !== undefined ? { increment } : {}) });
+            progress.report({
+              message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)),
+              ...(increment !== undefined ? { increment } : {}),
+            });
           },
         }),
       );
@@ -57,14 +65,36 @@ export async function tryTool(hub: ServerHub, name: string | undefined, results:
   const error = isFailure(result);
   if (error) log.warn(`"${tool.name}" returned an error after ${ms} ms`);
   else log.info(`"${tool.name}" answered after ${ms} ms`);
-  await results.open(`${tool.name}${tool.server ? ` · ${tool.server}` : ''}`, resultDocument({ tool: tool.name, ...(tool.server ? { server: tool.server } : {}), ...(tool.app ? { app: tool.app } : {}), args, durationMs: ms, result: result.text, error }));
+  await results.open(
+    `${tool.name}${tool.server ? ` · ${tool.server}` : ''}`,
+    resultDocument({
+      tool: tool.name,
+      ...(tool.server ? { server: tool.server } : {}),
+      ...(tool.app ? { app: tool.app } : {}),
+      args,
+      durationMs: ms,
+      result: result.text,
+      error,
+    }),
+  );
   if (error) void vscode.window.showWarningMessage(`MinAgent: ${tool.name} returned an error after ${ms} ms.`);
 }
 
 /** The tools with their server and description, so `echo` and `analytics.echo` can be told apart. */
 async function pickTool(hub: ServerHub): Promise<string | undefined> {
-  const items = hub.registry.list().map((t) => ({ label: t.name, description: t.server ? `server ${t.server}` : 'built in', detail: t.description.split('\n')[0] }));
-  return (await vscode.window.showQuickPick(items, { title: 'MinAgent: Try Tool', placeHolder: 'Tool to call', matchOnDescription: true, matchOnDetail: true }))?.label;
+  const items = hub.registry.list().map((t) => ({
+    label: t.name,
+    description: t.server ? `server ${t.server}` : 'built in',
+    detail: t.description.split('\n')[0],
+  }));
+  return (
+    await vscode.window.showQuickPick(items, {
+      title: 'MinAgent: Try Tool',
+      placeHolder: 'Tool to call',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    })
+  )?.label;
 }
 
 function argumentProblem(schema: Record<string, unknown>, text: string): string | undefined {

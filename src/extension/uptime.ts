@@ -5,7 +5,11 @@ export const liveTooltips = new WeakMap<vscode.TreeItem, { text: string; started
 
 /** "up 12 min (since 14:03:27)", as of `now`. */
 export function uptimeLine(startedAt: number, now: number): string {
-  const since = new Date(startedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const since = new Date(startedAt).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   return `up ${formatUptime(now - startedAt)} (since ${since})`;
 }
 

@@ -15,7 +15,9 @@ export type AppTabRequest =
   | { type: 'appMessage'; message: Record<string, unknown> };
 
 /** The host to the tab's page. */
-export type AppTabMessage = { type: 'appFrame'; url?: string; error?: string } | { type: 'appMessage'; message: Record<string, unknown> };
+export type AppTabMessage =
+  | { type: 'appFrame'; url?: string; error?: string }
+  | { type: 'appMessage'; message: Record<string, unknown> };
 
 export function parseAppTabRequest(m: unknown): AppTabRequest | undefined {
   if (!isObj(m)) return undefined;
@@ -32,7 +34,11 @@ export function parseAppTabRequest(m: unknown): AppTabRequest | undefined {
 
 export function parseAppTabMessage(m: unknown): AppTabMessage | undefined {
   if (!isObj(m)) return undefined;
-  if (m.type === 'appFrame') return (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) && (m.error === undefined || isStr(m.error)) ? { type: 'appFrame', ...(isStr(m.url) ? { url: m.url } : {}), ...(isStr(m.error) ? { error: m.error } : {}) } : undefined;
+  if (m.type === 'appFrame')
+    return (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) &&
+      (m.error === undefined || isStr(m.error))
+      ? { type: 'appFrame', ...(isStr(m.url) ? { url: m.url } : {}), ...(isStr(m.error) ? { error: m.error } : {}) }
+      : undefined;
   if (m.type === 'appMessage') {
     const message = parseAppMessage(m.message);
     return message ? { type: 'appMessage', message } : undefined;

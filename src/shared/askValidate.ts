@@ -10,7 +10,10 @@ const MAX_FIELDS = 50;
 const MAX_VALUE = 100_000;
 
 const isValue = (v: unknown): v is FieldValue =>
-  (isStr(v) && v.length <= MAX_VALUE) || isNum(v) || typeof v === 'boolean' || (Array.isArray(v) && v.length <= 100 && v.every((x) => isStr(x) && x.length <= 1000));
+  (isStr(v) && v.length <= MAX_VALUE) ||
+  isNum(v) ||
+  typeof v === 'boolean' ||
+  (Array.isArray(v) && v.length <= 100 && v.every((x) => isStr(x) && x.length <= 1000));
 
 /** An answer from a webview card, or undefined. Only plain data: no keys beyond the form's size. */
 export function parseAskAnswer(a: unknown): AskAnswer | undefined {
@@ -37,17 +40,46 @@ type Kind<K extends FormField['kind']> = Extract<FormField, { kind: K }>;
 const base = { name: isStr, label: isStr, description: maybe(isStr), required: isBool };
 const isOption = shape<EnumOption>({ value: isStr, label: isStr });
 const isField = byKind<FormField>({
-  string: shape<Kind<'string'>>({ ...base, kind: oneOf(['string']), default: maybe(isStr), minLength: maybe(isNum), maxLength: maybe(isNum), format: maybe(oneOf(FORMATS)) }),
-  number: shape<Kind<'number'>>({ ...base, kind: oneOf(['number']), integer: isBool, default: maybe(isNum), minimum: maybe(isNum), maximum: maybe(isNum) }),
+  string: shape<Kind<'string'>>({
+    ...base,
+    kind: oneOf(['string']),
+    default: maybe(isStr),
+    minLength: maybe(isNum),
+    maxLength: maybe(isNum),
+    format: maybe(oneOf(FORMATS)),
+  }),
+  number: shape<Kind<'number'>>({
+    ...base,
+    kind: oneOf(['number']),
+    integer: isBool,
+    default: maybe(isNum),
+    minimum: maybe(isNum),
+    maximum: maybe(isNum),
+  }),
   boolean: shape<Kind<'boolean'>>({ ...base, kind: oneOf(['boolean']), default: maybe(isBool) }),
   enum: shape<Kind<'enum'>>({ ...base, kind: oneOf(['enum']), options: listOf(isOption), default: maybe(isStr) }),
-  multi: shape<Kind<'multi'>>({ ...base, kind: oneOf(['multi']), options: listOf(isOption), default: maybe(listOf(isStr)), minItems: maybe(isNum), maxItems: maybe(isNum) }),
+  multi: shape<Kind<'multi'>>({
+    ...base,
+    kind: oneOf(['multi']),
+    options: listOf(isOption),
+    default: maybe(listOf(isStr)),
+    minItems: maybe(isNum),
+    maxItems: maybe(isNum),
+  }),
 });
 
 /** An ask from the host, or undefined (the webview drops it). */
 export function isAskView(v: unknown): v is AskView {
   if (!isObj(v) || !isStr(v.id) || !isStr(v.server)) return false;
   if (v.kind === 'form') return isStr(v.message) && Array.isArray(v.fields) && v.fields.every(isField);
-  if (v.kind === 'sampling') return isStr(v.model) && isNum(v.maxTokens) && isNum(v.limit) && opt(v.systemPrompt, isStr) && Array.isArray(v.messages) && v.messages.every((m) => isObj(m) && (m.role === 'user' || m.role === 'assistant') && isStr(m.text));
+  if (v.kind === 'sampling')
+    return (
+      isStr(v.model) &&
+      isNum(v.maxTokens) &&
+      isNum(v.limit) &&
+      opt(v.systemPrompt, isStr) &&
+      Array.isArray(v.messages) &&
+      v.messages.every((m) => isObj(m) && (m.role === 'user' || m.role === 'assistant') && isStr(m.text))
+    );
   return false;
 }

@@ -5,7 +5,24 @@ import type { FieldValue, FormField } from './form';
  */
 export type AskView =
   | { kind: 'form'; id: string; server: string; message: string; fields: FormField[] }
-  | { kind: 'sampling'; id: string; server: string; model: string; maxTokens: number; limit: number; systemPrompt?: string; messages: Array<{ role: 'user' | 'assistant'; text: string }> };
+  | {
+      kind: 'sampling';
+      id: string;
+      server: string;
+      model: string;
+      maxTokens: number;
+      limit: number;
+      systemPrompt?: string;
+      messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+    };
 
-/** The user's answer from the card. Forms: accept (with the values), decline, cancel; sampling: allow (remembered or not) or deny. */
-export type AskAnswer = { action: 'accept'; content: Record<string, FieldValue> } | { action: 'decline' } | { action: 'cancel' } | { action: 'allow'; remember: boolean } | { action: 'deny' };
+/**
+ * The user's answer from the card. Forms: accept (with the values), decline, cancel; sampling: allow (remembered or
+ * not) or deny.
+ */
+export type AskAnswer =
+  | { action: 'accept'; content: Record<string, FieldValue> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  | { action: 'allow'; remember: boolean }
+  | { action: 'deny' };

@@ -14,13 +14,25 @@ export const isNum = (v: unknown): v is number => typeof v === 'number' && Numbe
 export const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 export const isCount = (v: unknown): v is number => isNum(v) && v >= 0;
 export const opt = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
-export const arrayOf = (check: (v: unknown) => boolean) => (v: unknown): boolean => Array.isArray(v) && v.every(check);
+export const arrayOf =
+  (check: (v: unknown) => boolean) =>
+  (v: unknown): boolean =>
+    Array.isArray(v) && v.every(check);
 
 /** The guard of an optional field: absent, or what `check` accepts. */
-export const maybe = <T>(check: Guard<T>): Guard<T | undefined> => (v): v is T | undefined => v === undefined || check(v);
-export const listOf = <T>(check: Guard<T>): Guard<T[]> => (v): v is T[] => Array.isArray(v) && v.every(check);
+export const maybe =
+  <T>(check: Guard<T>): Guard<T | undefined> =>
+  (v): v is T | undefined =>
+    v === undefined || check(v);
+export const listOf =
+  <T>(check: Guard<T>): Guard<T[]> =>
+  (v): v is T[] =>
+    Array.isArray(v) && v.every(check);
 /** One of a few literal values. */
-export const oneOf = <const T extends string>(values: readonly T[]): Guard<T> => (v): v is T => values.includes(v as T);
+export const oneOf =
+  <const T extends string>(values: readonly T[]): Guard<T> =>
+  (v): v is T =>
+    values.includes(v as T);
 
 // biome-ignore lint/complexity/noBannedTypes: `{}` here asks whether the property may be absent (an optional key)
 type FieldType<T, K extends keyof T> = {} extends Pick<T, K> ? T[K] | undefined : T[K];
@@ -34,7 +46,9 @@ export function shape<T>(guards: Guards<T>): Guard<T> {
 }
 
 /** A union told apart by its `kind`: one guard per kind, so a kind added to the union needs one. */
-export function byKind<T extends { kind: string }>(guards: { [K in T['kind']]: Guard<Extract<T, { kind: K }>> }): Guard<T> {
+export function byKind<T extends { kind: string }>(
+  guards: { [K in T['kind']]: Guard<Extract<T, { kind: K }>> },
+): Guard<T> {
   const byName = guards as Record<string, Guard<T>>;
   return (v): v is T => isObj(v) && isStr(v.kind) && Object.hasOwn(byName, v.kind) && byName[v.kind]!(v);
 }

@@ -33,30 +33,45 @@ export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export const FORMATS: readonly StringFormat[] = ['email', 'uri', 'date', 'date-time'];
 
 /** Bounds of a form a person can fill in; a larger one is refused rather than rendered. */
-export const FORM_LIMITS = { fields: 50, nameChars: 100, titleChars: 200, descriptionChars: 2000, options: 100, optionChars: 200, stringChars: 100_000 } as const;
+export const FORM_LIMITS = {
+  fields: 50,
+  nameChars: 100,
+  titleChars: 200,
+  descriptionChars: 2000,
+  options: 100,
+  optionChars: 200,
+  stringChars: 100_000,
+} as const;
 
 /** The values a form opens with: each field's default, where it has one. */
 export function initialValues(fields: readonly FormField[]): Record<string, FieldValue> {
   const values: Record<string, FieldValue> = {};
-  for (const f of fields) if (f.default !== undefined) values[f.name] = Array.isArray(f.default) ? [...f.default] : f.default;
+  for (const f of fields)
+    if (f.default !== undefined) values[f.name] = Array.isArray(f.default) ? [...f.default] : f.default;
   return values;
 }
 
 /** What is wrong with each field of an answer (field name to message); empty when it may be sent. */
-export function validateAnswers(fields: readonly FormField[], content: Record<string, unknown>): Record<string, string> {
+export function validateAnswers(
+  fields: readonly FormField[],
+  content: Record<string, unknown>,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const f of fields) {
     const v = content[f.name];
-    const missing = v === undefined || v === '' || (Array.isArray(v) && v.length === 0 && f.kind === 'multi' && f.required);
+    const missing =
+      v === undefined || v === '' || (Array.isArray(v) && v.length === 0 && f.kind === 'multi' && f.required);
     if (missing) {
-      // A default does not answer a required field: the form opens with it, and a user who cleared it must fill it again.
+      // A default does not answer a required field: the form opens with it, and a user who cleared it must fill it
+      // again.
       if (f.required) errors[f.name] = `${f.label} is required`;
       continue;
     }
     const problem = fieldProblem(f, v);
     if (problem) errors[f.name] = `${f.label}: ${problem}`;
   }
-  for (const key of Object.keys(content)) if (!fields.some((f) => f.name === key)) errors[key] = `"${plainText(key, 60)}" is not a field of this form`;
+  for (const key of Object.keys(content))
+    if (!fields.some((f) => f.name === key)) errors[key] = `"${plainText(key, 60)}" is not a field of this form`;
   return errors;
 }
 
@@ -80,7 +95,8 @@ function fieldProblem(f: FormField, v: unknown): string | undefined {
     case 'enum':
       return typeof v === 'string' && f.options.some((o) => o.value === v) ? undefined : 'must be one of the options';
     case 'multi': {
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && f.options.some((o) => o.value === x))) return 'must be some of the options';
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && f.options.some((o) => o.value === x)))
+        return 'must be some of the options';
       if (new Set(v).size !== v.length) return 'an option is chosen twice';
       if (f.minItems !== undefined && v.length < f.minItems) return `choose at least ${f.minItems}`;
       if (f.maxItems !== undefined && v.length > f.maxItems) return `choose at most ${f.maxItems}`;
@@ -94,10 +110,14 @@ function formatProblem(format: StringFormat, v: string): string | undefined {
     case 'email':
       return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? undefined : 'must be an email address';
     case 'uri':
-      return /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/.test(v) && URL.canParse(v) ? undefined : 'must be a URI (e.g. https://example.com)';
+      return /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/.test(v) && URL.canParse(v)
+        ? undefined
+        : 'must be a URI (e.g. https://example.com)';
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : 'must be a date (YYYY-MM-DD)';
     case 'date-time':
-      return /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : 'must be a date and time (e.g. 2026-01-31T12:00:00Z)';
+      return /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))
+        ? undefined
+        : 'must be a date and time (e.g. 2026-01-31T12:00:00Z)';
   }
 }

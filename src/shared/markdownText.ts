@@ -43,12 +43,14 @@ function trimAddress(address: string): string {
 const count = (s: string, c: string) => s.split(c).length - 1;
 
 function escapeText(text: string): string {
-  return text
-    .replace(SPECIAL, '\\$&')
-    .replace(/\r\n?/g, '\n')
-    // A line's leading spaces would make a code block; a single newline would join the lines.
-    .replace(/^[ \t]+/gm, (s) => '&nbsp;'.repeat(s.length))
-    .replace(/\n/g, '\n\n');
+  return (
+    text
+      .replace(SPECIAL, '\\$&')
+      .replace(/\r\n?/g, '\n')
+      // A line's leading spaces would make a code block; a single newline would join the lines.
+      .replace(/^[ \t]+/gm, (s) => '&nbsp;'.repeat(s.length))
+      .replace(/\n/g, '\n\n')
+  );
 }
 
 /** Text as a Markdown code span, whatever backticks it holds (the fence is one longer than its longest run). */

@@ -24,7 +24,10 @@ export interface ToolCard {
   resultChars?: number;
   durationMs?: number;
   startedAt: number;
-  /** Why the call ran without asking (e.g. the server declared it read-only), or why it asks although it would not otherwise; shown in the card. */
+  /**
+   * Why the call ran without asking (e.g. the server declared it read-only), or why it asks although it would not
+   * otherwise; shown in the card.
+   */
   approval?: string;
   /** Images the tool returned (png, jpeg, gif or webp), shown in the card. */
   images?: Array<{ mimeType: string; data: string }>;
@@ -34,7 +37,9 @@ export interface ToolCard {
   title?: string;
   /** The tool's (else its server's) icon, checked: a `data:` URI of an allowed image type. */
   icon?: string;
-  /** The tool's MCP App: its `ui://` resource, and once the call is done the result as the server sent it (for the app). */
+  /**
+   * The tool's MCP App: its `ui://` resource, and once the call is done the result as the server sent it (for the app).
+   */
   app?: CardApp;
 }
 
@@ -64,14 +69,25 @@ export interface CardResource {
 }
 
 export type TranscriptItem =
-  /** `attachments`: the resources sent with the message, as labels; `model`: the picker's name of the model it was sent to. */
+  /**
+   * `attachments`: the resources sent with the message, as labels; `model`: the picker's name of the model it was sent
+   * to.
+   */
   | { kind: 'user'; id: string; text: string; attachments?: string[]; model?: string; deferred?: boolean }
   /** `cut`: the model stopped at its output limit; the view offers Continue. */
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
   /** A server's prompt, expanded: it stands for the user's message (see PromptMessageView). */
-  | { kind: 'prompt'; id: string; name: string; server: string; messages: PromptMessageView[]; model?: string; deferred?: boolean };
+  | {
+      kind: 'prompt';
+      id: string;
+      name: string;
+      server: string;
+      messages: PromptMessageView[];
+      model?: string;
+      deferred?: boolean;
+    };
 
 /** One message of a server's prompt as the chat shows it: plain text, and raster images. */
 export interface PromptMessageView {
@@ -190,15 +206,23 @@ export type HostMessage =
   | { type: 'textDelta'; id: string; delta: string }
   /** An item taken out of the transcript (a message that was not sent). */
   | { type: 'remove'; id: string }
-  /** The message the user sent was not sent (it alone is over the model's window): it goes back into the input, with why. */
+  /**
+   * The message the user sent was not sent (it alone is over the model's window): it goes back into the input, with
+   * why.
+   */
   | { type: 'notSent'; text: string; reason: string }
   /** Edit: the last message is taken back into the input to be changed and sent again. */
   /** `undoable`: Edit took a turn back, and the page offers to put it back (`undoEdit`). */
   | { type: 'editDraft'; text: string; undoable?: boolean }
-  /** An app's message (`ui/message`): into the input beside what the user typed, never over it (webview/appDraft.ts). */
+  /**
+   * An app's message (`ui/message`): into the input beside what the user typed, never over it (webview/appDraft.ts).
+   */
   | { type: 'appSaid'; text: string }
   | { type: 'busy'; busy: boolean }
-  /** The startup reveal: the page puts the caret in its input (VS Code's focus can land before the page's frame is in place). */
+  /**
+   * The startup reveal: the page puts the caret in its input (VS Code's focus can land before the page's frame is in
+   * place).
+   */
   | { type: 'focusInput' }
   | { type: 'budget'; budget: BudgetView | undefined }
   | { type: 'reply'; requestId: number; error?: string }
@@ -206,7 +230,10 @@ export type HostMessage =
   | { type: 'prompts'; prompts: PromptChoice[] }
   /** The server's completions for a `completePrompt` request (before its `reply`). */
   | { type: 'completions'; requestId: number; values: string[]; error?: string }
-  /** A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became of it. */
+  /**
+   * A server asks the user (a form, a sampling request): a card until answered; `askDone` replaces it with what became
+   * of it.
+   */
   | { type: 'ask'; ask: AskView }
   | { type: 'askDone'; id: string; outcome: string }
   /** Where a card's app is served (or why it is not): the page frames it under the card. */
@@ -252,7 +279,9 @@ export type WebviewRequest =
   | { type: 'draft'; text: string }
   /** The chat's page got or lost the keyboard focus (the chat's keys apply while it has it). */
   | { type: 'focus'; focused: boolean }
-  /** A link in the model's text that is not a web address (a server's resource URI, `library://notes/readme`): open it. */
+  /**
+   * A link in the model's text that is not a web address (a server's resource URI, `library://notes/readme`): open it.
+   */
   | { type: 'openLink'; uri: string }
   /** Takes an attached resource back (the chip's x). */
   | { type: 'detach'; id: string }

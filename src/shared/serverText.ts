@@ -31,14 +31,16 @@ export const MAX_URL_CHARS = 4096;
 /** An http(s) URL without credentials, or the reason it is refused. */
 export function safeUrl(value: unknown): SafeUrl | { refused: string } {
   if (typeof value !== 'string' || !value) return { refused: 'the URL is missing' };
-  if (value.length > MAX_URL_CHARS) return { refused: `the URL is ${value.length} characters long (at most ${MAX_URL_CHARS})` };
+  if (value.length > MAX_URL_CHARS)
+    return { refused: `the URL is ${value.length} characters long (at most ${MAX_URL_CHARS})` };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return { refused: 'the URL is not a valid URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { refused: `only http and https URLs are opened, not "${url.protocol}"` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { refused: `only http and https URLs are opened, not "${url.protocol}"` };
   if (url.username || url.password) return { refused: 'the URL carries a user name or password' };
   return { href: url.href, host: url.host };
 }

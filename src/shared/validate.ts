@@ -6,7 +6,20 @@
  */
 import { arrayOf, isBool, isCount, isNum, isObj, isStr, listOf, maybe, oneOf, opt, shape } from './check';
 import { CARD_ICON, MAX_CARD_ICON_CHARS } from './protocol';
-import type { ApprovalDecision, AttachmentChip, BudgetView, CardResource, ChatMeta, ChatState, ExamplePrompt, HostMessage, ModelChoice, ToolCard, TranscriptItem, WebviewMessage } from './protocol';
+import type {
+  ApprovalDecision,
+  AttachmentChip,
+  BudgetView,
+  CardResource,
+  ChatMeta,
+  ChatState,
+  ExamplePrompt,
+  HostMessage,
+  ModelChoice,
+  ToolCard,
+  TranscriptItem,
+  WebviewMessage,
+} from './protocol';
 import { isPromptChoice, isPromptMessage, parsePromptRequest } from './validatePrompts';
 import { isAskView, parseAskAnswer } from './askValidate';
 import { parseAppHostMessage, parseAppRequest } from './validateApps';
@@ -32,22 +45,32 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
     case 'continue':
       return { type: m.type, requestId: m.requestId };
     case 'send':
-      return isStr(m.text) && m.text.trim() !== '' && m.text.length <= MAX_TEXT ? { type: 'send', text: m.text, requestId: m.requestId } : undefined;
+      return isStr(m.text) && m.text.trim() !== '' && m.text.length <= MAX_TEXT
+        ? { type: 'send', text: m.text, requestId: m.requestId }
+        : undefined;
     case 'approve':
-      return isId(m.callId) && DECISIONS.includes(m.decision as ApprovalDecision) ? { type: 'approve', callId: m.callId, decision: m.decision as ApprovalDecision, requestId: m.requestId } : undefined;
+      return isId(m.callId) && DECISIONS.includes(m.decision as ApprovalDecision)
+        ? { type: 'approve', callId: m.callId, decision: m.decision as ApprovalDecision, requestId: m.requestId }
+        : undefined;
     case 'focus':
       return isBool(m.focused) ? { type: 'focus', focused: m.focused, requestId: m.requestId } : undefined;
     case 'draft':
       // Empty is a draft too (the input was cleared); the meter measures at most MAX_TEXT of it.
-      return isStr(m.text) && m.text.length <= MAX_TEXT ? { type: 'draft', text: m.text, requestId: m.requestId } : undefined;
+      return isStr(m.text) && m.text.length <= MAX_TEXT
+        ? { type: 'draft', text: m.text, requestId: m.requestId }
+        : undefined;
     case 'selectModel':
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
     case 'openLink':
-      return isStr(m.uri) && m.uri.length <= 2048 && /^[a-z][a-z0-9+.-]*:/i.test(m.uri) ? { type: 'openLink', uri: m.uri, requestId: m.requestId } : undefined;
+      return isStr(m.uri) && m.uri.length <= 2048 && /^[a-z][a-z0-9+.-]*:/i.test(m.uri)
+        ? { type: 'openLink', uri: m.uri, requestId: m.requestId }
+        : undefined;
     case 'openResource':
-      return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000 ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId } : undefined;
+      return isId(m.callId) && isNum(m.index) && Number.isInteger(m.index) && m.index >= 0 && m.index < 1000
+        ? { type: 'openResource', callId: m.callId, index: m.index, requestId: m.requestId }
+        : undefined;
     case 'detach':
       return isId(m.id) ? { type: 'detach', id: m.id, requestId: m.requestId } : undefined;
     case 'completePrompt':
@@ -71,7 +94,15 @@ export function describeDropped(raw: unknown): string {
 const STATUSES = new Set(['waiting', 'running', 'done', 'error', 'denied', 'cancelled']);
 const LEVELS = new Set(['info', 'warning', 'error']);
 
-const isCardResource = shape<CardResource>({ kind: oneOf(['link', 'embedded']), server: isStr, uri: isStr, label: isStr, mimeType: maybe(isStr), size: maybe(isNum), text: maybe(isStr) });
+const isCardResource = shape<CardResource>({
+  kind: oneOf(['link', 'embedded']),
+  server: isStr,
+  uri: isStr,
+  label: isStr,
+  mimeType: maybe(isStr),
+  size: maybe(isNum),
+  text: maybe(isStr),
+});
 
 export const isCardIcon = (v: unknown): v is string => isStr(v) && v.length <= MAX_CARD_ICON_CHARS && CARD_ICON.test(v);
 
@@ -92,11 +123,22 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.approval, isStr) &&
     opt(c.found, arrayOf(isStr)) &&
     opt(p, (v) => isObj(v) && isNum(v.progress) && opt(v.total, isNum) && opt(v.message, isStr)) &&
-    opt(c.images, arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data))) &&
+    opt(
+      c.images,
+      arrayOf((i) => isObj(i) && isStr(i.mimeType) && isStr(i.data)),
+    ) &&
     opt(c.resources, arrayOf(isCardResource)) &&
     opt(c.title, isStr) &&
     opt(c.icon, isCardIcon) &&
-    opt(c.app, (a) => isObj(a) && isStr(a.resourceUri) && a.resourceUri.startsWith('ui://') && opt(a.result, isObj) && opt(a.context, isStr))
+    opt(
+      c.app,
+      (a) =>
+        isObj(a) &&
+        isStr(a.resourceUri) &&
+        a.resourceUri.startsWith('ui://') &&
+        opt(a.result, isObj) &&
+        opt(a.context, isStr),
+    )
   );
 }
 
@@ -112,18 +154,40 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
     case 'prompt':
-      return isStr(i.name) && isStr(i.server) && arrayOf(isPromptMessage)(i.messages) && opt(i.model, isStr) && opt(i.deferred, isBool);
+      return (
+        isStr(i.name) &&
+        isStr(i.server) &&
+        arrayOf(isPromptMessage)(i.messages) &&
+        opt(i.model, isStr) &&
+        opt(i.deferred, isBool)
+      );
     default:
       return false;
   }
 }
 
-const isChip = shape<AttachmentChip>({ id: isId, server: isStr, uri: isStr, label: isStr, tokens: isCount, exact: isBool });
+const isChip = shape<AttachmentChip>({
+  id: isId,
+  server: isStr,
+  uri: isStr,
+  label: isStr,
+  tokens: isCount,
+  exact: isBool,
+});
 const isModel = shape<ModelChoice>({ id: isStr, label: isStr, detail: maybe(isStr) });
 const isExample = shape<ExamplePrompt>({ tool: isStr, server: maybe(isStr), prompt: isStr, description: maybe(isStr) });
 
 function isMeta(s: unknown): s is ChatMeta {
-  return isObj(s) && arrayOf(isModel)(s.models) && opt(s.selectedModel, isStr) && opt(s.setupHint, isStr) && opt(s.trustNotice, isStr) && opt(s.modelNotice, isStr) && opt(s.examples, arrayOf(isExample)) && opt(s.attachments, arrayOf(isChip));
+  return (
+    isObj(s) &&
+    arrayOf(isModel)(s.models) &&
+    opt(s.selectedModel, isStr) &&
+    opt(s.setupHint, isStr) &&
+    opt(s.trustNotice, isStr) &&
+    opt(s.modelNotice, isStr) &&
+    opt(s.examples, arrayOf(isExample)) &&
+    opt(s.attachments, arrayOf(isChip))
+  );
 }
 
 function isState(s: unknown): s is ChatState {

@@ -30,11 +30,20 @@ export function parseAppMessage(v: unknown): Obj | undefined {
 }
 
 export function parseAppLook(v: unknown): AppLook | undefined {
-  if (!isObj(v) || (v.theme !== 'light' && v.theme !== 'dark') || !isNum(v.width) || v.width < 0 || v.width > 100_000 || !isObj(v.variables)) return undefined;
+  if (
+    !isObj(v) ||
+    (v.theme !== 'light' && v.theme !== 'dark') ||
+    !isNum(v.width) ||
+    v.width < 0 ||
+    v.width > 100_000 ||
+    !isObj(v.variables)
+  )
+    return undefined;
   const entries = Object.entries(v.variables);
   if (entries.length > MAX_VARIABLES) return undefined;
   const variables: Record<string, string> = {};
-  for (const [name, value] of entries) if (STYLE_NAME.test(name) && isStr(value) && STYLE_VALUE.test(value)) variables[name] = value;
+  for (const [name, value] of entries)
+    if (STYLE_NAME.test(name) && isStr(value) && STYLE_VALUE.test(value)) variables[name] = value;
   return { theme: v.theme, width: Math.round(v.width), variables };
 }
 
@@ -43,16 +52,22 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
   switch (m.type) {
     case 'appOpen': {
       const look = parseAppLook(m.look);
-      return isId(m.callId) && look && (m.pip === undefined || m.pip === true) ? { type: 'appOpen', callId: m.callId, look, ...(m.pip ? { pip: true } : {}), requestId } : undefined;
+      return isId(m.callId) && look && (m.pip === undefined || m.pip === true)
+        ? { type: 'appOpen', callId: m.callId, look, ...(m.pip ? { pip: true } : {}), requestId }
+        : undefined;
     }
     case 'appMessage': {
       const message = parseAppMessage(m.message);
       return isId(m.callId) && message ? { type: 'appMessage', callId: m.callId, message, requestId } : undefined;
     }
     case 'appConsent':
-      return isId(m.callId) && typeof m.show === 'boolean' ? { type: 'appConsent', callId: m.callId, show: m.show, requestId } : undefined;
+      return isId(m.callId) && typeof m.show === 'boolean'
+        ? { type: 'appConsent', callId: m.callId, show: m.show, requestId }
+        : undefined;
     case 'appMode':
-      return isId(m.callId) && typeof m.pip === 'boolean' ? { type: 'appMode', callId: m.callId, pip: m.pip, requestId } : undefined;
+      return isId(m.callId) && typeof m.pip === 'boolean'
+        ? { type: 'appMode', callId: m.callId, pip: m.pip, requestId }
+        : undefined;
     case 'appClosed':
     case 'appFullscreen':
       return isId(m.callId) ? { type: m.type, callId: m.callId, requestId } : undefined;
@@ -69,13 +84,20 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
 export function parseAppHostMessage(m: Obj): HostMessage | undefined {
   switch (m.type) {
     case 'appFrame':
-      return isId(m.callId) && (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) && (m.error === undefined || isStr(m.error)) && (m.consent === undefined || isConsent(m.consent)) ? (m as HostMessage) : undefined;
+      return isId(m.callId) &&
+        (m.url === undefined || (isStr(m.url) && /^https?:\/\//.test(m.url))) &&
+        (m.error === undefined || isStr(m.error)) &&
+        (m.consent === undefined || isConsent(m.consent))
+        ? (m as HostMessage)
+        : undefined;
     case 'appMessage':
       return isId(m.callId) && parseAppMessage(m.message) ? (m as HostMessage) : undefined;
     case 'appSize':
       return isId(m.callId) && isNum(m.height) && m.height >= 0 ? (m as HostMessage) : undefined;
     case 'appPlace':
-      return isId(m.callId) && (m.place === 'tab' || m.place === 'inline' || m.place === 'pip') ? (m as HostMessage) : undefined;
+      return isId(m.callId) && (m.place === 'tab' || m.place === 'inline' || m.place === 'pip')
+        ? (m as HostMessage)
+        : undefined;
     default:
       return undefined;
   }

@@ -59,6 +59,8 @@ export function isPromptMessage(m: unknown): m is PromptMessageView {
     isObj(m) &&
     (m.role === 'user' || m.role === 'assistant') &&
     isStr(m.text) &&
-    (m.images === undefined || (Array.isArray(m.images) && m.images.every((i) => isObj(i) && isStr(i.mimeType) && SHOWN_IMAGE.test(i.mimeType) && isStr(i.data))))
+    (m.images === undefined ||
+      (Array.isArray(m.images) &&
+        m.images.every((i) => isObj(i) && isStr(i.mimeType) && SHOWN_IMAGE.test(i.mimeType) && isStr(i.data))))
   );
 }

@@ -7,7 +7,8 @@
 
 // C0 controls but tab and newline (a text's own layout), DEL, C1 controls, and the Unicode format
 // characters that change how text is ordered or hide it.
-const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+const UNSAFE_MULTILINE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
 // On one line (a name in a question, a field's label, a value in a prompt), tab and newline too.
 const UNSAFE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
 

@@ -23,7 +23,8 @@ export function appLook(background: string): AppLook {
     const value = css.getPropertyValue(vscodeName).trim();
     if (value) variables[spec] = value;
   }
-  const dark = document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
+  const dark =
+    document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
   return { theme: dark ? 'dark' : 'light', variables, width: Math.round(document.body.clientWidth) };
 }
 

@@ -70,7 +70,8 @@ export class AppFrames {
   /** A host message about an app. */
   handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' }>): void {
     if (m.type === 'appFrame') m.consent ? this.ask(m.callId, m.consent) : this.show(m.callId, m.url, m.error);
-    else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
+    else if (m.type === 'appMessage')
+      this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
     else if (m.type === 'appSize') this.resize(m.callId, m.height);
     else if (m.place === 'tab') this.inTab(m.callId);
     else if (m.place === 'pip') this.pin(m.callId);
@@ -88,7 +89,10 @@ export class AppFrames {
     if (!frame?.host.isConnected || this.pinned === callId) return;
     if (this.pinned) this.unpin();
     frame.stand = note('Pinned above the input.');
-    frame.stand.append(' ', button('Back to its card', 'Show this app in its card again', () => this.unpin()));
+    frame.stand.append(
+      ' ',
+      button('Back to its card', 'Show this app in its card again', () => this.unpin()),
+    );
     frame.host.before(frame.stand);
     this.pinned = callId;
     this.unplace = pinOver(frame.host, this.slot);
@@ -96,7 +100,10 @@ export class AppFrames {
     this.send({ type: 'appMode', callId, pip: true });
   }
 
-  /** The pinned app goes back to its card, running on; `told` false when it left for its tab instead (the host closes it). */
+  /**
+   * The pinned app goes back to its card, running on; `told` false when it left for its tab instead (the host closes
+   * it).
+   */
   private unpin(told = true): void {
     const callId = this.pinned;
     const frame = callId === undefined ? undefined : this.frames.get(callId);
@@ -113,8 +120,17 @@ export class AppFrames {
   /** The buttons above a running app, for where it is now. */
   private bar(callId: string): HTMLElement {
     const place: [string, string, () => void] =
-      this.pinned === callId ? ['Back to its card', 'Show this app in its card again', () => this.unpin()] : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
-    return bar([place, ['Open in Editor', 'Open this app in an editor tab beside the chat (it starts afresh there: an app keeps no state across pages)', () => this.send({ type: 'appFullscreen', callId })]]);
+      this.pinned === callId
+        ? ['Back to its card', 'Show this app in its card again', () => this.unpin()]
+        : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
+    return bar([
+      place,
+      [
+        'Open in Editor',
+        'Open this app in an editor tab beside the chat (it starts afresh there: an app keeps no state across pages)',
+        () => this.send({ type: 'appFullscreen', callId }),
+      ],
+    ]);
   }
 
   private renewBar(callId: string): void {
@@ -152,7 +168,9 @@ export class AppFrames {
     detail.textContent = consent.detail;
     const buttons = document.createElement('div');
     buttons.className = 'card-approval';
-    const show = button(`Show Apps of "${consent.server}"`, 'Show this app, and later ones of this server', () => answer(true));
+    const show = button(`Show Apps of "${consent.server}"`, 'Show this app, and later ones of this server', () =>
+      answer(true),
+    );
     show.className = 'primary';
     const text = button('Show Text Only', "Keep this server's apps as text in this workspace", () => answer(false));
     text.className = 'secondary';
@@ -191,7 +209,10 @@ export class AppFrames {
     if (!frame) return;
     frame.iframe = undefined;
     this.send({ type: 'appClosed', callId });
-    frame.host.replaceChildren(note(`Paused: at most ${MAX_LIVE_APPS} apps run at once in a chat.`), bar([['Resume', 'Run this app again (the one shown longest ago pauses)', () => this.open(callId)]]));
+    frame.host.replaceChildren(
+      note(`Paused: at most ${MAX_LIVE_APPS} apps run at once in a chat.`),
+      bar([['Resume', 'Run this app again (the one shown longest ago pauses)', () => this.open(callId)]]),
+    );
   }
 
   /** The app moved to an editor tab: the card says where it is until the tab closes. */

@@ -88,8 +88,15 @@ export class AskCards {
     }
     card.append(body);
     const actions = el('div', 'ask-actions');
-    accept.addEventListener('click', () => (invalid ? explain() : this.answer(ask.id, { action: 'accept', content: { ...values } })));
-    actions.append(accept, button('Decline', () => this.answer(ask.id, { action: 'decline' })), button('Cancel', () => this.answer(ask.id, { action: 'cancel' })), why);
+    accept.addEventListener('click', () =>
+      invalid ? explain() : this.answer(ask.id, { action: 'accept', content: { ...values } }),
+    );
+    actions.append(
+      accept,
+      button('Decline', () => this.answer(ask.id, { action: 'decline' })),
+      button('Cancel', () => this.answer(ask.id, { action: 'cancel' })),
+      why,
+    );
     card.append(actions);
     // Enter in a field accepts a valid form, as in VS Code's own input boxes.
     body.addEventListener('keydown', (e) => {
@@ -102,13 +109,23 @@ export class AskCards {
   }
 
   private sampling(ask: Extract<AskView, { kind: 'sampling' }>): HTMLElement {
-    const card = head('ask-card ask-sampling', `Server "${ask.server}" asks to send this to your model`, `${ask.model}, up to ${ask.maxTokens} tokens (this server's limit: ${ask.limit})`);
-    if (ask.systemPrompt) card.append(el('div', 'card-label', 'System prompt'), el('pre', 'ask-text', ask.systemPrompt));
-    for (const m of ask.messages) card.append(el('div', 'card-label', m.role === 'user' ? 'User' : 'Assistant'), el('pre', 'ask-text', m.text));
+    const card = head(
+      'ask-card ask-sampling',
+      `Server "${ask.server}" asks to send this to your model`,
+      `${ask.model}, up to ${ask.maxTokens} tokens (this server's limit: ${ask.limit})`,
+    );
+    if (ask.systemPrompt)
+      card.append(el('div', 'card-label', 'System prompt'), el('pre', 'ask-text', ask.systemPrompt));
+    for (const m of ask.messages)
+      card.append(el('div', 'card-label', m.role === 'user' ? 'User' : 'Assistant'), el('pre', 'ask-text', m.text));
     const actions = el('div', 'ask-actions');
     const allow = button('Allow once', () => this.answer(ask.id, { action: 'allow', remember: false }));
     allow.className = 'primary';
-    actions.append(allow, button('Always allow this server', () => this.answer(ask.id, { action: 'allow', remember: true })), button('Deny', () => this.answer(ask.id, { action: 'deny' })));
+    actions.append(
+      allow,
+      button('Always allow this server', () => this.answer(ask.id, { action: 'allow', remember: true })),
+      button('Deny', () => this.answer(ask.id, { action: 'deny' })),
+    );
     card.append(actions);
     return card;
   }
@@ -198,7 +215,11 @@ function option(value: string, label: string): HTMLOptionElement {
   return o;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;

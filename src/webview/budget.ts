@@ -25,7 +25,9 @@ export class BudgetMeterView {
     this.label = root.querySelector('#budget-label') as HTMLSpanElement;
     this.details = root.querySelector('#budget-details') as HTMLDivElement;
     const bar = root.querySelector('.budget-bar') as HTMLSpanElement;
-    this.segments = Object.fromEntries(PARTS.map((p) => [p, bar.querySelector(`.seg-${p}`) as HTMLSpanElement])) as BudgetMeterView['segments'];
+    this.segments = Object.fromEntries(
+      PARTS.map((p) => [p, bar.querySelector(`.seg-${p}`) as HTMLSpanElement]),
+    ) as BudgetMeterView['segments'];
     this.reserve = bar.querySelector('.seg-reserve') as HTMLSpanElement;
     this.button.addEventListener('click', () => {
       const open = this.details.hidden;
@@ -62,10 +64,26 @@ export class BudgetMeterView {
     return [
       ['System prompt', pct(b.system), 'part-system'],
       [`Tool schemas (${count} tool${count === 1 ? '' : 's'}${b.deferred ? ' loaded' : ''})`, pct(tools), 'part-tools'],
-      ...b.tools.map((t): [string, string, string] => [`${t.server || "MinAgent's own"} · ${t.count} tool${t.count === 1 ? '' : 's'}`, formatTokens(t.tokens), 'server']),
+      ...b.tools.map((t): [string, string, string] => [
+        `${t.server || "MinAgent's own"} · ${t.count} tool${t.count === 1 ? '' : 's'}`,
+        formatTokens(t.tokens),
+        'server',
+      ]),
       // Deferred tools are not sent: the model finds them with search_tools; what they would cost.
-      ...(b.deferred ? [[`Deferred (${b.deferred.count.toLocaleString('en-US')} tool${b.deferred.count === 1 ? '' : 's'})`, `not sent (${formatTokens(b.deferred.tokens)})`, 'part-deferred'] as [string, string, string]] : []),
-      ['History', b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history), 'part-history'],
+      ...(b.deferred
+        ? [
+            [
+              `Deferred (${b.deferred.count.toLocaleString('en-US')} tool${b.deferred.count === 1 ? '' : 's'})`,
+              `not sent (${formatTokens(b.deferred.tokens)})`,
+              'part-deferred',
+            ] as [string, string, string],
+          ]
+        : []),
+      [
+        'History',
+        b.history < b.historyFull ? `${pct(b.history)} (of ${formatTokens(b.historyFull)})` : pct(b.history),
+        'part-history',
+      ],
       ['New message', pct(b.message), 'part-message'],
     ];
   }

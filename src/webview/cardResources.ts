@@ -6,7 +6,10 @@ import type { CardResource, ToolCard } from '../shared/protocol';
  * to open the card's resource by its position. Nothing here navigates (no `href`), so a
  * `javascript:` or `command:` URI is only ever shown, never followed.
  */
-export function renderCardResources(card: ToolCard, open: (callId: string, index: number) => void): HTMLElement | undefined {
+export function renderCardResources(
+  card: ToolCard,
+  open: (callId: string, index: number) => void,
+): HTMLElement | undefined {
   if (!card.resources?.length) return undefined;
   const list = document.createElement('div');
   list.className = 'card-resources';
@@ -24,7 +27,14 @@ function row(r: CardResource, open: () => void): HTMLElement {
   button.addEventListener('click', open);
   const detail = document.createElement('span');
   detail.className = 'card-resource-detail';
-  detail.textContent = [r.uri, r.mimeType, r.size !== undefined ? `${r.size.toLocaleString('en')} bytes` : undefined, r.kind === 'embedded' ? 'embedded' : undefined].filter(Boolean).join(' · ');
+  detail.textContent = [
+    r.uri,
+    r.mimeType,
+    r.size !== undefined ? `${r.size.toLocaleString('en')} bytes` : undefined,
+    r.kind === 'embedded' ? 'embedded' : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   e.append(button, detail);
   if (r.kind === 'embedded' && r.text) {
     const preview = document.createElement('pre');

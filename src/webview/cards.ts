@@ -13,7 +13,11 @@ const STATUS_TEXT: Record<ToolCard['status'], string> = {
 };
 const COLLAPSE_OVER = 600;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
@@ -111,7 +115,11 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
         const collapsed = pre.classList.toggle('collapsed');
         toggle.textContent = collapsed ? 'Show more' : 'Show less';
       });
-      const open = el('button', 'link', `Open full result${card.resultChars ? ` (${card.resultChars.toLocaleString()} characters)` : ''}`);
+      const open = el(
+        'button',
+        'link',
+        `Open full result${card.resultChars ? ` (${card.resultChars.toLocaleString()} characters)` : ''}`,
+      );
       open.addEventListener('click', () => actions.openResult(card.callId));
       row.append(toggle, open);
       result.append(row);

@@ -82,7 +82,8 @@ export class ScrollFollow {
 
   private firstWaitingBelow(): HTMLElement | undefined {
     const bottom = this.root.getBoundingClientRect().bottom;
-    for (const el of this.waiting.values()) if (el.isConnected && el.getBoundingClientRect().top > bottom - 8) return el;
+    for (const el of this.waiting.values())
+      if (el.isConnected && el.getBoundingClientRect().top > bottom - 8) return el;
     return undefined;
   }
 

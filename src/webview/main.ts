@@ -43,7 +43,12 @@ const lastActions = new LastMessageActions($<HTMLDivElement>('transcript'), {
   edit: () => send({ type: 'editLast' }),
 });
 const fitInput = autoGrow(input);
-const undoEdit = new UndoEdit(document.querySelector('footer')!, input, () => send({ type: 'undoEdit' }), () => input.dispatchEvent(new Event('input')));
+const undoEdit = new UndoEdit(
+  document.querySelector('footer')!,
+  input,
+  () => send({ type: 'undoEdit' }),
+  () => input.dispatchEvent(new Event('input')),
+);
 const welcome = new Welcome($<HTMLDivElement>('transcript'), (prompt) => {
   input.value = prompt;
   input.focus();
@@ -133,9 +138,7 @@ function applyMeta(state: ChatMeta): void {
     p.textContent = text;
     banner.append(p);
   }
-  for (const [text, action, label] of [
-    [state.setupHint, 'setupModel', 'Set up a model'],
-  ] as const) {
+  for (const [text, action, label] of [[state.setupHint, 'setupModel', 'Set up a model']] as const) {
     if (!text) continue;
     const p = document.createElement('p');
     p.textContent = text;

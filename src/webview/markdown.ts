@@ -12,7 +12,8 @@ const PURIFY = {
   FORBID_ATTR: ['style'],
   // DOMPurify's own rule, plus `scheme://` addresses (a server's resource, library://notes/readme: the
   // chat opens those when a server lists them), never javascript:, data:, vbscript:, file:, command: or vscode*:.
-  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|(?!(?:javascript|data|vbscript|file|command|vscode[\w-]*):)[a-z][a-z0-9+.-]*:\/\/|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  ALLOWED_URI_REGEXP:
+    /^(?:(?:https?|mailto|tel):|(?!(?:javascript|data|vbscript|file|command|vscode[\w-]*):)[a-z][a-z0-9+.-]*:\/\/|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
 };
 
 export function renderMarkdown(text: string): string {

@@ -6,7 +6,12 @@ export const COMPLETE_DEBOUNCE_MS = 200;
 
 export interface PromptFormActions {
   /** The server's completions for one argument, given the values of the others. */
-  complete(prompt: string, argument: string, value: string, context: Record<string, string>): Promise<{ values: string[]; error?: string }>;
+  complete(
+    prompt: string,
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; error?: string }>;
   /** Runs the prompt; resolves with the host's error, if any (the form stays open to fix it). */
   run(prompt: string, args: Record<string, string>): Promise<string | undefined>;
   /** The form closed (sent or cancelled): the chat input takes the focus back. */
@@ -110,10 +115,22 @@ export class PromptForm {
     wrap.append(label);
     if (arg.description) wrap.append(el('div', 'prompt-arg-description', arg.description));
     wrap.append(input, list);
-    const field: Field = { wrap, name: arg.name, required: arg.required, input, list, values: [], active: -1, asked: 0, timer: undefined };
+    const field: Field = {
+      wrap,
+      name: arg.name,
+      required: arg.required,
+      input,
+      list,
+      values: [],
+      active: -1,
+      asked: 0,
+      timer: undefined,
+    };
     input.addEventListener('input', () => this.schedule(field));
     input.addEventListener('focus', () => this.schedule(field));
-    input.addEventListener('blur', () => setTimeout(() => document.activeElement !== input && this.showValues(field, []), 150));
+    input.addEventListener('blur', () =>
+      setTimeout(() => document.activeElement !== input && this.showValues(field, []), 150),
+    );
     input.addEventListener('keydown', (e) => this.onKey(e, field));
     return field;
   }
@@ -127,11 +144,16 @@ export class PromptForm {
     const prompt = this.prompt;
     if (!prompt) return;
     const asked = ++field.asked;
-    const context = Object.fromEntries(this.fields.filter((f) => f !== field && f.input.value !== '').map((f) => [f.name, f.input.value]));
+    const context = Object.fromEntries(
+      this.fields.filter((f) => f !== field && f.input.value !== '').map((f) => [f.name, f.input.value]),
+    );
     const { values } = await this.actions.complete(prompt.name, field.name, field.input.value, context);
     // A later keystroke asked again, or the form closed: this answer is stale.
     if (asked !== field.asked || this.prompt !== prompt || document.activeElement !== field.input) return;
-    this.showValues(field, values.filter((v) => v !== field.input.value));
+    this.showValues(
+      field,
+      values.filter((v) => v !== field.input.value),
+    );
   }
 
   private showValues(field: Field, values: string[]): void {
@@ -174,7 +196,8 @@ export class PromptForm {
     const n = field.values.length;
     if (n && e.key === 'ArrowDown') field.active = (field.active + 1) % n;
     else if (n && e.key === 'ArrowUp') field.active = field.active <= 0 ? n - 1 : field.active - 1;
-    else if (n && field.active >= 0 && (e.key === 'Enter' || e.key === 'Tab')) this.accept(field, field.values[field.active]!);
+    else if (n && field.active >= 0 && (e.key === 'Enter' || e.key === 'Tab'))
+      this.accept(field, field.values[field.active]!);
     else if (e.key === 'Escape') {
       if (n) this.showValues(field, []);
       else this.close();
@@ -193,7 +216,9 @@ export class PromptForm {
       missing[0]!.input.focus();
       return;
     }
-    const args = Object.fromEntries(this.fields.filter((f) => f.input.value !== '').map((f) => [f.name, f.input.value]));
+    const args = Object.fromEntries(
+      this.fields.filter((f) => f.input.value !== '').map((f) => [f.name, f.input.value]),
+    );
     this.sending = true;
     this.error.textContent = '';
     const error = await this.actions.run(prompt.name, args);

@@ -22,7 +22,11 @@ export class PromptUi {
   ) {
     this.form = new PromptForm({
       complete: (prompt, argument, value, context) =>
-        new Promise((resolve) => this.completions.set(this.send({ type: 'completePrompt', prompt, argument, value, context }), (m) => resolve({ values: m.values, ...(m.error ? { error: m.error } : {}) }))),
+        new Promise((resolve) =>
+          this.completions.set(this.send({ type: 'completePrompt', prompt, argument, value, context }), (m) =>
+            resolve({ values: m.values, ...(m.error ? { error: m.error } : {}) }),
+          ),
+        ),
       run: (prompt, args) => this.run(prompt, args),
       closed: () => this.input.focus(),
     });

@@ -73,7 +73,11 @@ export class SlashMenu {
   /** The menu with one line that says there is nothing to pick (Enter still sends what is typed). */
   private showNone(): void {
     this.shown = [];
-    const note = el('li', 'slash-empty', 'No prompts: none of your running servers offers one. A server\'s prompts show here as /name.');
+    const note = el(
+      'li',
+      'slash-empty',
+      "No prompts: none of your running servers offers one. A server's prompts show here as /name.",
+    );
     note.setAttribute('role', 'option');
     note.setAttribute('aria-disabled', 'true');
     this.list.replaceChildren(note);

@@ -90,7 +90,8 @@ export class StreamingMarkdown {
       this.scanFrom = nl + 1;
       const fence = FENCE.exec(line)?.[1];
       if (this.fence) {
-        if (fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && line.trim() === fence) this.fence = undefined;
+        if (fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && line.trim() === fence)
+          this.fence = undefined;
       } else if (fence) this.fence = fence;
       else if (line.trim() === '') this.boundary = this.scanFrom;
     }

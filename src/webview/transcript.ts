@@ -50,7 +50,10 @@ export class Transcript {
     private readonly actions: TranscriptActions,
   ) {
     this.follow = new ScrollFollow(root);
-    this.near = new IntersectionObserver((seen) => seen.forEach((e) => e.isIntersecting && this.renderChunk(this.chunks.find((c) => c.el === e.target))), { root, rootMargin: '2000px 0px' });
+    this.near = new IntersectionObserver(
+      (seen) => seen.forEach((e) => e.isIntersecting && this.renderChunk(this.chunks.find((c) => c.el === e.target))),
+      { root, rootMargin: '2000px 0px' },
+    );
   }
 
   reset(items: readonly TranscriptItem[]): void {
@@ -189,7 +192,8 @@ export class Transcript {
     switch (item.kind) {
       case 'user': {
         const e = text('div', 'msg user', item.text);
-        if (item.attachments?.length) e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `attached: ${a}`)));
+        if (item.attachments?.length)
+          e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `attached: ${a}`)));
         return e;
       }
       case 'assistant': {
@@ -226,7 +230,11 @@ function newChunk(): Chunk {
   return { el, ids: [], rendered: false };
 }
 
-function text<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, content: string): HTMLElementTagNameMap[K] {
+function text<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  content: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   e.className = className;
   e.textContent = content;

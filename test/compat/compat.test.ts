@@ -30,7 +30,10 @@ before(() => {
   git('-c', 'user.email=compat@example.invalid', '-c', 'user.name=compat', 'commit', '-qm', 'first');
   // What the linter lints: a file with an unused variable, under a flat config that reports it.
   mkdirSync(join(work, 'lint'));
-  writeFileSync(join(work, 'lint', 'eslint.config.mjs'), "export default [{ rules: { 'no-unused-vars': 'error' } }];\n");
+  writeFileSync(
+    join(work, 'lint', 'eslint.config.mjs'),
+    "export default [{ rules: { 'no-unused-vars': 'error' } }];\n",
+  );
   writeFileSync(join(work, 'lint', 'bad.js'), 'const unused = 1;\n');
 });
 after(() => {
@@ -47,7 +50,8 @@ interface Seen {
   prompts: string[];
 }
 
-const withRepo = (args: Record<string, unknown>): Record<string, unknown> => JSON.parse(JSON.stringify(args).replaceAll('{repo}', repo).replaceAll('{work}', work)) as Record<string, unknown>;
+const withRepo = (args: Record<string, unknown>): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(args).replaceAll('{repo}', repo).replaceAll('{work}', work)) as Record<string, unknown>;
 /** "MCP error -32603: MCP error -32603: x" -> "x": the SDK's own prefix, which each client words its own way. */
 const bare = (message: string) => message.replace(/^(MCP error -?\d+: )+/, '');
 
@@ -59,14 +63,25 @@ async function bySdk(server: CompatServer, transport: Transport): Promise<Seen> 
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
     let call: Seen['call'];
     try {
-      const r = (await client.callTool({ name: server.call.tool, arguments: withRepo(server.call.args) }, undefined, { timeout: 60_000 })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
-      call = { text: (r.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n'), error: !!r.isError };
+      const r = (await client.callTool({ name: server.call.tool, arguments: withRepo(server.call.args) }, undefined, {
+        timeout: 60_000,
+      })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
+      call = {
+        text: (r.content ?? [])
+          .filter((b) => b.type === 'text')
+          .map((b) => b.text)
+          .join('\n'),
+        error: !!r.isError,
+      };
     } catch (err) {
       call = { text: bare((err as Error).message), error: true };
     }
     const resources = caps.resources ? (await client.listResources()).resources.map((r) => r.uri).sort() : [];
     const first = resources[0];
-    const firstResource = first === undefined ? undefined : ((await client.readResource({ uri: first })).contents[0] as { text?: string } | undefined)?.text;
+    const firstResource =
+      first === undefined
+        ? undefined
+        : ((await client.readResource({ uri: first })).contents[0] as { text?: string } | undefined)?.text;
     const prompts = caps.prompts ? (await client.listPrompts()).prompts.map((p) => p.name).sort() : [];
     return { tools, call, resources, prompts, ...(firstResource !== undefined ? { firstResource } : {}) };
   } finally {
@@ -74,16 +89,30 @@ async function bySdk(server: CompatServer, transport: Transport): Promise<Seen> 
   }
 }
 
-async function byCli(folder: string, server: CompatServer, first: string | undefined, sandboxed = false): Promise<Seen> {
+async function byCli(
+  folder: string,
+  server: CompatServer,
+  first: string | undefined,
+  sandboxed = false,
+): Promise<Seen> {
   // Not spawnSync: a synchronous wait froze the other tests' SDK clients in this process, and the
   // suite, which waits more than it computes, ran about one test at a time.
   const run = (...args: string[]) =>
     new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
       // Sandboxed: as by default (npm run compat turns the sandbox off for the comparison runs).
-      const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), ...(sandboxed ? { MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } : {}) };
-      execFile(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env }, (error, out, err) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err });
-      });
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        XDG_CONFIG_HOME: join(folder, 'config'),
+        ...(sandboxed ? { MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } : {}),
+      };
+      execFile(
+        process.execPath,
+        [CLI, ...args, '--trust'],
+        { cwd: folder, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env },
+        (error, out, err) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out, err });
+        },
+      );
     });
   const json = async <T>(verb: string): Promise<T> => {
     const r = await run(verb, '--json');
@@ -95,7 +124,10 @@ async function byCli(folder: string, server: CompatServer, first: string | undef
     assert.match(servers.out, /\tsandboxed: writes /, `the server runs in its sandbox: ${servers.out}${servers.err}`);
   }
   // MinAgent's own read_resource tool (for a server with resources) is not the server's.
-  const tools = (await json<{ tools: Array<{ name: string; server: string }> }>('tools')).tools.filter((t) => t.server === server.name).map((t) => t.name).sort();
+  const tools = (await json<{ tools: Array<{ name: string; server: string }> }>('tools')).tools
+    .filter((t) => t.server === server.name)
+    .map((t) => t.name)
+    .sort();
   const called = await run('call', server.call.tool, JSON.stringify(withRepo(server.call.args)));
   const text = called.out.replace(/\n$/, '');
   let call: Seen['call'] = { text, error: false };
@@ -119,20 +151,31 @@ async function byCli(folder: string, server: CompatServer, first: string | undef
 function folderFor(name: string, entry: Record<string, unknown>): string {
   const folder = join(work, name);
   mkdirSync(join(folder, '.vscode'), { recursive: true });
-  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { [name.replace(/-.*/, '')]: entry } }));
+  writeFileSync(
+    join(folder, '.vscode', 'settings.json'),
+    JSON.stringify({ 'minagent.servers': { [name.replace(/-.*/, '')]: entry } }),
+  );
   return folder;
 }
 
 function compare(server: CompatServer, sdk: Seen, cli: Seen): void {
   assert.ok(sdk.tools.length > 0, 'the server lists tools');
   assert.deepEqual(cli.tools, sdk.tools, 'tool names');
-  assert.equal(cli.call.error, sdk.call.error, `whether ${server.call.tool} failed: ${cli.call.text} / ${sdk.call.text}`);
+  assert.equal(
+    cli.call.error,
+    sdk.call.error,
+    `whether ${server.call.tool} failed: ${cli.call.text} / ${sdk.call.text}`,
+  );
   // An error thrown as JSON-RPC is told in each client's own words around the server's message.
-  if (sdk.call.error) assert.ok(cli.call.text.includes(sdk.call.text) || sdk.call.text.includes(cli.call.text), `${server.call.tool}'s error: ${JSON.stringify(cli.call.text)} vs ${JSON.stringify(sdk.call.text)}`);
+  if (sdk.call.error)
+    assert.ok(
+      cli.call.text.includes(sdk.call.text) || sdk.call.text.includes(cli.call.text),
+      `${server.call.tool}'s error: ${JSON.stringify(cli.call.text)} vs ${JSON.stringify(sdk.call.text)}`,
+    );
   else assert.equal(cli.call.text, sdk.call.text, `${server.call.tool}'s text`);
   assert.match(sdk.call.text, server.call.expect, 'the call reached the server');
   assert.deepEqual(cli.resources, sdk.resources, 'resources');
-  assert.equal(cli.firstResource, sdk.firstResource, 'the first resource\'s text');
+  assert.equal(cli.firstResource, sdk.firstResource, "the first resource's text");
   assert.deepEqual(cli.prompts, sdk.prompts, 'prompts');
 }
 
@@ -149,10 +192,17 @@ async function serveHttp(server: CompatServer): Promise<{ url: string; child: Ch
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://${http.host ?? '127.0.0.1'}:${port}${http.path}`;
-  await waitFor(() => `${server.name} to serve HTTP on ${port}: ${stderr.slice(-500)}`, async () => {
-    if (child.exitCode !== null) throw new Error(`${server.name} exited: ${stderr.slice(-500)}`);
-    return fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
-  }, 30_000);
+  await waitFor(
+    () => `${server.name} to serve HTTP on ${port}: ${stderr.slice(-500)}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${server.name} exited: ${stderr.slice(-500)}`);
+      return fetch(`http://127.0.0.1:${port}/`).then(
+        () => true,
+        () => false,
+      );
+    },
+    30_000,
+  );
   return { url, child };
 }
 
@@ -169,10 +219,24 @@ describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 },
     git('config', 'user.name', 'compat');
     writeFileSync(join(folder, '.gitignore'), 'config/\n.vscode/\n');
     writeFileSync(join(folder, 'notes.md'), 'from the sandbox\n');
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args, '--trust'], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' },
+      });
     const added = run('call', 'git_add', JSON.stringify({ path: folder, paths: ['.'] }));
     assert.equal(added.status, 0, `git_add: ${added.stdout}${added.stderr}`);
-    const committed = run('call', 'git_commit', JSON.stringify({ path: folder, message: 'committed in the sandbox', author: { name: 'compat', email: 'compat@example.invalid' } }));
+    const committed = run(
+      'call',
+      'git_commit',
+      JSON.stringify({
+        path: folder,
+        message: 'committed in the sandbox',
+        author: { name: 'compat', email: 'compat@example.invalid' },
+      }),
+    );
     assert.equal(committed.status, 0, `git_commit: ${committed.stdout}${committed.stderr}`);
     assert.match(git('log', '--format=%s').stdout, /^committed in the sandbox$/m);
     assert.match(git('show', '--name-only', '--format=').stdout, /notes\.md/);
@@ -184,9 +248,22 @@ describe('a database server that installs from npm alone works in the default sa
   test('@bytebase/dbhub (SQLite in its folder, on Node 24): creates a table, writes a row, reads it back; the database file is in the folder', () => {
     const node = node24();
     assert.ok(existsSync(node), `Node 24 of the e2e cache is missing (${node}): npm run compat installs it`);
-    const folder = folderFor('dbhub-sandboxed', { command: node, args: [join(COMPAT_MODULES, '@bytebase/dbhub/dist/index.js'), '--dsn', 'sqlite://${workspaceFolder}/app.db'] });
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--trust'], { cwd: folder, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' } });
-    const made = run('call', 'execute_sql', JSON.stringify({ sql: 'CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES (\'kept in the sandbox\');' }));
+    const folder = folderFor('dbhub-sandboxed', {
+      command: node,
+      args: [join(COMPAT_MODULES, '@bytebase/dbhub/dist/index.js'), '--dsn', 'sqlite://${workspaceFolder}/app.db'],
+    });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args, '--trust'], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' },
+      });
+    const made = run(
+      'call',
+      'execute_sql',
+      JSON.stringify({ sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('kept in the sandbox');" }),
+    );
     assert.equal(made.status, 0, `execute_sql: ${made.stdout}${made.stderr}`);
     const read = run('call', 'execute_sql', JSON.stringify({ sql: 'SELECT body FROM notes' }));
     assert.equal(read.status, 0, `execute_sql: ${read.stdout}${read.stderr}`);
@@ -196,7 +273,10 @@ describe('a database server that installs from npm alone works in the default sa
   });
 });
 
-describe('third-party servers: the minagent CLI sees what the SDK\'s client sees', { timeout: 30 * 60_000, concurrency: 4 }, () => {
+describe("third-party servers: the minagent CLI sees what the SDK's client sees", {
+  timeout: 30 * 60_000,
+  concurrency: 4,
+}, () => {
   test('the servers are installed (npm run compat installs compat/package.json)', () => {
     assert.ok(installed, 'compat/node_modules is missing: run `npm run compat`');
     assert.ok(COMPAT_SERVERS.length >= 10, 'at least ten servers');
@@ -204,18 +284,51 @@ describe('third-party servers: the minagent CLI sees what the SDK\'s client sees
 
   for (const server of COMPAT_SERVERS) {
     test(`${server.name} (${server.pkg}) over stdio`, { timeout: 5 * 60_000 }, async () => {
-      const entry = { command: process.execPath, args: [entryOf(server), ...(server.args ?? [])], ...(server.env ? { env: server.env } : {}) };
-      const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
+      const entry = {
+        command: process.execPath,
+        args: [entryOf(server), ...(server.args ?? [])],
+        ...(server.env ? { env: server.env } : {}),
+      };
+      const sdk = await bySdk(
+        server,
+        new StdioClientTransport({
+          command: entry.command,
+          args: entry.args,
+          env: { ...(process.env as Record<string, string>), ...server.env },
+          cwd: work,
+          stderr: 'ignore',
+        }),
+      );
       const cli = await byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
       compare(server, sdk, cli);
     });
-    test(`${server.name} (${server.pkg}) over stdio, in the default sandbox (a workspace's server, its folder as cwd)`, { timeout: 5 * 60_000, ...(server.sandbox?.skip ? { skip: server.sandbox.skip } : {}) }, async () => {
-      const entry = { command: process.execPath, args: [entryOf(server), ...(server.args ?? [])], ...(server.env ? { env: server.env } : {}) };
-      const sdk = await bySdk(server, new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(process.env as Record<string, string>), ...server.env }, cwd: work, stderr: 'ignore' }));
+    test(`${server.name} (${server.pkg}) over stdio, in the default sandbox (a workspace's server, its folder as cwd)`, {
+      timeout: 5 * 60_000,
+      ...(server.sandbox?.skip ? { skip: server.sandbox.skip } : {}),
+    }, async () => {
+      const entry = {
+        command: process.execPath,
+        args: [entryOf(server), ...(server.args ?? [])],
+        ...(server.env ? { env: server.env } : {}),
+      };
+      const sdk = await bySdk(
+        server,
+        new StdioClientTransport({
+          command: entry.command,
+          args: entry.args,
+          env: { ...(process.env as Record<string, string>), ...server.env },
+          cwd: work,
+          stderr: 'ignore',
+        }),
+      );
       const folder = folderFor(`${server.name}-sandboxed`, entry);
       const cli = await byCli(folder, server, undefined, true);
       assert.deepEqual(cli.tools, sdk.tools, 'tool names');
-      assert.match(cli.call.text, server.sandbox?.expect ?? server.call.expect, `${server.call.tool} reached the server and did its work: ${cli.call.text.slice(0, 2000)}`);
+      assert.match(
+        cli.call.text,
+        server.sandbox?.expect ?? server.call.expect,
+        `${server.call.tool} reached the server and did its work: ${cli.call.text.slice(0, 2000)}`,
+      );
     });
     if (!server.http) continue;
     test(`${server.name} (${server.pkg}) over Streamable HTTP`, { timeout: 5 * 60_000 }, async () => {
@@ -223,7 +336,11 @@ describe('third-party servers: the minagent CLI sees what the SDK\'s client sees
       try {
         const headers = server.http!.headers ?? {};
         const sdk = await bySdk(server, new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-        const cli = await byCli(folderFor(`${server.name}-http`, { type: 'http', url, headers }), server, sdk.resources[0]);
+        const cli = await byCli(
+          folderFor(`${server.name}-http`, { type: 'http', url, headers }),
+          server,
+          sdk.resources[0],
+        );
         compare(server, sdk, cli);
       } finally {
         child.kill('SIGKILL');

@@ -14,7 +14,10 @@ export interface CompatServer {
   bin: string;
   args?: string[];
   env?: Record<string, string>;
-  /** A call both clients make; `{repo}` in a string argument is the test's git repository. `expect`: what its text shows (so the call did reach the server). */
+  /**
+   * A call both clients make; `{repo}` in a string argument is the test's git repository. `expect`: what its text shows
+   * (so the call did reach the server).
+   */
   call: { tool: string; args: Record<string, unknown>; expect: RegExp };
   /**
    * In the default sandbox (a workspace's server, its folder as cwd): `skip` says why it cannot run
@@ -22,7 +25,13 @@ export interface CompatServer {
    */
   sandbox?: { skip?: string; expect?: RegExp };
   /** Streamable HTTP: the arguments and environment that serve it on `port`, and the URL's host and path. */
-  http?: { args?: (port: number) => string[]; env?: (port: number) => Record<string, string>; host?: string; path: string; headers?: Record<string, string> };
+  http?: {
+    args?: (port: number) => string[];
+    env?: (port: number) => Record<string, string>;
+    host?: string;
+    path: string;
+    headers?: Record<string, string>;
+  };
 }
 
 export const COMPAT_SERVERS: CompatServer[] = [
@@ -31,7 +40,10 @@ export const COMPAT_SERVERS: CompatServer[] = [
     pkg: '@cyanheads/git-mcp-server',
     bin: 'dist/index.js',
     call: { tool: 'git_status', args: { path: '{repo}' }, expect: /"isClean": true/ },
-    http: { env: (port) => ({ MCP_TRANSPORT_TYPE: 'http', MCP_HTTP_PORT: String(port), MCP_HTTP_HOST: '127.0.0.1' }), path: '/mcp' },
+    http: {
+      env: (port) => ({ MCP_TRANSPORT_TYPE: 'http', MCP_HTTP_PORT: String(port), MCP_HTTP_HOST: '127.0.0.1' }),
+      path: '/mcp',
+    },
   },
   {
     name: 'playwright',
@@ -47,7 +59,9 @@ export const COMPAT_SERVERS: CompatServer[] = [
     bin: 'build/src/bin/chrome-devtools-mcp.js',
     args: ['--headless', '--isolated'],
     call: { tool: 'list_pages', args: {}, expect: /Chrome/ },
-    sandbox: { skip: "Chrome aborts in the sandbox: its single-instance check creates a Unix socket, which the sandbox's seccomp filter refuses (issue 50, not done)" },
+    sandbox: {
+      skip: "Chrome aborts in the sandbox: its single-instance check creates a Unix socket, which the sandbox's seccomp filter refuses (issue 50, not done)",
+    },
   },
   {
     name: 'eslint',
@@ -59,7 +73,11 @@ export const COMPAT_SERVERS: CompatServer[] = [
     name: 'context7',
     pkg: '@upstash/context7-mcp',
     bin: 'dist/index.js',
-    call: { tool: 'resolve-library-id', args: { libraryName: 'react', query: 'hooks' }, expect: /Error searching libraries/ },
+    call: {
+      tool: 'resolve-library-id',
+      args: { libraryName: 'react', query: 'hooks' },
+      expect: /Error searching libraries/,
+    },
     http: { args: (port) => ['--transport', 'http', '--port', String(port)], path: '/mcp' },
   },
   {
@@ -69,7 +87,11 @@ export const COMPAT_SERVERS: CompatServer[] = [
     call: { tool: 'API-get-self', args: {}, expect: /notion/i },
     // Its API is no host the sandbox lets it reach: the sandbox's proxy says so.
     sandbox: { expect: /Connection blocked by network allowlist/ },
-    http: { args: (port) => ['--transport', 'http', '--port', String(port), '--auth-token', 'compat-token'], path: '/mcp', headers: { Authorization: 'Bearer compat-token' } },
+    http: {
+      args: (port) => ['--transport', 'http', '--port', String(port), '--auth-token', 'compat-token'],
+      path: '/mcp',
+      headers: { Authorization: 'Bearer compat-token' },
+    },
   },
   {
     name: 'figma',
@@ -93,11 +115,30 @@ export const COMPAT_SERVERS: CompatServer[] = [
     pkg: '@antv/mcp-server-chart',
     bin: 'build/index.js',
     call: { tool: 'generate_pie_chart', args: { data: [{ category: 'a', value: 1 }] }, expect: /chart/i },
-    http: { args: (port) => ['--transport', 'streamable', '--port', String(port), '--host', '127.0.0.1'], path: '/mcp' },
+    http: {
+      args: (port) => ['--transport', 'streamable', '--port', String(port), '--host', '127.0.0.1'],
+      path: '/mcp',
+    },
   },
-  { name: 'runner', pkg: 'mcp-server-code-runner', bin: 'dist/cli.js', call: { tool: 'run-code', args: { languageId: 'javascript', code: 'console.log(6 * 7)' }, expect: /^42$/m } },
-  { name: 'tavily', pkg: 'tavily-mcp', bin: 'build/index.js', env: { TAVILY_API_KEY: 'compat-key' }, call: { tool: 'tavily_search', args: { query: 'mcp' }, expect: /Tavily/ } },
-  { name: 'fetch', pkg: '@kazuph/mcp-fetch', bin: 'dist/index.js', call: { tool: 'imageFetch', args: { url: 'http://127.0.0.1:1/' }, expect: /Blocked URL/ } },
+  {
+    name: 'runner',
+    pkg: 'mcp-server-code-runner',
+    bin: 'dist/cli.js',
+    call: { tool: 'run-code', args: { languageId: 'javascript', code: 'console.log(6 * 7)' }, expect: /^42$/m },
+  },
+  {
+    name: 'tavily',
+    pkg: 'tavily-mcp',
+    bin: 'build/index.js',
+    env: { TAVILY_API_KEY: 'compat-key' },
+    call: { tool: 'tavily_search', args: { query: 'mcp' }, expect: /Tavily/ },
+  },
+  {
+    name: 'fetch',
+    pkg: '@kazuph/mcp-fetch',
+    bin: 'dist/index.js',
+    call: { tool: 'imageFetch', args: { url: 'http://127.0.0.1:1/' }, expect: /Blocked URL/ },
+  },
 ];
 
 /** The file a server's `bin` runs. */

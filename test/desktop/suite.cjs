@@ -20,9 +20,13 @@ exports.run = async function run() {
     const list = api.servers();
     return list.filter((s) => s.state.kind === 'running').length === 2 ? list : undefined;
   });
-  assert.deepEqual(servers.map((s) => s.name), ['research', 'analytics']);
+  assert.deepEqual(
+    servers.map((s) => s.name),
+    ['research', 'analytics'],
+  );
   assert.deepEqual(api.toolNames(), ['echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count']);
   assert.match(await api.call('search_corpus', { query: 'mcp' }), /open protocol/);
   const commands = await vscode.commands.getCommands(true);
-  for (const id of ['minagent.restartAll', 'minagent.tryTool', 'minagent.showLogs']) assert.ok(commands.includes(id), id);
+  for (const id of ['minagent.restartAll', 'minagent.tryTool', 'minagent.showLogs'])
+    assert.ok(commands.includes(id), id);
 };

@@ -2,7 +2,17 @@
 // extension installed, per ../shared/E2E-RECIPE.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,7 +39,10 @@ export interface CodeServer {
   workspace: string;
   reportFile: string;
   dir: string;
-  /** The extension's latest report, or undefined before its first (a package built without MINAGENT_SERVER_REPORT never writes one). */
+  /**
+   * The extension's latest report, or undefined before its first (a package built without MINAGENT_SERVER_REPORT never
+   * writes one).
+   */
   report(): ServerReport | undefined;
   stop(): Promise<void>;
   /** What the extension wrote to its "MinAgent" log channel so far (the file VS Code keeps for it). */
@@ -67,20 +80,45 @@ export interface CodeServerOptions {
 function installedVsix(node: string, env: Record<string, string>): string {
   const stat = statSync(VSIX);
   const key = createHash('sha256').update(`${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
-  const done = builtOnce(join(ROOT, 'node_modules', '.cache', 'minagent-e2e-vsix'), key, join('extensions', 'extensions.json'), (staging) => {
-    const install = spawnSync(node, [paths.codeServer, '--user-data-dir', join(staging, 'user-data'), '--extensions-dir', join(staging, 'extensions'), '--install-extension', VSIX, '--force'], { env, encoding: 'utf8' });
-    if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
-    // extensions.json names the folder it was installed in: kept as written, rewritten on each copy.
-    writeFileSync(join(staging, 'extensions', 'installed-in'), join(staging, 'extensions'));
-  });
+  const done = builtOnce(
+    join(ROOT, 'node_modules', '.cache', 'minagent-e2e-vsix'),
+    key,
+    join('extensions', 'extensions.json'),
+    (staging) => {
+      const install = spawnSync(
+        node,
+        [
+          paths.codeServer,
+          '--user-data-dir',
+          join(staging, 'user-data'),
+          '--extensions-dir',
+          join(staging, 'extensions'),
+          '--install-extension',
+          VSIX,
+          '--force',
+        ],
+        { env, encoding: 'utf8' },
+      );
+      if (install.status !== 0) throw new Error(`installing the vsix failed: ${install.stderr || install.stdout}`);
+      // extensions.json names the folder it was installed in: kept as written, rewritten on each copy.
+      writeFileSync(join(staging, 'extensions', 'installed-in'), join(staging, 'extensions'));
+    },
+  );
   return join(done, 'extensions');
 }
 
-/** Copies the installed extension into `extensions`; returns its manifest's entries, pointed there as if installed there. */
+/**
+ * Copies the installed extension into `extensions`; returns its manifest's entries, pointed there as if installed
+ * there.
+ */
 function copyInstalled(from: string, extensions: string): unknown[] {
   const installedIn = readFileSync(join(from, 'installed-in'), 'utf8');
-  for (const entry of readdirSync(from)) if (entry !== 'extensions.json' && entry !== 'installed-in') cpSync(join(from, entry), join(extensions, entry), { recursive: true });
-  return JSON.parse(readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions)) as unknown[];
+  for (const entry of readdirSync(from))
+    if (entry !== 'extensions.json' && entry !== 'installed-in')
+      cpSync(join(from, entry), join(extensions, entry), { recursive: true });
+  return JSON.parse(
+    readFileSync(join(from, 'extensions.json'), 'utf8').split(installedIn).join(extensions),
+  ) as unknown[];
 }
 
 /**
@@ -127,11 +165,17 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const extensions = join(dir, 'extensions');
   const workspace = options.inPlace ? join(ROOT, 'fixtures', 'workspaces', options.workspace) : join(dir, 'workspace');
   const home = join(dir, 'home');
-  for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')]) mkdirSync(d, { recursive: true });
+  for (const d of [userData, extensions, home, join(dir, 'tmp'), join(userData, 'User')])
+    mkdirSync(d, { recursive: true });
   if (!options.inPlace) cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
-  if (options.workspaceSettings) writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
-  for (const [file, content] of Object.entries(options.workspaceFiles ?? {})) writeFileSync(join(workspace, file), JSON.stringify(content, null, 2));
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_EDITOR, ...options.userSettings }, null, 2));
+  if (options.workspaceSettings)
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
+  for (const [file, content] of Object.entries(options.workspaceFiles ?? {}))
+    writeFileSync(join(workspace, file), JSON.stringify(content, null, 2));
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({ ...QUIET_EDITOR, ...options.userSettings }, null, 2),
+  );
   const reportFile = join(dir, 'report.json');
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -148,22 +192,50 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const installed = copyInstalled(installedVsix(node, env), extensions);
   for (const ext of options.extensions ?? []) {
     const from = join(ROOT, 'fixtures', 'extensions', ext);
-    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
     const folder = `${manifest.publisher}.${manifest.name}-${manifest.version}`;
     cpSync(from, join(extensions, folder), { recursive: true });
     // VS Code loads only the extensions its manifest lists (a folder beside them is ignored).
     const location = join(extensions, folder);
-    installed.push({ identifier: { id: `${manifest.publisher}.${manifest.name}` }, version: manifest.version, location: { $mid: 1, fsPath: location, external: pathToFileURL(location).href, path: location, scheme: 'file' }, relativeLocation: folder });
+    installed.push({
+      identifier: { id: `${manifest.publisher}.${manifest.name}` },
+      version: manifest.version,
+      location: { $mid: 1, fsPath: location, external: pathToFileURL(location).href, path: location, scheme: 'file' },
+      relativeLocation: folder,
+    });
   }
   writeFileSync(join(extensions, 'extensions.json'), JSON.stringify(installed));
 
   const port = await freePort();
-  const args = [paths.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened'];
+  const args = [
+    paths.codeServer,
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    extensions,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+  ];
   if (options.trust !== false) args.push('--disable-workspace-trust');
   args.push(workspace);
   // Started in the workspace, as `code .` in a terminal starts VS Code: the extension host's working
   // directory is then the user's folder (the sandbox must leave nothing of its own there).
-  const child: ChildProcess = spawn(node, args, { cwd: workspace, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(node, args, {
+    cwd: workspace,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${output}`)), 60_000);
@@ -186,7 +258,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   child.stdout!.resume();
   child.stderr!.resume();
 
-  const settingsFile = (scope: 'user' | 'workspace') => (scope === 'user' ? join(userData, 'User', 'settings.json') : join(workspace, '.vscode', 'settings.json'));
+  const settingsFile = (scope: 'user' | 'workspace') =>
+    scope === 'user' ? join(userData, 'User', 'settings.json') : join(workspace, '.vscode', 'settings.json');
   return {
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
     env,
@@ -217,7 +290,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     settings: async (scope) => (await settledSettings(settingsFile(scope))).value,
     minagentLog: () => {
       const logs = join(userData, 'logs');
-      const files = existsSync(logs) ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) => f.endsWith(join('minagent.minagent', 'MinAgent.log'))) : [];
+      const files = existsSync(logs)
+        ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) =>
+            f.endsWith(join('minagent.minagent', 'MinAgent.log')),
+          )
+        : [];
       return files.map((f) => readFileSync(join(logs, f), 'utf8')).join('\n');
     },
   };

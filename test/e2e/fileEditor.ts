@@ -14,7 +14,10 @@ export interface FileEditor {
   get(prepare?: (cs: CodeServer) => void): Promise<{ cs: CodeServer; wb: Workbench; passed: () => void }>;
 }
 
-export function fileEditor(start: () => Promise<CodeServer>, cleanup: () => void | Promise<void> = () => {}): FileEditor {
+export function fileEditor(
+  start: () => Promise<CodeServer>,
+  cleanup: () => void | Promise<void> = () => {},
+): FileEditor {
   let shared: { cs: CodeServer; wb: Workbench; clean: boolean } | undefined;
   const close = async () => {
     const editor = shared;

@@ -10,10 +10,16 @@ import { QUIET_EDITOR, startCodeServer } from './codeServer';
 import { Workbench } from './workbench';
 
 /** The user settings that put the chat on the mock model listening on `port`. */
-const onMockModel = (port: string) => ({ 'minagent.chat.provider': 'openai', 'minagent.chat.baseUrl': `http://127.0.0.1:${port}/v1`, 'minagent.chat.model': 'mock-model' });
+const onMockModel = (port: string) => ({
+  'minagent.chat.provider': 'openai',
+  'minagent.chat.baseUrl': `http://127.0.0.1:${port}/v1`,
+  'minagent.chat.model': 'mock-model',
+});
 
 /** `extensions` (of fixtures/extensions) and `userSettings` come beside the demo's own. */
-export async function startDemoWithMockModel(options: { extensions?: string[]; userSettings?: Record<string, unknown> } = {}): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
+export async function startDemoWithMockModel(
+  options: { extensions?: string[]; userSettings?: Record<string, unknown> } = {},
+): Promise<{ mock: Awaited<ReturnType<typeof listeningFixture>>; cs: Awaited<ReturnType<typeof startCodeServer>> }> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   return { mock, cs: await startCodeServer(demoOptions(mock.port, options)) };
 }
@@ -29,7 +35,11 @@ const demoOptions = (port: string, options: { extensions?: string[]; userSetting
 export interface SeenRequest {
   /** Whether the client closed the request (a turn that ended mid-stream closes it). */
   closed: boolean;
-  body: { messages: Array<{ role: string; content: unknown }>; max_tokens?: number; tools?: Array<{ function: { name: string } }> };
+  body: {
+    messages: Array<{ role: string; content: unknown }>;
+    max_tokens?: number;
+    tools?: Array<{ function: { name: string } }>;
+  };
 }
 
 /** The requests the mock model server has seen, oldest first. */
@@ -37,7 +47,9 @@ export async function requests(port: string): Promise<SeenRequest[]> {
   return (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as SeenRequest[];
 }
 
-/** What a test run in a chat on the mock model gets: the editor, its chat page, the editor's process and the model's. */
+/**
+ * What a test run in a chat on the mock model gets: the editor, its chat page, the editor's process and the model's.
+ */
 export interface MockChat {
   w: Workbench;
   chat: Frame;
@@ -80,7 +92,11 @@ let sharing: { open?: SharedEditor } | undefined;
  * and the one the trace must not show (test/e2e/prompts.test.ts); npm reading its cache alone for the real
  * npm servers the registry's test starts by `npx -y` (fetched in its `before`, test/npxPackages.ts).
  */
-export const SHARED_EDITOR_ENV: Record<string, string> = { VAULT_TOKEN: 'vault-token-e2e-5f3a9c', TRACE_E2E_TOKEN: 'e2e-trace-Tok3n-5f1c2a9d', ...NPX_FROM_CACHE };
+export const SHARED_EDITOR_ENV: Record<string, string> = {
+  VAULT_TOKEN: 'vault-token-e2e-5f3a9c',
+  TRACE_E2E_TOKEN: 'e2e-trace-Tok3n-5f1c2a9d',
+  ...NPX_FROM_CACHE,
+};
 
 /**
  * Makes the `inMockChat` (or `inDemoChat`) tests of this process share one editor (code-server, its browser
@@ -101,20 +117,51 @@ export function shareOneEditor(): void {
   });
 }
 
-async function openEditor(kind: EditorKind, workspaceSettings: Record<string, unknown>, needs: EditorNeeds, env: Record<string, string>): Promise<SharedEditor> {
+async function openEditor(
+  kind: EditorKind,
+  workspaceSettings: Record<string, unknown>,
+  needs: EditorNeeds,
+  env: Record<string, string>,
+): Promise<SharedEditor> {
   const mock = await listeningFixture('fixtures/models/mock-model.mjs');
   let cs: SharedEditor['cs'] | undefined;
   const userSettings = needs.userSettings ?? {};
   try {
     // The e2e workspace a copy, its servers the test's.
-    cs = await startCodeServer(kind === 'demo' ? { ...demoOptions(mock.port, { userSettings }), env } : { workspace: 'e2e', workspaceSettings, workspaceFiles: needs.workspaceFiles, userSettings: { ...onMockModel(mock.port), ...userSettings }, env });
+    cs = await startCodeServer(
+      kind === 'demo'
+        ? { ...demoOptions(mock.port, { userSettings }), env }
+        : {
+            workspace: 'e2e',
+            workspaceSettings,
+            workspaceFiles: needs.workspaceFiles,
+            userSettings: { ...onMockModel(mock.port), ...userSettings },
+            env,
+          },
+    );
     const w = await Workbench.open(cs.url);
     // On a loaded machine the extensions' activity bar items can take minutes to show.
-    if (kind === 'demo') await w.page.locator('.activitybar .action-item:has([aria-label^="MinAgent"])').first().waitFor({ timeout: 240_000 });
+    if (kind === 'demo')
+      await w.page
+        .locator('.activitybar .action-item:has([aria-label^="MinAgent"])')
+        .first()
+        .waitFor({ timeout: 240_000 });
     else await w.openMinAgent();
     // What the test's own settings took the place of, for the next test (the editor's and the chat's own settings).
     const base: Record<string, unknown> = { ...QUIET_EDITOR, ...onMockModel(mock.port) };
-    return { w, cs, mock, kind, env, needs, overwritten: Object.fromEntries(Object.keys(userSettings).filter((key) => key in base).map((key) => [key, base[key]])) };
+    return {
+      w,
+      cs,
+      mock,
+      kind,
+      env,
+      needs,
+      overwritten: Object.fromEntries(
+        Object.keys(userSettings)
+          .filter((key) => key in base)
+          .map((key) => [key, base[key]]),
+      ),
+    };
   } catch (err) {
     await cs?.stop();
     mock.child.stdin!.end();
@@ -133,7 +180,11 @@ async function closeEditor({ w, cs, mock }: SharedEditor): Promise<void> {
  * server must not start under the test before's rules), its servers and files `workspaceSettings`'s and
  * `needs`' (the e2e workspace's; the demo's are its own), nothing open, no notices, a new chat.
  */
-async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<string, unknown>, needs: EditorNeeds): Promise<void> {
+async function reuseEditor(
+  editor: SharedEditor,
+  workspaceSettings: Record<string, unknown>,
+  needs: EditorNeeds,
+): Promise<void> {
   const { w, cs, mock, kind } = editor;
   // Browser windows a test opened (a sign-in page) closed, and the editor's in front with the keyboard.
   for (const page of w.context.pages()) if (page !== w.page) await page.close();
@@ -143,15 +194,22 @@ async function reuseEditor(editor: SharedEditor, workspaceSettings: Record<strin
   await w.command('View: Close All Editors');
   // The notices a test left (a failure, a sign-in), which a test that counts notices would find.
   await w.command('Notifications: Clear All Notifications');
-  if (!isDeepStrictEqual(editor.needs.userSettings ?? {}, needs.userSettings ?? {})) await changeUserSettings(editor, needs.userSettings ?? {});
+  if (!isDeepStrictEqual(editor.needs.userSettings ?? {}, needs.userSettings ?? {}))
+    await changeUserSettings(editor, needs.userSettings ?? {});
   if (kind === 'e2e') {
-    for (const file of Object.keys(editor.needs.workspaceFiles ?? {})) rmSync(join(cs.workspace, file), { force: true });
-    for (const [file, content] of Object.entries(needs.workspaceFiles ?? {})) writeFileSync(join(cs.workspace, file), JSON.stringify(content, null, 2));
+    for (const file of Object.keys(editor.needs.workspaceFiles ?? {}))
+      rmSync(join(cs.workspace, file), { force: true });
+    for (const [file, content] of Object.entries(needs.workspaceFiles ?? {}))
+      writeFileSync(join(cs.workspace, file), JSON.stringify(content, null, 2));
     writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   }
   editor.needs = needs;
   // The views as a new window shows them: Chat and Tools open, Resources collapsed (open, it takes the chat's room).
-  for (const [view, open] of [['Chat', true], ['Tools', true], ['Resources', false]] as const) {
+  for (const [view, open] of [
+    ['Chat', true],
+    ['Tools', true],
+    ['Resources', false],
+  ] as const) {
     const header = w.page.locator('.pane-header', { hasText: new RegExp(`^${view}`) }).first();
     const expanded = await header.getAttribute('aria-expanded', { timeout: 1_000 }).catch(() => null);
     if (expanded !== null && (expanded === 'true') !== open) await header.click();
@@ -173,7 +231,11 @@ async function changeUserSettings(editor: SharedEditor, userSettings: Record<str
     if (key in editor.overwritten) next[key] = editor.overwritten[key];
     else delete next[key];
   }
-  editor.overwritten = Object.fromEntries(Object.keys(userSettings).filter((key) => key in next).map((key) => [key, next[key]]));
+  editor.overwritten = Object.fromEntries(
+    Object.keys(userSettings)
+      .filter((key) => key in next)
+      .map((key) => [key, next[key]]),
+  );
   Object.assign(next, userSettings);
   await w.command('Preferences: Open User Settings (JSON)');
   // The settings file's editor (VS Code opens it over the workbench), not the Output panel a test left open.
@@ -184,15 +246,23 @@ async function changeUserSettings(editor: SharedEditor, userSettings: Record<str
   // One line: typed line by line, the editor would indent what follows a newline itself.
   await w.page.keyboard.insertText(JSON.stringify(next));
   await w.page.keyboard.press('Control+S');
-  await waitFor('the user settings saved', async () => isDeepStrictEqual(await cs.settings('user').catch(() => undefined), next), 20_000);
+  await waitFor(
+    'the user settings saved',
+    async () => isDeepStrictEqual(await cs.settings('user').catch(() => undefined), next),
+    20_000,
+  );
   // VS Code shows the file in an editor over the workbench, which keeps the keyboard (no command palette) until
   // it is closed: Escape closes it, once whatever the JSON editor popped up (a hover, a suggestion) is gone.
   const modal = w.page.locator('.monaco-modal-editor-block');
-  await waitFor('the settings editor closed', async () => {
-    if ((await modal.count()) === 0) return true;
-    await w.page.keyboard.press('Escape');
-    return false;
-  }, 10_000);
+  await waitFor(
+    'the settings editor closed',
+    async () => {
+      if ((await modal.count()) === 0) return true;
+      await w.page.keyboard.press('Escape');
+      return false;
+    },
+    10_000,
+  );
   await w.command('View: Close All Editors');
 }
 
@@ -200,7 +270,12 @@ async function changeUserSettings(editor: SharedEditor, userSettings: Record<str
  * The shared editor put back for this test, or (none shared, of another kind, opened with another value
  * of a variable the test asks for, or it cannot be put back) a fresh one.
  */
-async function editorFor(name: string, kind: EditorKind, workspaceSettings: Record<string, unknown>, needs: EditorNeeds = {}): Promise<SharedEditor> {
+async function editorFor(
+  name: string,
+  kind: EditorKind,
+  workspaceSettings: Record<string, unknown>,
+  needs: EditorNeeds = {},
+): Promise<SharedEditor> {
   const shared = sharing?.open;
   const env = { ...(sharing ? SHARED_EDITOR_ENV : {}), ...needs.env };
   if (!shared) return openEditor(kind, workspaceSettings, needs, env);
@@ -214,7 +289,9 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
     return shared;
   } catch (err) {
     // Not this test's failure: it gets a fresh editor, and the log says why.
-    console.error(`${name}: the shared editor could not be reused (${(err as Error).message}; screenshot: ${await shared.w.screenshot(`${name}-reuse-failed`)}); opening a fresh one`);
+    console.error(
+      `${name}: the shared editor could not be reused (${(err as Error).message}; screenshot: ${await shared.w.screenshot(`${name}-reuse-failed`)}); opening a fresh one`,
+    );
     sharing!.open = undefined;
     await closeEditor(shared);
     return openEditor(kind, workspaceSettings, needs, env);
@@ -228,7 +305,13 @@ async function editorFor(name: string, kind: EditorKind, workspaceSettings: Reco
  * process shares one editor (`shareOneEditor`) and the test passed. `needs`: the user settings,
  * environment variables and workspace files the test asks for besides.
  */
-export async function inMockChat(name: string, workspaceSettings: Record<string, unknown>, running: (rows: string[]) => boolean, body: (t: MockChat) => Promise<void>, needs: EditorNeeds = {}): Promise<void> {
+export async function inMockChat(
+  name: string,
+  workspaceSettings: Record<string, unknown>,
+  running: (rows: string[]) => boolean,
+  body: (t: MockChat) => Promise<void>,
+  needs: EditorNeeds = {},
+): Promise<void> {
   await inEditor(await editorFor(name, 'e2e', workspaceSettings, needs), async ({ w, cs, mock }) => {
     try {
       await w.waitForRows('the servers running', running, 120_000);
@@ -236,7 +319,9 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
       await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
       await body({ w, chat, cs, mock });
     } catch (err) {
-      throw new Error(`${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`);
+      throw new Error(
+        `${name} e2e failed (screenshot: ${await w.screenshot(`${name}-failed`)}): ${(err as Error).message}`,
+      );
     }
   });
 }
@@ -247,7 +332,10 @@ export async function inMockChat(name: string, workspaceSettings: Record<string,
  * (test/e2e/sharedDemoChat.test.ts): a shared editor comes with every editor closed and a new chat; the
  * chat history, the models the tests before added and what they switched off in the tree stay.
  */
-export async function inDemoChat(body: (t: Omit<MockChat, 'chat'>) => Promise<void>, userSettings: Record<string, unknown> = {}): Promise<void> {
+export async function inDemoChat(
+  body: (t: Omit<MockChat, 'chat'>) => Promise<void>,
+  userSettings: Record<string, unknown> = {},
+): Promise<void> {
   await inEditor(await editorFor('demo', 'demo', {}, { userSettings }), body);
 }
 

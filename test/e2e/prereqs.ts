@@ -3,13 +3,21 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { VSIX } from './codeServer';
 
-const { CHROMIUM, paths } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string; paths: { node24Bin: string; codeServer: string; cache: string } };
+const { CHROMIUM, paths } = require('../../scripts/e2e-paths.cjs') as {
+  CHROMIUM: string;
+  paths: { node24Bin: string; codeServer: string; cache: string };
+};
 
 /** What the e2e suite needs and does not have, each with how to get it. */
 export function missingPrerequisites(): string[] {
   const out: string[] = [];
-  if (!existsSync(CHROMIUM)) out.push(`Chromium at ${CHROMIUM} (as root: apt-get install -y chromium-headless-shell libkrb5-dev)`);
-  if (!existsSync(join(paths.cache, '.complete')) || !existsSync(join(paths.node24Bin, 'node')) || !existsSync(paths.codeServer)) {
+  if (!existsSync(CHROMIUM))
+    out.push(`Chromium at ${CHROMIUM} (as root: apt-get install -y chromium-headless-shell libkrb5-dev)`);
+  if (
+    !existsSync(join(paths.cache, '.complete')) ||
+    !existsSync(join(paths.node24Bin, 'node')) ||
+    !existsSync(paths.codeServer)
+  ) {
     out.push(`Node 24 and code-server in ${paths.cache} (run: node scripts/e2e-setup.mjs)`);
   }
   if (!existsSync(VSIX)) out.push(`the packaged extension ${VSIX} (run: npm run package)`);

@@ -16,130 +16,230 @@ import { staged, type Workbench } from './workbench';
 const locked = async (w: Workbench, name: string) => (await w.row(name).locator('.codicon-lock').count()) > 0;
 
 describe('servers in a sandbox', () => {
-  e2eTest("a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first", async () => {
-    const mcpJson = {
-      servers: {
-        // Into the home folder, and into the workspace's own .vscode (the extension host runs elsewhere:
-        // the sandbox library alone protected .vscode only below the host's working directory).
-        intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/planted.txt', '--write-at-start', '${workspaceFolder}/.vscode/tasks.json'], env: { FIXTURE_NOTE: '${env:HOME}/note' } },
-        // A server that cannot start without a write the sandbox denies (its cache in the home folder).
-        needy: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', '${userHome}/needy-cache/state.json', '--needs-it'] },
-      },
-    };
-    let wb: Workbench | undefined;
-    let planted: string | undefined;
-    const stage = staged('sandbox', () => wb);
-    try {
-      await inMockChat('sandbox', {}, (r) => r.some((x) => /^intruder\b/.test(x)), async ({ w, cs }) => {
-        wb = w;
-        const page = w.page;
-        planted = join(cs.env.HOME!, 'planted.txt');
-        const plantedFile = planted;
+  e2eTest(
+    "a workspace's mcp.json server starts sandboxed, its denied write is in its log, and Run Without Sandbox asks first",
+    async () => {
+      const mcpJson = {
+        servers: {
+          // Into the home folder, and into the workspace's own .vscode (the extension host runs elsewhere:
+          // the sandbox library alone protected .vscode only below the host's working directory).
+          intruder: {
+            command: 'node',
+            args: [
+              '${env:MINAGENT_FIXTURES}/intruder.mjs',
+              '--write-at-start',
+              '${userHome}/planted.txt',
+              '--write-at-start',
+              '${workspaceFolder}/.vscode/tasks.json',
+            ],
+            env: { FIXTURE_NOTE: '${env:HOME}/note' },
+          },
+          // A server that cannot start without a write the sandbox denies (its cache in the home folder).
+          needy: {
+            command: 'node',
+            args: [
+              '${env:MINAGENT_FIXTURES}/intruder.mjs',
+              '--write-at-start',
+              '${userHome}/needy-cache/state.json',
+              '--needs-it',
+            ],
+          },
+        },
+      };
+      let wb: Workbench | undefined;
+      let planted: string | undefined;
+      const stage = staged('sandbox', () => wb);
+      try {
+        await inMockChat(
+          'sandbox',
+          {},
+          (r) => r.some((x) => /^intruder\b/.test(x)),
+          async ({ w, cs }) => {
+            wb = w;
+            const page = w.page;
+            planted = join(cs.env.HOME!, 'planted.txt');
+            const plantedFile = planted;
 
-        await stage('1-marked', async () => {
-          await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 240_000);
-          await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
-          const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
-          assert.match(text, /writes: .*workspace/, text);
-          assert.match(text, /network: none/, text);
-          assert.match(text, /from \.vscode\/mcp\.json/, text);
-          // What it is given, as the entry wrote it, and that nothing else of the editor's environment reaches it.
-          assert.match(text, /env\.FIXTURE_NOTE = \$\{env:HOME\}\/note/, text);
-          assert.match(text, /environment: what a server needs/, text);
-          await w.screenshot('sandbox-1-row');
-          await page.mouse.move(0, 0);
-        });
+            await stage('1-marked', async () => {
+              await w.waitForRows('the server running', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 240_000);
+              await waitFor('its check mark a lock', () => locked(w, 'intruder'), 30_000);
+              const { text } = await w.hoverRow('intruder', "sandboxed (a workspace's server)");
+              assert.match(text, /writes: .*workspace/, text);
+              assert.match(text, /network: none/, text);
+              assert.match(text, /from \.vscode\/mcp\.json/, text);
+              // What it is given, as the entry wrote it, and that nothing else of the editor's environment reaches it.
+              assert.match(text, /env\.FIXTURE_NOTE = \$\{env:HOME\}\/note/, text);
+              assert.match(text, /environment: what a server needs/, text);
+              await w.screenshot('sandbox-1-row');
+              await page.mouse.move(0, 0);
+            });
 
-        await stage('2-denied-write-in-log', async () => {
-          assert.equal(existsSync(plantedFile), false, 'the write into the home folder was denied');
-          await w.contextMenu('intruder', 'Show Logs');
-          const output = page.locator('.part.panel .monaco-editor .view-lines').first();
-          const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
-          // The editor wraps long lines anywhere, a path included: paths are looked for in the text without its spaces.
-          const flatText = async () => (await outputText()).replace(/ /g, '');
-          await waitFor('the denied write in the server log', async () => (await flatText()).includes(`sandboxdenied:denyopenat${plantedFile.replace(/ /g, '')}`), 30_000);
-          assert.match(await flatText(), /toallowit,addthefoldertotheentry'ssandbox\.filesystem\.allowWrite/);
-          // Its own folder is writable, but not .vscode in it (tasks there run outside the sandbox).
-          await waitFor('the denied .vscode write in the server log', async () => /sandboxdenied:denyopenat\S*\/\.vscode\/tasks\.json\(neverwritableinasandbox/.test(await flatText()), 30_000);
-          assert.equal(existsSync(join(cs.workspace, '.vscode', 'tasks.json')), false, 'no task was planted');
-          // The editor runs in the workspace (as `code .` starts it): the sandbox library held the place of
-          // each absent name it protects there (.bashrc, .mcp.json, .claude, ...) with an empty file.
-          assert.deepEqual(readdirSync(cs.workspace).filter((name) => name.startsWith('.')).sort(), ['.vscode'], 'the workspace holds only its own dotfiles');
-          await w.screenshot('sandbox-2-log');
-        });
+            await stage('2-denied-write-in-log', async () => {
+              assert.equal(existsSync(plantedFile), false, 'the write into the home folder was denied');
+              await w.contextMenu('intruder', 'Show Logs');
+              const output = page.locator('.part.panel .monaco-editor .view-lines').first();
+              const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
+              // The editor wraps long lines anywhere, a path included: paths are looked for in the text without its
+              // spaces.
+              const flatText = async () => (await outputText()).replace(/ /g, '');
+              await waitFor(
+                'the denied write in the server log',
+                async () => (await flatText()).includes(`sandboxdenied:denyopenat${plantedFile.replace(/ /g, '')}`),
+                30_000,
+              );
+              assert.match(await flatText(), /toallowit,addthefoldertotheentry'ssandbox\.filesystem\.allowWrite/);
+              // Its own folder is writable, but not .vscode in it (tasks there run outside the sandbox).
+              await waitFor(
+                'the denied .vscode write in the server log',
+                async () =>
+                  /sandboxdenied:denyopenat\S*\/\.vscode\/tasks\.json\(neverwritableinasandbox/.test(await flatText()),
+                30_000,
+              );
+              assert.equal(existsSync(join(cs.workspace, '.vscode', 'tasks.json')), false, 'no task was planted');
+              // The editor runs in the workspace (as `code .` starts it): the sandbox library held the place of
+              // each absent name it protects there (.bashrc, .mcp.json, .claude, ...) with an empty file.
+              assert.deepEqual(
+                readdirSync(cs.workspace)
+                  .filter((name) => name.startsWith('.'))
+                  .sort(),
+                ['.vscode'],
+                'the workspace holds only its own dotfiles',
+              );
+              await w.screenshot('sandbox-2-log');
+            });
 
-        await stage('3-failed-in-sandbox', async () => {
-          // The intruder's nine tools fill the sidebar: closed, the needy server's row comes into view.
-          await w.collapseRow('intruder');
-          // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click away.
-          await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
-          await page.locator('.notifications-toasts .notification-toast', { hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT' }).waitFor({ timeout: 30_000 });
-          await w.expandRow('needy');
-          // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
-          await page.keyboard.press('ArrowDown');
-          await w.waitForRows('its error row naming the denial', (r) => r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)), 30_000);
-          const { text: needyText } = await w.hoverRow('needy', 'in its sandbox');
-          assert.match(needyText.replace(/\s+/g, ' '), /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/);
-          await page.mouse.move(0, 0);
-          await w.row('needy').hover();
-          await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();
-          await waitFor('mcp.json opened at the entry', async () => /"needy"/.test(await w.editorText().catch(() => '')), 30_000);
-          assert.match((await page.locator('.tab.active').innerText()).replace(/\s+/g, ''), /mcp\.json/);
-          await w.screenshot('sandbox-3-failed');
-        });
+            await stage('3-failed-in-sandbox', async () => {
+              // The intruder's nine tools fill the sidebar: closed, the needy server's row comes into view.
+              await w.collapseRow('intruder');
+              // Its error says the sandbox denied something; its row offers the entry's sandbox settings, one click
+              // away.
+              await w.waitForRows('the needy server failed', (r) => r.some((x) => /^needy error/.test(x)), 120_000);
+              await page
+                .locator('.notifications-toasts .notification-toast', {
+                  hasText: 'server "needy" failed to start in its sandbox: write failed: ENOENT',
+                })
+                .waitFor({ timeout: 30_000 });
+              await w.expandRow('needy');
+              // Its error row is below the sidebar's fold: focused, the tree scrolls it into view.
+              await page.keyboard.press('ArrowDown');
+              await w.waitForRows(
+                'its error row naming the denial',
+                (r) =>
+                  r.some((x) => /^write failed: ENOENT .*in its sandbox \(denied: deny openat .*needy-cache/.test(x)),
+                30_000,
+              );
+              const { text: needyText } = await w.hoverRow('needy', 'in its sandbox');
+              assert.match(
+                needyText.replace(/\s+/g, ' '),
+                /in its sandbox \(denied: deny openat .*needy-cache\/state\.json/,
+              );
+              await page.mouse.move(0, 0);
+              await w.row('needy').hover();
+              await w.row('needy').locator('.action-label[aria-label="Open Sandbox Settings"]').click();
+              await waitFor(
+                'mcp.json opened at the entry',
+                async () => /"needy"/.test(await w.editorText().catch(() => '')),
+                30_000,
+              );
+              assert.match((await page.locator('.tab.active').innerText()).replace(/\s+/g, ''), /mcp\.json/);
+              await w.screenshot('sandbox-3-failed');
+            });
 
-        await stage('4-off-asks-first', async () => {
-          const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
-          await w.contextMenu('intruder', 'Run Without Sandbox');
-          await dialog.waitFor();
-          assert.match(await dialog.innerText(), /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/);
-          // The safe answer is the default (issue 53, item 10): Enter keeps it in its sandbox.
-          await waitFor('the dialog to take the focus', async () => (await dialog.locator('.monaco-button:focus').count()) === 1);
-          assert.equal((await dialog.locator('.monaco-button:focus').innerText()).trim(), 'Keep in Sandbox', 'the focused (default) button');
-          await w.screenshot('sandbox-3-ask');
-          await page.keyboard.press('Enter');
-          await dialog.waitFor({ state: 'hidden' });
-          assert.ok(await locked(w, 'intruder'), 'Enter: still sandboxed');
+            await stage('4-off-asks-first', async () => {
+              const dialog = page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
+              await w.contextMenu('intruder', 'Run Without Sandbox');
+              await dialog.waitFor();
+              assert.match(
+                await dialog.innerText(),
+                /reads your files \(~\/\.ssh included\), writes anywhere and reaches any host/,
+              );
+              // The safe answer is the default (issue 53, item 10): Enter keeps it in its sandbox.
+              await waitFor(
+                'the dialog to take the focus',
+                async () => (await dialog.locator('.monaco-button:focus').count()) === 1,
+              );
+              assert.equal(
+                (await dialog.locator('.monaco-button:focus').innerText()).trim(),
+                'Keep in Sandbox',
+                'the focused (default) button',
+              );
+              await w.screenshot('sandbox-3-ask');
+              await page.keyboard.press('Enter');
+              await dialog.waitFor({ state: 'hidden' });
+              assert.ok(await locked(w, 'intruder'), 'Enter: still sandboxed');
 
-          await w.contextMenu('intruder', 'Run Without Sandbox');
-          await dialog.waitFor();
-          await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
-          await waitFor('the server restarted without its sandbox', async () => (await w.treeRows()).some((x) => /^intruder 9 tools/.test(x)) && !(await locked(w, 'intruder')), 120_000);
-          await waitFor('the write, now that nothing stops it', () => existsSync(plantedFile), 30_000);
-          await w.screenshot('sandbox-4-off');
-        });
-        }, { userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' }, workspaceFiles: { '.vscode/mcp.json': mcpJson } });
-    } finally {
-      // A shared editor's home goes on to the next test.
-      if (planted) rmSync(planted, { force: true });
-    }
-  });
+              await w.contextMenu('intruder', 'Run Without Sandbox');
+              await dialog.waitFor();
+              await dialog.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
+              await waitFor(
+                'the server restarted without its sandbox',
+                async () =>
+                  (await w.treeRows()).some((x) => /^intruder 9 tools/.test(x)) && !(await locked(w, 'intruder')),
+                120_000,
+              );
+              await waitFor('the write, now that nothing stops it', () => existsSync(plantedFile), 30_000);
+              await w.screenshot('sandbox-4-off');
+            });
+          },
+          {
+            userSettings: { 'minagent.discovery.vscodeMcpJson': true, 'minagent.sandbox.workspaceServers': 'always' },
+            workspaceFiles: { '.vscode/mcp.json': mcpJson },
+          },
+        );
+      } finally {
+        // A shared editor's home goes on to the next test.
+        if (planted) rmSync(planted, { force: true });
+      }
+    },
+  );
 });
 
 describe('servers in a sandbox, asked about', () => {
-  e2eTest('with the ask rule a workspace server starts in its sandbox and the user is asked once whether to keep it there', async () => {
-    let wb: Workbench | undefined;
-    const stage = staged('sandbox-ask', () => wb);
-    const servers = { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs'] } };
-    await inMockChat('sandbox-ask', { 'minagent.servers': servers }, (r) => r.some((x) => /^intruder\b/.test(x)), async ({ w }) => {
-      wb = w;
-      const page = w.page;
-      await stage('1-asked', async () => {
-        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
-        await toast.waitFor({ timeout: 240_000 });
-        assert.match(await toast.innerText(), /runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow\. Keep it there\?/);
-        await waitFor('sandboxed while the question waits', async () => (await w.treeRows()).some((x) => /^intruder starting… · sandboxed$/.test(x)) || (await locked(w, 'intruder')), 120_000);
-        await w.screenshot('sandbox-5-ask');
-        await toast.locator('.monaco-button', { hasText: 'Keep in Sandbox' }).click();
-        await toast.waitFor({ state: 'hidden' });
-      });
-      await stage('2-kept-and-not-asked-again', async () => {
-        await w.contextMenu('intruder', 'Restart');
-        await w.waitForRows('restarted', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 120_000);
-        await waitFor('still sandboxed', () => locked(w, 'intruder'), 30_000);
-        await page.waitForTimeout(2_000);
-        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(), 0, 'the answer is remembered');
-      });
-    }, { userSettings: { 'minagent.sandbox.workspaceServers': 'ask' } });
-  });
+  e2eTest(
+    'with the ask rule a workspace server starts in its sandbox and the user is asked once whether to keep it there',
+    async () => {
+      let wb: Workbench | undefined;
+      const stage = staged('sandbox-ask', () => wb);
+      const servers = { intruder: { command: 'node', args: ['${env:MINAGENT_FIXTURES}/intruder.mjs'] } };
+      await inMockChat(
+        'sandbox-ask',
+        { 'minagent.servers': servers },
+        (r) => r.some((x) => /^intruder\b/.test(x)),
+        async ({ w }) => {
+          wb = w;
+          const page = w.page;
+          await stage('1-asked', async () => {
+            const toast = page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' });
+            await toast.waitFor({ timeout: 240_000 });
+            assert.match(
+              await toast.innerText(),
+              /runs in a sandbox: it reads all but your secrets, writes only its folder and reaches no host its entry does not allow\. Keep it there\?/,
+            );
+            await waitFor(
+              'sandboxed while the question waits',
+              async () =>
+                (await w.treeRows()).some((x) => /^intruder starting… · sandboxed$/.test(x)) ||
+                (await locked(w, 'intruder')),
+              120_000,
+            );
+            await w.screenshot('sandbox-5-ask');
+            await toast.locator('.monaco-button', { hasText: 'Keep in Sandbox' }).click();
+            await toast.waitFor({ state: 'hidden' });
+          });
+          await stage('2-kept-and-not-asked-again', async () => {
+            await w.contextMenu('intruder', 'Restart');
+            await w.waitForRows('restarted', (r) => r.some((x) => /^intruder 9 tools/.test(x)), 120_000);
+            await waitFor('still sandboxed', () => locked(w, 'intruder'), 30_000);
+            await page.waitForTimeout(2_000);
+            assert.equal(
+              await page.locator('.notifications-toasts .notification-toast', { hasText: '"intruder"' }).count(),
+              0,
+              'the answer is remembered',
+            );
+          });
+        },
+        { userSettings: { 'minagent.sandbox.workspaceServers': 'ask' } },
+      );
+    },
+  );
 });

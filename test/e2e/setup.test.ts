@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../helpers';
 
-const { NODE24_VERSION, paths } = require('../../scripts/e2e-paths.cjs') as { NODE24_VERSION: string; paths: { node24Bin: string; node24: string } };
+const { NODE24_VERSION, paths } = require('../../scripts/e2e-paths.cjs') as {
+  NODE24_VERSION: string;
+  paths: { node24Bin: string; node24: string };
+};
 
 interface Report {
   version: string;
@@ -23,12 +26,23 @@ interface Report {
 function project(): { dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'minagent-nested-'));
   cpSync(join(ROOT, 'fixtures', 'npm-probe'), join(dir, 'probe'), { recursive: true });
-  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: join(dir, 'probe'), encoding: 'utf8' });
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+    cwd: join(dir, 'probe'),
+    encoding: 'utf8',
+  });
   assert.equal(packed.status, 0, packed.stderr);
   const tarball = packed.stdout.trim().split('\n').at(-1)!;
   // Shaped like the e2e cache: a project whose dependency's install script is decided in allowScripts
   // (npm keys a local tarball by its file: path, a registry package by its name).
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'nested-install-test', private: true, dependencies: { 'minagent-npm-probe': `file:./${tarball}` }, allowScripts: { [`file:${join(dir, tarball)}`]: true } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'nested-install-test',
+      private: true,
+      dependencies: { 'minagent-npm-probe': `file:./${tarball}` },
+      allowScripts: { [`file:${join(dir, tarball)}`]: true },
+    }),
+  );
   return { dir };
 }
 
@@ -36,13 +50,20 @@ function project(): { dir: string } {
 function underNpm(code: string, env: Record<string, string> = {}): void {
   const driver = join(mkdtempSync(join(tmpdir(), 'minagent-driver-')), 'driver.mjs');
   writeFileSync(driver, code);
-  const r = spawnSync('npm', ['exec', '--yes=false', '-c', `node ${driver}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync('npm', ['exec', '--yes=false', '-c', `node ${driver}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   assert.equal(r.status, 0, `the driver failed:\n${r.stderr}`);
 }
 
-const report = (dir: string) => JSON.parse(readFileSync(join(dir, 'node_modules', 'minagent-npm-probe', 'report.json'), 'utf8')) as Report;
+const report = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'node_modules', 'minagent-npm-probe', 'report.json'), 'utf8')) as Report;
 
-test('a nested install started under npm on Node 20 runs on the Node it was given, with its own npm environment', { timeout: 180_000 }, () => {
+test('a nested install started under npm on Node 20 runs on the Node it was given, with its own npm environment', {
+  timeout: 180_000,
+}, () => {
   const { dir } = project();
   try {
     underNpm(`
@@ -51,10 +72,14 @@ test('a nested install started under npm on Node 20 runs on the Node it was give
     `);
     const seen = report(dir);
     assert.equal(seen.version, `v${NODE24_VERSION}`, 'the install script ran on Node 24');
-    assert.match(seen.userAgent ?? '', new RegExp(`node/v${NODE24_VERSION.replace(/\./g, '\\.')}`), 'npm describes the Node it runs on');
+    assert.match(
+      seen.userAgent ?? '',
+      new RegExp(`node/v${NODE24_VERSION.replace(/\./g, '\\.')}`),
+      'npm describes the Node it runs on',
+    );
     assert.doesNotMatch(seen.userAgent ?? '', /node\/v20/, 'nothing of the outer npm on Node 20 is left');
     assert.equal(seen.localPrefix, dir, 'the install belongs to its own folder, not to the checkout npm test runs in');
-    assert.equal(seen.nodedir, paths.node24, 'native builds use Node 24\'s headers, not ~/.npmrc\'s nodedir');
+    assert.equal(seen.nodedir, paths.node24, "native builds use Node 24's headers, not ~/.npmrc's nodedir");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,7 +101,9 @@ test('with npm_config_strict_allow_scripts=true the decided install script still
   }
 });
 
-test('control: the same install with the inherited npm environment reports the outer Node 20 (what the first test guards against)', { timeout: 180_000 }, () => {
+test('control: the same install with the inherited npm environment reports the outer Node 20 (what the first test guards against)', {
+  timeout: 180_000,
+}, () => {
   const { dir } = project();
   try {
     underNpm(`
@@ -87,7 +114,11 @@ test('control: the same install with the inherited npm environment reports the o
     `);
     const seen = report(dir);
     assert.equal(seen.version, `v${NODE24_VERSION}`, 'the script itself runs on Node 24 (first on PATH)');
-    assert.match(seen.userAgent ?? '', /node\/v20\./, 'but npm hands it the outer npm\'s user agent, which names Node 20: code-server\'s postinstall refuses on that');
+    assert.match(
+      seen.userAgent ?? '',
+      /node\/v20\./,
+      "but npm hands it the outer npm's user agent, which names Node 20: code-server's postinstall refuses on that",
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

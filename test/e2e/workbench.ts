@@ -3,7 +3,14 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type ElementHandle, type Frame, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type BrowserContext,
+  type ElementHandle,
+  type Frame,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { ROOT, waitFor } from '../helpers';
 
 const { CHROMIUM } = require('../../scripts/e2e-paths.cjs') as { CHROMIUM: string };
@@ -24,14 +31,18 @@ export function staged(prefix: string, workbench: () => Workbench | undefined, d
       appendFileSync(join(ARTIFACTS, 'stage-times.tsv'), `${prefix}\t${name}\t${Date.now() - t0}\n`);
     } catch (err) {
       const shot = await workbench()?.screenshot(`${prefix}-${name}-failed`);
-      throw new Error(`stage "${name}" failed (screenshot: ${shot}${detail ? `; ${detail()}` : ''}): ${(err as Error).message}`);
+      throw new Error(
+        `stage "${name}" failed (screenshot: ${shot}${detail ? `; ${detail()}` : ''}): ${(err as Error).message}`,
+      );
     }
   };
 }
 
 /** Whether the element `selector` matches in the frame is drawn and wholly inside the frame's viewport. */
 export function inSight(frame: Frame, selector: string): Promise<boolean> {
-  return frame.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`);
+  return frame.evaluate(
+    `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; })()`,
+  );
 }
 
 export class Workbench {
@@ -50,7 +61,17 @@ export class Workbench {
       // Uncompressed: code-server compresses each response on the fly, 1.5 of the ~6 CPU-seconds it spent
       // per workbench load (two alternating runs each); on loopback the bytes cost nothing.
       extraHTTPHeaders: { 'Accept-Encoding': 'identity' },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-prefers-reduced-motion'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--force-prefers-reduced-motion',
+      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     // Bounds, not expectations: on a loaded 2-core machine code-server can take a minute to serve
@@ -76,7 +97,9 @@ export class Workbench {
    * log a user pastes at once.
    */
   async paste(target: Locator, text: string): Promise<void> {
-    await this.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(this.page.url()).origin });
+    await this.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(this.page.url()).origin,
+    });
     await this.page.evaluate((t) => navigator.clipboard.writeText(t), text);
     await target.focus();
     await target.press('ControlOrMeta+V');
@@ -91,7 +114,9 @@ export class Workbench {
     // The row whose label is the title (an ellipsis after it allowed), not the first that holds it: "Add Server"
     // is in "Add Server from Registry…" too. Clicked where there is one; else the first row, as before.
     const label = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}…?\\s*$`);
-    const exact = this.page.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: label }) }).first();
+    const exact = this.page
+      .locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
     if (await exact.isVisible().catch(() => false)) await exact.click();
     else await this.page.keyboard.press('Enter');
   }
@@ -122,7 +147,8 @@ export class Workbench {
     // Right after a reload VS Code may still be restoring the sidebar: a click then can land as the
     // restore shows it, and hide it again. So: click while the item is not checked, until the title shows.
     for (const until = Date.now() + 60_000; ; ) {
-      if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
+      if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? ''))
+        await item.locator('[aria-label^="MinAgent"]').first().click({ force: true });
       try {
         await title.waitFor({ timeout: 5_000 });
         return;
@@ -165,7 +191,9 @@ export class Workbench {
 
   /** The Tools tree's top-level rows (the servers) whose text the sidebar cuts with an ellipsis. */
   async cutServerRows(): Promise<string[]> {
-    return this.page.evaluate<string[]>(`Array.from(document.querySelectorAll('.pane-body .monaco-list-row[aria-level="1"]'))
+    return this.page.evaluate<
+      string[]
+    >(`Array.from(document.querySelectorAll('.pane-body .monaco-list-row[aria-level="1"]'))
       .map(r => r.querySelector('.monaco-icon-label-container'))
       .filter(c => c && c.scrollWidth > c.clientWidth + 1)
       .map(c => c.innerText.replace(/\\s+/g, ' ').trim())`);
@@ -183,7 +211,13 @@ export class Workbench {
   }
 
   row(label: string) {
-    return this.page.locator('.pane-body .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+    return this.page
+      .locator('.pane-body .monaco-list-row', {
+        has: this.page.locator('.label-name', {
+          hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        }),
+      })
+      .first();
   }
 
   /**
@@ -192,7 +226,11 @@ export class Workbench {
    */
   private async pointerAway(): Promise<void> {
     await this.page.mouse.move(0, 0);
-    await this.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await this.page
+      .locator('.monaco-hover, .workbench-hover')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
   }
 
   /**
@@ -213,11 +251,15 @@ export class Workbench {
 
   private async focusRow(label: string): Promise<Locator> {
     const row = this.row(label);
-    await waitFor(`the row "${label}" focused by a click`, async () => {
-      await this.pointerAway();
-      await row.click();
-      return /\bfocused\b/.test((await row.getAttribute('class')) ?? '');
-    }, 30_000);
+    await waitFor(
+      `the row "${label}" focused by a click`,
+      async () => {
+        await this.pointerAway();
+        await row.click();
+        return /\bfocused\b/.test((await row.getAttribute('class')) ?? '');
+      },
+      30_000,
+    );
     return row;
   }
 
@@ -226,7 +268,9 @@ export class Workbench {
     await this.pointerAway();
     // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
     await row.click();
-    const menuItem = this.page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item }).first();
+    const menuItem = this.page
+      .locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item })
+      .first();
     // A row with a command opens something on that click (a document): when that takes focus after
     // the menu opened (even while the pointer moves onto the item), the menu closes. Opened again,
     // and the item hovered and clicked, until that holds (bounded like every wait here).
@@ -238,15 +282,28 @@ export class Workbench {
         await menuItem.click({ timeout: 5_000 });
         break;
       } catch (err) {
-        if (Date.now() > until) throw new Error(`the context menu of "${rowLabel}" never let "${item}" be clicked: ${(err as Error).message}`);
+        if (Date.now() > until)
+          throw new Error(
+            `the context menu of "${rowLabel}" never let "${item}" be clicked: ${(err as Error).message}`,
+          );
         await this.page.keyboard.press('Escape');
       }
     }
     // A menu still open after the click is closed with Enter, but only when it did not close by itself
     // and nothing the item opened (a quick input) would take that Enter: a fresh run's Enter accepted
     // Try Tool's prefilled arguments while the menu faded out.
-    const closed = await menuItem.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
-    if (!closed && !(await this.page.locator('.quick-input-widget').isVisible().catch(() => false))) await this.page.keyboard.press('Enter');
+    const closed = await menuItem.waitFor({ state: 'hidden', timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (
+      !closed &&
+      !(await this.page
+        .locator('.quick-input-widget')
+        .isVisible()
+        .catch(() => false))
+    )
+      await this.page.keyboard.press('Enter');
   }
 
   /** The text of the active editor, with soft wraps and runs of spaces as single spaces. */
@@ -269,17 +326,24 @@ export class Workbench {
         await shown.first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
         const outer = await this.frameOfKind(await shown.elementHandles(), panel);
         const outerFrame = await outer?.contentFrame();
-        const inner = await outerFrame?.waitForSelector('#active-frame', { timeout: Math.max(1, deadline - Date.now()) });
+        const inner = await outerFrame?.waitForSelector('#active-frame', {
+          timeout: Math.max(1, deadline - Date.now()),
+        });
         const frame = await inner?.contentFrame();
         if (frame && !frame.isDetached()) return frame;
       } catch (err) {
         if (!/not attached|detached|Target closed|has been closed/i.test(String(err)) || Date.now() > deadline) {
           // What frames there were, for the next reader of a failure.
-          const frames = await this.page.evaluate(`JSON.stringify(Array.from(document.querySelectorAll('iframe')).map(f => [f.className, (/purpose=[^&]*/.exec(f.getAttribute('src') || '') || [''])[0], f.getBoundingClientRect().width]))`).catch(() => '?');
+          const frames = await this.page
+            .evaluate(
+              `JSON.stringify(Array.from(document.querySelectorAll('iframe')).map(f => [f.className, (/purpose=[^&]*/.exec(f.getAttribute('src') || '') || [''])[0], f.getBoundingClientRect().width]))`,
+            )
+            .catch(() => '?');
           throw new Error(`${(err as Error).message} (iframes: ${frames}; url: ${this.page.url()})`);
         }
       }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for the ${panel ? 'editor panel' : 'sidebar'} webview`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for the ${panel ? 'editor panel' : 'sidebar'} webview`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -290,11 +354,20 @@ export class Workbench {
    * reload, which says no purpose: that one is the view's when it lies over the sidebar.
    */
   private async frameOfKind(frames: ElementHandle[], panel: boolean): Promise<ElementHandle | undefined> {
-    const sidebar = await this.page.locator('.part.sidebar').first().boundingBox().catch(() => null);
+    const sidebar = await this.page
+      .locator('.part.sidebar')
+      .first()
+      .boundingBox()
+      .catch(() => null);
     for (const f of frames) {
       const src = (await f.getAttribute('src')) ?? '';
       const box = await f.boundingBox();
-      const overSidebar = !!(box && sidebar && box.x >= sidebar.x - 1 && box.x + box.width <= sidebar.x + sidebar.width + 1);
+      const overSidebar = !!(
+        box &&
+        sidebar &&
+        box.x >= sidebar.x - 1 &&
+        box.x + box.width <= sidebar.x + sidebar.width + 1
+      );
       const isView = src.includes('purpose=webviewView') || (!src.includes('purpose=') && overSidebar);
       if (isView !== panel) return f;
     }

@@ -33,8 +33,18 @@ interface Case {
 
 const ROW_COUNT = { tool: 'analytics.row_count', server: 'analytics', remote: 'row_count', readOnly: false, reads: [] };
 const CASES: Case[] = [
-  { name: "a folder's autoApprove naming the tool (a trusted folder)", entries: { analytics: { autoApprove: ['row_count'] } }, calls: [ROW_COUNT], runs: [true] },
-  { name: 'a folder\'s autoApprove ["*"] (only the user\'s own settings may say that)', entries: { analytics: { autoApprove: ['*'] } }, calls: [ROW_COUNT], runs: [false] },
+  {
+    name: "a folder's autoApprove naming the tool (a trusted folder)",
+    entries: { analytics: { autoApprove: ['row_count'] } },
+    calls: [ROW_COUNT],
+    runs: [true],
+  },
+  {
+    name: 'a folder\'s autoApprove ["*"] (only the user\'s own settings may say that)',
+    entries: { analytics: { autoApprove: ['*'] } },
+    calls: [ROW_COUNT],
+    runs: [false],
+  },
   { name: 'nothing said: a tool that is not read-only asks', entries: {}, calls: [ROW_COUNT], runs: [false] },
   {
     name: "a folder's trusted: true (only the user's own settings may vouch): a read-only tool after another server's result asks",
@@ -45,10 +55,20 @@ const CASES: Case[] = [
     ],
     runs: [true, false],
   },
-  { name: 'the user\'s minagent.chat.approval "never"', entries: {}, user: { 'minagent.chat.approval': 'never' }, calls: [ROW_COUNT], runs: [true] },
+  {
+    name: 'the user\'s minagent.chat.approval "never"',
+    entries: {},
+    user: { 'minagent.chat.approval': 'never' },
+    calls: [ROW_COUNT],
+    runs: [true],
+  },
 ];
 
-const ARGS: Record<string, Record<string, unknown>> = { 'analytics.row_count': { table: 'papers' }, search_corpus: { query: 'mcp' }, 'analytics.echo': { text: 'hi' } };
+const ARGS: Record<string, Record<string, unknown>> = {
+  'analytics.row_count': { table: 'papers' },
+  search_corpus: { query: 'mcp' },
+  'analytics.echo': { text: 'hi' },
+};
 
 describe('approvals: minagent chat and the editor decide alike', { timeout: 120_000 }, () => {
   CASES.forEach((c, i) => {
@@ -64,10 +84,21 @@ describe('approvals: minagent chat and the editor decide alike', { timeout: 120_
       mkdirSync(join(config, 'Code', 'User'), { recursive: true });
       writeFileSync(join(config, 'Code', 'User', 'settings.json'), JSON.stringify(c.user ?? {}));
       const script = join(folder, 'script.json');
-      writeFileSync(script, JSON.stringify([...c.calls.map((call) => ({ toolCalls: [{ name: call.tool, arguments: ARGS[call.tool] }] })), { final: 'done' }]));
+      writeFileSync(
+        script,
+        JSON.stringify([
+          ...c.calls.map((call) => ({ toolCalls: [{ name: call.tool, arguments: ARGS[call.tool] }] })),
+          { final: 'done' },
+        ]),
+      );
 
       // The CLI, without a terminal.
-      const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'go', '--script', script], { cwd: folder, encoding: 'utf8', timeout: 60_000, env: { ...process.env, XDG_CONFIG_HOME: config } });
+      const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'go', '--script', script], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, XDG_CONFIG_HOME: config },
+      });
       assert.equal(r.status, 0, r.stderr);
       const cliRuns = c.calls.map((call, k) => {
         const line = r.stdout.split('\n').find((l) => l.startsWith(`[${k}] tool_call: ${call.tool} -> `));
@@ -78,10 +109,27 @@ describe('approvals: minagent chat and the editor decide alike', { timeout: 120_
       // The editor's policy, given the same entries (a trusted workspace's), the same user setting.
       const loaded = loadConfig({ 'minagent.servers': servers }, { workspaceFolder: folder });
       const entries = new Map(loaded.servers.map((s) => [s.name, { ...s, origin: 'workspace settings' }]));
-      const policy = new ApprovalPolicy({ server: (name) => entries.get(name), mode: () => String(c.user?.['minagent.chat.approval'] ?? 'readOnly'), trusted: () => true }, { get: (_k, d) => d, update: async () => undefined });
+      const policy = new ApprovalPolicy(
+        {
+          server: (name) => entries.get(name),
+          mode: () => String(c.user?.['minagent.chat.approval'] ?? 'readOnly'),
+          trusted: () => true,
+        },
+        { get: (_k, d) => d, update: async () => undefined },
+      );
       const editorRuns = c.calls.map((call, k) => {
         const entry = entries.get(call.server)!;
-        const req: ApprovalRequest = { callId: String(k), name: call.tool, wireName: call.tool, server: call.server, remoteName: call.remote, serverIdentity: serverIdentity(entry), arguments: ARGS[call.tool], annotations: call.readOnly ? { readOnlyHint: true } : {}, contextServers: call.reads };
+        const req: ApprovalRequest = {
+          callId: String(k),
+          name: call.tool,
+          wireName: call.tool,
+          server: call.server,
+          remoteName: call.remote,
+          serverIdentity: serverIdentity(entry),
+          arguments: ARGS[call.tool],
+          annotations: call.readOnly ? { readOnlyHint: true } : {},
+          contextServers: call.reads,
+        };
         return policy.preapproval(req) !== undefined;
       });
 

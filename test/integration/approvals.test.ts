@@ -16,7 +16,8 @@ function runLog(): string {
   return join(mkdtempSync(join(tmpdir(), 'minagent-approvals-')), 'ran.log');
 }
 const ran = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-const guarded = (name: string, log: string, extra = {}) => fixture(name, 'guarded.mjs', [], { env: { FIXTURE_RUN_LOG: log, FIXTURE_LABEL: name }, ...extra });
+const guarded = (name: string, log: string, extra = {}) =>
+  fixture(name, 'guarded.mjs', [], { env: { FIXTURE_RUN_LOG: log, FIXTURE_LABEL: name }, ...extra });
 
 /** An approver that waits for the test to decide; `asked` resolves when a card would appear. */
 function waitingApprover() {
@@ -48,7 +49,10 @@ describe('what you approve is what runs', () => {
       hub.reconcile([guarded('g', log)]);
       await hub.whenIdle();
       const approver = waitingApprover();
-      const model = new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'hello' } }] }, { final: 'done' }]);
+      const model = new ScriptedModel([
+        { toolCalls: [{ name: 'write_note', arguments: { text: 'hello' } }] },
+        { final: 'done' },
+      ]);
       const running = new Agent(model, hub.registry, { approve: approver.approve }).run('go');
       const { req, signal } = await approver.whenAsked;
       assert.equal(req.server, 'g');
@@ -59,10 +63,14 @@ describe('what you approve is what runs', () => {
       approver.decide(true); // a late click changes nothing
       const result = await running;
       const step = result.steps.find((s) => s.kind === 'tool_call')!;
-      assert.match(parseError(step.tool!.result), /server "g" changed its tool list while the call to "write_note" waited for approval; the approval was cancelled and nothing was run/);
+      assert.match(
+        parseError(step.tool!.result),
+        /server "g" changed its tool list while the call to "write_note" waited for approval; the approval was cancelled and nothing was run/,
+      );
       assert.equal(ran(log), '', 'no tool ran');
       assert.ok(hub.registry.get('write_note_v2'), 'the new list is in the registry');
-    }));
+    }),
+  );
 
   test('an approved call goes to the pinned server even after its name moved to another server', TIMEOUT, () =>
     withHub(async (hub) => {
@@ -72,7 +80,10 @@ describe('what you approve is what runs', () => {
       await hub.stop('a');
       assert.equal(hub.registry.get('write_note')?.server, 'b', 'with a stopped, b owns the plain name');
       const approver = waitingApprover();
-      const model = new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text: 'pinned' } }] }, { final: 'done' }]);
+      const model = new ScriptedModel([
+        { toolCalls: [{ name: 'write_note', arguments: { text: 'pinned' } }] },
+        { final: 'done' },
+      ]);
       const running = new Agent(model, hub.registry, { approve: approver.approve }).run('go');
       const { req, signal } = await approver.whenAsked;
       assert.equal(req.server, 'b');
@@ -83,18 +94,28 @@ describe('what you approve is what runs', () => {
       const result = await running;
       assert.equal(result.steps.find((s) => s.kind === 'tool_call')!.tool!.result, 'b wrote pinned');
       assert.equal(ran(log), 'b write_note pinned\n', 'only b ran; a never did');
-    }));
+    }),
+  );
 
   test('a renamed command lapses an Always-allow grant (real processes)', TIMEOUT, () =>
     withHub(async (hub) => {
       const log = runLog();
       const data = new Map<string, unknown>();
-      const storage: GrantStorage = { get: <T>(k: string, d: T) => (data.has(k) ? (data.get(k) as T) : d), update: async (k, v) => void data.set(k, v) };
+      const storage: GrantStorage = {
+        get: <T>(k: string, d: T) => (data.has(k) ? (data.get(k) as T) : d),
+        update: async (k, v) => void data.set(k, v),
+      };
       const grants = new AlwaysAllow(storage);
       let asked = 0;
       // What the extension does: a grant runs the call without asking; otherwise the user is asked (here: denies).
-      const approve = async (req: ApprovalRequest) => grants.has(req.serverIdentity, req.remoteName) || (asked++, false);
-      const call = (text: string) => new Agent(new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text } }] }, { final: 'ok' }]), hub.registry, { approve }).run('go');
+      const approve = async (req: ApprovalRequest) =>
+        grants.has(req.serverIdentity, req.remoteName) || (asked++, false);
+      const call = (text: string) =>
+        new Agent(
+          new ScriptedModel([{ toolCalls: [{ name: 'write_note', arguments: { text } }] }, { final: 'ok' }]),
+          hub.registry,
+          { approve },
+        ).run('go');
 
       hub.reconcile([guarded('g', log)]);
       await hub.whenIdle();
@@ -109,12 +130,18 @@ describe('what you approve is what runs', () => {
       symlinkSync(process.execPath, renamed);
       hub.reconcile([guarded('g', log, { command: renamed })]);
       await hub.whenIdle();
-      await waitFor('the restarted server', () => hub.server('g')?.state.kind === 'running' && hub.registry.get('write_note')?.serverIdentity !== tool.serverIdentity);
+      await waitFor(
+        'the restarted server',
+        () =>
+          hub.server('g')?.state.kind === 'running' &&
+          hub.registry.get('write_note')?.serverIdentity !== tool.serverIdentity,
+      );
       const result = await call('second');
       assert.equal(asked, 1, 'the user is asked again');
       assert.match(parseError(result.steps[0]!.tool!.result), /the user denied/);
       assert.equal(ran(log), 'g write_note first\n', 'nothing ran under the old grant');
-    }));
+    }),
+  );
 
   test('a pinned call never reaches a server whose entry changed after the tool was listed', TIMEOUT, () =>
     withHub(async (hub) => {
@@ -127,7 +154,11 @@ describe('what you approve is what runs', () => {
       // The old tool object routes by name; the hub refuses it for the changed entry.
       const refused = asResult(await old.call({ text: 'x' }));
       assert.equal(refused.status, 'error');
-      assert.match(parseError(refused.text), /server "g" changed \(its origin, command, arguments or URL\) since tool "write_note" was listed; the call was not made/);
+      assert.match(
+        parseError(refused.text),
+        /server "g" changed \(its origin, command, arguments or URL\) since tool "write_note" was listed; the call was not made/,
+      );
       assert.equal(ran(log), '');
-    }));
+    }),
+  );
 });

@@ -24,7 +24,12 @@ const MONITOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-syst
 
 function requests(apps: (server: string) => boolean) {
   const model = new EchoModel(() => 'unused');
-  return new ClientRequests({ ui: new ScriptedUi(), roots: new FolderRoots([ROOT]), sampling: { model: async () => model, maxTokens: () => 100, grants: new MemoryGrants() }, apps: (c) => apps(c.name) });
+  return new ClientRequests({
+    ui: new ScriptedUi(),
+    roots: new FolderRoots([ROOT]),
+    sampling: { model: async () => model, maxTokens: () => 100, grants: new MemoryGrants() },
+    apps: (c) => apps(c.name),
+  });
 }
 
 describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
@@ -46,7 +51,11 @@ describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
 
   test("a tool's app is known from its listing, on the official example as on ours", () => {
     assert.deepEqual(hub.registry.get('show_chart')?.app, { resourceUri: 'ui://apps/chart.html' });
-    assert.equal(hub.registry.get('show_chart')?.visibility, undefined, 'no visibility declared: the model and apps alike');
+    assert.equal(
+      hub.registry.get('show_chart')?.visibility,
+      undefined,
+      'no visibility declared: the model and apps alike',
+    );
     assert.deepEqual(hub.registry.get('get-time')?.app, { resourceUri: 'ui://get-time/mcp-app.html' });
     assert.equal(hub.registry.get('client_apps')?.app, undefined);
   });
@@ -60,14 +69,16 @@ describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
     // A model that names it anyway (a prompt injection, a guess) is refused, and nothing runs.
     const model = new ScriptedModel([{ toolCalls: [{ name: 'refresh_data', arguments: {} }] }, { final: 'done' }]);
     const results: string[] = [];
-    await new Agent(model, hub.registry).run('refresh', { onEvent: (e) => void (e.type === 'step' && e.step.tool && results.push(e.step.tool.result)) });
+    await new Agent(model, hub.registry).run('refresh', {
+      onEvent: (e) => void (e.type === 'step' && e.step.tool && results.push(e.step.tool.result)),
+    });
     assert.equal(results.length, 1);
     assert.match(results[0]!, /^\{"error":"tool \\"refresh_data\\" is not available/);
     // Its app calls it through the registry (the host's app bridge, after its own checks).
     assert.match(await hub.registry.call('refresh_data', {}), /^fresh: 4, 5, 6\n/);
   });
 
-  test("the official system monitor's poll-system-stats (visibility [\"app\"], no app of its own) is never offered to the model, nor callable by it", async () => {
+  test('the official system monitor\'s poll-system-stats (visibility ["app"], no app of its own) is never offered to the model, nor callable by it', async () => {
     const poll = hub.registry.get('poll-system-stats');
     assert.ok(poll, 'listed (the user sees it in the tree)');
     assert.equal(poll.app, undefined);
@@ -76,7 +87,9 @@ describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
     assert.ok(!hub.registry.schemas().some((s) => s.name === 'poll-system-stats'), 'not offered');
     const model = new ScriptedModel([{ toolCalls: [{ name: 'poll-system-stats', arguments: {} }] }, { final: 'done' }]);
     const results: string[] = [];
-    await new Agent(model, hub.registry).run('poll', { onEvent: (e) => void (e.type === 'step' && e.step.tool && results.push(e.step.tool.result)) });
+    await new Agent(model, hub.registry).run('poll', {
+      onEvent: (e) => void (e.type === 'step' && e.step.tool && results.push(e.step.tool.result)),
+    });
     assert.match(results[0] ?? '', /^\{"error":"tool \\"poll-system-stats\\" is not available/);
     // What its app calls (through the host's app bridge, after its checks) still answers.
     assert.match(await hub.registry.call('poll-system-stats', {}), /"memory"/);
@@ -85,7 +98,14 @@ describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
   test('a tool that names an app outside ui:// is reported, and stays a plain tool', async () => {
     assert.equal(hub.registry.get('bad_app')?.app, undefined);
     const problems = hub.problems().tools.map((p) => p.message);
-    assert.ok(problems.some((p) => /tool "bad_app" of server "apps" declares an app at "https:\/\/example\.com\/app\.html", which is not a ui:\/\/ URI/.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) =>
+        /tool "bad_app" of server "apps" declares an app at "https:\/\/example\.com\/app\.html", which is not a ui:\/\/ URI/.test(
+          p,
+        ),
+      ),
+      problems.join('\n'),
+    );
     assert.equal(await hub.registry.call('bad_app', {}), 'bad app answered');
   });
 
@@ -98,16 +118,32 @@ describe('MCP Apps in the hub', { timeout: 60_000 }, () => {
 describe('MCP Apps in the CLI', { timeout: 60_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), 'minagent-apps-'));
   mkdirSync(join(work, '.vscode'));
-  writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')] }, monitor: { command: 'node', args: [MONITOR, '--stdio'] } } }));
+  writeFileSync(
+    join(work, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'minagent.servers': {
+        apps: { command: 'node', args: [join(SERVERS, 'apps.mjs')] },
+        monitor: { command: 'node', args: [MONITOR, '--stdio'] },
+      },
+    }),
+  );
   const cli = (args: string[]) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
   test('tools --json carries the app on the tool, and the text list names it', () => {
     const { code, out } = cli(['tools', '--json']);
     assert.equal(code, 0);
-    const tools = (JSON.parse(out) as { tools: Array<{ name: string; app?: unknown; visibility?: string[]; offeredToModel: boolean }> }).tools;
+    const tools = (
+      JSON.parse(out) as {
+        tools: Array<{ name: string; app?: unknown; visibility?: string[]; offeredToModel: boolean }>;
+      }
+    ).tools;
     assert.deepEqual(tools.find((t) => t.name === 'show_chart')?.app, { resourceUri: 'ui://apps/chart.html' });
     assert.equal(tools.find((t) => t.name === 'show_chart')?.offeredToModel, true);
     assert.deepEqual(tools.find((t) => t.name === 'refresh_data')?.app, { resourceUri: 'ui://apps/chart.html' });
@@ -118,7 +154,10 @@ describe('MCP Apps in the CLI', { timeout: 60_000 }, () => {
     const poll = tools.find((t) => t.name === 'poll-system-stats');
     assert.deepEqual([poll?.app, poll?.visibility, poll?.offeredToModel], [undefined, ['app'], false]);
     const text = cli(['tools']).out;
-    assert.match(text, /^refresh_data\tapps\tNew numbers for the chart \(its app calls this\)\. \[app: ui:\/\/apps\/chart\.html, called by apps only\]$/m);
+    assert.match(
+      text,
+      /^refresh_data\tapps\tNew numbers for the chart \(its app calls this\)\. \[app: ui:\/\/apps\/chart\.html, called by apps only\]$/m,
+    );
   });
 
   test('call prints the result on stdout and names the app on stderr; the CLI renders no app, so declares none', () => {

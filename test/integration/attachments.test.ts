@@ -30,16 +30,24 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     hub.reconcile([fixture('library', 'library.mjs')]);
     await hub.whenIdle();
     const mock = await startMockModel(replies);
-    const attachments = new Attachments({ read: (s, u) => hub.catalog.readResource(s, u), counter: async () => estimateCounter, maxChars: () => 50_000 });
+    const attachments = new Attachments({
+      read: (s, u) => hub.catalog.readResource(s, u),
+      counter: async () => estimateCounter,
+      maxChars: () => 50_000,
+    });
     const exported: string[] = [];
     const actions = quietActions({
-      meta: () => ({ ...oneModel('mock')(), ...(attachments.chips().length ? { attachments: attachments.chips() } : {}) }),
+      meta: () => ({
+        ...oneModel('mock')(),
+        ...(attachments.chips().length ? { attachments: attachments.chips() } : {}),
+      }),
       openText: async (text) => void exported.push(text),
       attachments,
     });
     const runner = new TurnRunner({
       registry: hub.registry,
-      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
+      createModel: async () =>
+        new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 3 }),
       offer: offerOf(hub.registry, true),
       preapproval: () => undefined,
@@ -55,14 +63,23 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
   }
 
   test('a resource and a filled template become chips with their size in tokens; the next message carries both to the model, then the chips are gone', async () => {
-    const { mock, attachments, router, runner, got, send, exported } = await setup([{ text: 'read them' }, { text: 'plain' }]);
+    const { mock, attachments, router, runner, got, send, exported } = await setup([
+      { text: 'read them' },
+      { text: 'plain' },
+    ]);
     assert.equal(await attachments.add('library', 'library://notes/readme', 'Note readme'), undefined);
     const book = expandTemplate('library://books/{shelf}/{title}', { shelf: 'fiction', title: 'Dune' }) as string;
     assert.equal(await attachments.add('library', book, book), undefined);
     const meta = got.filter((m) => m.type === 'meta').at(-1);
-    assert.ok(meta && meta.type === 'meta' && parseHostMessage(meta), 'the chips pass the webview\'s check');
+    assert.ok(meta && meta.type === 'meta' && parseHostMessage(meta), "the chips pass the webview's check");
     const chips = meta.type === 'meta' ? meta.meta.attachments! : [];
-    assert.deepEqual(chips.map((c) => [c.label, c.server, c.uri]), [['Note readme', 'library', 'library://notes/readme'], [book, 'library', 'library://books/fiction/Dune']]);
+    assert.deepEqual(
+      chips.map((c) => [c.label, c.server, c.uri]),
+      [
+        ['Note readme', 'library', 'library://notes/readme'],
+        [book, 'library', 'library://books/fiction/Dune'],
+      ],
+    );
     const sent = '[resource <library://notes/readme> (text/plain) from server "library"]\nWelcome to the library.';
     assert.equal(chips[0]!.tokens, estimateCounter.count(sent), 'the chip counts what the model will get');
     assert.equal(chips[0]!.exact, false);
@@ -72,20 +89,32 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     const user = mock.requests[0]!.body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
     assert.equal(user.length, 1);
     assert.ok(user[0]!.includes(sent), user[0]);
-    assert.ok(user[0]!.includes('library: "Dune" from the fiction shelf'), 'the filled template\'s contents too');
-    assert.ok(user[0]!.endsWith('\n\nWhat do these say?'), 'the user\'s text after the context');
+    assert.ok(user[0]!.includes('library: "Dune" from the fiction shelf'), "the filled template's contents too");
+    assert.ok(user[0]!.endsWith('\n\nWhat do these say?'), "the user's text after the context");
     const item = (await router.current()).items[0]!;
-    assert.deepEqual(item.kind === 'user' && [item.text, item.attachments], ['What do these say?', ['Note readme (library)', `${book} (library)`]]);
+    assert.deepEqual(item.kind === 'user' && [item.text, item.attachments], [
+      'What do these say?',
+      ['Note readme (library)', `${book} (library)`],
+    ]);
     assert.deepEqual(attachments.chips(), [], 'sending took them');
     await send({ type: 'export' });
-    assert.match(exported[0]!, /## You\n\nWhat do these say\?\n\n- attached: `Note readme \(library\)`\n- attached: `library:\/\/books\/fiction\/Dune \(library\)`/);
+    assert.match(
+      exported[0]!,
+      /## You\n\nWhat do these say\?\n\n- attached: `Note readme \(library\)`\n- attached: `library:\/\/books\/fiction\/Dune \(library\)`/,
+    );
 
     await send({ type: 'send', text: 'and now?' });
     await runner.idle();
-    assert.deepEqual(mock.requests[1]!.body.messages.filter((m) => m.role === 'user').map((m) => String(m.content)).slice(-1), ['and now?'], 'the next message has no attachment');
+    assert.deepEqual(
+      mock.requests[1]!.body.messages.filter((m) => m.role === 'user')
+        .map((m) => String(m.content))
+        .slice(-1),
+      ['and now?'],
+      'the next message has no attachment',
+    );
   });
 
-  test('the chip\'s x (a detach message) takes one back; a malformed detach is dropped; an unreadable resource is an error, not a chip', async () => {
+  test("the chip's x (a detach message) takes one back; a malformed detach is dropped; an unreadable resource is an error, not a chip", async () => {
     const { mock, attachments, runner, send } = await setup([{ text: 'ok' }]);
     await attachments.add('library', 'library://notes/readme', 'readme');
     await attachments.add('library', 'library://notes/guide', 'guide');
@@ -94,7 +123,10 @@ describe('attaching resources to the next message', { timeout: 60_000 }, () => {
     await send({ type: 'detach', id: { toString: () => 'r1' } });
     assert.equal(attachments.chips().length, 2, 'a detach that is not a string id does nothing');
     await send({ type: 'detach', id: attachments.chips()[0]!.id });
-    assert.deepEqual(attachments.chips().map((c) => c.label), ['guide']);
+    assert.deepEqual(
+      attachments.chips().map((c) => c.label),
+      ['guide'],
+    );
     const failed = await attachments.add('library', 'library://notes/missing', 'missing');
     assert.ok(failed && /missing|not found/i.test(failed.error), JSON.stringify(failed));
     assert.equal(attachments.chips().length, 1);

@@ -31,13 +31,27 @@ async function httpFixture(file: string, args: string[]): Promise<{ url: string;
   return { url, methods };
 }
 
-const http = (name: string, url: string): HttpServerConfig => ({ name, type: 'http', url, headers: {}, autoApprove: [] });
+const http = (name: string, url: string): HttpServerConfig => ({
+  name,
+  type: 'http',
+  url,
+  headers: {},
+  autoApprove: [],
+});
 
 /** Connects `config` alone in a hub with a short probe bound; returns the hub and the lines of the server's own log. */
 async function connect(config: ServerConfig): Promise<{ hub: ServerHub; log: string[] }> {
   const log: string[] = [];
-  const logger: Logger = { trace: () => {}, info: (m) => log.push(`info ${m}`), warn: (m) => log.push(`warn ${m}`), error: (m) => log.push(`error ${m}`) };
-  const hub = new ServerHub({ settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: CONNECT_MS, probeTimeoutMs: PROBE_MS }, serverLogger: () => logger });
+  const logger: Logger = {
+    trace: () => {},
+    info: (m) => log.push(`info ${m}`),
+    warn: (m) => log.push(`warn ${m}`),
+    error: (m) => log.push(`error ${m}`),
+  };
+  const hub = new ServerHub({
+    settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: CONNECT_MS, probeTimeoutMs: PROBE_MS },
+    serverLogger: () => logger,
+  });
   hub.reconcile([config]);
   await hub.whenIdle();
   return { hub, log };
@@ -99,24 +113,42 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
         const lines = fallbackLines(log);
         assert.equal(lines.length, 1, log.join('\n'));
         assert.match(lines[0]!, got);
-        if (kind === 'garbage') assert.ok(log.some((l) => /^warn ignored a stdout line that is not JSON-RPC: <html><body>500 Internal Server Error/.test(l)), log.join('\n'));
+        if (kind === 'garbage')
+          assert.ok(
+            log.some((l) =>
+              /^warn ignored a stdout line that is not JSON-RPC: <html><body>500 Internal Server Error/.test(l),
+            ),
+            log.join('\n'),
+          );
         // One process: the probe and the handshake on the same stdin.
-        assert.deepEqual(hub.server('bad')!.stderrTail.split('\n').filter((l) => l.startsWith('got ')).slice(0, 3), ['got server/discover', 'got initialize', 'got notifications/initialized']);
+        assert.deepEqual(
+          hub
+            .server('bad')!
+            .stderrTail.split('\n')
+            .filter((l) => l.startsWith('got '))
+            .slice(0, 3),
+          ['got server/discover', 'got initialize', 'got notifications/initialized'],
+        );
       } finally {
         await hub.closeAll();
       }
     });
   }
 
-  test('a server that fails the handshake too is a failure that names both answers, after one try of each', { timeout: 20_000 }, async () => {
+  test('a server that fails the handshake too is a failure that names both answers, after one try of each', {
+    timeout: 20_000,
+  }, async () => {
     const { url, methods } = await httpFixture('badProbe.mjs', ['--http', '--probe', '500', '--fail-handshake']);
     const { hub, log } = await connect(http('broken', url));
     try {
       const state = hub.server('broken')!.state;
       assert.equal(state.kind, 'error');
-      assert.match(state.kind === 'error' ? state.message : '', /^server\/discover answered HTTP 500 .*Error in httpTransport: 500; initialize: HTTP 500 .*initialize is broken too$/);
+      assert.match(
+        state.kind === 'error' ? state.message : '',
+        /^server\/discover answered HTTP 500 .*Error in httpTransport: 500; initialize: HTTP 500 .*initialize is broken too$/,
+      );
       // The fixture's stderr may still be on its way.
-      await waitFor('both requests on the server\'s log', () => methods.length >= 2 || undefined);
+      await waitFor("both requests on the server's log", () => methods.length >= 2 || undefined);
       assert.deepEqual(methods, ['POST server/discover', 'POST initialize']);
       assert.equal(fallbackLines(log).length, 1, log.join('\n'));
     } finally {
@@ -124,7 +156,9 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     }
   });
 
-  test('a server that is down (connection refused) fails at once: no second try, no wait', { timeout: 20_000 }, async () => {
+  test('a server that is down (connection refused) fails at once: no second try, no wait', {
+    timeout: 20_000,
+  }, async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const started = Date.now();
     const { hub, log } = await connect(http('gone', url));
@@ -139,18 +173,31 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     }
   });
 
-  test('the CLI: `minagent servers` and `tools` connect the server that answers the probe with HTTP 500', { timeout: 30_000 }, async () => {
+  test('the CLI: `minagent servers` and `tools` connect the server that answers the probe with HTTP 500', {
+    timeout: 30_000,
+  }, async () => {
     const { url } = await httpFixture('badProbe.mjs', ['--http', '--probe', '500']);
     const work = mkdtempSync(join(tmpdir(), 'minagent-badprobe-'));
     mkdirSync(join(work, '.vscode'));
-    writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { git: { type: 'http', url } } }));
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 20_000 });
+    writeFileSync(
+      join(work, '.vscode', 'settings.json'),
+      JSON.stringify({ 'minagent.servers': { git: { type: 'http', url } } }),
+    );
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], {
+        cwd: work,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
     const servers = cli('servers', '--verbose');
     assert.equal(servers.status, 0, servers.stderr);
     assert.match(servers.stdout, /^git\trunning\t1 tools?/m);
     assert.match(servers.stderr, /server\/discover answered HTTP 500.*; trying the 2025 handshake/);
     const tools = cli('tools', '--json');
     assert.equal(tools.status, 0, tools.stderr);
-    assert.deepEqual((JSON.parse(tools.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name), ['legacy_echo']);
+    assert.deepEqual(
+      (JSON.parse(tools.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name),
+      ['legacy_echo'],
+    );
   });
 });

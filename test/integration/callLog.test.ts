@@ -12,7 +12,9 @@ function recorder(): { logger: Logger; lines: string[] } {
 }
 
 describe('the tool call log', () => {
-  test('a call, its arguments (secrets redacted), and how it ended: answered, failed as a warning', { timeout: 30_000 }, async () => {
+  test('a call, its arguments (secrets redacted), and how it ended: answered, failed as a warning', {
+    timeout: 30_000,
+  }, async () => {
     const secret = 'sk-live-0123456789abcdef';
     const { logger, lines } = recorder();
     const s = new McpToolSource(fixture('research', 'research.mjs', [], { secrets: [secret] }), { logger });

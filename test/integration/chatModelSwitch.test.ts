@@ -51,7 +51,10 @@ test('switching the model between messages puts a notice before the next message
     stores.push(store);
     return { runner, router: new ChatRouter(store, runner, actions) };
   };
-  const shown = async (router: ChatRouter) => (await router.current()).items.map((i) => (i.kind === 'user' || i.kind === 'assistant' || i.kind === 'notice' ? `${i.kind}: ${i.text}` : i.kind));
+  const shown = async (router: ChatRouter) =>
+    (await router.current()).items.map((i) =>
+      i.kind === 'user' || i.kind === 'assistant' || i.kind === 'notice' ? `${i.kind}: ${i.text}` : i.kind,
+    );
 
   const first = open();
   const v = chatView(first.router);
@@ -61,7 +64,10 @@ test('switching the model between messages puts a notice before the next message
   await v.send({ type: 'selectModel', id: 'b' });
   await v.send({ type: 'send', text: 'and you?' });
   await first.runner.idle();
-  assert.deepEqual(m.requests.map((r) => r.body.model), ['a', 'b']);
+  assert.deepEqual(
+    m.requests.map((r) => r.body.model),
+    ['a', 'b'],
+  );
   assert.deepEqual(await shown(first.router), [
     'user: hello',
     'assistant: one',
@@ -85,7 +91,14 @@ test('switching the model between messages puts a notice before the next message
   selected = 'a';
   await v2.send({ type: 'send', text: 'back to the first' });
   await second.runner.idle();
-  assert.deepEqual((await shown(second.router)).slice(-3), ['notice: Model changed: this message and what follows go to mock-model · localhost (before: second-model · OpenRouter).', 'user: back to the first', 'assistant: four']);
+  assert.deepEqual((await shown(second.router)).slice(-3), [
+    'notice: Model changed: this message and what follows go to mock-model · localhost (before: second-model · OpenRouter).',
+    'user: back to the first',
+    'assistant: four',
+  ]);
   await v2.send({ type: 'export' });
-  assert.match(exported.at(-1)!, /> info: Model changed: this message and what follows go to second-model · OpenRouter \(before: mock-model · localhost\)\.\n\n## You\n\nand you\?/);
+  assert.match(
+    exported.at(-1)!,
+    /> info: Model changed: this message and what follows go to second-model · OpenRouter \(before: mock-model · localhost\)\.\n\n## You\n\nand you\?/,
+  );
 });

@@ -47,9 +47,17 @@ function setup(model: ScriptedModel) {
   });
   const dir = mkdtempSync(join(tmpdir(), 'minagent-prompts-'));
   dirs.push(dir);
-  const router = new ChatRouter(new FileConversationStore(dir), runner, actions, undefined, new ChatPrompts(hub.catalog));
+  const router = new ChatRouter(
+    new FileConversationStore(dir),
+    runner,
+    actions,
+    undefined,
+    new ChatPrompts(hub.catalog),
+  );
   // Every message the host posts goes through the webview's own check, as in the view.
-  const { got, send } = chatView(router, (m) => assert.ok(parseHostMessage(JSON.parse(JSON.stringify(m))), `the webview accepts ${m.type}`));
+  const { got, send } = chatView(router, (m) =>
+    assert.ok(parseHostMessage(JSON.parse(JSON.stringify(m))), `the webview accepts ${m.type}`),
+  );
   return { router, runner, got, send };
 }
 
@@ -77,18 +85,33 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
 
   test('completions for an argument come from the server the prompt belongs to', async () => {
     const { send } = setup(new ScriptedModel([]));
-    const [answer, reply] = await send({ type: 'completePrompt', prompt: 'beta.summarize', argument: 'note', value: 'g', context: {} });
+    const [answer, reply] = await send({
+      type: 'completePrompt',
+      prompt: 'beta.summarize',
+      argument: 'note',
+      value: 'g',
+      context: {},
+    });
     assert.deepEqual(answer, { type: 'completions', requestId: 1, values: ['guide'] });
     assert.deepEqual(reply, { type: 'reply', requestId: 1 });
     const [unknown] = await send({ type: 'completePrompt', prompt: 'nope', argument: 'note', value: '', context: {} });
-    assert.deepEqual(unknown, { type: 'completions', requestId: 2, values: [], error: 'unknown prompt "nope"; prompts: summarize, cover, beta.summarize' });
+    assert.deepEqual(unknown, {
+      type: 'completions',
+      requestId: 2,
+      values: [],
+      error: 'unknown prompt "nope"; prompts: summarize, cover, beta.summarize',
+    });
   });
 
   test("a prompt's messages are the turn's input: the model gets its text and embedded resource, the transcript shows it as a prompt", async () => {
     const model = new ScriptedModel([{ final: 'Summarized.' }]);
     const { router, runner, got, send } = setup(model);
     await send({ type: 'ready' });
-    const [reply] = await send({ type: 'runPrompt', prompt: 'beta.summarize', arguments: { note: 'guide', style: 'short' } });
+    const [reply] = await send({
+      type: 'runPrompt',
+      prompt: 'beta.summarize',
+      arguments: { note: 'guide', style: 'short' },
+    });
     assert.deepEqual(reply, { type: 'reply', requestId: 2 });
     await runner.idle();
     assert.deepEqual(userMessages(model.calls[0]!.messages), [
@@ -110,7 +133,10 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
         { role: 'user', text: '[resource <library://notes/guide>]\nHow to use the beta: read the notes.' },
       ],
     });
-    assert.ok(got.some((m) => m.type === 'append' && m.item.kind === 'prompt'), 'the views were told');
+    assert.ok(
+      got.some((m) => m.type === 'append' && m.item.kind === 'prompt'),
+      'the views were told',
+    );
     assert.match(conversationMarkdown(await router.current()), /prompt `\/beta\.summarize` \(server beta\)/);
   });
 
@@ -121,18 +147,34 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
     await runner.idle();
     const sent = userMessages(model.calls[0]!.messages);
     assert.equal(sent.length, 4);
-    assert.deepEqual(sent[0], { role: 'user', content: '[image image/png]', images: [{ mimeType: 'image/png', data: sent[0]!.role === 'user' ? sent[0]!.images![0]!.data : '' }] });
+    assert.deepEqual(sent[0], {
+      role: 'user',
+      content: '[image image/png]',
+      images: [{ mimeType: 'image/png', data: sent[0]!.role === 'user' ? sent[0]!.images![0]!.data : '' }],
+    });
     assert.match((sent[0] as { images: Array<{ data: string }> }).images[0]!.data, /^iVBORw0KGgo/);
-    assert.deepEqual(sent[1], { role: 'user', content: '[image/svg+xml image: not sent]' }, 'an SVG is described, not sent or shown');
-    assert.deepEqual(sent[2], { role: 'assistant', content: '[resource <library://covers/1>, binary]' }, 'an assistant message carries no image');
+    assert.deepEqual(
+      sent[1],
+      { role: 'user', content: '[image/svg+xml image: not sent]' },
+      'an SVG is described, not sent or shown',
+    );
+    assert.deepEqual(
+      sent[2],
+      { role: 'assistant', content: '[resource <library://covers/1>, binary]' },
+      'an assistant message carries no image',
+    );
     assert.deepEqual(sent[3], { role: 'user', content: '[resource link: readme <library://notes/readme>]' });
   });
 
   test('a missing required argument and an unknown prompt are refused with a clear error; nothing is sent', async () => {
     const model = new ScriptedModel([{ final: 'x' }]);
     const { runner, send } = setup(model);
-    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'summarize', arguments: {} }), [{ type: 'reply', requestId: 1, error: 'prompt "summarize" needs "note"' }]);
-    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'nope', arguments: {} }), [{ type: 'reply', requestId: 2, error: 'unknown prompt "nope"; prompts: summarize, cover, beta.summarize' }]);
+    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'summarize', arguments: {} }), [
+      { type: 'reply', requestId: 1, error: 'prompt "summarize" needs "note"' },
+    ]);
+    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'nope', arguments: {} }), [
+      { type: 'reply', requestId: 2, error: 'unknown prompt "nope"; prompts: summarize, cover, beta.summarize' },
+    ]);
     assert.equal(model.calls.length, 0);
     await runner.idle();
   });
@@ -150,10 +192,15 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
     const { router, runner, send } = setup(hanging);
     void send({ type: 'send', text: 'hello' });
     await running;
-    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'summarize', arguments: { note: 'readme' } }), [{ type: 'reply', requestId: 2, error: 'a turn is already running in this chat; stop it first' }]);
+    assert.deepEqual(await send({ type: 'runPrompt', prompt: 'summarize', arguments: { note: 'readme' } }), [
+      { type: 'reply', requestId: 2, error: 'a turn is already running in this chat; stop it first' },
+    ]);
     router.stop();
     await runner.idle();
-    assert.deepEqual((await router.current()).items.filter((i) => i.kind === 'prompt'), []);
+    assert.deepEqual(
+      (await router.current()).items.filter((i) => i.kind === 'prompt'),
+      [],
+    );
   });
 
   test('prompt requests a view may not send are dropped: wrong types, oversized values, too many arguments', async () => {
@@ -164,7 +211,11 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
       { type: 'runPrompt', prompt: 'summarize', arguments: ['guide'] },
       { type: 'runPrompt', prompt: '', arguments: {} },
       { type: 'runPrompt', prompt: 'summarize', arguments: { note: 'x'.repeat(100_001) } },
-      { type: 'runPrompt', prompt: 'summarize', arguments: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, 'v'])) },
+      {
+        type: 'runPrompt',
+        prompt: 'summarize',
+        arguments: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, 'v'])),
+      },
       { type: 'completePrompt', prompt: 'summarize', argument: 'note', value: 'g' },
       { type: 'completePrompt', prompt: 'summarize', argument: 'note', value: 1, context: {} },
       { type: 'completePrompt', prompt: 'x'.repeat(301), argument: 'note', value: '', context: {} },

@@ -25,7 +25,13 @@ writeFileSync(
 }`,
 );
 const script = join(work, 'script.json');
-writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP connects models to tools.' }]));
+writeFileSync(
+  script,
+  JSON.stringify([
+    { toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] },
+    { final: 'MCP connects models to tools.' },
+  ]),
+);
 
 function cli(args: string[], cwd = work) {
   const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
@@ -49,14 +55,20 @@ describe('minagent CLI', () => {
   test('servers: one line per server with state, tool count and the error', () => {
     const { code, out } = cli(['servers']);
     assert.equal(code, 0);
-    const lines = out.trim().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(lines.map((l) => l.slice(0, 3)), [
-      ['research', 'running', '3 tools'],
-      ['analytics', 'running', '2 tools'],
-      ['crashy', 'error', '0 tools'],
-      ['broken', 'error', '0 tools'],
-      ['off', 'stopped', '0 tools'],
-    ]);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    assert.deepEqual(
+      lines.map((l) => l.slice(0, 3)),
+      [
+        ['research', 'running', '3 tools'],
+        ['analytics', 'running', '2 tools'],
+        ['crashy', 'error', '0 tools'],
+        ['broken', 'error', '0 tools'],
+        ['off', 'stopped', '0 tools'],
+      ],
+    );
     assert.match(lines[2]![3]!, /exited with code 3 during startup; stderr: fatal: FIXTURE_API_KEY is not set/);
     assert.match(lines[3]![3]!, /server "broken", field "args"/);
   });
@@ -64,44 +76,86 @@ describe('minagent CLI', () => {
   test('tools --json: stdout is only the JSON (the tools, and the servers that failed with their errors); logs go to stderr', () => {
     const { code, out, err } = cli(['tools', '--json']);
     assert.equal(code, 0, 'some servers run: the list is what they have');
-    const json = JSON.parse(out) as { tools: Array<Record<string, string>>; failed: Array<{ server: string; error: string }> };
+    const json = JSON.parse(out) as {
+      tools: Array<Record<string, string>>;
+      failed: Array<{ server: string; error: string }>;
+    };
     const rows = json.tools;
-    assert.deepEqual(json.failed.map((f) => f.server), ['crashy', 'broken']);
+    assert.deepEqual(
+      json.failed.map((f) => f.server),
+      ['crashy', 'broken'],
+    );
     assert.match(json.failed[0]!.error, /exited with code 3 during startup/);
     assert.match(err, /minagent: server "crashy" did not connect: .*exited with code 3/);
-    assert.deepEqual(rows.map((r) => [r.name, r.wireName, r.server]), [
-      ['echo', 'echo', 'research'],
-      ['search_corpus', 'search_corpus', 'research'],
-      ['word_count', 'word_count', 'research'],
-      ['analytics.echo', 'analytics__echo', 'analytics'],
-      ['analytics.row_count', 'analytics__row_count', 'analytics'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.wireName, r.server]),
+      [
+        ['echo', 'echo', 'research'],
+        ['search_corpus', 'search_corpus', 'research'],
+        ['word_count', 'word_count', 'research'],
+        ['analytics.echo', 'analytics__echo', 'analytics'],
+        ['analytics.row_count', 'analytics__row_count', 'analytics'],
+      ],
+    );
     assert.equal(rows[0]!.description, 'Echo the given text back unchanged.');
-    assert.equal((rows[0]!.parameters as unknown as { type: string }).type, 'object', 'each row carries the tool\'s parameter schema');
+    assert.equal(
+      (rows[0]!.parameters as unknown as { type: string }).type,
+      'object',
+      "each row carries the tool's parameter schema",
+    );
     assert.match(err, /server "broken", field "args"/);
   });
 
-  test('tools --search: each query\'s ranking in order (name, server, score); --json is the documented contract; bad flags exit 2', () => {
+  test("tools --search: each query's ranking in order (name, server, score); --json is the documented contract; bad flags exit 2", () => {
     const text = cli(['tools', '--search', 'how many rows in a table', '--search', 'echo', '--limit', '2']);
     assert.equal(text.code, 0);
-    const blocks = text.out.trim().split('\n\n').map((b) => b.split('\n'));
-    assert.deepEqual(blocks.map((b) => b[0]), ['# how many rows in a table', '# echo'], 'one block per query, in the order asked');
+    const blocks = text.out
+      .trim()
+      .split('\n\n')
+      .map((b) => b.split('\n'));
+    assert.deepEqual(
+      blocks.map((b) => b[0]),
+      ['# how many rows in a table', '# echo'],
+      'one block per query, in the order asked',
+    );
     assert.deepEqual(blocks[0]![1]!.split('\t').slice(0, 2), ['analytics.row_count', 'analytics']);
     assert.match(blocks[0]![1]!.split('\t')[2]!, /^\d+\.\d{3}$/, 'the score, three decimals');
-    assert.deepEqual(blocks[1]!.slice(1).map((l) => l.split('\t')[0]), ['echo', 'analytics.echo'], 'the exact name first, at most --limit rows');
+    assert.deepEqual(
+      blocks[1]!.slice(1).map((l) => l.split('\t')[0]),
+      ['echo', 'analytics.echo'],
+      'the exact name first, at most --limit rows',
+    );
     const json = cli(['tools', '--search', 'count words', '--search', 'analytics', '--json']);
     assert.equal(json.code, 0);
-    const parsed = JSON.parse(json.out) as Array<{ query: string; tools: Array<{ name: string; server: string; score: number }> }>;
-    assert.deepEqual(parsed.map((r) => r.query), ['count words', 'analytics']);
+    const parsed = JSON.parse(json.out) as Array<{
+      query: string;
+      tools: Array<{ name: string; server: string; score: number }>;
+    }>;
+    assert.deepEqual(
+      parsed.map((r) => r.query),
+      ['count words', 'analytics'],
+    );
     assert.deepEqual(Object.keys(parsed[0]!.tools[0]!), ['name', 'server', 'score']);
     assert.equal(parsed[0]!.tools[0]!.name, 'word_count');
-    assert.deepEqual(parsed[1]!.tools.map((t) => t.server), ['analytics', 'analytics'], 'a query naming a server exactly: its tools first');
-    assert.deepEqual(JSON.parse(cli(['tools', '--search', 'echo', '--server', 'analytics', '--json']).out)[0].tools.map((t: { name: string }) => t.name), ['analytics.echo']);
+    assert.deepEqual(
+      parsed[1]!.tools.map((t) => t.server),
+      ['analytics', 'analytics'],
+      'a query naming a server exactly: its tools first',
+    );
+    assert.deepEqual(
+      JSON.parse(cli(['tools', '--search', 'echo', '--server', 'analytics', '--json']).out)[0].tools.map(
+        (t: { name: string }) => t.name,
+      ),
+      ['analytics.echo'],
+    );
     for (const [args, why] of [
       [['tools', '--search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, not "0"/],
       [['tools', '--limit', '3'], /--limit goes with --search/],
       [['tools', '--search', '  '], /--search needs words/],
-      [['tools', '--search', 'x', '--server', 'nope'], /no server is named "nope"; servers: research, analytics, crashy/],
+      [
+        ['tools', '--search', 'x', '--server', 'nope'],
+        /no server is named "nope"; servers: research, analytics, crashy/,
+      ],
     ] as const) {
       const r = cli([...args]);
       assert.equal(r.code, 2, args.join(' '));
@@ -110,7 +164,11 @@ describe('minagent CLI', () => {
   });
 
   test('call prints the result exactly; remote errors are {"error"} with a non-zero exit', () => {
-    assert.deepEqual(cli(['call', 'analytics.row_count', '{"table":"papers"}']), { code: 0, out: '128\n', err: cli(['call', 'analytics.row_count', '{"table":"papers"}']).err });
+    assert.deepEqual(cli(['call', 'analytics.row_count', '{"table":"papers"}']), {
+      code: 0,
+      out: '128\n',
+      err: cli(['call', 'analytics.row_count', '{"table":"papers"}']).err,
+    });
     const bad = cli(['call', 'analytics.row_count', '{"table":"nope"}']);
     assert.equal(bad.out, '{"error":"unknown table: nope"}\n');
     assert.equal(bad.code, 1);
@@ -130,7 +188,10 @@ describe('minagent CLI', () => {
       const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
       try {
         const baseUrl = provider === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
-        const r = await cliAsync(['chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl], { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' });
+        const r = await cliAsync(
+          ['chat', 'What is MCP?', '--provider', provider, '--model', 'mock', '--base-url', baseUrl],
+          { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' },
+        );
         assert.equal(r.code, 0);
         assert.match(r.out, /^\[0\] tool_call: search_corpus -> mcp: MCP \(Model Context Protocol\)/);
         assert.match(r.out, /\[1\] final: Here is what the tool returned:/);
@@ -144,7 +205,19 @@ describe('minagent CLI', () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
       // As the chat's welcome writes it (src/core/chat/examples.ts), finished by the user.
-      const r = await cliAsync(['chat', 'Use word_count to count the words of a sentence', '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`], { ...process.env, OPENAI_API_KEY: 'k' });
+      const r = await cliAsync(
+        [
+          'chat',
+          'Use word_count to count the words of a sentence',
+          '--provider',
+          'openai',
+          '--model',
+          'mock',
+          '--base-url',
+          `http://127.0.0.1:${port}/v1`,
+        ],
+        { ...process.env, OPENAI_API_KEY: 'k' },
+      );
       assert.equal(r.code, 0, r.out);
       assert.match(r.out, /^\[0\] tool_call: word_count -> 2\n/, 'word_count of "demo text"');
     } finally {
@@ -155,9 +228,23 @@ describe('minagent CLI', () => {
   test('chat --context-window: a request over the window is not sent, and says why', async () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
-      const r = await cliAsync(['chat', 'What is MCP? '.repeat(200), '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, '--context-window', '1000']);
+      const r = await cliAsync([
+        'chat',
+        'What is MCP? '.repeat(200),
+        '--provider',
+        'openai',
+        '--model',
+        'mock',
+        '--base-url',
+        `http://127.0.0.1:${port}/v1`,
+        '--context-window',
+        '1000',
+      ]);
       assert.notEqual(r.code, 0);
-      assert.match(r.out, /error: not sent: this request needs about \d+ tokens, but the model's window allows 750 \(1000 less 250 kept for the answer; minagent.chat.contextWindow\)/);
+      assert.match(
+        r.out,
+        /error: not sent: this request needs about \d+ tokens, but the model's window allows 750 \(1000 less 250 kept for the answer; minagent.chat.contextWindow\)/,
+      );
       const sent = (await (await fetch(`http://127.0.0.1:${port}/requests`)).json()) as unknown[];
       assert.equal(sent.length, 0, 'nothing reached the model');
     } finally {
@@ -179,14 +266,23 @@ describe('minagent CLI', () => {
       [['frobnicate'], /^minagent: unknown command "frobnicate"/],
       [['chat', 'hi'], /^minagent: chat needs --script FILE .* or --provider openai\|anthropic/],
       [['chat', 'hi', '--provider', 'gemini'], /^minagent: unknown provider "gemini"/],
-      [['chat', 'hi', '--provider', 'openai', '--model', 'm', '--context-window', 'big'], /^minagent: --context-window "big" must be a whole number of tokens/],
+      [
+        ['chat', 'hi', '--provider', 'openai', '--model', 'm', '--context-window', 'big'],
+        /^minagent: --context-window "big" must be a whole number of tokens/,
+      ],
       [['chat', 'hi', '--provider', 'openai'], /^minagent: --provider openai needs --model NAME/],
-      [['chat', 'hi', '--provider', 'anthropic', '--model', 'm', '--send-images'], /^minagent: --send-images is for --provider openai/],
+      [
+        ['chat', 'hi', '--provider', 'anthropic', '--model', 'm', '--send-images'],
+        /^minagent: --send-images is for --provider openai/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);
       assert.notEqual(r.code, 0, args.join(' '));
-      const lines = r.err.trim().split('\n').filter((l) => l.startsWith('minagent:'));
+      const lines = r.err
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('minagent:'));
       assert.equal(lines.length, 1, 'one line');
       assert.match(lines[0]!, message);
     }

@@ -14,14 +14,38 @@ const work = mkdtempSync(join(tmpdir(), 'minagent-cli-approve-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 mkdirSync(join(work, '.vscode'));
 const settings = join(work, '.vscode', 'settings.json');
-writeFileSync(settings, JSON.stringify({ 'minagent.servers': { research: { command: 'node', args: [`${SERVERS}/research.mjs`] }, analytics: { command: 'node', args: [`${SERVERS}/analytics.mjs`] } } }));
+writeFileSync(
+  settings,
+  JSON.stringify({
+    'minagent.servers': {
+      research: { command: 'node', args: [`${SERVERS}/research.mjs`] },
+      analytics: { command: 'node', args: [`${SERVERS}/analytics.mjs`] },
+    },
+  }),
+);
 // analytics.row_count is not read-only; search_corpus is.
 const script = join(work, 'script.json');
-writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'analytics.row_count', arguments: { table: 'papers' } }, { name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'done' }]));
+writeFileSync(
+  script,
+  JSON.stringify([
+    {
+      toolCalls: [
+        { name: 'analytics.row_count', arguments: { table: 'papers' } },
+        { name: 'search_corpus', arguments: { query: 'mcp' } },
+      ],
+    },
+    { final: 'done' },
+  ]),
+);
 const DENIED = 'analytics.row_count -> {"error":"the user denied the call to \\"analytics.row_count\\""}';
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'count the papers', '--script', script, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'count the papers', '--script', script, ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -50,15 +74,22 @@ describe('minagent chat approvals', { timeout: 60_000 }, () => {
     assert.equal(code, 0);
     assert.ok(out.includes(`[0] tool_call: ${DENIED}`), out);
     assert.match(out, /\[1\] tool_call: search_corpus -> mcp: MCP \(Model Context Protocol\)/);
-    assert.match(err, /denied: analytics\.row_count on server "analytics" is not read-only; run on a terminal to be asked, or pass --yes \/ --approve all/);
+    assert.match(
+      err,
+      /denied: analytics\.row_count on server "analytics" is not read-only; run on a terminal to be asked, or pass --yes \/ --approve all/,
+    );
     assert.ok(err.includes(`settings: ${settings}`), err);
   });
 
   test('--yes and --approve all run it; --approve none runs nothing, read-only tools included', () => {
-    for (const flags of [['--yes'], ['--approve', 'all']]) assert.match(cli(flags).out, /^\[0\] tool_call: analytics\.row_count -> 128\n/, flags.join(' '));
+    for (const flags of [['--yes'], ['--approve', 'all']])
+      assert.match(cli(flags).out, /^\[0\] tool_call: analytics\.row_count -> 128\n/, flags.join(' '));
     const none = cli(['--approve', 'none']);
     assert.ok(none.out.includes(`[0] tool_call: ${DENIED}`));
-    assert.match(none.out, /\[1\] tool_call: search_corpus -> \{"error":"the user denied the call to \\"search_corpus\\""\}/);
+    assert.match(
+      none.out,
+      /\[1\] tool_call: search_corpus -> \{"error":"the user denied the call to \\"search_corpus\\""\}/,
+    );
   });
 
   test('--approve readonly denies without asking; a bad --approve is one clear line', () => {
@@ -70,7 +101,10 @@ describe('minagent chat approvals', { timeout: 60_000 }, () => {
 
   test('on a terminal it asks, naming the tool, server and arguments; "y" runs the call', async () => {
     const out = await onTerminal('y');
-    assert.match(out, /Run analytics\.row_count on server "analytics" with \{"table":"papers"\}\? \[y\]es, \[n\]o, \[a\]ll for this run:/);
+    assert.match(
+      out,
+      /Run analytics\.row_count on server "analytics" with \{"table":"papers"\}\? \[y\]es, \[n\]o, \[a\]ll for this run:/,
+    );
     assert.match(out, /\[0\] tool_call: analytics\.row_count -> 128/);
     assert.equal((out.match(/\? \[y\]es/g) ?? []).length, 1, 'the read-only tool did not ask');
   });

@@ -21,10 +21,22 @@ describe('the CLI remembers eras', { timeout: 60_000 }, () => {
       join(work, '.vscode', 'settings.json'),
       JSON.stringify({
         'minagent.probeTimeout': 1000,
-        'minagent.servers': { old: { command: 'node', args: [join(SERVERS, 'legacy-only.mjs'), '--unknown', 'silent', secret], env: { LEGACY_PID_FILE: log } } },
+        'minagent.servers': {
+          old: {
+            command: 'node',
+            args: [join(SERVERS, 'legacy-only.mjs'), '--unknown', 'silent', secret],
+            env: { LEGACY_PID_FILE: log },
+          },
+        },
       }),
     );
-    const run = () => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'servers', '--verbose', '--trust'], { cwd: work, encoding: 'utf8', timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: config } });
+    const run = () =>
+      spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'servers', '--verbose', '--trust'], {
+        cwd: work,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, XDG_CONFIG_HOME: config },
+      });
     const first = run();
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /^old\trunning\t1 tool/m);

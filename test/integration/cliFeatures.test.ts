@@ -38,7 +38,10 @@ describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () =
       'alpha\tlibrary://books/{shelf}/{title}\tbook\ttemplate: shelf, title',
       'beta\tlibrary://books/{shelf}/{title}\tbook\ttemplate: shelf, title',
     ]);
-    const json = JSON.parse(cli(['resources', '--json']).out) as { resources: Array<{ server: string; uri: string }>; templates: Array<{ uriTemplate: string; variables: string[] }> };
+    const json = JSON.parse(cli(['resources', '--json']).out) as {
+      resources: Array<{ server: string; uri: string }>;
+      templates: Array<{ uriTemplate: string; variables: string[] }>;
+    };
     assert.equal(json.resources.length, 4);
     assert.deepEqual(json.templates[0]!.variables, ['shelf', 'title']);
   });
@@ -46,10 +49,16 @@ describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () =
   test('read: a URI two servers list needs --server, and says which', () => {
     const ambiguous = cli(['read', 'library://notes/readme']);
     assert.equal(ambiguous.code, 2);
-    assert.match(ambiguous.err, /\nminagent: <library:\/\/notes\/readme> is listed by more than one server \(alpha, beta\); pick one with --server\n$/);
+    assert.match(
+      ambiguous.err,
+      /\nminagent: <library:\/\/notes\/readme> is listed by more than one server \(alpha, beta\); pick one with --server\n$/,
+    );
     const beta = cli(['read', 'library://notes/readme', '--server', 'beta']);
     assert.deepEqual([beta.code, beta.out], [0, 'Welcome to the beta.\n']);
-    const json = JSON.parse(cli(['read', 'library://books/science/Cosmos', '--server', 'alpha', '--json']).out) as { server: string; contents: Array<{ text: string }> };
+    const json = JSON.parse(cli(['read', 'library://books/science/Cosmos', '--server', 'alpha', '--json']).out) as {
+      server: string;
+      contents: Array<{ text: string }>;
+    };
     assert.equal(json.contents[0]!.text, 'alpha: "Cosmos" from the science shelf');
     const missing = cli(['read', 'library://notes/none', '--server', 'alpha']);
     assert.equal(missing.code, 1);
@@ -60,16 +69,32 @@ describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () =
   test('prompts: merged names by the conflict policy, the server beside each; --json with arguments', () => {
     const { code, out } = cli(['prompts']);
     assert.equal(code, 0);
-    assert.deepEqual(out.trim().split('\n'), ['summarize\talpha\tSummarize a note of the alpha\tnote [style]', 'beta.summarize\tbeta\tSummarize a note of the beta\tnote [style]']);
-    const rows = (JSON.parse(cli(['prompts', '--json']).out) as { prompts: Array<{ name: string; arguments: Array<{ name: string; required: boolean }> }> }).prompts;
-    assert.deepEqual(rows[1]!.arguments, [{ name: 'note', required: true, description: 'The note to summarize' }, { name: 'style', required: false, description: 'How to write it' }]);
+    assert.deepEqual(out.trim().split('\n'), [
+      'summarize\talpha\tSummarize a note of the alpha\tnote [style]',
+      'beta.summarize\tbeta\tSummarize a note of the beta\tnote [style]',
+    ]);
+    const rows = (
+      JSON.parse(cli(['prompts', '--json']).out) as {
+        prompts: Array<{ name: string; arguments: Array<{ name: string; required: boolean }> }>;
+      }
+    ).prompts;
+    assert.deepEqual(rows[1]!.arguments, [
+      { name: 'note', required: true, description: 'The note to summarize' },
+      { name: 'style', required: false, description: 'How to write it' },
+    ]);
   });
 
   test('prompt NAME JSON: the messages; missing arguments and bad JSON are clear errors', () => {
     const { code, out } = cli(['prompt', 'beta.summarize', '{"note": "guide"}']);
     assert.equal(code, 0);
-    assert.equal(out, 'user: Summarize note guide of the beta.\n\nuser: [resource <library://notes/guide>]\nHow to use the beta: read the notes.\n');
-    const json = JSON.parse(cli(['prompt', 'summarize', '{"note":"readme"}', '--json']).out) as { server: string; messages: unknown[] };
+    assert.equal(
+      out,
+      'user: Summarize note guide of the beta.\n\nuser: [resource <library://notes/guide>]\nHow to use the beta: read the notes.\n',
+    );
+    const json = JSON.parse(cli(['prompt', 'summarize', '{"note":"readme"}', '--json']).out) as {
+      server: string;
+      messages: unknown[];
+    };
     assert.deepEqual([json.server, json.messages.length], ['alpha', 2]);
     const missing = cli(['prompt', 'summarize']);
     assert.deepEqual([missing.code, missing.out], [1, '{"error":"prompt \\"summarize\\" needs \\"note\\""}\n']);

@@ -22,7 +22,11 @@ interface Fixture {
   requests: string[];
   close(): Promise<void>;
 }
-const start = async (dir: string): Promise<Fixture> => ((await import(join(FIXTURES, 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> }).startRegistry({ dirs: [join(FIXTURES, dir)], pageSize: 10 });
+const start = async (dir: string): Promise<Fixture> =>
+  ((await import(join(FIXTURES, 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> }).startRegistry({
+    dirs: [join(FIXTURES, dir)],
+    pageSize: 10,
+  });
 
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-registry-hidden-'));
 mkdirSync(join(work, '.vscode'));
@@ -32,12 +36,27 @@ const inputsFile = join(config, 'minagent', 'inputs.json');
 
 function cli(args: string[], cwd = work): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...NPX_FROM_CACHE, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(work, 'cache') } }, (err, out, errText) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out, err: errText });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      {
+        cwd,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, ...NPX_FROM_CACHE, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(work, 'cache') },
+      },
+      (err, out, errText) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out, err: errText });
+      },
+    );
   });
 }
-const servers = () => (parseSettingsText(readFileSync(settingsFile, 'utf8'), settingsFile) as { 'minagent.servers': Record<string, Record<string, unknown>> })['minagent.servers'];
+const servers = () =>
+  (
+    parseSettingsText(readFileSync(settingsFile, 'utf8'), settingsFile) as {
+      'minagent.servers': Record<string, Record<string, unknown>>;
+    }
+  )['minagent.servers'];
 
 describe('a registry that adds what the user never sees', () => {
   let registry: Fixture;
@@ -48,18 +67,38 @@ describe('a registry that adds what the user never sees', () => {
   after(() => registry.close());
 
   test('attack: the real memory server with a fixed --registry marked secret is refused, naming the server, the argument and the option; nothing is written', async () => {
-    const added = await cli(['registry', 'add', 'com.example.hostile/memory', '--registry', registry.url, '--settings', settingsFile, '--yes']);
+    const added = await cli([
+      'registry',
+      'add',
+      'com.example.hostile/memory',
+      '--registry',
+      registry.url,
+      '--settings',
+      settingsFile,
+      '--yes',
+    ]);
     assert.equal(added.code, 1, added.err);
-    assert.match(added.err, /cannot add com\.example\.hostile\/memory: package npm "@modelcontextprotocol\/server-memory": runtime argument "--registry=http:\/\/127\.0\.0\.1:9\/" carries --registry, an option of npx that changes where the code comes from or what it may reach/);
+    assert.match(
+      added.err,
+      /cannot add com\.example\.hostile\/memory: package npm "@modelcontextprotocol\/server-memory": runtime argument "--registry=http:\/\/127\.0\.0\.1:9\/" carries --registry, an option of npx that changes where the code comes from or what it may reach/,
+    );
     assert.equal(servers(), undefined, 'no entry written');
-    assert.ok(!existsSync(inputsFile) || !readFileSync(inputsFile, 'utf8').includes('127.0.0.1:9'), 'nothing kept as a secret');
+    assert.ok(
+      !existsSync(inputsFile) || !readFileSync(inputsFile, 'utf8').includes('127.0.0.1:9'),
+      'nothing kept as a secret',
+    );
     const search = await cli(['registry', 'search', 'memory', '--registry', registry.url]);
-    assert.match(search.out, /cannot add package npm "@modelcontextprotocol\/server-memory": runtime argument "--registry=http:\/\/127\.0\.0\.1:9\/" carries --registry/);
+    assert.match(
+      search.out,
+      /cannot add package npm "@modelcontextprotocol\/server-memory": runtime argument "--registry=http:\/\/127\.0\.0\.1:9\/" carries --registry/,
+    );
     assert.doesNotMatch(search.out, /input:|<secret>/);
   });
 
   test('every form of a runner option is refused by name: npx, uvx, docker, and dnx (which reads its package arguments too)', async () => {
-    const found = JSON.parse((await cli(['registry', 'search', 'options', '--registry', registry.url, '--json'])).out) as Array<{ name: string; adds: unknown[]; unusable: Array<{ what: string; problem: string }> }>;
+    const found = JSON.parse(
+      (await cli(['registry', 'search', 'options', '--registry', registry.url, '--json'])).out,
+    ) as Array<{ name: string; adds: unknown[]; unusable: Array<{ what: string; problem: string }> }>;
     const problems = (name: string) => {
       const s = found.find((f) => f.name === name);
       assert.ok(s, name);
@@ -71,7 +110,10 @@ describe('a registry that adds what the user never sees', () => {
       assert.equal(got.length, patterns.length, got.join('\n'));
       patterns.forEach((p, i) => assert.match(got[i]!, p));
     };
-    const option = (argument: string, name: string, runner: string, where = 'runtime') => new RegExp(`^${where} argument "${argument.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" carries ${name}, an option of ${runner} that changes where the code comes from or what it may reach`);
+    const option = (argument: string, name: string, runner: string, where = 'runtime') =>
+      new RegExp(
+        `^${where} argument "${argument.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" carries ${name}, an option of ${runner} that changes where the code comes from or what it may reach`,
+      );
     const EVIL = 'http://127.0.0.1:9/';
     expect('com.example.hostile/npx-options', [
       option(`--registry ${EVIL}`, '--registry', 'npx'),
@@ -113,22 +155,49 @@ describe('a registry that adds what the user never sees', () => {
 
   test('a fixed value marked secret is shown and written as it is; nothing is kept as a secret', async () => {
     const search = await cli(['registry', 'search', 'fixed-secret', '--registry', registry.url]);
-    assert.match(search.out, /^ {4}npm: MEMORY_FILE_PATH='\/tmp\/their graph\.jsonl' npx -y --loglevel=warn @modelcontextprotocol\/server-memory@2026\.7\.4$/m);
-    const added = await cli(['registry', 'add', 'com.example.hostile/fixed-secret', '--registry', registry.url, '--settings', settingsFile, '--yes']);
+    assert.match(
+      search.out,
+      /^ {4}npm: MEMORY_FILE_PATH='\/tmp\/their graph\.jsonl' npx -y --loglevel=warn @modelcontextprotocol\/server-memory@2026\.7\.4$/m,
+    );
+    const added = await cli([
+      'registry',
+      'add',
+      'com.example.hostile/fixed-secret',
+      '--registry',
+      registry.url,
+      '--settings',
+      settingsFile,
+      '--yes',
+    ]);
     assert.equal(added.code, 0, added.err);
-    assert.match(added.err, /^ {4}MEMORY_FILE_PATH='\/tmp\/their graph\.jsonl' npx -y --loglevel=warn @modelcontextprotocol\/server-memory@2026\.7\.4$/m);
+    assert.match(
+      added.err,
+      /^ {4}MEMORY_FILE_PATH='\/tmp\/their graph\.jsonl' npx -y --loglevel=warn @modelcontextprotocol\/server-memory@2026\.7\.4$/m,
+    );
     assert.doesNotMatch(added.err, /secrets kept/);
     const entry = servers()['fixed-secret']!;
     assert.deepEqual(entry.args, ['-y', '--loglevel=warn', '@modelcontextprotocol/server-memory@2026.7.4']);
     assert.deepEqual(entry.env, { MEMORY_FILE_PATH: '/tmp/their graph.jsonl' });
-    assert.ok(!existsSync(inputsFile) || !readFileSync(inputsFile, 'utf8').includes('their graph'), 'the fixed value is not kept as a secret');
+    assert.ok(
+      !existsSync(inputsFile) || !readFileSync(inputsFile, 'utf8').includes('their graph'),
+      'the fixed value is not kept as a secret',
+    );
   });
 
   test('a newline and a direction override in what runs are shown as escapes a shell would read back, in the search and the confirmation', async () => {
     const line = `MEMORY_FILE_PATH=$'/tmp/graph\\u202elnosj.jsonl' npx -y @modelcontextprotocol/server-memory@2026.7.4 $'ok\\nnpx -y @modelcontextprotocol/server-memory@2026.7.4'`;
     const search = await cli(['registry', 'search', 'invisible', '--registry', registry.url]);
     assert.ok(search.out.includes(`    npm: ${line}\n`), search.out);
-    const added = await cli(['registry', 'add', 'com.example.hostile/invisible', '--registry', registry.url, '--settings', settingsFile, '--yes']);
+    const added = await cli([
+      'registry',
+      'add',
+      'com.example.hostile/invisible',
+      '--registry',
+      registry.url,
+      '--settings',
+      settingsFile,
+      '--yes',
+    ]);
     assert.equal(added.code, 0, added.err);
     assert.ok(added.err.includes(`    ${line}\n`), added.err);
     assert.doesNotMatch(added.out + added.err + search.out, /\u202e/);
@@ -159,7 +228,9 @@ describe("a cloned folder's settings", () => {
     assert.match(search.out, /^io\.github\.modelcontextprotocol\/server-memory {2}2026\.8\.31/m);
     const added = await cli(['registry', 'add', 'io.github.modelcontextprotocol/server-memory', '--yes'], folder);
     assert.equal(added.code, 0, added.err);
-    const written = parseSettingsText(readFileSync(join(folder, '.vscode', 'settings.json'), 'utf8'), 'settings') as { 'minagent.servers': Record<string, { registry: { url: string } }> };
+    const written = parseSettingsText(readFileSync(join(folder, '.vscode', 'settings.json'), 'utf8'), 'settings') as {
+      'minagent.servers': Record<string, { registry: { url: string } }>;
+    };
     assert.equal(written['minagent.servers'].memory!.registry.url, mine.url);
     assert.deepEqual(theirs.requests, [], "the folder's registry was never asked");
   });

@@ -13,18 +13,32 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-sandbox-'));
 const outside = join(mkdtempSync(join(tmpdir(), 'minagent-cli-outside-')), 'planted.txt');
 mkdirSync(join(work, '.vscode'));
-writeFileSync(join(work, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { intruder: { command: process.execPath, args: [join(SERVERS, 'intruder.mjs')] } } }));
+writeFileSync(
+  join(work, '.vscode', 'settings.json'),
+  JSON.stringify({
+    'minagent.servers': { intruder: { command: process.execPath, args: [join(SERVERS, 'intruder.mjs')] } },
+  }),
+);
 
 /** The environment of a CLI run: its config and cache in `dir` (not in the folder it runs in). */
 function cliEnv(dir: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   // The suite runs the CLI's servers unsandboxed (scripts/test.mjs); here the default is what is tested.
-  const base: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache') };
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+  };
   delete base.MINAGENT_SANDBOX_WORKSPACE_SERVERS;
   return { ...base, ...env };
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 60_000, env: cliEnv(work, env) });
+  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: cliEnv(work, env),
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -38,7 +52,12 @@ function repoWithSlowServer(): string {
   writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   writeFileSync(join(repo, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
   mkdirSync(join(repo, '.vscode'));
-  writeFileSync(join(repo, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { slow: { command: process.execPath, args: [join(SERVERS, 'faulty.mjs'), 'slow', repo] } } }));
+  writeFileSync(
+    join(repo, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'minagent.servers': { slow: { command: process.execPath, args: [join(SERVERS, 'faulty.mjs'), 'slow', repo] } },
+    }),
+  );
   return repo;
 }
 
@@ -56,10 +75,15 @@ function serverRuns(repo: string): boolean {
 
 /** The CLI started in `folder` without waiting for it: its process, and its exit code and stdout once done. */
 function cliIn(folder: string, args: string[]) {
-  const child = spawn(process.execPath, [CLI, '--trust', ...args], { cwd: folder, env: cliEnv(mkdtempSync(join(tmpdir(), 'minagent-cli-home-'))) });
+  const child = spawn(process.execPath, [CLI, '--trust', ...args], {
+    cwd: folder,
+    env: cliEnv(mkdtempSync(join(tmpdir(), 'minagent-cli-home-'))),
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, out })),
+  );
   return { child, exited };
 }
 
@@ -90,10 +114,15 @@ describe('minagent and the sandbox', () => {
     const { out, err } = cli(['call', 'write', JSON.stringify({ path: outside })]);
     assert.match(out, /write failed: EROFS/);
     assert.equal(existsSync(outside), false);
-    assert.match(err, new RegExp(`sandbox denied: deny openat ${outside} \\(to allow it, add the folder to the entry's sandbox\\.filesystem\\.allowWrite\\)`));
+    assert.match(
+      err,
+      new RegExp(
+        `sandbox denied: deny openat ${outside} \\(to allow it, add the folder to the entry's sandbox\\.filesystem\\.allowWrite\\)`,
+      ),
+    );
   });
 
-  test('--sandbox off: the server runs as the user\'s own', () => {
+  test("--sandbox off: the server runs as the user's own", () => {
     const servers = cli(['--sandbox', 'off', 'servers']);
     assert.match(servers.out, /^intruder\trunning\t9 tools$/m);
     const { out } = cli(['--sandbox', 'off', 'call', 'write', JSON.stringify({ path: outside })]);
@@ -104,7 +133,10 @@ describe('minagent and the sandbox', () => {
   test('where no sandbox can be had (no bubblewrap on PATH) the server does not start, and its line says why', () => {
     const { code, out } = cli(['servers'], { PATH: join(work, 'empty-path') });
     assert.equal(code, 1);
-    assert.match(out, /^intruder\terror\t0 tools\tcannot start in a sandbox: .*bubblewrap.*; the server was not started without one/m);
+    assert.match(
+      out,
+      /^intruder\terror\t0 tools\tcannot start in a sandbox: .*bubblewrap.*; the server was not started without one/m,
+    );
   });
 
   test('a rule other than always or off is refused, naming the flag', () => {
@@ -142,7 +174,11 @@ describe('minagent and the sandbox', () => {
       const end = await exited;
       // As for Ctrl+C: the servers are closed first, and the exit code says which signal.
       if (signal === 'SIGHUP') assert.equal(end.code, 129, end.out);
-      await waitFor(() => `the bridges ${bridges.join(', ')} to end`, () => bridges.every((pid) => !isAlive(pid)), 10_000);
+      await waitFor(
+        () => `the bridges ${bridges.join(', ')} to end`,
+        () => bridges.every((pid) => !isAlive(pid)),
+        10_000,
+      );
       assert.deepEqual(readdirSync(repo).sort(), ['.git', '.vscode']);
     });
   }

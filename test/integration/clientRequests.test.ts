@@ -22,7 +22,16 @@ function setup(limit = 200, maxInputChars?: number) {
   const roots = new FolderRoots([ROOT]);
   const model = new EchoModel((messages) => `echo: ${messages.at(-1)?.content}`);
   const grants = new MemoryGrants();
-  const requests = new ClientRequests({ ui, roots, sampling: { model: async () => model, maxTokens: () => limit, ...(maxInputChars ? { maxInputChars: () => maxInputChars } : {}), grants } });
+  const requests = new ClientRequests({
+    ui,
+    roots,
+    sampling: {
+      model: async () => model,
+      maxTokens: () => limit,
+      ...(maxInputChars ? { maxInputChars: () => maxInputChars } : {}),
+      grants,
+    },
+  });
   return { ui, roots, model, requests, grants };
 }
 
@@ -38,10 +47,18 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
   const hub = new ServerHub({ logger: silentLogger, clientRequests: s.requests });
   const call = (name: string, args: Record<string, unknown> = {}) => hub.registry.call(name, args);
   before(async () => {
-    hub.reconcile([fixture('asker', 'asker.mjs', [], { env: LEGACY }), fixture('odd', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'huge' }, namespace: 'odd' }), fixture('nested', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'nested' }, namespace: 'nested' })]);
+    hub.reconcile([
+      fixture('asker', 'asker.mjs', [], { env: LEGACY }),
+      fixture('odd', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'huge' }, namespace: 'odd' }),
+      fixture('nested', 'asker.mjs', [], { env: { ...LEGACY, ASKER_FORM: 'nested' }, namespace: 'nested' }),
+    ]);
     await hub.whenIdle();
     const state = hub.servers().find((x) => x.name === 'asker')?.state;
-    assert.equal(state?.kind === 'running' ? state.protocolVersion : state?.kind, '2025-11-25', 'this suite is about the 2025 era');
+    assert.equal(
+      state?.kind === 'running' ? state.protocolVersion : state?.kind,
+      '2025-11-25',
+      'this suite is about the 2025 era',
+    );
   });
   after(async () => {
     await hub.closeAll();
@@ -50,13 +67,25 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
 
   test('a form shows its fields with defaults; the accepted answer (defaults kept as the form opened with them) reaches the server', async () => {
     // The user fills in the form as it opened: the defaults are in it.
-    s.ui.form = (ask) => ({ action: 'accept', content: { ...initialValues(ask.fields), name: 'Ada', email: 'ada@example.com' } });
+    s.ui.form = (ask) => ({
+      action: 'accept',
+      content: { ...initialValues(ask.fields), name: 'Ada', email: 'ada@example.com' },
+    });
     const result = await call('ask_profile');
     assert.equal(result, 'profile: {"name":"Ada","team":"web","seats":3,"notify":true,"email":"ada@example.com"}');
     const { ask } = s.ui.forms.at(-1)!;
     assert.equal(ask.server, 'asker');
     assert.equal(ask.message, 'Tell us <b>who</b> you are', 'the message is kept as text, for the UI to show as text');
-    assert.deepEqual(ask.fields.map((f) => [f.name, f.kind, f.default]), [['name', 'string', undefined], ['team', 'enum', 'web'], ['seats', 'number', 3], ['notify', 'boolean', true], ['email', 'string', undefined]]);
+    assert.deepEqual(
+      ask.fields.map((f) => [f.name, f.kind, f.default]),
+      [
+        ['name', 'string', undefined],
+        ['team', 'enum', 'web'],
+        ['seats', 'number', 3],
+        ['notify', 'boolean', true],
+        ['email', 'string', undefined],
+      ],
+    );
   });
 
   test('attack: a prefilled field the user cleared and a "(none)" reach the server as no value, not as its default', async () => {
@@ -83,22 +112,37 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
   test('an answer that fails the form is never sent as accepted (the core checks it again): it is cancelled', async () => {
     s.ui.form = () => ({ action: 'accept', content: { name: 'A', seats: 99, email: 'not-an-email' } });
     assert.equal(await call('ask_profile'), 'profile: cancel');
-    assert.deepEqual(s.ui.forms.at(-1)!.errors, { name: 'Your name: at least 2 characters', seats: 'Seats: at most 10', email: 'Email: must be an email address' });
+    assert.deepEqual(s.ui.forms.at(-1)!.errors, {
+      name: 'Your name: at least 2 characters',
+      seats: 'Seats: at most 10',
+      email: 'Email: must be an email address',
+    });
   });
 
   test('attack: a form with a 100,000-character field, or a nested object, is refused with an error naming the server and the field; the user is not asked', async () => {
     const before = s.ui.forms.length;
     const huge = await call('odd.ask_profile');
-    assert.match(huge, /server \\"odd\\" sent an elicitation form MinAgent cannot show: field \\"note\\": \\"description\\" is 100,000 characters \(at most 2000\)/);
+    assert.match(
+      huge,
+      /server \\"odd\\" sent an elicitation form MinAgent cannot show: field \\"note\\": \\"description\\" is 100,000 characters \(at most 2000\)/,
+    );
     const nested = await call('nested.ask_profile');
-    assert.match(nested, /server \\"nested\\" .*field \\"address\\": type \\"object\\" is not one of string, number, integer, boolean, array/);
+    assert.match(
+      nested,
+      /server \\"nested\\" .*field \\"address\\": type \\"object\\" is not one of string, number, integer, boolean, array/,
+    );
     assert.equal(s.ui.forms.length, before);
   });
 
   test('URL mode: the user sees the full URL and its host; it is opened only after they agree', async () => {
     s.ui.url = 'decline';
     assert.equal(await call('ask_url', { url: 'https://login.example.com/consent?x=1' }), 'visit: decline');
-    assert.deepEqual(s.ui.urls.at(-1), { server: 'asker', message: 'Sign the form at the link', url: 'https://login.example.com/consent?x=1', host: 'login.example.com' });
+    assert.deepEqual(s.ui.urls.at(-1), {
+      server: 'asker',
+      message: 'Sign the form at the link',
+      url: 'https://login.example.com/consent?x=1',
+      host: 'login.example.com',
+    });
     assert.deepEqual(s.ui.opened, []);
     s.ui.url = 'accept';
     assert.equal(await call('ask_url', { url: 'https://login.example.com/consent?x=1' }), 'visit: accept');
@@ -120,9 +164,19 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     s.ui.sampling = { allow: true, remember: false };
     const result = await call('sample', { prompt: 'What is 6 x 7?', maxTokens: 50 });
     assert.equal(result, 'model echo-model said: echo: What is 6 x 7?');
-    assert.deepEqual(s.ui.samplings.at(-1), { server: 'asker', systemPrompt: 'You are a terse oracle.', messages: [{ role: 'user', text: 'What is 6 x 7?' }], maxTokens: 50, model: 'echo-model', limit: 200 });
+    assert.deepEqual(s.ui.samplings.at(-1), {
+      server: 'asker',
+      systemPrompt: 'You are a terse oracle.',
+      messages: [{ role: 'user', text: 'What is 6 x 7?' }],
+      maxTokens: 50,
+      model: 'echo-model',
+      limit: 200,
+    });
     assert.equal(s.model.calls.at(-1)!.maxOutputTokens, 50, 'the model is told the limit');
-    assert.deepEqual(s.model.calls.at(-1)!.messages, [{ role: 'system', content: 'You are a terse oracle.' }, { role: 'user', content: 'What is 6 x 7?' }]);
+    assert.deepEqual(s.model.calls.at(-1)!.messages, [
+      { role: 'system', content: 'You are a terse oracle.' },
+      { role: 'user', content: 'What is 6 x 7?' },
+    ]);
   });
 
   test('sampling denied: the server gets the spec error and the model is never asked', async () => {
@@ -137,7 +191,10 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     const asked = s.ui.samplings.length;
     const calls = s.model.calls.length;
     const result = await call('sample', { prompt: 'write a novel', maxTokens: 100_000 });
-    assert.match(result, /asks for up to 100000 tokens, and the user allows server \\"asker\\" at most 200 per request/);
+    assert.match(
+      result,
+      /asks for up to 100000 tokens, and the user allows server \\"asker\\" at most 200 per request/,
+    );
     assert.equal(s.ui.samplings.length, asked);
     assert.equal(s.model.calls.length, calls);
   });
@@ -149,10 +206,18 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     const padding = 2_021_000;
     const result = await call('sample', { prompt: HIDDEN, maxTokens: 50, padding });
     const size = (padding + HIDDEN.length + ORACLE.length).toLocaleString('en');
-    assert.match(result, new RegExp(`sampling request refused: its messages and system prompt are ${size} characters, and the user allows at most 20,000 per request \\(minagent\\.sampling\\.maxInputChars\\)`));
+    assert.match(
+      result,
+      new RegExp(
+        `sampling request refused: its messages and system prompt are ${size} characters, and the user allows at most 20,000 per request \\(minagent\\.sampling\\.maxInputChars\\)`,
+      ),
+    );
     assert.equal(s.ui.samplings.length, asked, 'the user is not asked');
     assert.equal(s.model.calls.length, calls, 'the model is not asked');
-    assert.ok(!s.model.calls.some((c) => c.messages.some((m) => String(m.content).includes(HIDDEN))), 'the hidden instruction never reached the model');
+    assert.ok(
+      !s.model.calls.some((c) => c.messages.some((m) => String(m.content).includes(HIDDEN))),
+      'the hidden instruction never reached the model',
+    );
   });
 
   test('a sampling request within the bound is shown whole, and the model gets exactly what was shown', async () => {
@@ -162,7 +227,14 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     const shown = s.ui.samplings.at(-1)!;
     assert.equal(shown.messages[0]!.text.length, padding + HIDDEN.length, 'shown whole, not cut');
     assert.ok(shown.messages[0]!.text.endsWith(HIDDEN), 'the end of the message is shown');
-    assert.deepEqual(s.model.calls.at(-1)!.messages, [{ role: 'system', content: shown.systemPrompt }, { role: 'user', content: shown.messages[0]!.text }], 'what was shown is what was sent');
+    assert.deepEqual(
+      s.model.calls.at(-1)!.messages,
+      [
+        { role: 'system', content: shown.systemPrompt },
+        { role: 'user', content: shown.messages[0]!.text },
+      ],
+      'what was shown is what was sent',
+    );
     const over = await call('sample', { prompt: HIDDEN, maxTokens: 50, padding: padding + 1 });
     assert.match(over, /are 20,001 characters, and the user allows at most 20,000 per request/);
   });
@@ -176,16 +248,31 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     assert.equal(s.ui.samplings.length, asked, 'not asked again');
     // An allowed server is still held to the input bound.
     const calls = s.model.calls.length;
-    assert.match(await call('sample', { prompt: HIDDEN, padding: 2_021_000, maxTokens: 50 }), /sampling request refused: its messages and system prompt are 2,021,\d{3} characters/);
+    assert.match(
+      await call('sample', { prompt: HIDDEN, padding: 2_021_000, maxTokens: 50 }),
+      /sampling request refused: its messages and system prompt are 2,021,\d{3} characters/,
+    );
     assert.equal(s.model.calls.length, calls);
   });
 
   test('roots: the workspace folders are listed, and servers are told when they change', async () => {
-    assert.equal(await call('list_roots'), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }])}`);
+    assert.equal(
+      await call('list_roots'),
+      `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }])}`,
+    );
     assert.equal(await call('roots_changes'), 'roots changed 0 times');
     s.roots.set([ROOT, SERVERS]);
-    await waitFor('the server hears the roots changed', async () => (await call('roots_changes')) === 'roots changed 1 times');
-    assert.equal(await call('list_roots'), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }, { uri: pathToFileURL(SERVERS).href, name: basename(SERVERS) }])}`);
+    await waitFor(
+      'the server hears the roots changed',
+      async () => (await call('roots_changes')) === 'roots changed 1 times',
+    );
+    assert.equal(
+      await call('list_roots'),
+      `roots: ${JSON.stringify([
+        { uri: pathToFileURL(ROOT).href, name: basename(ROOT) },
+        { uri: pathToFileURL(SERVERS).href, name: basename(SERVERS) },
+      ])}`,
+    );
   });
 });
 
@@ -213,7 +300,11 @@ describe('a user who raised minagent.sampling.maxInputChars', { timeout: 60_000 
 
 describe('a user who takes longer than the call timeout', { timeout: 60_000 }, () => {
   const s = setup();
-  const hub = new ServerHub({ logger: silentLogger, clientRequests: s.requests, settings: { ...DEFAULT_HUB_SETTINGS, callTimeoutMs: 1500 } });
+  const hub = new ServerHub({
+    logger: silentLogger,
+    clientRequests: s.requests,
+    settings: { ...DEFAULT_HUB_SETTINGS, callTimeoutMs: 1500 },
+  });
   after(async () => {
     await hub.closeAll();
     s.requests.dispose();
@@ -224,7 +315,10 @@ describe('a user who takes longer than the call timeout', { timeout: 60_000 }, (
     await hub.whenIdle();
     s.ui.formGate = new Promise((resolve) => setTimeout(resolve, 4000)); // the user reads for 4 s; calls time out after 1.5 s
     s.ui.form = (ask) => ({ action: 'accept', content: { ...initialValues(ask.fields), name: 'Slow Sam' } });
-    assert.equal(await hub.registry.call('ask_profile', {}), 'profile: {"name":"Slow Sam","team":"web","seats":3,"notify":true}');
+    assert.equal(
+      await hub.registry.call('ask_profile', {}),
+      'profile: {"name":"Slow Sam","team":"web","seats":3,"notify":true}',
+    );
   });
 });
 
@@ -241,10 +335,15 @@ describe('server-everything asks the client', { timeout: 60_000 }, () => {
   });
 
   test('its elicitation form arrives with its defaults; the accepted answer is what the server reports', async () => {
-    s.ui.form = (ask) => ({ action: 'accept', content: { ...initialValues(ask.fields), name: 'Ada', check: true, untitledMultipleSelectEnum: ['Piano'] } });
+    s.ui.form = (ask) => ({
+      action: 'accept',
+      content: { ...initialValues(ask.fields), name: 'Ada', check: true, untitledMultipleSelectEnum: ['Piano'] },
+    });
     const result = await hub.registry.call('trigger-elicitation-request', {});
     const { ask } = s.ui.forms.at(-1)!;
-    const defaults = Object.fromEntries(ask.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]));
+    const defaults = Object.fromEntries(
+      ask.fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]),
+    );
     assert.equal(defaults.firstLine, 'It was a dark and stormy night.');
     assert.equal(defaults.integer, 42);
     assert.match(result, /"name": "Ada"/);
@@ -283,28 +382,56 @@ describe('the same handlers answer 2026-07-28 input_required rounds', { timeout:
 
   test('form, URL, sampling and roots over a modern-era connection', async () => {
     s.requests.install(client, fixture('asker', 'asker.mjs'), silentLogger);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(SERVERS, 'asker.mjs')], env: { ...process.env } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(SERVERS, 'asker.mjs')],
+        env: { ...process.env } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     assert.equal(client.getProtocolEra(), 'modern');
-    const textOf = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!.text);
+    const textOf = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0]!.text;
     s.ui.form = (ask) => ({ action: 'accept', content: { ...initialValues(ask.fields), name: 'Grace' } });
-    assert.equal(textOf(await client.callTool({ name: 'ask_profile', arguments: {} })), 'profile: {"name":"Grace","team":"web","seats":3,"notify":true}');
+    assert.equal(
+      textOf(await client.callTool({ name: 'ask_profile', arguments: {} })),
+      'profile: {"name":"Grace","team":"web","seats":3,"notify":true}',
+    );
     // Fields the user emptied stay empty in this era too (the SDK is not asked to apply defaults).
     s.ui.form = () => ({ action: 'accept', content: { name: 'Grace' } });
     assert.equal(textOf(await client.callTool({ name: 'ask_profile', arguments: {} })), 'profile: {"name":"Grace"}');
     s.ui.form = () => ({ action: 'decline' });
     assert.equal(textOf(await client.callTool({ name: 'ask_profile', arguments: {} })), 'profile: decline');
     s.ui.url = 'accept';
-    assert.equal(textOf(await client.callTool({ name: 'ask_url', arguments: { url: 'https://example.com/a' } })), 'visit: accept');
+    assert.equal(
+      textOf(await client.callTool({ name: 'ask_url', arguments: { url: 'https://example.com/a' } })),
+      'visit: accept',
+    );
     assert.equal(s.ui.opened.at(-1), 'https://example.com/a');
-    await assert.rejects(client.callTool({ name: 'ask_url', arguments: { url: 'javascript:alert(1)' } }), /only http and https URLs are opened/);
+    await assert.rejects(
+      client.callTool({ name: 'ask_url', arguments: { url: 'javascript:alert(1)' } }),
+      /only http and https URLs are opened/,
+    );
     s.ui.sampling = { allow: true, remember: false };
-    assert.equal(textOf(await client.callTool({ name: 'sample', arguments: { prompt: 'hi' } })), 'model echo-model said: echo: hi');
+    assert.equal(
+      textOf(await client.callTool({ name: 'sample', arguments: { prompt: 'hi' } })),
+      'model echo-model said: echo: hi',
+    );
     s.ui.sampling = { allow: false };
-    await assert.rejects(client.callTool({ name: 'sample', arguments: { prompt: 'hi' } }), /User rejected sampling request/);
+    await assert.rejects(
+      client.callTool({ name: 'sample', arguments: { prompt: 'hi' } }),
+      /User rejected sampling request/,
+    );
     const calls = s.model.calls.length;
     s.ui.sampling = { allow: true, remember: true };
-    await assert.rejects(client.callTool({ name: 'sample', arguments: { prompt: HIDDEN, padding: 2_021_000, maxTokens: 50 } }), /sampling request refused: its messages and system prompt are 2,021,\d{3} characters.*minagent\.sampling\.maxInputChars/);
+    await assert.rejects(
+      client.callTool({ name: 'sample', arguments: { prompt: HIDDEN, padding: 2_021_000, maxTokens: 50 } }),
+      /sampling request refused: its messages and system prompt are 2,021,\d{3} characters.*minagent\.sampling\.maxInputChars/,
+    );
     assert.equal(s.model.calls.length, calls, 'the model is not asked');
-    assert.equal(textOf(await client.callTool({ name: 'list_roots', arguments: {} })), `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }])}`);
+    assert.equal(
+      textOf(await client.callTool({ name: 'list_roots', arguments: {} })),
+      `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }])}`,
+    );
   });
 });

@@ -50,11 +50,15 @@ describe('close', () => {
     assert.equal(timers(), before, 'no wait of the crash diagnosis is left running');
   });
 
-  test('a server that saves its state on stdin EOF gets the time to finish (the SDK client\'s 2 s), no signal', async () => {
+  test("a server that saves its state on stdin EOF gets the time to finish (the SDK client's 2 s), no signal", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'minagent-flush-'));
     const file = join(dir, 'state');
     try {
-      const { s, pid } = await connected(fixture('saver', 'faulty.mjs', ['flush-on-exit'], { env: { FIXTURE_FLUSH_FILE: file, FIXTURE_FLUSH_MS: '800' } }));
+      const { s, pid } = await connected(
+        fixture('saver', 'faulty.mjs', ['flush-on-exit'], {
+          env: { FIXTURE_FLUSH_FILE: file, FIXTURE_FLUSH_MS: '800' },
+        }),
+      );
       await s.close();
       assert.equal(isAlive(pid), false);
       assert.deepEqual(exitOf(s), { code: 0, signal: null }, 'it exited by itself');
@@ -103,7 +107,9 @@ describe('close', () => {
   });
 
   test('if the host is killed outright, the orphan guard ends its servers', async () => {
-    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((r) => host.stdout!.once('data', (d: Buffer) => r(String(d))));
     const { server, guard } = JSON.parse(line) as { server: number; guard: number };
     assert.ok(isAlive(server) && isAlive(guard));
@@ -114,16 +120,30 @@ describe('close', () => {
 
   test('if the host of a sandboxed server is killed outright, nothing of its sandbox is left (bwrap, its bridges, the server)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'minagent-guarded-sandbox-'));
-    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts'), '--sandbox', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'fixtures', 'hosts', 'guarded-host.ts'), '--sandbox', dir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const line = await new Promise<string>((r) => host.stdout!.once('data', (d: Buffer) => r(String(d))));
     const { server } = JSON.parse(line) as { server: number };
     assert.ok(isAlive(server));
-    assert.ok(processesNaming(dir).some((l) => l.includes('bwrap')), `the server runs in bubblewrap:\n${processesNaming(dir).join('\n')}`);
+    assert.ok(
+      processesNaming(dir).some((l) => l.includes('bwrap')),
+      `the server runs in bubblewrap:\n${processesNaming(dir).join('\n')}`,
+    );
     // The library's own bridges on the host side are children of the host, named by their sockets.
-    const bridges = processesNaming('claude-http-').filter((l) => l.includes('socat UNIX-LISTEN')).map((l) => Number(l.trim().split(' ')[0])).filter((pid) => ppidOf(pid) === host.pid);
+    const bridges = processesNaming('claude-http-')
+      .filter((l) => l.includes('socat UNIX-LISTEN'))
+      .map((l) => Number(l.trim().split(' ')[0]))
+      .filter((pid) => ppidOf(pid) === host.pid);
     assert.ok(bridges.length > 0, 'the host runs the sandbox proxy bridges');
     host.kill('SIGKILL');
-    await waitFor(() => `nothing of the sandbox left:\n${processesNaming(dir).join('\n')}`, () => processesNaming(dir).length === 0, 10_000);
+    await waitFor(
+      () => `nothing of the sandbox left:\n${processesNaming(dir).join('\n')}`,
+      () => processesNaming(dir).length === 0,
+      10_000,
+    );
     await waitFor('the bridges of the killed host to end', () => bridges.every((pid) => !isAlive(pid)), 10_000);
   });
 

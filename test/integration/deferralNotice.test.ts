@@ -27,13 +27,23 @@ after(async () => {
 });
 
 test('switching to deferred tools and back is marked in the transcript, once each way, and kept after a reload', async () => {
-  const m = await startMockModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }, { text: 'five' }]);
+  const m = await startMockModel([
+    { text: 'one' },
+    { text: 'two' },
+    { text: 'three' },
+    { text: 'four' },
+    { text: 'five' },
+  ]);
   const hub = new ServerHub();
   hub.reconcile([fixture('research', 'research.mjs')]);
   await hub.whenIdle();
   // What the tools may take of the window: all of it (every tool sent), or nothing (deferred).
   let share = 1;
-  const offer = new ToolOffer({ registry: hub.registry, index: new ToolIndex(hub.registry), settings: () => ({ share, maxLoaded: 32 }) });
+  const offer = new ToolOffer({
+    registry: hub.registry,
+    index: new ToolIndex(hub.registry),
+    settings: () => ({ share, maxLoaded: 32 }),
+  });
   const open = () => {
     const runner = new TurnRunner({
       registry: hub.registry,
@@ -47,8 +57,12 @@ test('switching to deferred tools and back is marked in the transcript, once eac
     stores.push(store);
     return { runner, router: new ChatRouter(store, runner, quietActions({ meta: oneModel('mock') })) };
   };
-  const notices = async (router: ChatRouter) => (await router.current()).items.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
-  const toolsOf = (i: number) => ((m.requests[i]!.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
+  const notices = async (router: ChatRouter) =>
+    (await router.current()).items.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+  const toolsOf = (i: number) =>
+    ((m.requests[i]!.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map(
+      (t) => t.function.name,
+    );
   try {
     const first = open();
     const v = chatView(first.router);
@@ -64,9 +78,18 @@ test('switching to deferred tools and back is marked in the transcript, once eac
     assert.deepEqual(toolsOf(1), [SEARCH_TOOL]);
     const deferred = await notices(first.router);
     assert.equal(deferred.length, 1);
-    assert.match(deferred[0]!, new RegExp(`^Tools are deferred from this message on: .* so ${toolsOf(0).length} are not sent and the model finds them with search_tools .*Pin a tool in the Tools view to send it always\\.$`));
+    assert.match(
+      deferred[0]!,
+      new RegExp(
+        `^Tools are deferred from this message on: .* so ${toolsOf(0).length} are not sent and the model finds them with search_tools .*Pin a tool in the Tools view to send it always\\.$`,
+      ),
+    );
     const items = (await first.router.current()).items;
-    assert.deepEqual(items.slice(-3).map((i) => i.kind), ['user', 'notice', 'assistant'], 'the notice is where the switch happened, before the answer');
+    assert.deepEqual(
+      items.slice(-3).map((i) => i.kind),
+      ['user', 'notice', 'assistant'],
+      'the notice is where the switch happened, before the answer',
+    );
     assert.ok(items.every(isTranscriptItem), "the webview's check takes every item");
 
     await v.send({ type: 'send', text: 'still deferred' });
@@ -80,7 +103,9 @@ test('switching to deferred tools and back is marked in the transcript, once eac
     share = 1;
     await v2.send({ type: 'send', text: 'room again' });
     await second.runner.idle();
-    assert.deepEqual((await notices(second.router)).slice(1), [`Every tool is sent again from this message on (${toolsOf(0).length}): they fit the model's window.`]);
+    assert.deepEqual((await notices(second.router)).slice(1), [
+      `Every tool is sent again from this message on (${toolsOf(0).length}): they fit the model's window.`,
+    ]);
   } finally {
     await hub.closeAll();
     await m.close();

@@ -36,10 +36,15 @@ describe('a tool whose real output is {"error":"x"} succeeded', { timeout: 60_00
     hub.reconcile([fixture('research', 'research.mjs')]);
     await hub.whenIdle();
     hub.trace('research').setEnabled(true);
-    const mock = await startMockModel([{ toolCalls: [{ name: 'echo', arguments: { text: ERROR_SHAPED } }] }, { toolCalls: [{ name: 'word_count', arguments: {} }] }, { text: 'done' }]);
+    const mock = await startMockModel([
+      { toolCalls: [{ name: 'echo', arguments: { text: ERROR_SHAPED } }] },
+      { toolCalls: [{ name: 'word_count', arguments: {} }] },
+      { text: 'done' },
+    ]);
     const runner = new TurnRunner({
       registry: hub.registry,
-      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
+      createModel: async () =>
+        new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${mock.port}/v1`, model: 'mock' }),
       agentOptions: () => ({ system: 'sys', maxSteps: 4 }),
       offer: offerOf(hub.registry),
       preapproval: () => 'test',
@@ -52,13 +57,22 @@ describe('a tool whose real output is {"error":"x"} succeeded', { timeout: 60_00
     await runner.idle();
     const conversation = await router.current();
     const cards = conversation.items.filter((i) => i.kind === 'tool').map((i) => (i as { card: ToolCard }).card);
-    assert.deepEqual(cards.map((c) => [c.name, c.status]), [['echo', 'done'], ['word_count', 'error']], 'the echo answered; word_count without its argument failed (the server said isError)');
+    assert.deepEqual(
+      cards.map((c) => [c.name, c.status]),
+      [
+        ['echo', 'done'],
+        ['word_count', 'error'],
+      ],
+      'the echo answered; word_count without its argument failed (the server said isError)',
+    );
     assert.equal(cards[0]!.result, ERROR_SHAPED);
     const exported = conversationMarkdown(conversation);
     assert.match(exported, /### Tool `echo` \(server research\): done/);
     assert.match(exported, /### Tool `word_count` \(server research\): error/);
     // The model read the echo's text as it was, not marked as an error.
-    const toolMessage = mock.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool') as { content: string };
+    const toolMessage = mock.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool') as {
+      content: string;
+    };
     assert.equal(toolMessage.content, ERROR_SHAPED);
     // The trace: a response, not an error.
     const entries = hub.trace('research').entries();
@@ -72,8 +86,16 @@ describe('a tool whose real output is {"error":"x"} succeeded', { timeout: 60_00
   test('minagent call prints it and exits 0; a failed call exits 1', () => {
     const folder = tempDir('minagent-errshape-cli-');
     mkdirSync(join(folder, '.vscode'));
-    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': { research: { command: 'node', args: [`${SERVERS}/research.mjs`] } } }));
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], { cwd: folder, encoding: 'utf8', timeout: 30_000 });
+    writeFileSync(
+      join(folder, '.vscode', 'settings.json'),
+      JSON.stringify({ 'minagent.servers': { research: { command: 'node', args: [`${SERVERS}/research.mjs`] } } }),
+    );
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
     const ok = cli('call', 'echo', JSON.stringify({ text: ERROR_SHAPED }));
     assert.equal(ok.stdout, `${ERROR_SHAPED}\n`);
     assert.equal(ok.status, 0, ok.stderr);

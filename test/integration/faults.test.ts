@@ -55,7 +55,10 @@ describe('servers that fail to start', () => {
     const connecting = s.connect();
     const pid = await waitFor('the server process', () => s.pid);
     // Its process runs, so it got the limit once more before it was called failed.
-    await assert.rejects(connecting, /did not answer initialize within 400 ms, nor in a patient 400 ms more \(its process was still running\)/);
+    await assert.rejects(
+      connecting,
+      /did not answer initialize within 400 ms, nor in a patient 400 ms more \(its process was still running\)/,
+    );
     assert.equal(isAlive(pid), false, 'the silent server was stopped');
   });
 
@@ -68,20 +71,49 @@ describe('servers that fail to start', () => {
     await new Promise<void>((r) => registry.listen(0, '127.0.0.1', r));
     try {
       const { port } = registry.address() as AddressInfo;
-      const env = { npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_cache: mkdtempSync(join(tmpdir(), 'minagent-npx-cache-')), npm_config_offline: 'false', npm_config_update_notifier: 'false' };
+      const env = {
+        npm_config_registry: `http://127.0.0.1:${port}/`,
+        npm_config_cache: mkdtempSync(join(tmpdir(), 'minagent-npx-cache-')),
+        npm_config_offline: 'false',
+        npm_config_update_notifier: 'false',
+      };
       const log: string[] = [];
       const logger = { trace: () => {}, info: () => {}, warn: (m: string) => log.push(m), error: () => {} };
-      const s = source(fixture('fetching', '', [], { command: 'npx', args: ['-y', 'minagent-never-fetched@1.0.0'], env, cwd: tmpdir() }), { connectTimeoutMs: 4_000, logger });
+      const s = source(
+        fixture('fetching', '', [], {
+          command: 'npx',
+          args: ['-y', 'minagent-never-fetched@1.0.0'],
+          env,
+          cwd: tmpdir(),
+        }),
+        { connectTimeoutMs: 4_000, logger },
+      );
       const connecting = s.connect();
       const pid = await waitFor('the npx process', () => s.pid);
-      const tree = await waitFor('npx asking the registry', async () => asked.length > 0 && [...(await processTree(pid))], 30_000);
+      const tree = await waitFor(
+        'npx asking the registry',
+        async () => asked.length > 0 && [...(await processTree(pid))],
+        30_000,
+      );
       assert.match(asked[0]!, /minagent-never-fetched/);
       // Past the limit, its state says why it may be slow (the tree shows it on the row).
-      await waitFor('the state saying npx may be downloading', () => s.state.kind === 'starting' && s.state.slow === 'npx may be downloading what it runs', 15_000);
+      await waitFor(
+        'the state saying npx may be downloading',
+        () => s.state.kind === 'starting' && s.state.slow === 'npx may be downloading what it runs',
+        15_000,
+      );
       // Silent to the era probe too: that is the same story, not told twice.
-      await assert.rejects(connecting, /^Error: server "fetching": did not answer initialize within 4000 ms, nor in a patient 4000 ms more \(its process was still running\); npx downloads what it runs on a first start and may still have been at it: start the server again once that is done/);
+      await assert.rejects(
+        connecting,
+        /^Error: server "fetching": did not answer initialize within 4000 ms, nor in a patient 4000 ms more \(its process was still running\); npx downloads what it runs on a first start and may still have been at it: start the server again once that is done/,
+      );
       // While it waited, its log said why it might be slow.
-      assert.ok(log.includes('still starting after 4000 ms (its process runs; npx may be downloading what it runs); waiting 4000 ms more before calling it failed'), log.join('\n'));
+      assert.ok(
+        log.includes(
+          'still starting after 4000 ms (its process runs; npx may be downloading what it runs); waiting 4000 ms more before calling it failed',
+        ),
+        log.join('\n'),
+      );
       await waitFor('every process of npx ended', () => tree.every((p) => !isAlive(p)), 10_000);
     } finally {
       held.forEach((c) => c.destroy());
@@ -91,18 +123,41 @@ describe('servers that fail to start', () => {
 
   test('a server slower to start than the connect limit gets it once more, on the same process, and the log says how long it took', async () => {
     const log: string[] = [];
-    const logger = { trace: () => {}, info: (m: string) => log.push(`info ${m}`), warn: (m: string) => log.push(`warn ${m}`), error: (m: string) => log.push(`error ${m}`) };
+    const logger = {
+      trace: () => {},
+      info: (m: string) => log.push(`info ${m}`),
+      warn: (m: string) => log.push(`warn ${m}`),
+      error: (m: string) => log.push(`error ${m}`),
+    };
     // 5 s of start against a 4 s limit: the patience (4 s more) leaves 3 s for Node itself to start on a busy
     // machine (with 2.5 s against 2 s, a fresh run's loaded fast stage took longer than the 4 s in all).
-    const s = source(faulty('slow-start', { env: { FIXTURE_START_MS: '5000' } }), { connectTimeoutMs: 4_000, probeTimeoutMs: 300, logger });
+    const s = source(faulty('slow-start', { env: { FIXTURE_START_MS: '5000' } }), {
+      connectTimeoutMs: 4_000,
+      probeTimeoutMs: 300,
+      logger,
+    });
     const connecting = s.connect();
     const pid = await waitFor('the server process', () => s.pid);
-    await waitFor('the state saying it is slow', () => s.state.kind === 'starting' && s.state.slow === 'slow: waiting 4 s more', 10_000);
+    await waitFor(
+      'the state saying it is slow',
+      () => s.state.kind === 'starting' && s.state.slow === 'slow: waiting 4 s more',
+      10_000,
+    );
     await connecting;
     assert.equal(s.pid, pid, 'the same process, not a restart');
     assert.equal(await s.call('ok', {}), 'ok');
-    assert.ok(log.includes('warn still starting after 4000 ms (its process runs); waiting 4000 ms more before calling it failed'), log.join('\n'));
-    assert.ok(log.some((l) => /^info connected [5-7]\.\d s after its process started \(protocol 2025-11-25\): 1 tools$/.test(l)), log.join('\n'));
+    assert.ok(
+      log.includes(
+        'warn still starting after 4000 ms (its process runs); waiting 4000 ms more before calling it failed',
+      ),
+      log.join('\n'),
+    );
+    assert.ok(
+      log.some((l) =>
+        /^info connected [5-7]\.\d s after its process started \(protocol 2025-11-25\): 1 tools$/.test(l),
+      ),
+      log.join('\n'),
+    );
   });
 });
 
@@ -119,10 +174,16 @@ describe('servers that misbehave while running', () => {
     const s = source(faulty('crash-mid-call'), { callTimeoutMs: 60_000 });
     await s.connect();
     const error = parseError(await s.call('crash', {}));
-    assert.match(error, /server process exited with code 7 during the call; stderr: about to crash: simulated segfault/);
+    assert.match(
+      error,
+      /server process exited with code 7 during the call; stderr: about to crash: simulated segfault/,
+    );
     await waitFor('error state', () => s.state.kind === 'error');
     // A later call says what became of the server, not a bare "not connected".
-    assert.equal(parseError(await s.call('ok', {})), 'mcp server not connected: server process exited with code 7; stderr: about to crash: simulated segfault');
+    assert.equal(
+      parseError(await s.call('ok', {})),
+      'mcp server not connected: server process exited with code 7; stderr: about to crash: simulated segfault',
+    );
   });
 
   test('a flood of stderr is read (the server never stalls) and only a bounded tail is kept', async () => {
@@ -145,7 +206,10 @@ describe('servers that misbehave while running', () => {
     const s = source(faulty('huge'), { maxMessageBytes: 100_000, callTimeoutMs: 60_000 });
     await s.connect();
     // The message names the dropped message, not "timeout after 60000 ms": the call failed when it arrived.
-    assert.equal(parseError(await s.call('huge', { chars: 200_000 })), 'the server sent a message of 200073 bytes, over the 100000-byte limit; it was dropped');
+    assert.equal(
+      parseError(await s.call('huge', { chars: 200_000 })),
+      'the server sent a message of 200073 bytes, over the 100000-byte limit; it was dropped',
+    );
     assert.equal(await s.call('ok', {}), 'ok');
   });
 
@@ -169,8 +233,15 @@ describe('servers that misbehave while running', () => {
     const seconds = (Date.now() - started) / 1000;
     assert.match(done, /^done after \d+ ms$/, 'the call lived on the flood past its 500 ms timeout');
     assert.ok(progress.at(-1)! > 100, `the server sent hundreds (the last seen is step ${progress.at(-1)})`);
-    assert.ok(progress.length >= 2 && progress.length <= Math.ceil(seconds * 4) + 1, `${progress.length} reports reached the caller in ${seconds} s`);
-    assert.deepEqual([...progress].sort((a, b) => a - b), progress, 'in the order sent');
+    assert.ok(
+      progress.length >= 2 && progress.length <= Math.ceil(seconds * 4) + 1,
+      `${progress.length} reports reached the caller in ${seconds} s`,
+    );
+    assert.deepEqual(
+      [...progress].sort((a, b) => a - b),
+      progress,
+      'in the order sent',
+    );
   });
 
   test('a cancelled call resolves to "cancelled" and the server sees notifications/cancelled', async () => {
@@ -179,7 +250,12 @@ describe('servers that misbehave while running', () => {
     await s.connect();
     const controller = new AbortController();
     // Cancel once the server is working on it (its first progress), as Stop would.
-    assert.equal(parseError(await s.call('slow', { ms: 30_000 }, { signal: controller.signal, onProgress: () => controller.abort() })), 'cancelled');
+    assert.equal(
+      parseError(
+        await s.call('slow', { ms: 30_000 }, { signal: controller.signal, onProgress: () => controller.abort() }),
+      ),
+      'cancelled',
+    );
     await waitFor('the server to log the cancellation', () => {
       try {
         return /cancelled request \d+/.test(readFileSync(log, 'utf8'));
@@ -196,9 +272,21 @@ describe('servers that misbehave while running', () => {
     const images: unknown[] = [];
     assert.equal(
       await s.call('mixed', {}, { onImage: (i) => images.push(i) }),
-      ['a chart:', '[image image/png, 7 bytes]', '[audio audio/wav, 4 bytes]', '[resource link from server "SERVER": report.csv <file:///data/report.csv> (text/csv)]', '[embedded resource <memo://1> (text/plain) from server "SERVER"]\nembedded memo\n[end of resource <memo://1>]'].join('\n').replaceAll('SERVER', s.name),
+      [
+        'a chart:',
+        '[image image/png, 7 bytes]',
+        '[audio audio/wav, 4 bytes]',
+        '[resource link from server "SERVER": report.csv <file:///data/report.csv> (text/csv)]',
+        '[embedded resource <memo://1> (text/plain) from server "SERVER"]\nembedded memo\n[end of resource <memo://1>]',
+      ]
+        .join('\n')
+        .replaceAll('SERVER', s.name),
     );
-    assert.deepEqual(images, [{ mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }], 'images also reach the caller as data');
+    assert.deepEqual(
+      images,
+      [{ mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }],
+      'images also reach the caller as data',
+    );
     assert.equal(await s.call('structured', {}), '{"rows":3}');
     assert.equal(await s.call('fails', {}), '{"error":"remote tool failed"}');
   });
@@ -208,7 +296,10 @@ describe('tool lists', () => {
   test('every page of a paginated list is read', async () => {
     const s = source(fixture('paged', 'lowlevel.mjs', ['paginated']));
     await s.connect();
-    assert.deepEqual((await s.listTools()).map((t) => t.name), Array.from({ length: 7 }, (_, i) => `page_tool_${i + 1}`));
+    assert.deepEqual(
+      (await s.listTools()).map((t) => t.name),
+      Array.from({ length: 7 }, (_, i) => `page_tool_${i + 1}`),
+    );
   });
 
   test('malformed tools are reported, not fatal; odd names get valid wire names', async () => {
@@ -217,7 +308,14 @@ describe('tool lists', () => {
       hub.reconcile([fixture('odd', 'lowlevel.mjs', ['bad-tools'])]);
       await hub.whenIdle();
       assert.equal(hub.server('odd')?.state.kind, 'running');
-      assert.deepEqual(hub.registry.names(), ['no_schema', 'array_schema', 'has space', 'ünïcode.tool', 'x'.repeat(80), 'dup']);
+      assert.deepEqual(hub.registry.names(), [
+        'no_schema',
+        'array_schema',
+        'has space',
+        'ünïcode.tool',
+        'x'.repeat(80),
+        'dup',
+      ]);
       assert.deepEqual(hub.registry.get('no_schema')?.parameters, { type: 'object', properties: {} });
       const problems = hub.problems();
       assert.ok(problems.tools.some((p) => p.tool === 'no_schema' && /has no inputSchema/.test(p.message)));
@@ -226,7 +324,10 @@ describe('tool lists', () => {
       const wire = hub.registry.schemas().map((s) => s.name);
       for (const w of wire) assert.match(w, WIRE_NAME_PATTERN);
       assert.equal(new Set(wire).size, wire.length);
-      assert.equal(await hub.registry.call(hub.registry.wireName('has space')!, { n: 1 }), 'called has space with {"n":1}');
+      assert.equal(
+        await hub.registry.call(hub.registry.wireName('has space')!, { n: 1 }),
+        'called has space with {"n":1}',
+      );
     } finally {
       await hub.closeAll();
     }

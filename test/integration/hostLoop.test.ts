@@ -42,7 +42,9 @@ function watchProcReads(): { sync: string[]; scans: () => number } {
 afterEach(() => mock.restoreAll());
 
 describe('the host event loop', () => {
-  test('servers started together are spawned one per event-loop iteration, the orphan guard first', { timeout: 60_000 }, async () => {
+  test('servers started together are spawned one per event-loop iteration, the orphan guard first', {
+    timeout: 60_000,
+  }, async () => {
     enableOrphanGuard();
     const loop = iterationCounter();
     const spawns: Array<{ iteration: number; file: string }> = [];
@@ -56,13 +58,20 @@ describe('the host event loop', () => {
     try {
       hub.reconcile(Array.from({ length: 8 }, (_, i) => fixture(`r${i}`, 'research.mjs')));
       await hub.whenIdle();
-      assert.deepEqual(hub.servers().map((s) => s.state.kind), Array(8).fill('running'));
+      assert.deepEqual(
+        hub.servers().map((s) => s.state.kind),
+        Array(8).fill('running'),
+      );
       // Each server is started once: its era is found on its own process (src/core/mcp/connection/era.ts).
       assert.equal(spawns.length, 9, 'eight servers and the guard');
       assert.equal(spawns[0]!.file, 'guard', 'the guard runs before the first server');
       assert.ok(guardPid() !== undefined && isAlive(guardPid()!));
       const iterations = spawns.map((s) => s.iteration);
-      assert.equal(new Set(iterations).size, iterations.length, `two spawns shared an event-loop iteration: ${iterations.join(', ')}`);
+      assert.equal(
+        new Set(iterations).size,
+        iterations.length,
+        `two spawns shared an event-loop iteration: ${iterations.join(', ')}`,
+      );
     } finally {
       loop.stop();
       mock.restoreAll();
@@ -70,7 +79,9 @@ describe('the host event loop', () => {
     }
   });
 
-  test('closing a server that ignores SIGTERM reads /proc once and never synchronously; its grandchildren still end', { timeout: 60_000 }, async () => {
+  test('closing a server that ignores SIGTERM reads /proc once and never synchronously; its grandchildren still end', {
+    timeout: 60_000,
+  }, async () => {
     const stubborn = new McpToolSource(fixture('stubborn', 'faulty.mjs', ['ignore-sigterm']));
     const parent = new McpToolSource(fixture('parent', 'faulty.mjs', ['grandchild']));
     await Promise.all([stubborn.connect(), parent.connect()]);

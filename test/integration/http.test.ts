@@ -13,24 +13,39 @@ after(() => {
 });
 const httpFixture = httpMcpServer;
 
-const http = (name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig => ({ name, type: 'http', url, headers, autoApprove: [] });
+const http = (name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig => ({
+  name,
+  type: 'http',
+  url,
+  headers,
+  autoApprove: [],
+});
 
 describe('Streamable HTTP', () => {
   test('connects, lists, calls, and sends the entry headers', async () => {
     const url = await httpFixture('--token', 's3cret');
     const s = new McpToolSource(http('remote', url, { Authorization: 'Bearer s3cret' }));
     await s.connect();
-    assert.deepEqual((await s.listTools()).map((t) => t.name), ['echo', 'whoami']);
+    assert.deepEqual(
+      (await s.listTools()).map((t) => t.name),
+      ['echo', 'whoami'],
+    );
     assert.equal(await s.call('echo', { text: 'hi' }), '[http] hi');
-    // The server got the header (it answers 401 otherwise); echoed back, a header value is redacted before any model sees it.
+    // The server got the header (it answers 401 otherwise); echoed back, a header value is redacted before any model
+    // sees it.
     assert.equal(await s.call('whoami', {}), '[redacted]');
     await s.close();
     assert.equal(await s.call('echo', { text: 'x' }), '{"error":"mcp server not connected"}');
   });
 
   test('401 says so and points at the headers', async () => {
-    const s = new McpToolSource(http('remote', await httpFixture('--token', 's3cret'), { Authorization: 'Bearer wrong' }));
-    await assert.rejects(s.connect(), /HTTP 401 Unauthorized from http:\/\/127\.0\.0\.1:\d+\/mcp \(check the credentials in the entry's "headers"\)/);
+    const s = new McpToolSource(
+      http('remote', await httpFixture('--token', 's3cret'), { Authorization: 'Bearer wrong' }),
+    );
+    await assert.rejects(
+      s.connect(),
+      /HTTP 401 Unauthorized from http:\/\/127\.0\.0\.1:\d+\/mcp \(check the credentials in the entry's "headers"\)/,
+    );
     assert.equal(s.state.kind, 'error');
   });
 
@@ -50,7 +65,10 @@ describe('Streamable HTTP', () => {
     children.push(child);
     const s = new McpToolSource(http('old', `http://127.0.0.1:${port}/sse`));
     await s.connect();
-    assert.deepEqual((await s.listTools()).map((t) => t.name), ['legacy_echo']);
+    assert.deepEqual(
+      (await s.listTools()).map((t) => t.name),
+      ['legacy_echo'],
+    );
     assert.equal(await s.call('legacy_echo', { text: 'hi' }), '[sse] hi');
     await s.close();
     const direct = new McpToolSource({ ...http('old2', `http://127.0.0.1:${port}/sse`), type: 'sse' });

@@ -26,9 +26,15 @@ describe('ServerHub', () => {
   test('reconcile returns at once and connects in the background', () =>
     withHub(async (hub) => {
       hub.reconcile([research(), analytics()]);
-      assert.deepEqual(hub.servers().map((s) => s.state.kind), ['starting', 'starting']);
+      assert.deepEqual(
+        hub.servers().map((s) => s.state.kind),
+        ['starting', 'starting'],
+      );
       await hub.whenIdle();
-      assert.deepEqual(hub.servers().map((s) => s.state.kind), ['running', 'running']);
+      assert.deepEqual(
+        hub.servers().map((s) => s.state.kind),
+        ['running', 'running'],
+      );
     }));
 
   test('reconcile restarts only changed servers and drops removed ones with their tools', () =>
@@ -55,7 +61,13 @@ describe('ServerHub', () => {
     withHub(async (hub) => {
       hub.reconcile([research(), { ...analytics(), namespace: 'stats' }]);
       await hub.whenIdle();
-      assert.deepEqual(hub.registry.names(), ['research.echo', 'research.search_corpus', 'research.word_count', 'stats.echo', 'stats.row_count']);
+      assert.deepEqual(hub.registry.names(), [
+        'research.echo',
+        'research.search_corpus',
+        'research.word_count',
+        'stats.echo',
+        'stats.row_count',
+      ]);
     }, 'prefixAll'));
 
   test('the error policy refuses clashing tools visibly and keeps the rest', () =>
@@ -76,7 +88,12 @@ describe('ServerHub', () => {
       await hub.stop('analytics');
       assert.equal(hub.server('analytics')?.state.kind, 'stopped');
       assert.deepEqual(hub.registry.names(), ['echo', 'search_corpus', 'word_count']);
-      assert.equal(parseError(await hub.registry.call('analytics.echo', { text: 'x' })).startsWith('unknown tool "analytics.echo"'), true);
+      assert.equal(
+        parseError(await hub.registry.call('analytics.echo', { text: 'x' })).startsWith(
+          'unknown tool "analytics.echo"',
+        ),
+        true,
+      );
       hub.start('analytics');
       await hub.whenIdle();
       assert.equal(await hub.registry.call('analytics.echo', { text: 'x' }), '[analytics] x');
@@ -101,7 +118,10 @@ describe('ServerHub', () => {
     await hub.closeAll();
     await hub.whenIdle();
     assert.deepEqual(errors, []);
-    assert.ok(pids.every((p) => !isAlive(p)), 'no server process outlives the hub');
+    assert.ok(
+      pids.every((p) => !isAlive(p)),
+      'no server process outlives the hub',
+    );
   });
 
   test('a bad entry becomes a problem naming server and field; the others start', () =>
@@ -116,8 +136,17 @@ describe('ServerHub', () => {
       );
       hub.reconcile(parsed.servers, parsed.problems);
       await hub.whenIdle();
-      assert.deepEqual(hub.servers().map((s) => [s.name, s.state.kind]), [['research', 'running']]);
-      assert.deepEqual(hub.problems().config.map((p) => [p.server, p.field]), [['broken', 'command'], ['nourl', 'url']]);
+      assert.deepEqual(
+        hub.servers().map((s) => [s.name, s.state.kind]),
+        [['research', 'running']],
+      );
+      assert.deepEqual(
+        hub.problems().config.map((p) => [p.server, p.field]),
+        [
+          ['broken', 'command'],
+          ['nourl', 'url'],
+        ],
+      );
     }));
 
   test('an agent turn runs its tool calls concurrently and Stop reaches the server', () =>
@@ -126,7 +155,12 @@ describe('ServerHub', () => {
       hub.reconcile([fixture('slow', 'faulty.mjs', ['slow'], { env: { FIXTURE_CANCEL_LOG: log } })]);
       await hub.whenIdle();
       const model = new ScriptedModel([
-        { toolCalls: [{ name: 'slow', arguments: { ms: 10_000 } }, { name: 'slow', arguments: { ms: 10_000 } }] },
+        {
+          toolCalls: [
+            { name: 'slow', arguments: { ms: 10_000 } },
+            { name: 'slow', arguments: { ms: 10_000 } },
+          ],
+        },
         { final: 'never reached' },
       ]);
       const controller = new AbortController();
@@ -141,7 +175,10 @@ describe('ServerHub', () => {
       const result = await run;
       assert.equal(started.length, 2, 'both calls were running at once');
       assert.equal(result.stopped, 'cancelled');
-      assert.deepEqual(result.steps.map((s) => s.kind), ['tool_call', 'tool_call', 'error']);
+      assert.deepEqual(
+        result.steps.map((s) => s.kind),
+        ['tool_call', 'tool_call', 'error'],
+      );
       assert.ok(result.steps.slice(0, 2).every((s) => s.tool?.result === '{"error":"cancelled"}'));
       await waitFor('the server to see both cancellations', () => {
         try {

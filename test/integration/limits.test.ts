@@ -16,7 +16,13 @@ async function hostile(...args: string[]): Promise<string> {
   children.push(child);
   return `http://127.0.0.1:${port}/mcp`;
 }
-const http = (name: string, url: string): HttpServerConfig => ({ name, type: 'http', url, headers: {}, autoApprove: [] });
+const http = (name: string, url: string): HttpServerConfig => ({
+  name,
+  type: 'http',
+  url,
+  headers: {},
+  autoApprove: [],
+});
 
 describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   test('a tool schema nested 5000 deep is a problem naming the tool; the other tools register and the registry stays sendable', async () => {
@@ -28,8 +34,14 @@ describe('bounded input over HTTP', { timeout: 60_000 }, () => {
       assert.equal(server.state.kind, 'running');
       assert.deepEqual(hub.registry.names().sort(), ['big_event', 'big_json', 'fine']);
       const problems = hub.problems().tools;
-      assert.deepEqual(problems.map((p) => [p.server, p.tool]), [['hostile', 'deep']]);
-      assert.match(problems[0]!.message, /tool "deep" of server "hostile" has an inputSchema nested deeper than 64 levels; the tool was skipped/);
+      assert.deepEqual(
+        problems.map((p) => [p.server, p.tool]),
+        [['hostile', 'deep']],
+      );
+      assert.match(
+        problems[0]!.message,
+        /tool "deep" of server "hostile" has an inputSchema nested deeper than 64 levels; the tool was skipped/,
+      );
       // What a model request does with the tool list: it must serialize.
       assert.doesNotThrow(() => JSON.stringify(hub.registry.list().map((t) => t.parameters)));
       assert.equal(await hub.registry.call('fine', {}), 'fine');
@@ -39,7 +51,10 @@ describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   });
 
   test('a JSON reply over the cap fails that call with a message naming the cap; the server keeps answering', async () => {
-    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), { httpLimits: { bodyBytes: 1024 * 1024 }, callTimeoutMs: 20_000 });
+    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
+      httpLimits: { bodyBytes: 1024 * 1024 },
+      callTimeoutMs: 20_000,
+    });
     try {
       await s.connect();
       const result = await s.call('big_json', {});
@@ -52,7 +67,10 @@ describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   });
 
   test('one SSE event over the cap fails that call with a message naming the cap; the server keeps answering', async () => {
-    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), { httpLimits: { eventBytes: 1024 * 1024 }, callTimeoutMs: 20_000 });
+    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
+      httpLimits: { eventBytes: 1024 * 1024 },
+      callTimeoutMs: 20_000,
+    });
     try {
       await s.connect();
       const result = await s.call('big_event', {});

@@ -13,21 +13,41 @@ import { SERVERS } from '../helpers';
 
 describe('2026-07-28 era', { timeout: 60_000 }, () => {
   // As in the source: the features exist first and give the client its list-change handlers.
-  const features: ServerFeatures = new ServerFeatures('modern', { server: 'modern', local: true }, { client: () => client, timeoutMs: () => 10_000, describe: async (e) => String(e), log: silentLogger });
-  const client: Client = new Client({ name: 'minagent-test', version: '0' }, { versionNegotiation: { mode: 'auto' }, listChanged: features.listChangedOptions() });
+  const features: ServerFeatures = new ServerFeatures(
+    'modern',
+    { server: 'modern', local: true },
+    { client: () => client, timeoutMs: () => 10_000, describe: async (e) => String(e), log: silentLogger },
+  );
+  const client: Client = new Client(
+    { name: 'minagent-test', version: '0' },
+    { versionNegotiation: { mode: 'auto' }, listChanged: features.listChangedOptions() },
+  );
   after(async () => {
     features.dispose();
     await client.close();
   });
 
   test('lists, reads, gets, completes, hears updates and list changes, with no initialize at all', async () => {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(SERVERS, 'library.mjs')], env: { ...process.env, LIBRARY_LABEL: 'modern' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(SERVERS, 'library.mjs')],
+        env: { ...process.env, LIBRARY_LABEL: 'modern' } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     assert.equal(client.getProtocolEra(), 'modern');
     await features.load(client);
     assert.equal(features.instructions, 'Cite modern notes by their URI.', 'instructions come from server/discover');
     assert.equal(features.info.title, 'The modern Library');
-    assert.deepEqual(features.resources.map((r) => r.uri), ['library://notes/readme', 'library://notes/guide']);
-    assert.deepEqual(features.prompts.map((p) => p.remoteName), ['summarize']);
+    assert.deepEqual(
+      features.resources.map((r) => r.uri),
+      ['library://notes/readme', 'library://notes/guide'],
+    );
+    assert.deepEqual(
+      features.prompts.map((p) => p.remoteName),
+      ['summarize'],
+    );
 
     const read = await features.read('library://notes/readme');
     assert.ok(!isFeatureError(read));
@@ -43,7 +63,9 @@ describe('2026-07-28 era', { timeout: 60_000 }, () => {
     assert.equal(await updated, 'library://notes/guide');
     sub.dispose();
 
-    const changed = new Promise<void>((resolve) => features.onDidChange((kind) => kind === 'resources' && features.resources.length === 3 && resolve()));
+    const changed = new Promise<void>((resolve) =>
+      features.onDidChange((kind) => kind === 'resources' && features.resources.length === 3 && resolve()),
+    );
     await client.callTool({ name: 'add_note', arguments: { id: 'third', text: '3' } });
     await changed;
   });

@@ -24,7 +24,9 @@ import { startMockModel } from '../mockModel';
 const dir = mkdtempSync(join(tmpdir(), 'minagent-ro-search-'));
 after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
 
-test('after a tool search a read-only tool runs unasked; after read_resource from another server it asks and names that server', { timeout: 60_000 }, async () => {
+test('after a tool search a read-only tool runs unasked; after read_resource from another server it asks and names that server', {
+  timeout: 60_000,
+}, async () => {
   const hub = new ServerHub();
   after(() => hub.closeAll());
   hub.reconcile([fixture('research', 'research.mjs'), fixture('library', 'library.mjs')]);
@@ -38,14 +40,21 @@ test('after a tool search a read-only tool runs unasked; after read_resource fro
     { text: 'done again' },
   ]);
   // The policy the editor and the CLI use, in its default mode (read-only tools run unasked).
-  const policy = new ApprovalPolicy({ server: (name) => hub.server(name)?.config, mode: () => 'readOnly', trusted: () => true }, { get: (_k, d) => d, update: async () => undefined });
+  const policy = new ApprovalPolicy(
+    { server: (name) => hub.server(name)?.config, mode: () => 'readOnly', trusted: () => true },
+    { get: (_k, d) => d, update: async () => undefined },
+  );
   const asked: ApprovalRequest[] = [];
   const runner = new TurnRunner({
     registry: hub.registry,
     createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock' }),
     agentOptions: () => ({ system: 'sys', maxSteps: 5 }),
     // Deferred whatever the size, as a large set of servers would be.
-    offer: new ToolOffer({ registry: hub.registry, index: new ToolIndex(hub.registry), settings: () => ({ share: 0, maxLoaded: 32 }) }),
+    offer: new ToolOffer({
+      registry: hub.registry,
+      index: new ToolIndex(hub.registry),
+      settings: () => ({ share: 0, maxLoaded: 32 }),
+    }),
     preapproval: (req) => policy.preapproval(req),
     askNote: (req) => policy.askNote(req),
     ask: async (req) => {
@@ -56,19 +65,43 @@ test('after a tool search a read-only tool runs unasked; after read_resource fro
   const router = new ChatRouter(new FileConversationStore(dir), runner, quietActions({ meta: oneModel('mock') }));
   const v = chatView(router);
   await v.send({ type: 'ready' });
-  const cards = async () => (await router.current()).items.flatMap((i) => (i.kind === 'tool' ? [(i as { card: ToolCard }).card] : []));
+  const cards = async () =>
+    (await router.current()).items.flatMap((i) => (i.kind === 'tool' ? [(i as { card: ToolCard }).card] : []));
 
   await v.send({ type: 'send', text: 'echo hello' });
   await runner.idle();
   let shown = await cards();
-  assert.deepEqual(shown.map((c) => [c.name, c.status]), [[SEARCH_TOOL, 'done'], ['echo', 'done']]);
-  assert.deepEqual(asked.map((r) => r.name), [], 'nothing asked: the search is no server\'s result');
+  assert.deepEqual(
+    shown.map((c) => [c.name, c.status]),
+    [
+      [SEARCH_TOOL, 'done'],
+      ['echo', 'done'],
+    ],
+  );
+  assert.deepEqual(
+    asked.map((r) => r.name),
+    [],
+    "nothing asked: the search is no server's result",
+  );
   assert.match(shown[1]!.approval ?? '', /declared this tool read-only/);
 
   await v.send({ type: 'send', text: 'read the readme and echo it' });
   await runner.idle();
   shown = await cards();
-  assert.deepEqual(shown.slice(2).map((c) => [c.name, c.server, c.status]), [['read_resource', 'library', 'done'], ['echo', 'research', 'done']]);
-  assert.deepEqual(asked.map((r) => r.name), ['read_resource', 'echo'], 'read_resource asks (not read-only); then echo asks: the model read library\'s resource');
-  assert.equal(shown[3]!.approval, 'Asks although its server calls it read-only: this conversation holds results from server "library", and its arguments could carry them to "research".');
+  assert.deepEqual(
+    shown.slice(2).map((c) => [c.name, c.server, c.status]),
+    [
+      ['read_resource', 'library', 'done'],
+      ['echo', 'research', 'done'],
+    ],
+  );
+  assert.deepEqual(
+    asked.map((r) => r.name),
+    ['read_resource', 'echo'],
+    "read_resource asks (not read-only); then echo asks: the model read library's resource",
+  );
+  assert.equal(
+    shown[3]!.approval,
+    'Asks although its server calls it read-only: this conversation holds results from server "library", and its arguments could carry them to "research".',
+  );
 });

@@ -21,7 +21,10 @@ writeFileSync(
   join(work, '.vscode', 'settings.json'),
   JSON.stringify({
     'minagent.servers': {
-      fs: { command: 'node', args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), work] },
+      fs: {
+        command: 'node',
+        args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), work],
+      },
       collector: { command: 'node', args: [`${SERVERS}/collector.mjs`, '--log', log] },
     },
   }),
@@ -30,7 +33,12 @@ writeFileSync(
 function chat(turns: unknown[], flags: string[] = []) {
   const script = join(work, `script-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(script, JSON.stringify(turns));
-  const r = spawnSync(process.execPath, [CLI, 'chat', 'tidy my notes', '--script', script, '--trust', ...flags], { cwd: work, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, 'chat', 'tidy my notes', '--script', script, '--trust', ...flags], {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 const collected = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
@@ -38,17 +46,28 @@ const collected = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
 describe('read-only exfiltration', { timeout: 120_000 }, () => {
   test("a read-only tool that would carry another server's result out is not run unasked; the denial says why", () => {
     rmSync(log, { force: true });
-    const { code, out, err } = chat([{ toolCalls: [{ name: 'read_text_file', arguments: { path: secretFile } }] }, { toolCalls: [{ name: 'save_note', arguments: { text: SECRET } }] }, { final: 'done' }]);
+    const { code, out, err } = chat([
+      { toolCalls: [{ name: 'read_text_file', arguments: { path: secretFile } }] },
+      { toolCalls: [{ name: 'save_note', arguments: { text: SECRET } }] },
+      { final: 'done' },
+    ]);
     assert.equal(code, 0, err);
     assert.ok(out.includes(`[0] tool_call: read_text_file -> ${SECRET}`), out);
     assert.match(out, /\[1\] tool_call: save_note -> \{"error":"the user denied the call to \\"save_note\\""\}/);
-    assert.match(err, /denied: save_note on server "collector" is read-only, but this conversation holds results from server "fs", and its arguments could carry them to "collector"/);
+    assert.match(
+      err,
+      /denied: save_note on server "collector" is read-only, but this conversation holds results from server "fs", and its arguments could carry them to "collector"/,
+    );
     assert.equal(collected(), '', 'nothing reached the collector');
   });
 
   test('a read-only tool runs unasked while no other server has spoken, and after only its own server', () => {
     rmSync(log, { force: true });
-    const { out } = chat([{ toolCalls: [{ name: 'save_note', arguments: { text: 'first' } }] }, { toolCalls: [{ name: 'save_note', arguments: { text: 'second' } }] }, { final: 'done' }]);
+    const { out } = chat([
+      { toolCalls: [{ name: 'save_note', arguments: { text: 'first' } }] },
+      { toolCalls: [{ name: 'save_note', arguments: { text: 'second' } }] },
+      { final: 'done' },
+    ]);
     assert.match(out, /\[0\] tool_call: save_note -> saved/);
     assert.match(out, /\[1\] tool_call: save_note -> saved/);
     assert.equal(collected(), '"first"\n"second"\n');
@@ -56,7 +75,14 @@ describe('read-only exfiltration', { timeout: 120_000 }, () => {
 
   test('--approve all is the user saying yes to everything: it runs', () => {
     rmSync(log, { force: true });
-    chat([{ toolCalls: [{ name: 'read_text_file', arguments: { path: secretFile } }] }, { toolCalls: [{ name: 'save_note', arguments: { text: SECRET } }] }, { final: 'done' }], ['--yes']);
+    chat(
+      [
+        { toolCalls: [{ name: 'read_text_file', arguments: { path: secretFile } }] },
+        { toolCalls: [{ name: 'save_note', arguments: { text: SECRET } }] },
+        { final: 'done' },
+      ],
+      ['--yes'],
+    );
     assert.equal(collected(), `${JSON.stringify(SECRET)}\n`);
   });
 });

@@ -24,8 +24,13 @@ describe('reference servers', () => {
 
     assert.match(await hub.registry.call('echo', { message: 'ping' }), /ping/);
     const fileTool = hub.registry.names().includes('read_text_file') ? 'read_text_file' : 'read_file';
-    assert.match(await hub.registry.call(fileTool, { path: join(dir, 'notes.txt') }), /hello from the filesystem server/);
-    const created = await hub.registry.call('create_entities', { entities: [{ name: 'MinAgent', entityType: 'project', observations: ['an MCP agent panel'] }] });
+    assert.match(
+      await hub.registry.call(fileTool, { path: join(dir, 'notes.txt') }),
+      /hello from the filesystem server/,
+    );
+    const created = await hub.registry.call('create_entities', {
+      entities: [{ name: 'MinAgent', entityType: 'project', observations: ['an MCP agent panel'] }],
+    });
     assert.doesNotMatch(created, /^\{"error"/);
     assert.match(await hub.registry.call('read_graph', {}), /an MCP agent panel/);
 
@@ -39,8 +44,14 @@ describe('reference servers', () => {
     const first = hub.servers().find((s) => s.name === 'everything')!;
     const second = hub.servers().find((s) => s.name === 'everything2')!;
     assert.equal(second.state.kind, 'running');
-    assert.ok(first.tools.some((t) => t.name === 'echo'), 'the first instance keeps plain names');
-    assert.ok(second.tools.length > 0 && second.tools.every((t) => t.name.startsWith('everything2.') && t.renamed), 'the second is prefixed as a whole, and marked');
+    assert.ok(
+      first.tools.some((t) => t.name === 'echo'),
+      'the first instance keeps plain names',
+    );
+    assert.ok(
+      second.tools.length > 0 && second.tools.every((t) => t.name.startsWith('everything2.') && t.renamed),
+      'the second is prefixed as a whole, and marked',
+    );
     assert.equal(second.tools.length, first.tools.length);
     assert.match(await hub.registry.call('everything2.echo', { message: 'from the twin' }), /from the twin/);
     assert.equal(hub.registry.wireName('everything2.echo'), 'everything2__echo');

@@ -15,7 +15,11 @@ interface Fixture {
   close(): Promise<void>;
 }
 const FIXTURES = join(ROOT, 'fixtures', 'registry');
-const start = async (dirs: string[], pageSize = 3): Promise<Fixture> => ((await import(join(FIXTURES, 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> }).startRegistry({ dirs, pageSize });
+const start = async (dirs: string[], pageSize = 3): Promise<Fixture> =>
+  ((await import(join(FIXTURES, 'registry.mjs'))) as { startRegistry(o: object): Promise<Fixture> }).startRegistry({
+    dirs,
+    pageSize,
+  });
 
 describe('a registry client', () => {
   let registry: Fixture;
@@ -40,15 +44,29 @@ describe('a registry client', () => {
 
   test('search and updated_since narrow the list', async () => {
     const client = new RegistryClient(registry.url);
-    assert.deepEqual((await client.list({ search: 'memory' })).servers.map((s) => s.server.version), ['2026.8.31']);
-    assert.deepEqual((await client.list({ updatedSince: '2026-08-31T11:30:00Z' })).servers.map((s) => s.server.name).sort(), ['com.example.mcp/weather', 'io.github.modelcontextprotocol/server-filesystem']);
+    assert.deepEqual(
+      (await client.list({ search: 'memory' })).servers.map((s) => s.server.version),
+      ['2026.8.31'],
+    );
+    assert.deepEqual(
+      (await client.list({ updatedSince: '2026-08-31T11:30:00Z' })).servers.map((s) => s.server.name).sort(),
+      ['com.example.mcp/weather', 'io.github.modelcontextprotocol/server-filesystem'],
+    );
   });
 
   test('one version, the latest, and every version of a server', async () => {
     const client = new RegistryClient(`${registry.url}v0.1`);
-    assert.equal((await client.version('io.github.modelcontextprotocol/server-memory', '2026.7.4')).server.version, '2026.7.4');
+    assert.equal(
+      (await client.version('io.github.modelcontextprotocol/server-memory', '2026.7.4')).server.version,
+      '2026.7.4',
+    );
     assert.equal((await client.version('io.github.modelcontextprotocol/server-memory')).server.version, '2026.8.31');
-    assert.deepEqual((await client.versions('io.github.modelcontextprotocol/server-memory')).servers.map((s) => s.server.version).sort(), ['2026.7.4', '2026.8.31']);
+    assert.deepEqual(
+      (await client.versions('io.github.modelcontextprotocol/server-memory')).servers
+        .map((s) => s.server.version)
+        .sort(),
+      ['2026.7.4', '2026.8.31'],
+    );
     await assert.rejects(client.version('io.example/none'), /not found \(404\)/);
   });
 
@@ -64,7 +82,11 @@ describe('a hostile registry', () => {
     const registry = await start([join(FIXTURES, 'hostile')], 10);
     try {
       const listing = await new RegistryClient(registry.url).list();
-      assert.deepEqual(listing.servers.map((s) => s.server.name).sort(), ['com.example.hostile/env-exfiltration', 'com.example.hostile/escapes', 'com.example.hostile/option-injection']);
+      assert.deepEqual(listing.servers.map((s) => s.server.name).sort(), [
+        'com.example.hostile/env-exfiltration',
+        'com.example.hostile/escapes',
+        'com.example.hostile/option-injection',
+      ]);
       assert.equal(listing.skipped.length, 1);
       assert.match(listing.skipped[0]!, /server "com\.example\.hostile\/huge": description/);
     } finally {
@@ -82,9 +104,15 @@ describe('a hostile registry', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     try {
-      await assert.rejects(new RegistryClient(url, { ...DEFAULT_REGISTRY_LIMITS, bodyBytes: 1_000_000 }).list(), /the answer is larger than 1 MB; not read/);
+      await assert.rejects(
+        new RegistryClient(url, { ...DEFAULT_REGISTRY_LIMITS, bodyBytes: 1_000_000 }).list(),
+        /the answer is larger than 1 MB; not read/,
+      );
       mode = 'silent';
-      await assert.rejects(new RegistryClient(url, { ...DEFAULT_REGISTRY_LIMITS, timeoutMs: 300 }).list(), /did not answer within 0\.3 s/);
+      await assert.rejects(
+        new RegistryClient(url, { ...DEFAULT_REGISTRY_LIMITS, timeoutMs: 300 }).list(),
+        /did not answer within 0\.3 s/,
+      );
       mode = 'redirect';
       await assert.rejects(new RegistryClient(url).list(), /cannot reach/);
     } finally {

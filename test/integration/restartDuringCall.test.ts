@@ -35,23 +35,29 @@ describe('a call when its server restarts or stops', () => {
       hub.restart('slow');
       assert.equal(parseError(await result), 'cancelled: the server was restarted');
       assert.equal(hub.runningCalls(), 0);
-    }));
+    }),
+  );
 
   test('a stop cancels it with "cancelled: the server was stopped"', { timeout: 30_000 }, () =>
     withHub(async (hub) => {
       const { result } = await callInProgress(hub, 30_000);
       await hub.stop('slow');
       assert.equal(parseError(await result), 'cancelled: the server was stopped');
-    }));
+    }),
+  );
 
-  test('a call asked for in the same tick as a stop waits for its send turn, then finds the server stopped: never made, never thrown', { timeout: 30_000 }, () =>
-    withHub(async (hub) => {
-      const result = hub.registry.call('slow', { ms: 10 });
-      const stopped = hub.stop('slow');
-      assert.equal(parseError(await result), 'mcp server not connected');
-      await stopped;
-      assert.equal(hub.runningCalls(), 0);
-    }));
+  test(
+    'a call asked for in the same tick as a stop waits for its send turn, then finds the server stopped: never made, never thrown',
+    { timeout: 30_000 },
+    () =>
+      withHub(async (hub) => {
+        const result = hub.registry.call('slow', { ms: 10 });
+        const stopped = hub.stop('slow');
+        assert.equal(parseError(await result), 'mcp server not connected');
+        await stopped;
+        assert.equal(hub.runningCalls(), 0);
+      }),
+  );
 
   test('a settings change that restarts the server says restarted; removing it says stopped', { timeout: 30_000 }, () =>
     withHub(async (hub) => {
@@ -62,12 +68,17 @@ describe('a call when its server restarts or stops', () => {
       const { result: second } = await callInProgress(hub, 30_000);
       hub.reconcile([]);
       assert.equal(parseError(await second), 'cancelled: the server was stopped');
-    }));
+    }),
+  );
 
-  test('a reconcile with the same settings (a refresh that changed nothing) lets the call finish', { timeout: 30_000 }, () =>
-    withHub(async (hub) => {
-      const { result } = await callInProgress(hub, 1_500);
-      hub.reconcile([slow()]);
-      assert.match(await result, /^done after \d+ ms$/);
-    }));
+  test(
+    'a reconcile with the same settings (a refresh that changed nothing) lets the call finish',
+    { timeout: 30_000 },
+    () =>
+      withHub(async (hub) => {
+        const { result } = await callInProgress(hub, 1_500);
+        hub.reconcile([slow()]);
+        assert.match(await result, /^done after \d+ ms$/);
+      }),
+  );
 });

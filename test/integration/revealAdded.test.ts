@@ -9,7 +9,10 @@ import { fixture, waitFor } from '../helpers';
 
 function recordingView(visible = true) {
   const revealed: Array<{ node: Node; options: unknown }> = [];
-  return { revealed, view: { visible, reveal: async (node: Node, options: unknown) => void revealed.push({ node, options }) } };
+  return {
+    revealed,
+    view: { visible, reveal: async (node: Node, options: unknown) => void revealed.push({ node, options }) },
+  };
 }
 
 describe('revealing a server the user added', () => {
@@ -32,7 +35,9 @@ describe('revealing a server the user added', () => {
     assert.deepEqual(revealed, [], 'nothing to show before the hub has it');
     hub.reconcile([fixture('notes', 'research.mjs')]);
     await waitFor('the reveal', () => revealed.length > 0, 10_000);
-    assert.deepEqual(revealed, [{ node: { kind: 'server', name: 'notes' }, options: { select: true, focus: false, expand: false } }]);
+    assert.deepEqual(revealed, [
+      { node: { kind: 'server', name: 'notes' }, options: { select: true, focus: false, expand: false } },
+    ]);
     await hub.whenIdle();
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(revealed.length, 1, 'later changes of the server do not reveal it again');

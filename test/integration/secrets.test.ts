@@ -44,96 +44,138 @@ function assertClean(where: string, text: string, secrets: readonly string[]) {
 }
 
 describe('secrets never become text', () => {
-  test('a stdio server: log, tooltip text, stderr, results, errors, the model conversation, the stored chat and its export', TIMEOUT, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'minagent-secrets-'));
-    writeFileSync(join(dir, '.env'), `FILE_TOKEN=${FILE_SECRET}\n`);
-    const { servers, problems } = parseServers(
-      {
-        vault: {
-          command: process.execPath,
-          args: [join(SERVERS, 'guarded.mjs'), '--token=${env:VAULT_TOKEN}', '--db=${input:db-password}'],
-          env: { VAULT_TOKEN: '${env:VAULT_TOKEN}', FIXTURE_SECRET_STDERR: '${input:db-password}' },
-          envFile: '.env',
+  test(
+    'a stdio server: log, tooltip text, stderr, results, errors, the model conversation, the stored chat and its export',
+    TIMEOUT,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'minagent-secrets-'));
+      writeFileSync(join(dir, '.env'), `FILE_TOKEN=${FILE_SECRET}\n`);
+      const { servers, problems } = parseServers(
+        {
+          vault: {
+            command: process.execPath,
+            args: [join(SERVERS, 'guarded.mjs'), '--token=${env:VAULT_TOKEN}', '--db=${input:db-password}'],
+            env: { VAULT_TOKEN: '${env:VAULT_TOKEN}', FIXTURE_SECRET_STDERR: '${input:db-password}' },
+            envFile: '.env',
+          },
         },
-      },
-      { workspaceFolder: dir, env: { ...process.env, VAULT_TOKEN: ENV_SECRET }, input: (id, server) => (id === 'db-password' && server === 'vault' ? INPUT_SECRET : undefined) },
-    );
-    assert.deepEqual(problems, []);
-    const secrets = [ENV_SECRET, INPUT_SECRET, FILE_SECRET];
-    const { logger, lines } = capture();
-    const hub = new ServerHub({ logger });
-    try {
-      hub.reconcile(servers);
-      await hub.whenIdle();
-      const info = hub.server('vault')!;
-      assert.equal(info.state.kind, 'running');
+        {
+          workspaceFolder: dir,
+          env: { ...process.env, VAULT_TOKEN: ENV_SECRET },
+          input: (id, server) => (id === 'db-password' && server === 'vault' ? INPUT_SECRET : undefined),
+        },
+      );
+      assert.deepEqual(problems, []);
+      const secrets = [ENV_SECRET, INPUT_SECRET, FILE_SECRET];
+      const { logger, lines } = capture();
+      const hub = new ServerHub({ logger });
+      try {
+        hub.reconcile(servers);
+        await hub.whenIdle();
+        const info = hub.server('vault')!;
+        assert.equal(info.state.kind, 'running');
 
-      const model = new ScriptedModel([
-        { toolCalls: [{ name: 'whoami', arguments: {} }, { name: 'reveal', arguments: { name: 'VAULT_TOKEN' } }, { name: 'reveal', arguments: { name: 'FILE_TOKEN' } }, { name: 'reject', arguments: { name: 'FIXTURE_SECRET_STDERR' } }] },
-        { final: 'done' },
-      ]);
-      const result = await new Agent(model, hub.registry).run('show me');
-      const tools = result.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool!);
-      assert.equal(tools.length, 4);
-      assert.match(tools[0]!.result, /\[redacted\]/, 'whoami ran and its argv was redacted');
-      assert.equal(tools[1]!.result, 'value: [redacted]');
-      assert.equal(tools[2]!.result, 'value: [redacted]');
-      assert.equal(tools[3]!.result, '{"error":"token [redacted] was rejected"}');
+        const model = new ScriptedModel([
+          {
+            toolCalls: [
+              { name: 'whoami', arguments: {} },
+              { name: 'reveal', arguments: { name: 'VAULT_TOKEN' } },
+              { name: 'reveal', arguments: { name: 'FILE_TOKEN' } },
+              { name: 'reject', arguments: { name: 'FIXTURE_SECRET_STDERR' } },
+            ],
+          },
+          { final: 'done' },
+        ]);
+        const result = await new Agent(model, hub.registry).run('show me');
+        const tools = result.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool!);
+        assert.equal(tools.length, 4);
+        assert.match(tools[0]!.result, /\[redacted\]/, 'whoami ran and its argv was redacted');
+        assert.equal(tools[1]!.result, 'value: [redacted]');
+        assert.equal(tools[2]!.result, 'value: [redacted]');
+        assert.equal(tools[3]!.result, '{"error":"token [redacted] was rejected"}');
 
-      // The model's side: what it was sent back on the next turn.
-      assertClean('the conversation sent to the model', JSON.stringify(model.calls[1]!.messages), secrets);
-      // The edges the user sees.
-      assertClean('the log', lines.join('\n'), secrets);
-      assert.ok(lines.some((l) => l.includes('starting:') && l.includes('--token=[redacted]')), 'the start line is still there, redacted');
-      assertClean('the tooltip command line', describeEndpoint(info.config), secrets);
-      assertClean('the stderr tail', hub.server('vault')!.stderrTail, secrets);
-      assert.match(hub.server('vault')!.stderrTail, /starting with token \[redacted\]/);
+        // The model's side: what it was sent back on the next turn.
+        assertClean('the conversation sent to the model', JSON.stringify(model.calls[1]!.messages), secrets);
+        // The edges the user sees.
+        assertClean('the log', lines.join('\n'), secrets);
+        assert.ok(
+          lines.some((l) => l.includes('starting:') && l.includes('--token=[redacted]')),
+          'the start line is still there, redacted',
+        );
+        assertClean('the tooltip command line', describeEndpoint(info.config), secrets);
+        assertClean('the stderr tail', hub.server('vault')!.stderrTail, secrets);
+        assert.match(hub.server('vault')!.stderrTail, /starting with token \[redacted\]/);
 
-      // The stored conversation (its file) and its Markdown export, built from the run as the chat does.
-      const dir = mkdtempSync(join(tmpdir(), 'minagent-secrets-chat-'));
-      const store = new FileConversationStore(dir);
-      const conversation = await store.current();
-      for (const t of tools) {
-        const id = conversation.newId('t');
-        conversation.append({ kind: 'tool', id, card: { callId: id, name: t.name, wireName: t.wireName, server: 'vault', arguments: JSON.stringify(t.arguments), status: t.isError ? 'error' : 'done', result: t.result, startedAt: 0 } });
-        conversation.setFullResult(id, t.result);
+        // The stored conversation (its file) and its Markdown export, built from the run as the chat does.
+        const dir = mkdtempSync(join(tmpdir(), 'minagent-secrets-chat-'));
+        const store = new FileConversationStore(dir);
+        const conversation = await store.current();
+        for (const t of tools) {
+          const id = conversation.newId('t');
+          conversation.append({
+            kind: 'tool',
+            id,
+            card: {
+              callId: id,
+              name: t.name,
+              wireName: t.wireName,
+              server: 'vault',
+              arguments: JSON.stringify(t.arguments),
+              status: t.isError ? 'error' : 'done',
+              result: t.result,
+              startedAt: 0,
+            },
+          });
+          conversation.setFullResult(id, t.result);
+        }
+        conversation.messages = result.messages;
+        await store.save(conversation);
+        const stored = readdirSync(dir)
+          .map((f) => readFileSync(join(dir, f), 'utf8'))
+          .join('\n');
+        assert.ok(stored.includes('"vault"'), 'the stored chat holds the calls');
+        assertClean('the stored chat', stored, secrets);
+        assertClean('the export', conversationMarkdown(conversation), secrets);
+      } finally {
+        await hub.closeAll();
       }
-      conversation.messages = result.messages;
-      await store.save(conversation);
-      const stored = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
-      assert.ok(stored.includes('"vault"'), 'the stored chat holds the calls');
-      assertClean('the stored chat', stored, secrets);
-      assertClean('the export', conversationMarkdown(conversation), secrets);
-    } finally {
-      await hub.closeAll();
-    }
-  });
+    },
+  );
 
-  test('an HTTP server: URL credentials and query string stay out of errors, state, logs and the tooltip', TIMEOUT, async () => {
-    const port = await freePort(); // nothing listens: the error names the URL
-    const url = `http://alice:url-pass-5521@127.0.0.1:${port}/mcp?api_key=query-secret-8812`;
-    const { servers } = parseServers({ remote: { url } });
-    const { logger, lines } = capture();
-    const hub = new ServerHub({ logger });
-    try {
-      hub.reconcile(servers);
-      await hub.whenIdle();
-      const info = hub.server('remote')!;
-      assert.equal(info.state.kind, 'error');
-      const message = info.state.kind === 'error' ? info.state.message : '';
-      assert.ok(message.includes(`http://[redacted]@127.0.0.1:${port}/mcp?[redacted]`), `the error names the server's URL, redacted: ${message}`);
-      const secrets = ['url-pass-5521', 'query-secret-8812', 'alice:'];
-      assertClean('the state message', message, secrets);
-      assertClean('the log', lines.join('\n'), secrets);
-      assertClean('the tooltip URL', describeEndpoint(info.config), secrets);
-    } finally {
-      await hub.closeAll();
-    }
-  });
+  test(
+    'an HTTP server: URL credentials and query string stay out of errors, state, logs and the tooltip',
+    TIMEOUT,
+    async () => {
+      const port = await freePort(); // nothing listens: the error names the URL
+      const url = `http://alice:url-pass-5521@127.0.0.1:${port}/mcp?api_key=query-secret-8812`;
+      const { servers } = parseServers({ remote: { url } });
+      const { logger, lines } = capture();
+      const hub = new ServerHub({ logger });
+      try {
+        hub.reconcile(servers);
+        await hub.whenIdle();
+        const info = hub.server('remote')!;
+        assert.equal(info.state.kind, 'error');
+        const message = info.state.kind === 'error' ? info.state.message : '';
+        assert.ok(
+          message.includes(`http://[redacted]@127.0.0.1:${port}/mcp?[redacted]`),
+          `the error names the server's URL, redacted: ${message}`,
+        );
+        const secrets = ['url-pass-5521', 'query-secret-8812', 'alice:'];
+        assertClean('the state message', message, secrets);
+        assertClean('the log', lines.join('\n'), secrets);
+        assertClean('the tooltip URL', describeEndpoint(info.config), secrets);
+      } finally {
+        await hub.closeAll();
+      }
+    },
+  );
 
   test('a header value the server echoes back is redacted in the result', TIMEOUT, async () => {
     const url = await httpMcpServer('--token', 'header-token-3381');
-    const config: ServerConfig = parseServers({ remote: { url, headers: { Authorization: 'Bearer header-token-3381' } } }).servers[0]!;
+    const config: ServerConfig = parseServers({
+      remote: { url, headers: { Authorization: 'Bearer header-token-3381' } },
+    }).servers[0]!;
     const hub = new ServerHub();
     try {
       hub.reconcile([config]);
@@ -145,22 +187,31 @@ describe('secrets never become text', () => {
     }
   });
 
-  test('an HTTP error body that quotes the header (not a message of the server: no redaction on the way in) is redacted in the call result and the log', TIMEOUT, async () => {
-    const url = await httpMcpServer('--fail-calls-echoing');
-    const config: ServerConfig = parseServers({ remote: { url, headers: { Authorization: 'Bearer header-token-7720' } } }).servers[0]!;
-    const { logger, lines } = capture();
-    const hub = new ServerHub({ logger });
-    try {
-      hub.reconcile([config]);
-      await hub.whenIdle();
-      const result = await hub.registry.call('echo', { text: 'hi' });
-      assert.match(result, /^\{"error":"HTTP 500 Internal Server Error from http:\/\/127\.0\.0\.1:\d+\/mcp: refused the call of \[redacted\]"\}$/);
-      assertClean('the result', result, ['header-token-7720']);
-      assertClean('the log', lines.join('\n'), ['header-token-7720']);
-    } finally {
-      await hub.closeAll();
-    }
-  });
+  test(
+    'an HTTP error body that quotes the header (not a message of the server: no redaction on the way in) is redacted in the call result and the log',
+    TIMEOUT,
+    async () => {
+      const url = await httpMcpServer('--fail-calls-echoing');
+      const config: ServerConfig = parseServers({
+        remote: { url, headers: { Authorization: 'Bearer header-token-7720' } },
+      }).servers[0]!;
+      const { logger, lines } = capture();
+      const hub = new ServerHub({ logger });
+      try {
+        hub.reconcile([config]);
+        await hub.whenIdle();
+        const result = await hub.registry.call('echo', { text: 'hi' });
+        assert.match(
+          result,
+          /^\{"error":"HTTP 500 Internal Server Error from http:\/\/127\.0\.0\.1:\d+\/mcp: refused the call of \[redacted\]"\}$/,
+        );
+        assertClean('the result', result, ['header-token-7720']);
+        assertClean('the log', lines.join('\n'), ['header-token-7720']);
+      } finally {
+        await hub.closeAll();
+      }
+    },
+  );
 });
 
 const LEAK = 'leaky-secret-5c3e81';
@@ -172,16 +223,28 @@ function assertRedacted(where: string, text: string) {
 }
 
 for (const era of ['2026-07-28', '2025-11-25'] as const) {
-  describe(`a server echoes its \${env:} secret into everything it writes (${era}): none of it carries the secret`, { timeout: 60_000 }, () => {
+  describe(`a server echoes its \${env:} secret into everything it writes (${era}): none of it carries the secret`, {
+    timeout: 60_000,
+  }, () => {
     const ui = new ScriptedUi();
     const model = new EchoModel((messages) => `echo: ${messages.at(-1)?.content}`);
-    const requests = new ClientRequests({ ui, roots: new FolderRoots([ROOT]), sampling: { model: async () => model, maxTokens: () => 200, grants: new MemoryGrants() } });
+    const requests = new ClientRequests({
+      ui,
+      roots: new FolderRoots([ROOT]),
+      sampling: { model: async () => model, maxTokens: () => 200, grants: new MemoryGrants() },
+    });
     const { logger, lines } = capture();
     const hub = new ServerHub({ logger, clientRequests: requests });
 
     before(async () => {
       const { servers, problems } = parseServers(
-        { leaky: { command: process.execPath, args: [join(SERVERS, 'leaky.mjs')], env: { LEAKY_SECRET: '${env:LEAK_TOKEN}', ...(era === '2025-11-25' ? { LEAKY_ERA: 'legacy' } : {}) } } },
+        {
+          leaky: {
+            command: process.execPath,
+            args: [join(SERVERS, 'leaky.mjs')],
+            env: { LEAKY_SECRET: '${env:LEAK_TOKEN}', ...(era === '2025-11-25' ? { LEAKY_ERA: 'legacy' } : {}) },
+          },
+        },
         { workspaceFolder: ROOT, env: { ...process.env, LEAK_TOKEN: LEAK } },
       );
       assert.deepEqual(problems, []);
@@ -198,7 +261,14 @@ for (const era of ['2026-07-28', '2025-11-25'] as const) {
     test('a tool result, its structured content, its progress note and the resources it links', async () => {
       const progress: string[] = [];
       const resources: ToolResource[] = [];
-      const result = await hub.registry.call('reveal', {}, { onProgress: (p) => p.message !== undefined && progress.push(p.message), onResource: (r) => resources.push(r) });
+      const result = await hub.registry.call(
+        'reveal',
+        {},
+        {
+          onProgress: (p) => p.message !== undefined && progress.push(p.message),
+          onResource: (r) => resources.push(r),
+        },
+      );
       assertRedacted('the result', result);
       assert.match(result, /the token is \[redacted\]/);
       assert.match(result, /"\[redacted\]":"as a key"/, 'a key of the structured content too');
@@ -218,9 +288,15 @@ for (const era of ['2026-07-28', '2025-11-25'] as const) {
 
     test('the built-in read_resource tool', async () => {
       const result = await hub.registry.call('read_resource', { server: 'leaky', uri: 'leaky://token' });
-      assert.match(result, /^\[resource <leaky:\/\/token> \(text\/plain\) from server "leaky"\]\nthe token is \[redacted\]$/);
+      assert.match(
+        result,
+        /^\[resource <leaky:\/\/token> \(text\/plain\) from server "leaky"\]\nthe token is \[redacted\]$/,
+      );
       assertRedacted('read_resource', result);
-      assertRedacted('a failed read through read_resource', await hub.registry.call('read_resource', { server: 'leaky', uri: 'leaky://vault/missing' }));
+      assertRedacted(
+        'a failed read through read_resource',
+        await hub.registry.call('read_resource', { server: 'leaky', uri: 'leaky://vault/missing' }),
+      );
     });
 
     test("the hub's resources: the list, a read, a template read and a failed read", async () => {
@@ -238,7 +314,11 @@ for (const era of ['2026-07-28', '2025-11-25'] as const) {
     });
 
     test('a resource attached to a chat message', async () => {
-      const attachments = new Attachments({ read: (s, u) => hub.catalog.readResource(s, u), counter: async () => estimateCounter, maxChars: () => 50_000 });
+      const attachments = new Attachments({
+        read: (s, u) => hub.catalog.readResource(s, u),
+        counter: async () => estimateCounter,
+        maxChars: () => 50_000,
+      });
       assert.equal(await attachments.add('leaky', 'leaky://token', 'Token'), undefined);
       assertRedacted('what the message carries to the model', attachments.peek()!.context);
       const failed = await attachments.add('leaky', 'leaky://vault/missing', 'Missing');
@@ -251,7 +331,10 @@ for (const era of ['2026-07-28', '2025-11-25'] as const) {
       const got = await hub.catalog.getPrompt('leak', { key: 'door' });
       assert.ok(!isFeatureError(got));
       assert.equal(got.description, 'the door prompt of [redacted]');
-      assert.equal(formatPromptMessages(got), 'user: Use door with [redacted].\n\nuser: [resource <leaky://token>]\nembedded [redacted]');
+      assert.equal(
+        formatPromptMessages(got),
+        'user: Use door with [redacted].\n\nuser: [resource <leaky://token>]\nembedded [redacted]',
+      );
       assertClean('the prompt', JSON.stringify(got), [LEAK]);
       const failed = await hub.catalog.getPrompt('broken');
       assert.ok(isFeatureError(failed));

@@ -26,7 +26,8 @@ describe('the seed scenario', () => {
       hubs.push(hub);
       const connectedOrder: string[] = [];
       hub.onDidChangeServers(() => {
-        for (const s of hub.servers()) if (s.state.kind === 'running' && !connectedOrder.includes(s.name)) connectedOrder.push(s.name);
+        for (const s of hub.servers())
+          if (s.state.kind === 'running' && !connectedOrder.includes(s.name)) connectedOrder.push(s.name);
         if (connectedOrder.length === 1) writeFileSync(gate, '');
       });
       hub.reconcile([
@@ -39,7 +40,10 @@ describe('the seed scenario', () => {
       assert.equal(await hub.registry.call('echo', { text: 'hi' }), 'hi');
       assert.equal(await hub.registry.call('analytics.echo', { text: 'hi' }), '[analytics] hi');
       assert.equal(await hub.registry.call('analytics.row_count', { table: 'papers' }), '128');
-      assert.equal(parseError(await hub.registry.call('analytics.row_count', { table: 'nope' })), 'unknown table: nope');
+      assert.equal(
+        parseError(await hub.registry.call('analytics.row_count', { table: 'nope' })),
+        'unknown table: nope',
+      );
       await hub.closeAll();
     });
   }
@@ -54,10 +58,17 @@ describe('the seed scenario', () => {
       assert.deepEqual(await analytics.register(registry, 'analytics'), ['analytics.echo', 'analytics.row_count']);
       assert.deepEqual(registry.names(), SEED_NAMES);
       const first = (await research.listTools())[0]!;
-      assert.throws(() => registry.add(research.toTool(first)), /already registered/, 'a clash is never a silent overwrite');
+      assert.throws(
+        () => registry.add(research.toTool(first)),
+        /already registered/,
+        'a clash is never a silent overwrite',
+      );
 
       // The chapter's pitfall: the schema must come from inputSchema, never be empty.
-      const schema = registry.schemas().find((s) => s.name === 'search_corpus')!.parameters as { properties: Record<string, unknown>; required: string[] };
+      const schema = registry.schemas().find((s) => s.name === 'search_corpus')!.parameters as {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
       assert.deepEqual(Object.keys(schema.properties).sort(), ['limit', 'query']);
       assert.deepEqual(schema.required, ['query']);
 
@@ -78,19 +89,31 @@ describe('the seed scenario', () => {
     hubs.push(hub);
     hub.reconcile([fixture('research', 'research.mjs'), fixture('analytics', 'analytics.mjs')]);
     await hub.whenIdle();
-    const model = new ScriptedModel([{ toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] }, { final: 'MCP is an open protocol for connecting tools.' }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: 'search_corpus', arguments: { query: 'mcp' } }] },
+      { final: 'MCP is an open protocol for connecting tools.' },
+    ]);
     const agent = new Agent(model, hub.registry, { system: 'You answer from the corpus.' });
     const result = await agent.run('what is MCP?');
 
-    assert.deepEqual(result.steps.map((s) => s.kind), ['tool_call', 'final']);
+    assert.deepEqual(
+      result.steps.map((s) => s.kind),
+      ['tool_call', 'final'],
+    );
     assert.match(result.steps[0]!.detail, /^search_corpus -> mcp: MCP \(Model Context Protocol\) is an open protocol/);
     assert.equal(result.steps[0]!.tool?.server, 'research');
     assert.equal(result.final, 'MCP is an open protocol for connecting tools.');
     // The model saw the same tools a local registry would show, under wire names, with real schemas.
-    assert.deepEqual(model.calls[0]!.tools.map((t) => t.name), ['echo', 'search_corpus', 'word_count', 'analytics__echo', 'analytics__row_count']);
+    assert.deepEqual(
+      model.calls[0]!.tools.map((t) => t.name),
+      ['echo', 'search_corpus', 'word_count', 'analytics__echo', 'analytics__row_count'],
+    );
     const toolMessage = model.calls[1]!.messages.find((m) => m.role === 'tool');
     assert.ok(toolMessage?.content.includes('open protocol'), 'the second model turn saw the corpus text');
-    assert.deepEqual(model.calls[0]!.messages.map((m) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      model.calls[0]!.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
     await hub.closeAll();
   });
 });

@@ -18,7 +18,14 @@ test('a turn waits for a starting server and then has its tools; one that never 
     hub.reconcile([fixture('research', 'research.mjs'), fixture('silent', 'faulty.mjs', ['never-init'])]);
     const began = Date.now();
     const shown: string[][] = [];
-    assert.equal(await serversReady(hub, new AbortController().signal, { waitMs: 500, showAfterMs: 100, onWaiting: (names) => shown.push(names) }), 'Sent without the tools of silent: still starting after 1 s.');
+    assert.equal(
+      await serversReady(hub, new AbortController().signal, {
+        waitMs: 500,
+        showAfterMs: 100,
+        onWaiting: (names) => shown.push(names),
+      }),
+      'Sent without the tools of silent: still starting after 1 s.',
+    );
     assert.deepEqual(shown, [['silent']], 'the user is told, once, which server the turn waits for');
     assert.ok(Date.now() - began < 5_000, 'bounded');
 

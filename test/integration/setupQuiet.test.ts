@@ -15,9 +15,20 @@ test('the set-up installs a dependency that declares another Node without an EBA
   try {
     const dep = join(dir, 'wants-node-99');
     mkdirSync(dep);
-    writeFileSync(join(dep, 'package.json'), JSON.stringify({ name: 'wants-node-99', version: '1.0.0', engines: { node: '>=99' } }));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'setup-probe', private: true, dependencies: { 'wants-node-99': 'file:./wants-node-99' } }));
-    const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    writeFileSync(
+      join(dep, 'package.json'),
+      JSON.stringify({ name: 'wants-node-99', version: '1.0.0', engines: { node: '>=99' } }),
+    );
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'setup-probe', private: true, dependencies: { 'wants-node-99': 'file:./wants-node-99' } }),
+    );
+    const npmEnv = {
+      ...process.env,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
     const locked = spawnSync('npm', ['install', '--package-lock-only'], { cwd: dir, env: npmEnv, encoding: 'utf8' });
     assert.equal(locked.status, 0, locked.stderr);
     assert.match(locked.stderr + locked.stdout, /EBADENGINE/, 'control: npm warns at this package by default');

@@ -13,8 +13,21 @@ test('a folder name and arguments with shell metacharacters run nothing extra', 
   const root = mkdtempSync(join(tmpdir(), 'minagent-shell-'));
   const folder = join(root, 'a&touch pwned&', '$(touch x)', '`touch y`;touch z|touch w');
   mkdirSync(folder, { recursive: true });
-  const hostile = ['a&touch pwned&', '$(touch x)', '`touch y`', ';touch z', '|touch w', '> out', '%PATH%', '"quoted" and \'single\'', 'back\\slash\\'];
-  const { servers, problems } = parseServers({ g: { command: process.execPath, args: [join(SERVERS, 'guarded.mjs'), ...hostile], cwd: '${workspaceFolder}' } }, { workspaceFolder: folder });
+  const hostile = [
+    'a&touch pwned&',
+    '$(touch x)',
+    '`touch y`',
+    ';touch z',
+    '|touch w',
+    '> out',
+    '%PATH%',
+    '"quoted" and \'single\'',
+    'back\\slash\\',
+  ];
+  const { servers, problems } = parseServers(
+    { g: { command: process.execPath, args: [join(SERVERS, 'guarded.mjs'), ...hostile], cwd: '${workspaceFolder}' } },
+    { workspaceFolder: folder },
+  );
   assert.deepEqual(problems, []);
   const hub = new ServerHub();
   try {
@@ -28,6 +41,7 @@ test('a folder name and arguments with shell metacharacters run nothing extra', 
     await hub.closeAll();
   }
   const created = (dir: string) => readdirSync(dir).filter((f) => ['pwned', 'x', 'y', 'z', 'w', 'out'].includes(f));
-  for (const dir of [root, folder, join(root, 'a&touch pwned&'), process.cwd()]) assert.deepEqual(created(dir), [], `nothing was created in ${dir}`);
+  for (const dir of [root, folder, join(root, 'a&touch pwned&'), process.cwd()])
+    assert.deepEqual(created(dir), [], `nothing was created in ${dir}`);
   assert.equal(existsSync(join(folder, 'pwned')), false);
 });

@@ -32,8 +32,14 @@ describe('MCP trace', { timeout: 60_000 }, () => {
     await hub.whenIdle();
     const afterRestart = hub.trace('alpha').entries();
     // The library fixture speaks both eras: the session opens with server/discover (2026-07-28).
-    assert.ok(afterRestart.some((e) => e.method === 'server/discover' && e.direction === 'out'), 'the new session is traced too');
-    assert.ok(afterRestart.some((e) => e.seq === request.seq), 'the earlier entries are still there');
+    assert.ok(
+      afterRestart.some((e) => e.method === 'server/discover' && e.direction === 'out'),
+      'the new session is traced too',
+    );
+    assert.ok(
+      afterRestart.some((e) => e.seq === request.seq),
+      'the earlier entries are still there',
+    );
   });
 
   test('over Streamable HTTP as well', async () => {
@@ -42,7 +48,13 @@ describe('MCP trace', { timeout: 60_000 }, () => {
     hub.trace('remote').setEnabled(true);
     await hub.whenIdle();
     assert.equal(await hub.registry.call('echo', { text: 'hi' }), '[http] hi');
-    const methods = hub.trace('remote').entries().map((e) => `${e.direction} ${e.method ?? e.kind}`);
-    assert.deepEqual(methods.filter((m) => /^(out|in) (initialize|server\/discover|tools\/call)$/.test(m)), ['out server/discover', 'in server/discover', 'out tools/call', 'in tools/call']);
+    const methods = hub
+      .trace('remote')
+      .entries()
+      .map((e) => `${e.direction} ${e.method ?? e.kind}`);
+    assert.deepEqual(
+      methods.filter((m) => /^(out|in) (initialize|server\/discover|tools\/call)$/.test(m)),
+      ['out server/discover', 'in server/discover', 'out tools/call', 'in tools/call'],
+    );
   });
 });

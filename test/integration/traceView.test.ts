@@ -30,7 +30,10 @@ describe('the trace in the editor', { timeout: 60_000 }, () => {
     await hub.whenIdle();
     await hub.registry.call('echo', { text: 'hello' });
     assert.deepEqual(hub.trace('research').entries(), []);
-    assert.match(traceSummary('research', hub.trace('research')), /^MCP trace of server "research": 0 messages kept \(0 bytes, oldest dropped first\)\nNot recording: the setting minagent\.trace is off/);
+    assert.match(
+      traceSummary('research', hub.trace('research')),
+      /^MCP trace of server "research": 0 messages kept \(0 bytes, oldest dropped first\)\nNot recording: the setting minagent\.trace is off/,
+    );
   });
 
   test('on: servers that start later are traced from their first message; each line links to its message, shown whole', async () => {
@@ -62,8 +65,15 @@ describe('the trace in the editor', { timeout: 60_000 }, () => {
     );
     const callEntry = entries.find((e) => e.method === 'tools/call' && e.direction === 'out')!;
     const detail = traceDetail('research', callEntry);
-    assert.match(detail, /^\/\/ sent to server "research" at .+: request tools\/call \(id \d+\), \d+ bytes\n\{\n {2}"method": "tools\/call",\n {2}"params": \{\n/);
-    assert.deepEqual(JSON.parse(detail.split('\n').slice(1).join('\n')).params, { name: 'echo', arguments: { text: 'hello' }, _meta: JSON.parse(callEntry.text).params._meta });
+    assert.match(
+      detail,
+      /^\/\/ sent to server "research" at .+: request tools\/call \(id \d+\), \d+ bytes\n\{\n {2}"method": "tools\/call",\n {2}"params": \{\n/,
+    );
+    assert.deepEqual(JSON.parse(detail.split('\n').slice(1).join('\n')).params, {
+      name: 'echo',
+      arguments: { text: 'hello' },
+      _meta: JSON.parse(callEntry.text).params._meta,
+    });
   });
 
   test('a header token and an env value that servers echo back never appear in the list or in any message', async () => {
@@ -71,7 +81,11 @@ describe('the trace in the editor', { timeout: 60_000 }, () => {
     const parsed = parseServers(
       {
         remote: { type: 'http', url, headers: { Authorization: `Bearer ${HEADER_TOKEN}` } },
-        local: { command: 'node', args: [join(SERVERS, 'research.mjs')], env: { API_TOKEN: '${env:TRACE_TEST_TOKEN}' } },
+        local: {
+          command: 'node',
+          args: [join(SERVERS, 'research.mjs')],
+          env: { API_TOKEN: '${env:TRACE_TEST_TOKEN}' },
+        },
       },
       { env: { ...process.env, TRACE_TEST_TOKEN: ENV_TOKEN } },
     );

@@ -43,8 +43,10 @@ const describeExpectation = (e: Expectation): string => {
  */
 export function seen(what: string, observed: string | number | boolean, expected: Expectation): Seen {
   if (expected instanceof RegExp) assert.match(String(observed), expected, what);
-  else if (typeof expected === 'object' && 'atMost' in expected) assert.ok(Number(observed) <= expected.atMost, `${what}: ${observed} > ${expected.atMost}`);
-  else if (typeof expected === 'object') assert.ok(Number(observed) >= expected.atLeast, `${what}: ${observed} < ${expected.atLeast}`);
+  else if (typeof expected === 'object' && 'atMost' in expected)
+    assert.ok(Number(observed) <= expected.atMost, `${what}: ${observed} > ${expected.atMost}`);
+  else if (typeof expected === 'object')
+    assert.ok(Number(observed) >= expected.atLeast, `${what}: ${observed} < ${expected.atLeast}`);
   else assert.equal(observed, expected, what);
   return { what, observed: String(observed), expected: describeExpectation(expected) };
 }
@@ -56,7 +58,11 @@ let passed = 0;
 /** What a case records its rows with. */
 export type RecordRow = (row: RowInput) => void;
 type Fn = (ctx: { record: RecordRow }) => Promise<void> | void;
-export type RowInput = Omit<Row, 'user' | 'model' | 'kept'> & { user: Seen | Seen[]; model: Seen | Seen[]; kept: Seen | Seen[] };
+export type RowInput = Omit<Row, 'user' | 'model' | 'kept'> & {
+  user: Seen | Seen[];
+  model: Seen | Seen[];
+  kept: Seen | Seen[];
+};
 const list = (s: Seen | Seen[]) => (Array.isArray(s) ? s : [s]);
 
 /**
@@ -68,7 +74,10 @@ export function matrixTest(name: string, ...rest: [Fn] | [{ timeout: number }, F
   declared++;
   test(name, options, async () => {
     const mine: Row[] = [];
-    await fn({ record: (r) => mine.push({ area: r.area, fault: r.fault, user: list(r.user), model: list(r.model), kept: list(r.kept) }) });
+    await fn({
+      record: (r) =>
+        mine.push({ area: r.area, fault: r.fault, user: list(r.user), model: list(r.model), kept: list(r.kept) }),
+    });
     assert.ok(mine.length > 0, `case "${name}" recorded no row`);
     rows.push(...mine);
     passed++;

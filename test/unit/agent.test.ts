@@ -6,7 +6,8 @@ import { ToolRegistry, type Tool } from '../../src/core/tools';
 
 function registry(...tools: Array<Partial<Tool> & Pick<Tool, 'name' | 'call'>>): ToolRegistry {
   const r = new ToolRegistry();
-  for (const t of tools) r.add({ description: t.name, parameters: { type: 'object', properties: { q: { type: 'string' } } }, ...t });
+  for (const t of tools)
+    r.add({ description: t.name, parameters: { type: 'object', properties: { q: { type: 'string' } } }, ...t });
   return r;
 }
 
@@ -14,12 +15,18 @@ test('steps carry index, kind and detail; the seed prints name -> result', async
   const r = registry({ name: 'lookup', call: async (a) => `found ${String(a.q)}` });
   const model = new ScriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { q: 'mcp' } }] }, { final: 'done' }]);
   const res = await new Agent(model, r).run('q');
-  assert.deepEqual(res.steps.map(({ index, kind, detail }) => ({ index, kind, detail })), [
-    { index: 0, kind: 'tool_call', detail: 'lookup -> found mcp' },
-    { index: 1, kind: 'final', detail: 'done' },
-  ]);
+  assert.deepEqual(
+    res.steps.map(({ index, kind, detail }) => ({ index, kind, detail })),
+    [
+      { index: 0, kind: 'tool_call', detail: 'lookup -> found mcp' },
+      { index: 1, kind: 'final', detail: 'done' },
+    ],
+  );
   assert.equal(res.final, 'done');
-  assert.deepEqual(res.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+  assert.deepEqual(
+    res.messages.map((m) => m.role),
+    ['user', 'assistant', 'tool', 'assistant'],
+  );
 });
 
 test('tool calls of one model turn run concurrently', { timeout: 10_000 }, async () => {
@@ -46,7 +53,13 @@ test('wire names map back; invalid argument JSON and unknown tools reach the mod
   const seen: unknown[] = [];
   const r = registry({ name: 'analytics.echo', call: async (a) => (seen.push(a), 'echoed') });
   const model = new ScriptedModel([
-    { toolCalls: [{ name: 'analytics__echo', arguments: '{"q": "hi"}' }, { name: 'analytics__echo', arguments: '{bad json' }, { name: 'ghost' }] },
+    {
+      toolCalls: [
+        { name: 'analytics__echo', arguments: '{"q": "hi"}' },
+        { name: 'analytics__echo', arguments: '{bad json' },
+        { name: 'ghost' },
+      ],
+    },
     { final: 'ok' },
   ]);
   const res = await new Agent(model, r).run('go');
@@ -77,15 +90,26 @@ test('maxSteps ends a turn that never ends; a model error is a step, not a throw
 test('the model is shown the system prompt, history and schemas; scripts are checked', async () => {
   const r = registry({ name: 'x', call: async () => '' });
   const model = new ScriptedModel([{ final: 'hi' }]);
-  await new Agent(model, r, { system: 'be brief' }).run('now', { history: [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }] });
-  assert.deepEqual(model.calls[0]!.messages.map((m) => m.content), ['be brief', 'before', 'ok', 'now']);
+  await new Agent(model, r, { system: 'be brief' }).run('now', {
+    history: [
+      { role: 'user', content: 'before' },
+      { role: 'assistant', content: 'ok' },
+    ],
+  });
+  assert.deepEqual(
+    model.calls[0]!.messages.map((m) => m.content),
+    ['be brief', 'before', 'ok', 'now'],
+  );
   assert.deepEqual(model.calls[0]!.tools[0]!.parameters, { type: 'object', properties: { q: { type: 'string' } } });
   assert.throws(() => parseScript([{ nope: 1 }], 'f.json'), /f\.json: turn 0 must be/);
 });
 
-test('approvals: a denied call never runs and the model reads why; read-only decisions are the caller\'s', async () => {
+test("approvals: a denied call never runs and the model reads why; read-only decisions are the caller's", async () => {
   let ran = 0;
-  const r = registry({ name: 'rm', call: async () => (ran++, 'removed'), annotations: { destructiveHint: true } }, { name: 'ls', call: async () => 'listing', annotations: { readOnlyHint: true } });
+  const r = registry(
+    { name: 'rm', call: async () => (ran++, 'removed'), annotations: { destructiveHint: true } },
+    { name: 'ls', call: async () => 'listing', annotations: { readOnlyHint: true } },
+  );
   const asked: string[] = [];
   const model = new ScriptedModel([{ toolCalls: [{ name: 'rm' }, { name: 'ls' }] }, { final: 'ok' }]);
   const res = await new Agent(model, r, {
@@ -103,7 +127,12 @@ test('approvals: a denied call never runs and the model reads why; read-only dec
 test("a call's duration is the tool's own time: the time the user spent deciding is not counted", async () => {
   const r = registry({ name: 'quick', call: async () => 'done' });
   const model = new ScriptedModel([{ toolCalls: [{ name: 'quick' }] }, { final: 'ok' }]);
-  const res = await new Agent(model, r, { approve: () => new Promise((resolve) => setTimeout(() => resolve(true), 400)) }).run('go');
+  const res = await new Agent(model, r, {
+    approve: () => new Promise((resolve) => setTimeout(() => resolve(true), 400)),
+  }).run('go');
   const step = res.steps.find((s) => s.kind === 'tool_call')!;
-  assert.ok(step.tool!.durationMs < 200, `the call took ${step.tool!.durationMs} ms, with 400 ms of deciding before it`);
+  assert.ok(
+    step.tool!.durationMs < 200,
+    `the call took ${step.tool!.durationMs} ms, with 400 ms of deciding before it`,
+  );
 });

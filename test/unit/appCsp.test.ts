@@ -11,27 +11,57 @@ test('nothing declared: inline code only, no connections, no frames', () => {
   assert.deepEqual(dropped, []);
   const csp = appCsp(domains);
   assert.match(csp, /^default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; /);
-  assert.match(csp, /connect-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types default \*$/);
+  assert.match(
+    csp,
+    /connect-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types default \*$/,
+  );
   assert.doesNotMatch(csp, /unsafe-eval/);
 });
 
 test('declared origins go where they belong: https and wss anywhere, http and ws only on this machine', () => {
   const { domains, dropped } = appCspDomains({
-    connectDomains: ['https://api.example.com', 'wss://live.example.com:8443', 'http://127.0.0.1:4000', 'http://evil.example.com'],
+    connectDomains: [
+      'https://api.example.com',
+      'wss://live.example.com:8443',
+      'http://127.0.0.1:4000',
+      'http://evil.example.com',
+    ],
     resourceDomains: ['https://*.cdn.example.com'],
     frameDomains: ['https://maps.example.com'],
   });
-  assert.deepEqual(domains.connectDomains, ['https://api.example.com', 'wss://live.example.com:8443', 'http://127.0.0.1:4000']);
+  assert.deepEqual(domains.connectDomains, [
+    'https://api.example.com',
+    'wss://live.example.com:8443',
+    'http://127.0.0.1:4000',
+  ]);
   assert.deepEqual(dropped, ['connectDomains: "http://evil.example.com"']);
   const csp = appCsp(domains);
-  assert.match(csp, /connect-src https:\/\/api\.example\.com wss:\/\/live\.example\.com:8443 http:\/\/127\.0\.0\.1:4000;/);
+  assert.match(
+    csp,
+    /connect-src https:\/\/api\.example\.com wss:\/\/live\.example\.com:8443 http:\/\/127\.0\.0\.1:4000;/,
+  );
   assert.match(csp, /script-src 'unsafe-inline' https:\/\/\*\.cdn\.example\.com;/);
   assert.match(csp, /frame-src https:\/\/maps\.example\.com;/);
 });
 
 test('a server that writes policy syntax into a domain gets it dropped, not spliced in', () => {
-  const hostile = ["https://a.example.com; script-src *", "'unsafe-eval'", '*', 'https:', 'https://a.example.com/path', 'data:', "https://a.example.com'", 'javascript:alert(1)', 42, 'HTTPS://UPPER.EXAMPLE.COM'];
-  const { domains, dropped } = appCspDomains({ resourceDomains: hostile, connectDomains: 'https://x.example.com', frameDomains: Array.from({ length: 40 }, (_, i) => `https://f${i}.example.com`) });
+  const hostile = [
+    'https://a.example.com; script-src *',
+    "'unsafe-eval'",
+    '*',
+    'https:',
+    'https://a.example.com/path',
+    'data:',
+    "https://a.example.com'",
+    'javascript:alert(1)',
+    42,
+    'HTTPS://UPPER.EXAMPLE.COM',
+  ];
+  const { domains, dropped } = appCspDomains({
+    resourceDomains: hostile,
+    connectDomains: 'https://x.example.com',
+    frameDomains: Array.from({ length: 40 }, (_, i) => `https://f${i}.example.com`),
+  });
   assert.deepEqual(domains.resourceDomains, ['https://upper.example.com']);
   assert.equal(dropped.filter((d) => d.startsWith('resourceDomains')).length, 9);
   assert.ok(dropped.includes('connectDomains (not a list)'));
@@ -45,9 +75,20 @@ test('a server that writes policy syntax into a domain gets it dropped, not spli
 
 describe("a sandboxed server's app reaches no more than its server (escape 5)", () => {
   const html = '<html></html>';
-  const declared = { connectDomains: ['http://localhost:5432', 'https://api.example.com', 'https://evil.example.net', 'wss://*.example.com'], resourceDomains: ['https://cdn.example.org'], frameDomains: [] };
+  const declared = {
+    connectDomains: [
+      'http://localhost:5432',
+      'https://api.example.com',
+      'https://evil.example.net',
+      'wss://*.example.com',
+    ],
+    resourceDomains: ['https://cdn.example.org'],
+    frameDomains: [],
+  };
   const source = (sandbox: Record<string, readonly string[] | undefined>) => ({
-    readResource: async (_server: string, uri: string) => ({ contents: [{ uri, mimeType: 'text/html;profile=mcp-app', text: html, meta: { ui: { csp: declared } } }] }),
+    readResource: async (_server: string, uri: string) => ({
+      contents: [{ uri, mimeType: 'text/html;profile=mcp-app', text: html, meta: { ui: { csp: declared } } }],
+    }),
     onDidUpdateResource: () => ({ dispose() {} }),
     sandboxDomains: (server: string) => sandbox[server],
   });
@@ -57,7 +98,11 @@ describe("a sandboxed server's app reaches no more than its server (escape 5)", 
     const doc = (await docs.get('db', 'ui://db/app')) as AppDocument;
     assert.match(doc.csp, /connect-src https:\/\/api\.example\.com;/);
     assert.doesNotMatch(doc.csp, /localhost|evil|cdn\.example\.org|\*\.example\.com/);
-    assert.ok(doc.dropped.some((d) => d.includes('http://localhost:5432') && d.includes("its server's sandbox does not reach it")));
+    assert.ok(
+      doc.dropped.some(
+        (d) => d.includes('http://localhost:5432') && d.includes("its server's sandbox does not reach it"),
+      ),
+    );
     docs.dispose();
   });
 
@@ -69,14 +114,21 @@ describe("a sandboxed server's app reaches no more than its server (escape 5)", 
     docs.dispose();
     const other = new AppDocuments(source({ db: ['localhost:6000', 'api.example.com'] }) as never);
     const d2 = (await other.get('db', 'ui://db/app')) as AppDocument;
-    assert.match(d2.csp, /connect-src https:\/\/api\.example\.com;/, 'another port, and a wildcard under a plain host, are refused');
+    assert.match(
+      d2.csp,
+      /connect-src https:\/\/api\.example\.com;/,
+      'another port, and a wildcard under a plain host, are refused',
+    );
     other.dispose();
   });
 
-  test('an unsandboxed server\'s app keeps what it declares', async () => {
+  test("an unsandboxed server's app keeps what it declares", async () => {
     const docs = new AppDocuments(source({}) as never);
     const doc = (await docs.get('db', 'ui://db/app')) as AppDocument;
-    assert.match(doc.csp, /connect-src http:\/\/localhost:5432 https:\/\/api\.example\.com https:\/\/evil\.example\.net wss:\/\/\*\.example\.com;/);
+    assert.match(
+      doc.csp,
+      /connect-src http:\/\/localhost:5432 https:\/\/api\.example\.com https:\/\/evil\.example\.net wss:\/\/\*\.example\.com;/,
+    );
     docs.dispose();
   });
 });

@@ -5,7 +5,10 @@ import { guardedHtml } from '../../src/core/apps/appGuard';
 
 test("the guard goes after the doctype (the page stays in standards mode), else first, before any of the app's own", () => {
   const withDoctype = guardedHtml('<!DOCTYPE html>\n<html><head><script>app()</script>', false);
-  assert.match(withDoctype, /^<!DOCTYPE html><script>\(function minagentAppGuard\(frameable\) \{[\s\S]*\}\)\(false\);<\/script>\n<html><head><script>app\(\)<\/script>$/);
+  assert.match(
+    withDoctype,
+    /^<!DOCTYPE html><script>\(function minagentAppGuard\(frameable\) \{[\s\S]*\}\)\(false\);<\/script>\n<html><head><script>app\(\)<\/script>$/,
+  );
   const without = guardedHtml('<p>hi</p>', true);
   assert.ok(without.startsWith('<script>(function minagentAppGuard('));
   assert.ok(without.endsWith(')(true);</script><p>hi</p>'));

@@ -6,14 +6,26 @@ import { request } from 'node:http';
 import { test } from 'node:test';
 import { AppServer } from '../../src/extension/apps/appServer';
 
-function get(url: string, options: { host?: string; method?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  url: string,
+  options: { host?: string; method?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: options.method ?? 'GET', headers: options.host ? { host: options.host } : {} }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: options.method ?? 'GET',
+        headers: options.host ? { host: options.host } : {},
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -39,7 +51,11 @@ test('a published app is served with its policy; another host, another method, a
     revoke();
     assert.equal((await get(url)).status, 404, 'revoked with its frame');
     const clip = server.publish({ html: '', csp: "default-src 'none'", clipboardWrite: true });
-    assert.doesNotMatch(String((await get(clip.url)).headers['permissions-policy']), /clipboard-write/, 'clipboard write only when declared');
+    assert.doesNotMatch(
+      String((await get(clip.url)).headers['permissions-policy']),
+      /clipboard-write/,
+      'clipboard write only when declared',
+    );
   } finally {
     server.dispose();
   }

@@ -17,7 +17,17 @@ function storage(initial: Record<string, unknown> = {}): GrantStorage & { data: 
   };
 }
 
-const entry = (extra: Partial<StdioServerConfig> = {}): StdioServerConfig => ({ name: 'files', type: 'stdio', command: 'npx', args: ['-y', 'server-files'], env: {}, cwd: '/ws', autoApprove: [], origin: 'user settings', ...extra });
+const entry = (extra: Partial<StdioServerConfig> = {}): StdioServerConfig => ({
+  name: 'files',
+  type: 'stdio',
+  command: 'npx',
+  args: ['-y', 'server-files'],
+  env: {},
+  cwd: '/ws',
+  autoApprove: [],
+  origin: 'user settings',
+  ...extra,
+});
 
 test('a server identity changes with origin, command and arguments, not with cwd, env or name', () => {
   const id = serverIdentity(entry());
@@ -25,8 +35,14 @@ test('a server identity changes with origin, command and arguments, not with cwd
   assert.notEqual(serverIdentity(entry({ args: ['-y', 'server-files', '--write'] })), id);
   assert.notEqual(serverIdentity(entry({ origin: '.vscode/mcp.json' })), id);
   assert.equal(serverIdentity(entry({ cwd: '/home/u', env: { A: '1' } })), id);
-  assert.equal(serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }), serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: { X: 'y' }, autoApprove: [] }));
-  assert.notEqual(serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }), serverIdentity({ name: 'h', type: 'http', url: 'https://b.test/mcp', headers: {}, autoApprove: [] }));
+  assert.equal(
+    serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }),
+    serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: { X: 'y' }, autoApprove: [] }),
+  );
+  assert.notEqual(
+    serverIdentity({ name: 'h', type: 'http', url: 'https://a.test/mcp', headers: {}, autoApprove: [] }),
+    serverIdentity({ name: 'h', type: 'http', url: 'https://b.test/mcp', headers: {}, autoApprove: [] }),
+  );
 });
 
 test('Always allow holds for one (server identity, tool) and lapses for another identity', async () => {
@@ -50,7 +66,9 @@ test('grants of earlier versions (by server name) are taken out once, never hono
 });
 
 test('stored grants of the wrong shape are ignored, not trusted', () => {
-  const grants = new AlwaysAllow(storage({ 'minagent.approvals.grants': [{ identity: 1, tool: 'x' }, 'files/x', null] }));
+  const grants = new AlwaysAllow(
+    storage({ 'minagent.approvals.grants': [{ identity: 1, tool: 'x' }, 'files/x', null] }),
+  );
   assert.deepEqual(grants.list(), []);
 });
 
@@ -79,7 +97,10 @@ test('a pinned call fails clearly when its server changed identity or dropped th
   r.replaceAll([mcpTool('write', 's', 'write', 'id-1', 'wrote')]);
   const pin = pinOf(r.get('write')!);
   r.replaceAll([mcpTool('write', 's', 'write', 'id-2', 'wrote elsewhere')]);
-  assert.match(await r.callPinned(pin, {}), /"the tool \\"write\\" of server \\"s\\" that was approved is no longer available.*nothing was run"/);
+  assert.match(
+    await r.callPinned(pin, {}),
+    /"the tool \\"write\\" of server \\"s\\" that was approved is no longer available.*nothing was run"/,
+  );
   r.replaceAll([]);
   assert.match(await r.callPinned(pin, {}), /no longer available/);
 });
@@ -98,7 +119,21 @@ test('the registry says whose tool list changed; a rename alone is not a change'
 
 test('approvals fail closed: any reply but an explicit allow denies', async () => {
   const waiting = new WaitingApprovals();
-  const replies: unknown[] = ['deny', 'allow', 'ALWAYS', 'once ', '', null, undefined, 1, true, { decision: 'once' }, ['once'], 'toString', '__proto__'];
+  const replies: unknown[] = [
+    'deny',
+    'allow',
+    'ALWAYS',
+    'once ',
+    '',
+    null,
+    undefined,
+    1,
+    true,
+    { decision: 'once' },
+    ['once'],
+    'toString',
+    '__proto__',
+  ];
   for (const reply of replies) {
     const decided = waiting.wait('c1');
     waiting.answer('c1', reply);
@@ -135,18 +170,42 @@ const request = (config: StdioServerConfig, remoteName: string, readOnly = false
   arguments: {},
   ...(readOnly ? { annotations: { readOnlyHint: true } } : {}),
 });
-const policy = (server: StdioServerConfig, extra: Partial<PolicyContext> = {}): PolicyContext => ({ mode: 'readOnly', trusted: true, allowedForChat: false, alwaysAllowed: false, server, ...extra });
+const policy = (server: StdioServerConfig, extra: Partial<PolicyContext> = {}): PolicyContext => ({
+  mode: 'readOnly',
+  trusted: true,
+  allowedForChat: false,
+  alwaysAllowed: false,
+  server,
+  ...extra,
+});
 
 test('autoApprove from a workspace file counts only in a trusted workspace, and "*" never', () => {
   const fromFile = entry({ origin: '.vscode/mcp.json', autoApprove: ['write_file'] });
-  assert.match(preapproval(request(fromFile, 'write_file'), policy(fromFile))!, /listed in "autoApprove" of server "files" \(\.vscode\/mcp\.json\)/);
-  assert.equal(preapproval(request(fromFile, 'write_file'), policy(fromFile, { trusted: false })), undefined, 'untrusted: asked');
+  assert.match(
+    preapproval(request(fromFile, 'write_file'), policy(fromFile))!,
+    /listed in "autoApprove" of server "files" \(\.vscode\/mcp\.json\)/,
+  );
+  assert.equal(
+    preapproval(request(fromFile, 'write_file'), policy(fromFile, { trusted: false })),
+    undefined,
+    'untrusted: asked',
+  );
   const wildcardFile = entry({ origin: '.vscode/mcp.json', autoApprove: ['*'] });
-  assert.equal(preapproval(request(wildcardFile, 'delete_everything'), policy(wildcardFile)), undefined, 'a wildcard from a file is never accepted');
+  assert.equal(
+    preapproval(request(wildcardFile, 'delete_everything'), policy(wildcardFile)),
+    undefined,
+    'a wildcard from a file is never accepted',
+  );
   const wildcardWorkspaceSettings = entry({ origin: 'workspace settings', autoApprove: ['*'] });
-  assert.equal(preapproval(request(wildcardWorkspaceSettings, 'delete_everything'), policy(wildcardWorkspaceSettings)), undefined);
+  assert.equal(
+    preapproval(request(wildcardWorkspaceSettings, 'delete_everything'), policy(wildcardWorkspaceSettings)),
+    undefined,
+  );
   const wildcardUser = entry({ autoApprove: ['*'] });
-  assert.match(preapproval(request(wildcardUser, 'delete_everything'), policy(wildcardUser, { trusted: false }))!, /"autoApprove": \["\*"\] of server "files" \(user settings\)/);
+  assert.match(
+    preapproval(request(wildcardUser, 'delete_everything'), policy(wildcardUser, { trusted: false }))!,
+    /"autoApprove": \["\*"\] of server "files" \(user settings\)/,
+  );
 });
 
 test('autoApprove holds only for the entry the call was pinned to', () => {
@@ -157,8 +216,18 @@ test('autoApprove holds only for the entry the call was pinned to', () => {
 
 test('read-only tools keep running without asking, and the card says the server declared it', () => {
   const s = entry();
-  assert.equal(preapproval(request(s, 'read_file', true), policy(s)), 'Ran without asking because the server declared this tool read-only (readOnlyHint).');
-  assert.equal(preapproval(request(s, 'read_file', true), policy(s, { mode: 'always' })), undefined, '"always ask" asks for read-only tools too');
+  assert.equal(
+    preapproval(request(s, 'read_file', true), policy(s)),
+    'Ran without asking because the server declared this tool read-only (readOnlyHint).',
+  );
+  assert.equal(
+    preapproval(request(s, 'read_file', true), policy(s, { mode: 'always' })),
+    undefined,
+    '"always ask" asks for read-only tools too',
+  );
   assert.equal(preapproval(request(s, 'write_file'), policy(s)), undefined, 'a tool with effects asks');
-  assert.match(preapproval(request(s, 'write_file'), policy(s, { alwaysAllowed: true }))!, /Always allowed for this server's command and arguments/);
+  assert.match(
+    preapproval(request(s, 'write_file'), policy(s, { alwaysAllowed: true }))!,
+    /Always allowed for this server's command and arguments/,
+  );
 });

@@ -37,12 +37,22 @@ describe('the conversation history (store)', () => {
     say(first, 'first question\nwith a second line');
     await store.save(first);
     const second = store.create();
-    assert.deepEqual((await store.list()).map((e) => e.id), [first.id], 'a new chat is listed once it has something in it');
+    assert.deepEqual(
+      (await store.list()).map((e) => e.id),
+      [first.id],
+      'a new chat is listed once it has something in it',
+    );
     say(second, 'second question');
     await store.save(second);
     const list = await store.list();
-    assert.deepEqual(list.map((e) => e.id), [second.id, first.id]);
-    assert.deepEqual(list.map((e) => e.title), ['second question', 'first question with a second line']);
+    assert.deepEqual(
+      list.map((e) => e.id),
+      [second.id, first.id],
+    );
+    assert.deepEqual(
+      list.map((e) => e.title),
+      ['second question', 'first question with a second line'],
+    );
   });
 
   test('a kept conversation reopens with its transcript and history, and stays current after a restart', async () => {
@@ -98,9 +108,15 @@ describe('the conversation history (store)', () => {
     const late = store.save(c);
     await store.remove(c.id);
     await late;
-    assert.deepEqual((await store.list()).map((e) => e.id), [keep.id]);
+    assert.deepEqual(
+      (await store.list()).map((e) => e.id),
+      [keep.id],
+    );
     assert.equal(existsSync(join(dir, `${c.id}.jsonl`)), false);
-    assert.deepEqual((await new FileConversationStore(dir).list()).map((e) => e.id), [keep.id]);
+    assert.deepEqual(
+      (await new FileConversationStore(dir).list()).map((e) => e.id),
+      [keep.id],
+    );
   });
 
   test('every conversation is kept by default (it deleted all past 100 without a word); with a limit, reaching it is said before the oldest is removed', async () => {
@@ -114,7 +130,10 @@ describe('the conversation history (store)', () => {
 
     const told: string[] = [];
     const dir = tempDir();
-    const limited = new FileConversationStore(dir, { maxConversations: () => 3, onFull: (limit, next) => told.push(`${limit} ${next.title}`) });
+    const limited = new FileConversationStore(dir, {
+      maxConversations: () => 3,
+      onFull: (limit, next) => told.push(`${limit} ${next.title}`),
+    });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const c = i === 0 ? await limited.current() : limited.create();
@@ -133,7 +152,7 @@ describe('the conversation history (store)', () => {
     say(fourth, 'chat 3');
     await limited.save(fourth);
     assert.deepEqual((await limited.list()).map((e) => e.title).sort(), ['chat 1', 'chat 2', 'chat 3']);
-    assert.equal(existsSync(join(dir, `${ids[0]}.jsonl`)), false, 'the oldest chat\'s file is gone');
+    assert.equal(existsSync(join(dir, `${ids[0]}.jsonl`)), false, "the oldest chat's file is gone");
   });
 
   test('an index with a forged entry (a path for an id, a title that is not text) lists only the sound entries', async () => {
@@ -143,10 +162,17 @@ describe('the conversation history (store)', () => {
     say(c, 'sound');
     await store.save(c);
     const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
-    index.conversations.push({ id: '../../etc/passwd', title: 'x', createdAt: 1, updatedAt: 1 }, { id: 'c-ok', title: { toString: 1 }, createdAt: 1, updatedAt: 1 }, { id: 'c-long', title: 'y'.repeat(5000), createdAt: 1, updatedAt: 1 });
+    index.conversations.push(
+      { id: '../../etc/passwd', title: 'x', createdAt: 1, updatedAt: 1 },
+      { id: 'c-ok', title: { toString: 1 }, createdAt: 1, updatedAt: 1 },
+      { id: 'c-long', title: 'y'.repeat(5000), createdAt: 1, updatedAt: 1 },
+    );
     writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
     const list = await new FileConversationStore(dir).list();
-    assert.deepEqual(list.map((e) => e.id), [c.id, 'c-long']);
+    assert.deepEqual(
+      list.map((e) => e.id),
+      [c.id, 'c-long'],
+    );
     assert.equal(list[1]!.title.length, 80);
   });
 });
@@ -186,12 +212,22 @@ describe('the conversation history (router)', () => {
     await store.save(c);
 
     const listed = await chat.conversations();
-    assert.deepEqual(listed.map((e) => [e.title, e.current]), [['chat C', true], ['chat B', false], ['chat A', false]]);
+    assert.deepEqual(
+      listed.map((e) => [e.title, e.current]),
+      [
+        ['chat C', true],
+        ['chat B', false],
+        ['chat A', false],
+      ],
+    );
 
     got.length = 0;
     await chat.openConversation(a.id);
     const state = got.find((m): m is Extract<HostMessage, { type: 'state' }> => m.type === 'state');
-    assert.deepEqual(state?.state.items.map((i) => (i.kind === 'user' ? i.text : i.kind)), ['chat A', 'assistant']);
+    assert.deepEqual(
+      state?.state.items.map((i) => (i.kind === 'user' ? i.text : i.kind)),
+      ['chat A', 'assistant'],
+    );
     assert.equal((await chat.current()).id, a.id);
 
     await chat.deleteConversation(a.id);
@@ -217,7 +253,11 @@ describe('the conversation history (router)', () => {
     await chat.handle({ type: 'export', requestId: 2 }, () => undefined);
     await chat.renameConversation(c.id, '');
     await chat.handle({ type: 'export', requestId: 3 }, () => undefined);
-    assert.deepEqual(opened, ['MinAgent chat · What is MCP?.md', 'MinAgent chat · Demo tour.md', 'MinAgent chat · What is MCP?.md']);
+    assert.deepEqual(opened, [
+      'MinAgent chat · What is MCP?.md',
+      'MinAgent chat · Demo tour.md',
+      'MinAgent chat · What is MCP?.md',
+    ]);
     chat.dispose();
   });
 });

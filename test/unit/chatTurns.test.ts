@@ -25,7 +25,12 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true, maxRet
 
 const view = (router: ChatRouter) => chatView(router);
 
-function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = new ToolRegistry(), idleTimeoutMs?: number, extra: Partial<TurnHost> = {}) {
+function setup(
+  replies: Array<Record<string, unknown>>,
+  tools: ToolRegistry = new ToolRegistry(),
+  idleTimeoutMs?: number,
+  extra: Partial<TurnHost> = {},
+) {
   const asked: string[] = [];
   const selected: string[] = [];
   return mock(replies).then((m) => {
@@ -53,7 +58,8 @@ function setup(replies: Array<Record<string, unknown>>, tools: ToolRegistry = ne
   });
 }
 
-const userTexts = (body: { messages: Array<{ role: string; content: unknown }> }) => body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+const userTexts = (body: { messages: Array<{ role: string; content: unknown }> }) =>
+  body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
 
 describe('chat turns', { timeout: 20_000 }, () => {
   test('New Chat during a streaming turn: the new conversation stays empty and the next request has none of the old messages', async () => {
@@ -70,24 +76,44 @@ describe('chat turns', { timeout: 20_000 }, () => {
     await runner.idle();
     assert.deepEqual(fresh.items, [], 'the abandoned turn wrote nothing into the new conversation');
     assert.deepEqual(fresh.messages, []);
-    assert.match(old.items.map((i) => ('text' in i ? i.text : '')).join('|'), /the old question\|thinking\|Stopped: a new chat was started/);
+    assert.match(
+      old.items.map((i) => ('text' in i ? i.text : '')).join('|'),
+      /the old question\|thinking\|Stopped: a new chat was started/,
+    );
     const state = v.got.filter((x) => x.type === 'state').at(-1)!;
     const after = v.got.slice(v.got.lastIndexOf(state));
-    assert.deepEqual(after.filter((x) => x.type === 'append' || x.type === 'textDelta' || x.type === 'update'), [], 'the view got nothing of the old turn after the reset');
+    assert.deepEqual(
+      after.filter((x) => x.type === 'append' || x.type === 'textDelta' || x.type === 'update'),
+      [],
+      'the view got nothing of the old turn after the reset',
+    );
 
     await v.send({ type: 'send', text: 'a new question' });
     await runner.idle();
     assert.equal(m.requests.length, 2);
     assert.deepEqual(userTexts(m.requests[1]!.body), ['a new question']);
     assert.ok(!JSON.stringify(m.requests[1]!.body).includes('old question'));
-    assert.deepEqual((await router.current()).items.map((i) => i.kind), ['user', 'assistant']);
+    assert.deepEqual(
+      (await router.current()).items.map((i) => i.kind),
+      ['user', 'assistant'],
+    );
   });
 
   test('New Chat during a waiting approval: the tool never runs and the next request starts clean', async () => {
     const tools = new ToolRegistry();
     let ran = 0;
-    tools.add({ name: 'delete_things', description: 'destructive', parameters: { type: 'object' }, call: async () => String(++ran) });
-    const { mock: m, runner, router, asked } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'hello again' }], tools);
+    tools.add({
+      name: 'delete_things',
+      description: 'destructive',
+      parameters: { type: 'object' },
+      call: async () => String(++ran),
+    });
+    const {
+      mock: m,
+      runner,
+      router,
+      asked,
+    } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'hello again' }], tools);
     const v = view(router);
     await v.send({ type: 'ready' });
     const old = await router.current();
@@ -105,7 +131,10 @@ describe('chat turns', { timeout: 20_000 }, () => {
     await v.send({ type: 'send', text: 'hello' });
     await runner.idle();
     assert.deepEqual(userTexts(m.requests.at(-1)!.body), ['hello']);
-    assert.ok(!JSON.stringify(m.requests.at(-1)!.body.messages).includes('delete_things'), 'no old tool call in the history');
+    assert.ok(
+      !JSON.stringify(m.requests.at(-1)!.body.messages).includes('delete_things'),
+      'no old tool call in the history',
+    );
   });
 
   test('two sends at once from the view and the panel start one turn; the other sender is told why', async () => {
@@ -113,14 +142,21 @@ describe('chat turns', { timeout: 20_000 }, () => {
     const sidebar = view(router);
     const panel = view(router);
     await Promise.all([sidebar.send({ type: 'ready' }), panel.send({ type: 'ready' })]);
-    await Promise.all([sidebar.send({ type: 'send', text: 'from the sidebar' }), panel.send({ type: 'send', text: 'from the panel' })]);
+    await Promise.all([
+      sidebar.send({ type: 'send', text: 'from the sidebar' }),
+      panel.send({ type: 'send', text: 'from the panel' }),
+    ]);
     await runner.idle();
     assert.equal(m.requests.length, 1);
     assert.deepEqual(userTexts(m.requests[0]!.body), ['from the sidebar']);
     assert.equal(sidebar.replies().at(-1)!.error, undefined);
     assert.match(panel.replies().at(-1)!.error ?? '', /a turn is already running/);
     const c = await router.current();
-    assert.deepEqual(c.items.map((i) => i.kind), ['user', 'assistant'], 'one user message, one answer');
+    assert.deepEqual(
+      c.items.map((i) => i.kind),
+      ['user', 'assistant'],
+      'one user message, one answer',
+    );
     // Both views saw the same turn.
     assert.ok(panel.got.some((x) => x.type === 'textDelta'));
   });
@@ -134,8 +170,16 @@ describe('chat turns', { timeout: 20_000 }, () => {
     const c = await router.current();
     await v.send({ type: 'stop' });
     await runner.idle();
-    assert.deepEqual(v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
-    assert.equal(c.items.at(-1)?.kind === 'notice' && c.items.at(-1)!.kind === 'notice' ? (c.items.at(-1) as { text: string }).text : '', 'Stopped.');
+    assert.deepEqual(
+      v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy),
+      [true, false],
+    );
+    assert.equal(
+      c.items.at(-1)?.kind === 'notice' && c.items.at(-1)!.kind === 'notice'
+        ? (c.items.at(-1) as { text: string }).text
+        : '',
+      'Stopped.',
+    );
     await v.send({ type: 'send', text: 'second question' });
     await runner.idle();
     assert.deepEqual(userTexts(m.requests[1]!.body), ['first', 'second question']);
@@ -166,8 +210,21 @@ describe('chat turns', { timeout: 20_000 }, () => {
   test('closing the editor panel during a waiting approval ends its turn: the tool never runs, and the turn writes nothing after its end', async () => {
     const tools = new ToolRegistry();
     let ran = 0;
-    tools.add({ name: 'delete_things', description: 'destructive', parameters: { type: 'object' }, call: async () => String(++ran) });
-    const { mock: m, runner, router, asked } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'after the panel closed' }], tools);
+    tools.add({
+      name: 'delete_things',
+      description: 'destructive',
+      parameters: { type: 'object' },
+      call: async () => String(++ran),
+    });
+    const {
+      mock: m,
+      runner,
+      router,
+      asked,
+    } = await setup(
+      [{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'after the panel closed' }],
+      tools,
+    );
     const sidebar = view(router);
     const panel = view(router);
     await Promise.all([sidebar.send({ type: 'ready' }), panel.send({ type: 'ready' })]);
@@ -184,7 +241,10 @@ describe('chat turns', { timeout: 20_000 }, () => {
     assert.equal(card?.kind === 'tool' && card.card.status, 'cancelled');
     assert.match(JSON.stringify(c.items.at(-1)), /Stopped: the chat view that started this turn was closed/);
     // The sidebar, still open, saw the turn end.
-    assert.deepEqual(sidebar.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
+    assert.deepEqual(
+      sidebar.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy),
+      [true, false],
+    );
     const ended = c.items.length;
     const panelGot = panel.got.length;
 
@@ -192,7 +252,11 @@ describe('chat turns', { timeout: 20_000 }, () => {
     await sidebar.send({ type: 'send', text: 'something else' });
     await runner.idle();
     assert.equal(sidebar.replies().at(-1)!.error, undefined);
-    assert.deepEqual(c.items.slice(ended).map((i) => i.kind), ['user', 'assistant'], 'only the new turn wrote into the conversation');
+    assert.deepEqual(
+      c.items.slice(ended).map((i) => i.kind),
+      ['user', 'assistant'],
+      'only the new turn wrote into the conversation',
+    );
     assert.match(JSON.stringify(c.items.at(-1)), /after the panel closed/);
     assert.equal(panel.got.length, panelGot, 'the closed panel is sent nothing more');
     assert.equal(ran, 0);
@@ -204,8 +268,15 @@ describe('chat turns', { timeout: 20_000 }, () => {
 describe('a message the model cannot take', { timeout: 20_000 }, () => {
   test('a message over the window alone is not sent: it leaves the transcript, goes back to the view that sent it, and the next message keeps the whole history', async () => {
     let port = 0;
-    const { mock: m, runner, router, store, dir } = await setup([{ text: 'first answer' }, { text: 'second answer' }], new ToolRegistry(), undefined, {
-      createModel: async () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'mock', contextWindow: 2000 }),
+    const {
+      mock: m,
+      runner,
+      router,
+      store,
+      dir,
+    } = await setup([{ text: 'first answer' }, { text: 'second answer' }], new ToolRegistry(), undefined, {
+      createModel: async () =>
+        new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'mock', contextWindow: 2000 }),
     });
     port = m.port;
     const v = view(router);
@@ -223,12 +294,19 @@ describe('a message the model cannot take', { timeout: 20_000 }, () => {
     const notSent = v.got.filter((x): x is Extract<HostMessage, { type: 'notSent' }> => x.type === 'notSent');
     assert.equal(notSent.length, 1, 'the sending view gets the message back');
     assert.equal(notSent[0]!.text, paste);
-    assert.match(notSent[0]!.reason, /^Not sent: this request needs about \d+ tokens, but the model's window allows \d+ .*shorten the message.*\. Your message is back in the input\.$/);
+    assert.match(
+      notSent[0]!.reason,
+      /^Not sent: this request needs about \d+ tokens, but the model's window allows \d+ .*shorten the message.*\. Your message is back in the input\.$/,
+    );
     assert.ok(!other.got.some((x) => x.type === 'notSent'), 'only the view that sent it');
     const removed = v.got.filter((x) => x.type === 'remove');
     assert.equal(removed.length, 1, 'the message left the transcript in every view');
     assert.ok(other.got.some((x) => x.type === 'remove'));
-    assert.deepEqual(c.items.map((i) => i.id), before.items, 'the transcript is as it was');
+    assert.deepEqual(
+      c.items.map((i) => i.id),
+      before.items,
+      'the transcript is as it was',
+    );
     assert.equal(c.messages.length, before.messages, 'the history is as it was');
     assert.equal(m.requests.length, 1, 'nothing reached the model');
     // Stored as it shows: a reopened conversation has no trace of the paste.
@@ -239,14 +317,27 @@ describe('a message the model cannot take', { timeout: 20_000 }, () => {
     const notices = v.got.length;
     await v.send({ type: 'send', text: 'second question' });
     await runner.idle();
-    assert.deepEqual(userTexts(m.requests[1]!.body), ['first question', 'second question'], 'the next request carries the whole history');
+    assert.deepEqual(
+      userTexts(m.requests[1]!.body),
+      ['first question', 'second question'],
+      'the next request carries the whole history',
+    );
     assert.ok(!JSON.stringify(v.got.slice(notices)).includes('left out'), 'no earlier turn was left out');
   });
 });
 
 describe('Retry and Edit on the last message', { timeout: 20_000 }, () => {
   test('Retry sends the last message again in place of its answer; Edit takes both back and the message into the input', async () => {
-    const { mock: m, runner, router } = await setup([{ text: 'answer one' }, { text: 'a poor answer' }, { text: 'a better answer' }, { text: 'answer to the edit' }]);
+    const {
+      mock: m,
+      runner,
+      router,
+    } = await setup([
+      { text: 'answer one' },
+      { text: 'a poor answer' },
+      { text: 'a better answer' },
+      { text: 'answer to the edit' },
+    ]);
     const v = view(router);
     await v.send({ type: 'ready' });
     await v.send({ type: 'send', text: 'first question' });
@@ -255,23 +346,44 @@ describe('Retry and Edit on the last message', { timeout: 20_000 }, () => {
     await runner.idle();
     const c = await router.current();
     const shown = () => c.items.map((i) => `${i.kind}:${'text' in i ? i.text : ''}`);
-    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a poor answer']);
+    assert.deepEqual(shown(), [
+      'user:first question',
+      'assistant:answer one',
+      'user:second question',
+      'assistant:a poor answer',
+    ]);
 
     await v.send({ type: 'retry' });
     await waitFor('the retried answer', () => c.items.some((i) => 'text' in i && i.text === 'a better answer'));
     await runner.idle();
-    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a better answer'], 'the message once, its new answer in place of the old');
-    assert.deepEqual(userTexts(m.requests[2]!.body), ['first question', 'second question'], 'the model got it once, without the poor answer');
+    assert.deepEqual(
+      shown(),
+      ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a better answer'],
+      'the message once, its new answer in place of the old',
+    );
+    assert.deepEqual(
+      userTexts(m.requests[2]!.body),
+      ['first question', 'second question'],
+      'the model got it once, without the poor answer',
+    );
     assert.ok(!JSON.stringify(m.requests[2]!.body).includes('a poor answer'));
 
     await v.send({ type: 'editLast' });
-    assert.deepEqual(v.got.filter((x) => x.type === 'editDraft'), [{ type: 'editDraft', text: 'second question', undoable: true }]);
+    assert.deepEqual(
+      v.got.filter((x) => x.type === 'editDraft'),
+      [{ type: 'editDraft', text: 'second question', undoable: true }],
+    );
     assert.deepEqual(shown(), ['user:first question', 'assistant:answer one']);
     assert.equal(c.messages.length, 2, 'the history is back to before it');
     // Undo (issue 53 item 11): the turn comes back as it was, answer and history too.
     const history = JSON.stringify(c.messages);
     await v.send({ type: 'undoEdit' });
-    assert.deepEqual(shown(), ['user:first question', 'assistant:answer one', 'user:second question', 'assistant:a better answer']);
+    assert.deepEqual(shown(), [
+      'user:first question',
+      'assistant:answer one',
+      'user:second question',
+      'assistant:a better answer',
+    ]);
     assert.equal(c.messages.length, 4, 'the history as it was');
     assert.ok(JSON.stringify(c.messages).startsWith(history.slice(0, -1)));
     await v.send({ type: 'undoEdit' });
@@ -305,31 +417,53 @@ describe('no silent stalls in the chat', { timeout: 20_000 }, () => {
     const c = await router.current();
     const last = c.items.at(-1);
     assert.equal(last?.kind, 'notice');
-    assert.match(last?.kind === 'notice' ? `${last.level}: ${last.text}` : '', /^error: model error: OpenAI-compatible: the model sent nothing for 1 s, so the turn was ended/);
-    assert.deepEqual(v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy), [true, false]);
+    assert.match(
+      last?.kind === 'notice' ? `${last.level}: ${last.text}` : '',
+      /^error: model error: OpenAI-compatible: the model sent nothing for 1 s, so the turn was ended/,
+    );
+    assert.deepEqual(
+      v.got.filter((x) => x.type === 'busy').map((x) => x.type === 'busy' && x.busy),
+      [true, false],
+    );
     await v.send({ type: 'send', text: 'again' });
     await runner.idle();
     assert.equal(c.items.at(-1)?.kind === 'assistant' && (c.items.at(-1) as { text: string }).text, 'back');
   });
 
   test('an answer cut at the output limit says so, and Continue asks the model to go on from it', async () => {
-    const { mock: m, runner, router } = await setup([{ text: 'Step one, step tw', cut: true }, { text: 'o, step three.' }]);
+    const {
+      mock: m,
+      runner,
+      router,
+    } = await setup([{ text: 'Step one, step tw', cut: true }, { text: 'o, step three.' }]);
     const v = view(router);
     await v.send({ type: 'ready' });
     await v.send({ type: 'send', text: 'count the steps' });
     await runner.idle();
     const c = await router.current();
     const answer = c.items.find((i) => i.kind === 'assistant');
-    assert.deepEqual(answer && { ...answer, id: '' }, { kind: 'assistant', id: '', text: 'Step one, step tw', streaming: false, cut: true });
-    assert.ok(v.got.some((x) => x.type === 'update' && x.item.kind === 'assistant' && x.item.cut === true), 'the view was told');
+    assert.deepEqual(answer && { ...answer, id: '' }, {
+      kind: 'assistant',
+      id: '',
+      text: 'Step one, step tw',
+      streaming: false,
+      cut: true,
+    });
+    assert.ok(
+      v.got.some((x) => x.type === 'update' && x.item.kind === 'assistant' && x.item.cut === true),
+      'the view was told',
+    );
     await v.send({ type: 'continue' });
     await runner.idle();
     const sent = m.requests[1]!.body.messages.slice(1);
-    assert.deepEqual(sent.map((x) => [x.role, x.content]), [
-      ['user', 'count the steps'],
-      ['assistant', 'Step one, step tw'],
-      ['user', 'Continue exactly where your previous answer was cut off.'],
-    ]);
+    assert.deepEqual(
+      sent.map((x) => [x.role, x.content]),
+      [
+        ['user', 'count the steps'],
+        ['assistant', 'Step one, step tw'],
+        ['user', 'Continue exactly where your previous answer was cut off.'],
+      ],
+    );
   });
 });
 
@@ -352,12 +486,32 @@ describe('webview messages are checked on arrival', () => {
     await runner.idle();
     assert.deepEqual(v.got, []);
     assert.equal(m.requests.length, 0);
-    assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hi', requestId: 7, extra: 'dropped' }), { type: 'send', text: 'hi', requestId: 7 }, 'only the known fields pass');
+    assert.deepEqual(
+      parseWebviewMessage({ type: 'send', text: 'hi', requestId: 7, extra: 'dropped' }),
+      { type: 'send', text: 'hi', requestId: 7 },
+      'only the known fields pass',
+    );
   });
 
   test('the webview drops host messages that are not the protocol (a script in a card is still text)', () => {
-    assert.equal(parseHostMessage({ type: 'state', state: { items: [{ kind: 'html', id: 'x', html: '<script>' }], busy: false, models: [] } }), undefined);
-    assert.equal(parseHostMessage({ type: 'update', item: { kind: 'tool', id: 't', card: { callId: 't', name: 'n', wireName: 'n', arguments: '{}', status: 'pwned', startedAt: 1 } } }), undefined);
+    assert.equal(
+      parseHostMessage({
+        type: 'state',
+        state: { items: [{ kind: 'html', id: 'x', html: '<script>' }], busy: false, models: [] },
+      }),
+      undefined,
+    );
+    assert.equal(
+      parseHostMessage({
+        type: 'update',
+        item: {
+          kind: 'tool',
+          id: 't',
+          card: { callId: 't', name: 'n', wireName: 'n', arguments: '{}', status: 'pwned', startedAt: 1 },
+        },
+      }),
+      undefined,
+    );
     assert.equal(parseHostMessage({ type: 'busy', busy: 'yes' }), undefined);
     assert.equal(parseHostMessage({ type: 'exec' }), undefined);
     const ok = { type: 'append', item: { kind: 'assistant', id: 'a', text: '<img onerror=x>' } };
@@ -368,13 +522,24 @@ describe('webview messages are checked on arrival', () => {
 describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
   test('a typed draft, a finished turn and New Chat each give the views a new measurement they accept', async () => {
     const { mock: m, store, runner } = await setup([{ text: 'an answer of some length to be counted in the history' }]);
-    const model = () => new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', contextWindow: 2000 });
+    const model = () =>
+      new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${m.port}/v1`, model: 'mock', contextWindow: 2000 });
     const meter = new BudgetMeter({ warn: () => undefined });
-    const actions = quietActions({ meta: oneModel('mock'), draft: (text) => meter.setDraft(text), contextChanged: () => void meter.update() });
+    const actions = quietActions({
+      meta: oneModel('mock'),
+      draft: (text) => meter.setDraft(text),
+      contextChanged: () => void meter.update(),
+    });
     const router = new ChatRouter(store, runner, actions);
-    meter.connect((msg) => router.publish(msg), { model: async () => model(), system: () => 'sys', history: () => router.loaded()?.messages ?? [], tools: () => [] });
+    meter.connect((msg) => router.publish(msg), {
+      model: async () => model(),
+      system: () => 'sys',
+      history: () => router.loaded()?.messages ?? [],
+      tools: () => [],
+    });
     const v = view(router);
-    const budgets = () => v.got.filter((x): x is Extract<HostMessage, { type: 'budget' }> => x.type === 'budget').map((x) => x.budget!);
+    const budgets = () =>
+      v.got.filter((x): x is Extract<HostMessage, { type: 'budget' }> => x.type === 'budget').map((x) => x.budget!);
     try {
       await v.send({ type: 'ready' });
       await waitFor('the first measurement', () => budgets().length >= 1);
@@ -391,8 +556,12 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
 
       const before = budgets().length;
       await v.send({ type: 'newChat' });
-      await waitFor('a measurement of the new chat', () => budgets().length > before && budgets().at(-1)!.history === 0);
-      for (const b of v.got.filter((x) => x.type === 'budget')) assert.deepEqual(parseHostMessage(b), b, 'the webview accepts every measurement');
+      await waitFor(
+        'a measurement of the new chat',
+        () => budgets().length > before && budgets().at(-1)!.history === 0,
+      );
+      for (const b of v.got.filter((x) => x.type === 'budget'))
+        assert.deepEqual(parseHostMessage(b), b, 'the webview accepts every measurement');
     } finally {
       meter.dispose();
       router.dispose();
@@ -400,20 +569,48 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
   });
 
   test('a draft is accepted up to the size limit and dropped past it; a malformed measurement is dropped by the webview', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'draft', text: '', requestId: 1 }), { type: 'draft', text: '', requestId: 1 }, 'a cleared input is a draft');
+    assert.deepEqual(
+      parseWebviewMessage({ type: 'draft', text: '', requestId: 1 }),
+      { type: 'draft', text: '', requestId: 1 },
+      'a cleared input is a draft',
+    );
     assert.equal(parseWebviewMessage({ type: 'draft', text: 'x'.repeat(1_000_001), requestId: 2 }), undefined);
     assert.equal(parseWebviewMessage({ type: 'draft', text: 7, requestId: 3 }), undefined);
-    assert.deepEqual(parseHostMessage({ type: 'budget', budget: undefined }), { type: 'budget', budget: undefined }, 'no model: the meter hides');
+    assert.deepEqual(
+      parseHostMessage({ type: 'budget', budget: undefined }),
+      { type: 'budget', budget: undefined },
+      'no model: the meter hides',
+    );
     assert.equal(parseHostMessage({ type: 'budget', budget: { window: 'big' } }), undefined);
-    const good = { window: 100, windowSource: 's', reserve: 10, counter: 'c', exact: true, system: 1, tools: [{ server: 'a', tokens: 2, count: 1 }], history: 0, historyFull: 0, message: 3, total: 6 };
+    const good = {
+      window: 100,
+      windowSource: 's',
+      reserve: 10,
+      counter: 'c',
+      exact: true,
+      system: 1,
+      tools: [{ server: 'a', tokens: 2, count: 1 }],
+      history: 0,
+      historyFull: 0,
+      message: 3,
+      total: 6,
+    };
     assert.deepEqual(parseHostMessage({ type: 'budget', budget: good }), { type: 'budget', budget: good });
-    assert.equal(parseHostMessage({ type: 'budget', budget: { ...good, tools: [{ server: '<b>', tokens: -1, count: 1 }] } }), undefined);
+    assert.equal(
+      parseHostMessage({ type: 'budget', budget: { ...good, tools: [{ server: '<b>', tokens: -1, count: 1 }] } }),
+      undefined,
+    );
   });
 
   test('a turn that waits for starting servers says so while it waits, then what came of it, in the same line', async () => {
-    const notices = (items: readonly TranscriptItem[]) => items.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
+    const notices = (items: readonly TranscriptItem[]) =>
+      items.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
     let release: (without?: string) => void = () => undefined;
-    const { mock: m, runner, router } = await setup([{ text: 'one' }, { text: 'two' }], new ToolRegistry(), undefined, {
+    const {
+      mock: m,
+      runner,
+      router,
+    } = await setup([{ text: 'one' }, { text: 'two' }], new ToolRegistry(), undefined, {
       whenServersReady: (_signal, onWaiting) =>
         new Promise((resolve) => {
           onWaiting(['slow', 'other']);
@@ -429,8 +626,15 @@ describe('the budget meter follows the chat', { timeout: 20_000 }, () => {
     assert.equal(m.requests.length, 0, 'nothing is sent while it waits');
     release();
     await runner.idle();
-    assert.deepEqual(notices(c.items), ['info: Waited 1 s for slow, other to start.'], 'the same line, now saying it waited');
-    assert.ok(v.got.some((x) => x.type === 'update' && x.item.kind === 'notice' && x.item.text.startsWith('Waited')), 'the view got the change as an update');
+    assert.deepEqual(
+      notices(c.items),
+      ['info: Waited 1 s for slow, other to start.'],
+      'the same line, now saying it waited',
+    );
+    assert.ok(
+      v.got.some((x) => x.type === 'update' && x.item.kind === 'notice' && x.item.text.startsWith('Waited')),
+      'the view got the change as an update',
+    );
 
     await v.send({ type: 'send', text: 'second' });
     await waitFor('the second waiting line', () => notices(c.items).length === 2);

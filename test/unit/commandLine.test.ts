@@ -4,8 +4,20 @@ import { splitCommandLine, suggestName } from '../../src/core/commandLine';
 
 describe('Add Server helpers', () => {
   test('a command line splits into words, quotes kept together, nothing interpreted', () => {
-    assert.deepEqual(splitCommandLine('npx -y @modelcontextprotocol/server-memory'), ['npx', '-y', '@modelcontextprotocol/server-memory']);
-    assert.deepEqual(splitCommandLine(`node "/my dir/server.mjs" --name 'a b' $(rm -rf /)`), ['node', '/my dir/server.mjs', '--name', 'a b', '$(rm', '-rf', '/)']);
+    assert.deepEqual(splitCommandLine('npx -y @modelcontextprotocol/server-memory'), [
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-memory',
+    ]);
+    assert.deepEqual(splitCommandLine(`node "/my dir/server.mjs" --name 'a b' $(rm -rf /)`), [
+      'node',
+      '/my dir/server.mjs',
+      '--name',
+      'a b',
+      '$(rm',
+      '-rf',
+      '/)',
+    ]);
   });
 
   test('a suggested name from the package, script or host', () => {

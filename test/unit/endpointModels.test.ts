@@ -7,12 +7,27 @@ import { after, describe, test } from 'node:test';
 import { listEndpointModels, modelListUrls, parseModelIds } from '../../src/core/models/endpointModels';
 
 const servers: Server[] = [];
-after(() => Promise.all(servers.map((s) => new Promise((r) => { s.close(r); s.closeAllConnections(); }))));
+after(() =>
+  Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((r) => {
+          s.close(r);
+          s.closeAllConnections();
+        }),
+    ),
+  ),
+);
 
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ base: string; seen: Array<{ url: string; authorization?: string }> }> {
+async function serve(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ base: string; seen: Array<{ url: string; authorization?: string }> }> {
   const seen: Array<{ url: string; authorization?: string }> = [];
   const server = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    seen.push({
+      url: req.url ?? '',
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
     handle(req, res);
   });
   servers.push(server);
@@ -20,7 +35,10 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const list = (res: ServerResponse, ids: string[]) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) }));
+const list = (res: ServerResponse, ids: string[]) =>
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) }));
 
 describe('the endpoint’s models', () => {
   test('where it asks: {baseUrl}/models after a version, else /v1/models first', () => {
@@ -38,8 +56,14 @@ describe('the endpoint’s models', () => {
   });
 
   test('lists at {baseUrl}/models, without a key unless one is given', async () => {
-    const { base, seen } = await serve((req, res) => (req.url === '/v1/models' ? list(res, ['qwen', 'llama3.2']) : res.writeHead(404).end()));
-    assert.deepEqual(await listEndpointModels(`${base}/v1`), { ok: true, baseUrl: `${base}/v1`, ids: ['llama3.2', 'qwen'] });
+    const { base, seen } = await serve((req, res) =>
+      req.url === '/v1/models' ? list(res, ['qwen', 'llama3.2']) : res.writeHead(404).end(),
+    );
+    assert.deepEqual(await listEndpointModels(`${base}/v1`), {
+      ok: true,
+      baseUrl: `${base}/v1`,
+      ids: ['llama3.2', 'qwen'],
+    });
     assert.deepEqual(seen, [{ url: '/v1/models' }]);
     await listEndpointModels(`${base}/v1`, { apiKey: 'sk-1' });
     assert.equal(seen[1]!.authorization, 'Bearer sk-1');
@@ -48,9 +72,18 @@ describe('the endpoint’s models', () => {
   test('a base URL without /v1 gains it when /v1/models answers, else keeps its own /models', async () => {
     const v1 = await serve((req, res) => (req.url === '/v1/models' ? list(res, ['m']) : res.writeHead(404).end()));
     assert.deepEqual(await listEndpointModels(v1.base), { ok: true, baseUrl: `${v1.base}/v1`, ids: ['m'] });
-    const plain = await serve((req, res) => (req.url === '/openai/models' ? list(res, ['g']) : res.writeHead(404).end()));
-    assert.deepEqual(await listEndpointModels(`${plain.base}/openai`), { ok: true, baseUrl: `${plain.base}/openai`, ids: ['g'] });
-    assert.deepEqual(plain.seen.map((s) => s.url), ['/openai/v1/models', '/openai/models']);
+    const plain = await serve((req, res) =>
+      req.url === '/openai/models' ? list(res, ['g']) : res.writeHead(404).end(),
+    );
+    assert.deepEqual(await listEndpointModels(`${plain.base}/openai`), {
+      ok: true,
+      baseUrl: `${plain.base}/openai`,
+      ids: ['g'],
+    });
+    assert.deepEqual(
+      plain.seen.map((s) => s.url),
+      ['/openai/v1/models', '/openai/models'],
+    );
   });
 
   test('failures say why and never throw: status, not a list, a redirect (not followed, so no key leaves), size, time', async () => {
@@ -59,7 +92,11 @@ describe('the endpoint’s models', () => {
       if (req.url === '/401/models') return void res.writeHead(401).end('{"error":"no key"}');
       if (req.url === '/html/models') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
       if (req.url === '/moved/models') return void res.writeHead(307, { location: `${other.base}/v1/models` }).end();
-      if (req.url === '/huge/models') return void list(res, Array.from({ length: 5000 }, (_, i) => `model-with-a-long-name-${i}`));
+      if (req.url === '/huge/models')
+        return void list(
+          res,
+          Array.from({ length: 5000 }, (_, i) => `model-with-a-long-name-${i}`),
+        );
       if (req.url === '/slow/models') return; // never answers
       res.writeHead(404).end();
     });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fieldPath, locateEntry, locateServers } from '../../src/core/entryLocation';
 
-const at = (text: string, loc: { offset: number; length: number } | undefined) => (loc ? text.slice(loc.offset, loc.offset + loc.length) : undefined);
+const at = (text: string, loc: { offset: number; length: number } | undefined) =>
+  loc ? text.slice(loc.offset, loc.offset + loc.length) : undefined;
 
 const SETTINGS = `{
   // comments and trailing commas, as VS Code writes settings
@@ -16,7 +17,11 @@ const SETTINGS = `{
 describe('finding a server entry in a settings file', () => {
   test('the entry key, or the field at fault when it is there', () => {
     assert.equal(at(SETTINGS, locateEntry(SETTINGS, { kind: 'settings' }, 'typo')), '"typo"');
-    assert.equal(at(SETTINGS, locateEntry(SETTINGS, { kind: 'settings' }, 'typo', 'command')), '"typo"', 'a missing field: the entry');
+    assert.equal(
+      at(SETTINGS, locateEntry(SETTINGS, { kind: 'settings' }, 'typo', 'command')),
+      '"typo"',
+      'a missing field: the entry',
+    );
     assert.equal(at(SETTINGS, locateEntry(SETTINGS, { kind: 'settings' }, 'typo', 'env.TOKEN')), '"x"');
     assert.equal(at(SETTINGS, locateEntry(SETTINGS, { kind: 'settings' }, 'research', 'args[0]')), '"research.mjs"');
     assert.equal(locateEntry(SETTINGS, { kind: 'settings' }, 'absent'), undefined);

@@ -20,7 +20,13 @@ class ScriptedTransport implements Transport {
   }
 }
 
-const modern = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }) as JSONRPCMessage;
+const modern = (id: number) =>
+  ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 't', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+  }) as JSONRPCMessage;
 const legacy = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } }) as JSONRPCMessage;
 
 describe('era helpers', () => {
@@ -55,17 +61,37 @@ describe('era helpers', () => {
     await t.send(modern(7));
     t.receive({ jsonrpc: '2.0', id: 7, result: {} });
     assert.deepEqual(got, [{ jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } }]);
-    assert.deepEqual(trace.entries().map((e) => `${e.direction} ${e.kind} ${e.text}`), [
-      `out request ${JSON.stringify(modern(7))}`,
-      'in response {"jsonrpc":"2.0","id":7,"result":{}}',
-    ]);
+    assert.deepEqual(
+      trace.entries().map((e) => `${e.direction} ${e.kind} ${e.text}`),
+      [`out request ${JSON.stringify(modern(7))}`, 'in response {"jsonrpc":"2.0","id":7,"result":{}}'],
+    );
   });
 
   test('a refusal of only our era is told apart from an old server', () => {
-    const http = (status: number, text: string) => Object.assign(new Error(`HTTP ${status}`), { data: { status, text } });
-    assert.match(eraRefusal(http(400, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32022, message: 'Unsupported', data: { supported: ['2099-01-01'] } } })))!, /speaks only protocol 2099-01-01/);
-    assert.match(eraRefusal(http(400, 'Bad Request: Missing MCP-Protocol-Version header'))!, /refused MinAgent's protocol version \(HTTP 400/);
-    assert.equal(eraRefusal(http(405, 'Method Not Allowed')), undefined, 'an old HTTP+SSE server still gets the fallback');
+    const http = (status: number, text: string) =>
+      Object.assign(new Error(`HTTP ${status}`), { data: { status, text } });
+    assert.match(
+      eraRefusal(
+        http(
+          400,
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32022, message: 'Unsupported', data: { supported: ['2099-01-01'] } },
+          }),
+        ),
+      )!,
+      /speaks only protocol 2099-01-01/,
+    );
+    assert.match(
+      eraRefusal(http(400, 'Bad Request: Missing MCP-Protocol-Version header'))!,
+      /refused MinAgent's protocol version \(HTTP 400/,
+    );
+    assert.equal(
+      eraRefusal(http(405, 'Method Not Allowed')),
+      undefined,
+      'an old HTTP+SSE server still gets the fallback',
+    );
     assert.equal(eraRefusal(http(404, '<html>Cannot POST /sse</html>')), undefined);
     assert.equal(eraRefusal(new Error('fetch failed')), undefined);
   });
@@ -73,6 +99,9 @@ describe('era helpers', () => {
   test('the protocol in words; a hostile version string is cut to plain characters', () => {
     assert.equal(describeProtocol('2026-07-28'), 'MCP 2026-07-28 (stateless: server/discover, no initialize)');
     assert.equal(describeProtocol('2025-06-18'), 'MCP 2025-06-18 (initialize handshake)');
-    assert.equal(describeProtocol('2025-06-18](javascript:alert(1))'), 'MCP 2025-06-18javascriptalert1 (initialize handshake)');
+    assert.equal(
+      describeProtocol('2025-06-18](javascript:alert(1))'),
+      'MCP 2025-06-18javascriptalert1 (initialize handshake)',
+    );
   });
 });

@@ -35,7 +35,11 @@ describe('era memory', () => {
     assert.equal(store.values.size, 0);
     store.values.set('era:junk', '{not json');
     assert.equal(await new EraMemory(store).recall('junk'), undefined);
-    const broken = new EraMemory({ get: () => Promise.reject(new Error('disk gone')), store: () => Promise.reject(new Error('disk gone')), delete: () => Promise.reject(new Error('disk gone')) });
+    const broken = new EraMemory({
+      get: () => Promise.reject(new Error('disk gone')),
+      store: () => Promise.reject(new Error('disk gone')),
+      delete: () => Promise.reject(new Error('disk gone')),
+    });
     broken.remember('x', 'legacy');
     assert.equal(await broken.recall('x'), 'legacy', 'still kept for this process');
     assert.equal(await broken.recall('y'), undefined);

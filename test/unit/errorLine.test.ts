@@ -25,8 +25,14 @@ ModuleNotFoundError: No module named 'mcp_server_x'`;
 describe('the line that explains a server error', () => {
   test("Node's missing module: the Error line, not the stack, the brace or the version", () => {
     assert.equal(explainingLine(NODE_MISSING_MODULE), "Error: Cannot find module '/work/demo/servers/missing.mjs'");
-    const s = summarizeError(`server process exited with code 1 during startup; stderr: } |  | Node.js v20.20.2`, NODE_MISSING_MODULE);
-    assert.deepEqual(s, { line: "Error: Cannot find module '/work/demo/servers/missing.mjs'", status: 'exited with code 1 during startup' });
+    const s = summarizeError(
+      `server process exited with code 1 during startup; stderr: } |  | Node.js v20.20.2`,
+      NODE_MISSING_MODULE,
+    );
+    assert.deepEqual(s, {
+      line: "Error: Cannot find module '/work/demo/servers/missing.mjs'",
+      status: 'exited with code 1 during startup',
+    });
   });
 
   test("Python's traceback: the exception line, not the Traceback header", () => {
@@ -38,17 +44,25 @@ describe('the line that explains a server error', () => {
     assert.equal(explainingLine(''), undefined);
   });
 
-  test('no stderr: the message itself, with a spawn failure\'s PATH left to the log', () => {
-    const enoent = 'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo; PATH=/usr/local/bin:/usr/bin:/bin:/opt/a:/opt/b)';
-    assert.deepEqual(summarizeError(enoent, ''), { line: 'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo)' });
-    assert.deepEqual(summarizeError('did not answer initialize within 30000 ms', ''), { line: 'did not answer initialize within 30000 ms' });
+  test("no stderr: the message itself, with a spawn failure's PATH left to the log", () => {
+    const enoent =
+      'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo; PATH=/usr/local/bin:/usr/bin:/bin:/opt/a:/opt/b)';
+    assert.deepEqual(summarizeError(enoent, ''), {
+      line: 'command not found: "nosuchcmd" (spawn ENOENT; cwd /work/demo)',
+    });
+    assert.deepEqual(summarizeError('did not answer initialize within 30000 ms', ''), {
+      line: 'did not answer initialize within 30000 ms',
+    });
   });
 
-  test("a failure's message carries the line that explains it, never the tail of a crash dump (\"} | | Node.js v20.20.2\")", () => {
+  test('a failure\'s message carries the line that explains it, never the tail of a crash dump ("} | | Node.js v20.20.2")', () => {
     assert.match(stderrGist(NODE_MISSING_MODULE), /^Error: Cannot find module /);
     assert.doesNotMatch(stderrGist(NODE_MISSING_MODULE), /Node\.js v|^\}/);
     assert.equal(stderrGist('fatal: not a git repository\n'), 'fatal: not a git repository');
-    assert.equal(stderrGist('starting\nloading config\nwaiting\n}\n\nNode.js v20.20.2\n'), 'starting | loading config | waiting');
+    assert.equal(
+      stderrGist('starting\nloading config\nwaiting\n}\n\nNode.js v20.20.2\n'),
+      'starting | loading config | waiting',
+    );
     assert.equal(stderrGist(''), '');
   });
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fetchingRunner as runnerOf } from '../../src/core/mcp/connection/fetchingRunner';
 
-const fetchingRunner = (command: string, args: string[]) => runnerOf({ type: 'stdio', name: 's', command, args, env: {}, cwd: '/', autoApprove: [] });
+const fetchingRunner = (command: string, args: string[]) =>
+  runnerOf({ type: 'stdio', name: 's', command, args, env: {}, cwd: '/', autoApprove: [] });
 
 test('a command line that downloads what it runs is named by its runner; one that runs a program as it is is not', () => {
   assert.equal(fetchingRunner('npx', ['-y', '@modelcontextprotocol/server-github@2025.4.8']), 'npx');
@@ -16,5 +17,8 @@ test('a command line that downloads what it runs is named by its runner; one tha
   assert.equal(fetchingRunner('npm', ['run', 'mcp']), undefined);
   assert.equal(fetchingRunner('node', ['server.mjs']), undefined);
   assert.equal(fetchingRunner('/opt/npx-tools/server', []), undefined);
-  assert.equal(runnerOf({ type: 'http', name: 'r', url: 'https://example.invalid/npx', headers: {}, autoApprove: [] }), undefined);
+  assert.equal(
+    runnerOf({ type: 'http', name: 'r', url: 'https://example.invalid/npx', headers: {}, autoApprove: [] }),
+    undefined,
+  );
 });

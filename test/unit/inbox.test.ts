@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import { iterationCounter } from '../helpers';
 import { Inbox } from '../../src/core/mcp/transport/inbox';
 
-test('messages that arrive together are handled in order, spread over event-loop iterations instead of one long stall', { timeout: 30_000 }, async () => {
+test('messages that arrive together are handled in order, spread over event-loop iterations instead of one long stall', {
+  timeout: 30_000,
+}, async () => {
   const inbox = new Inbox();
   const loop = iterationCounter();
   const handled: Array<{ n: number; iteration: number }> = [];
@@ -23,14 +25,20 @@ test('messages that arrive together are handled in order, spread over event-loop
   } finally {
     loop.stop();
   }
-  assert.deepEqual(handled.map((h) => h.n), Array.from({ length: 40 }, (_, i) => i), 'in arrival order');
+  assert.deepEqual(
+    handled.map((h) => h.n),
+    Array.from({ length: 40 }, (_, i) => i),
+    'in arrival order',
+  );
   const perIteration = new Map<number, number>();
   for (const h of handled) perIteration.set(h.iteration, (perIteration.get(h.iteration) ?? 0) + 1);
   assert.ok(perIteration.size >= 5, `80 ms of handling ran in ${perIteration.size} iteration(s)`);
   assert.ok(Math.max(...perIteration.values()) < 40);
 });
 
-test('a burst of costly sends is spread over iterations: the work each send sets going counts against the budget', { timeout: 30_000 }, async () => {
+test('a burst of costly sends is spread over iterations: the work each send sets going counts against the budget', {
+  timeout: 30_000,
+}, async () => {
   const inbox = new Inbox();
   const loop = iterationCounter();
   const sentIn: number[] = [];
@@ -61,7 +69,9 @@ test('a burst of costly sends is spread over iterations: the work each send sets
   assert.ok(Math.max(...later) <= 8 && median <= 5, `sends per iteration: ${perIteration.join(' ')}`);
 });
 
-test('a burst of cheap sends goes out at once, in the tick that asked for it, as the SDK client writes them', { timeout: 30_000 }, async () => {
+test('a burst of cheap sends goes out at once, in the tick that asked for it, as the SDK client writes them', {
+  timeout: 30_000,
+}, async () => {
   // Each reading of the clock is 10 µs after the one before: sends that cost next to nothing, on a
   // machine whose other work (a busy CI runner) would otherwise count as their cost.
   let t = 0;
@@ -70,7 +80,9 @@ test('a burst of cheap sends goes out at once, in the tick that asked for it, as
   assert.equal(await secondBurstInItsTick(inbox), 100, 'every send of the second burst went out in its own tick');
 });
 
-test('many messages in one chunk are handled in order, those the budget holds before the loop moves on', { timeout: 30_000 }, async () => {
+test('many messages in one chunk are handled in order, those the budget holds before the loop moves on', {
+  timeout: 30_000,
+}, async () => {
   // Clocks that stand still: what is checked is how many messages the first guess lets run at once. With
   // the real clocks a pause of the main thread (a garbage collection) of 8 ms between two deliveries on a
   // loaded machine spent the budget after two messages (it failed so in one full run of the suite).
@@ -81,18 +93,36 @@ test('many messages in one chunk are handled in order, those the budget holds be
   const order: string[] = [];
   await new Promise<void>((resolve) => {
     setImmediate(() => order.push('next iteration'));
-    for (let n = 0; n < 12; n++) inbox.deliver(() => {
-      order.push(`m${n}`);
-      if (n === 11) resolve();
-    });
+    for (let n = 0; n < 12; n++)
+      inbox.deliver(() => {
+        order.push(`m${n}`);
+        if (n === 11) resolve();
+      });
     order.push('callback ends');
   });
   // At first a message is guessed to cost 1 ms: 8 fit the 8 ms budget. The first runs in the callback,
   // the next seven right after it (each after the one before has finished), the rest in later steps.
-  assert.deepEqual(order, ['m0', 'callback ends', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'next iteration', 'm8', 'm9', 'm10', 'm11']);
+  assert.deepEqual(order, [
+    'm0',
+    'callback ends',
+    'm1',
+    'm2',
+    'm3',
+    'm4',
+    'm5',
+    'm6',
+    'm7',
+    'next iteration',
+    'm8',
+    'm9',
+    'm10',
+    'm11',
+  ]);
 });
 
-test("a message handled in a microtask (as the SDK dispatches a notification) is done before the next message in the same chunk", { timeout: 30_000 }, async () => {
+test('a message handled in a microtask (as the SDK dispatches a notification) is done before the next message in the same chunk', {
+  timeout: 30_000,
+}, async () => {
   const inbox = new Inbox();
   const order: string[] = [];
   await new Promise<void>((resolve) => {
@@ -106,7 +136,9 @@ test("a message handled in a microtask (as the SDK dispatches a notification) is
   assert.deepEqual(order, ['progress handled', 'response handled']);
 });
 
-test('an iteration the OS preempted does not end the slice: the budget counts the CPU time the host got, not the wall time', { timeout: 30_000 }, async () => {
+test('an iteration the OS preempted does not end the slice: the budget counts the CPU time the host got, not the wall time', {
+  timeout: 30_000,
+}, async () => {
   // Every reading of the wall clock is 1 ms after the one before (two busy loops hold the cores), the
   // CPU clock moves 10 µs: a burst of 100 sends costs the host 1 ms, and goes out in its own tick.
   let wall = 0;

@@ -14,7 +14,13 @@ import { ROOT } from '../helpers';
 const SRC = join(ROOT, 'src');
 type Layer = 'shared' | 'core' | 'cli' | 'extension' | 'webview';
 /** What each layer may import of ours, besides itself. */
-const BELOW: Record<Layer, Layer[]> = { shared: [], core: ['shared'], cli: ['core', 'shared'], extension: ['core', 'shared'], webview: ['shared'] };
+const BELOW: Record<Layer, Layer[]> = {
+  shared: [],
+  core: ['shared'],
+  cli: ['core', 'shared'],
+  extension: ['core', 'shared'],
+  webview: ['shared'],
+};
 /** The layers bundled for the webview (a browser). */
 const BROWSER: Layer[] = ['shared', 'webview'];
 /** The only layer that talks to the editor. */
@@ -29,7 +35,9 @@ interface Edge {
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 const name = (file: string): string => relative(SRC, file);
 const layerOf = (file: string): Layer => name(file).split('/')[0] as Layer;
@@ -67,15 +75,24 @@ test('the graph is the whole of src/', () => {
   assert.ok(sources.length > 100 && edges.length > 300, `${sources.length} files, ${edges.length} imports`);
   const layers = new Set(sources.map(layerOf));
   assert.deepEqual([...layers].sort(), Object.keys(BELOW).sort(), 'every file under src/ is in one of the layers');
-  assert.deepEqual(edges.filter((e) => e.spec.startsWith('.') && !e.to).map((e) => `${name(e.from)} imports ${e.spec}, which is no file`), []);
+  assert.deepEqual(
+    edges
+      .filter((e) => e.spec.startsWith('.') && !e.to)
+      .map((e) => `${name(e.from)} imports ${e.spec}, which is no file`),
+    [],
+  );
 });
 
 test('each layer imports only itself and the layers below it; only the extension imports vscode; nothing bundled for the webview imports Node', () => {
   const wrong = edges.flatMap(({ from, spec, to }) => {
     const layer = layerOf(from);
-    if (to && layerOf(to) !== layer && !BELOW[layer].includes(layerOf(to))) return [`${name(from)} imports ${spec} (${name(to)}): ${layer} may import ${BELOW[layer].join(', ') || 'nothing of ours'}`];
+    if (to && layerOf(to) !== layer && !BELOW[layer].includes(layerOf(to)))
+      return [
+        `${name(from)} imports ${spec} (${name(to)}): ${layer} may import ${BELOW[layer].join(', ') || 'nothing of ours'}`,
+      ];
     if (spec === 'vscode' && layer !== EDITOR) return [`${name(from)} imports vscode: only src/${EDITOR} may`];
-    if (BROWSER.includes(layer) && isBuiltin(spec)) return [`${name(from)} imports ${spec}: src/${layer} runs in the webview, which has no Node`];
+    if (BROWSER.includes(layer) && isBuiltin(spec))
+      return [`${name(from)} imports ${spec}: src/${layer} runs in the webview, which has no Node`];
     return [];
   });
   assert.deepEqual(wrong, []);
@@ -88,7 +105,10 @@ test('no import circles in src/', () => {
     .filter((group) => group.length > 1 || next.get(group[0]!)!.includes(group[0]!))
     .map((group) => {
       const circle = circleThrough(group, next);
-      const others = group.filter((f) => !circle.includes(f)).map(name).sort();
+      const others = group
+        .filter((f) => !circle.includes(f))
+        .map(name)
+        .sort();
       return circle.map(name).join(' -> ') + (others.length ? ` (and in the same circle: ${others.join(', ')})` : '');
     });
   assert.deepEqual(circles, []);

@@ -6,7 +6,11 @@ import { StderrTail } from '../../src/core/mcp/connection/stderrTail';
 test('lines split across chunks are joined; CRLF is handled; oversize lines are dropped and reported', () => {
   const lines: string[] = [];
   const over: number[] = [];
-  const r = new LineReader(10, (l) => lines.push(l), (n) => over.push(n));
+  const r = new LineReader(
+    10,
+    (l) => lines.push(l),
+    (n) => over.push(n),
+  );
   r.push(Buffer.from('ab'));
   r.push(Buffer.from('c\r\nde'));
   r.push(Buffer.from('f\n0123456789'));

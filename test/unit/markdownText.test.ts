@@ -6,10 +6,24 @@ import { markdownCode, markdownText } from '../../src/shared/markdownText';
 // Rendered with marked (GitHub-flavoured, as VS Code's hovers render a MarkdownString).
 // VS Code first doubles the escape of an escaped theme icon, then renders the Markdown, then turns each
 // "$(name)" left in the text into an icon unless a backslash precedes it.
-const render = (text: string) => marked.parse(markdownText(text).replace(/\\\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, (m) => `\\${m}`), { async: false });
+const render = (text: string) =>
+  marked.parse(
+    markdownText(text).replace(/\\\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, (m) => `\\${m}`),
+    { async: false },
+  );
 const iconsIn = (html: string) => html.match(/(?<!\\)\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi) ?? [];
 const links = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-const shown = (html: string) => html.replace(/\\\$\(/g, '$(').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+const shown = (html: string) =>
+  html
+    .replace(/\\\$\(/g, '$(')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
 
 describe('server text in a Markdown tooltip', () => {
   test('links, images, HTML and theme icons written by a server show as text', () => {
@@ -25,8 +39,15 @@ describe('server text in a Markdown tooltip', () => {
     for (const text of hostile) {
       const html = render(text);
       // A plain web address may be a link (VS Code asks before opening one); nothing else may.
-      assert.ok(links(html).every((href) => href.startsWith('https://evil.example/')), `no link from ${JSON.stringify(text)}: ${html}`);
-      assert.doesNotMatch(html, /<(img|code|strong|em|del|h1|script)\b/, `no markup from ${JSON.stringify(text)}: ${html}`);
+      assert.ok(
+        links(html).every((href) => href.startsWith('https://evil.example/')),
+        `no link from ${JSON.stringify(text)}: ${html}`,
+      );
+      assert.doesNotMatch(
+        html,
+        /<(img|code|strong|em|del|h1|script)\b/,
+        `no markup from ${JSON.stringify(text)}: ${html}`,
+      );
       assert.equal(shown(html).replace(/\s+/g, ' '), text.replace(/\s+/g, ' '), `shown as written: ${html}`);
       assert.deepEqual(iconsIn(html), [], `no theme icon from ${JSON.stringify(text)}: ${html}`);
     }
@@ -47,9 +68,17 @@ describe('server text in a Markdown tooltip', () => {
   });
 
   test('an address cannot carry Markdown into the tooltip', () => {
-    for (const text of ['https://evil.example/[x](command:workbench.action.quit)', 'https://evil.example/<img src=x>', 'https://`x`.example', 'https://(x)[y](command:a)']) {
+    for (const text of [
+      'https://evil.example/[x](command:workbench.action.quit)',
+      'https://evil.example/<img src=x>',
+      'https://`x`.example',
+      'https://(x)[y](command:a)',
+    ]) {
       const html = render(text);
-      assert.ok(links(html).every((href) => href.startsWith('https://')), `only web links from ${JSON.stringify(text)}: ${html}`);
+      assert.ok(
+        links(html).every((href) => href.startsWith('https://')),
+        `only web links from ${JSON.stringify(text)}: ${html}`,
+      );
       assert.doesNotMatch(html, /command:[^"]*"|<img|<code/, `${JSON.stringify(text)}: ${html}`);
     }
   });
@@ -65,7 +94,16 @@ describe('server text in a Markdown tooltip', () => {
       const html = marked.parseInline(markdownCode(text), { async: false });
       const inner = /^<code>(.*)<\/code>$/s.exec(html)?.[1];
       assert.ok(inner !== undefined, `one code span: ${html}`);
-      assert.equal(inner.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'), text, html);
+      assert.equal(
+        inner
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&'),
+        text,
+        html,
+      );
     }
   });
 });

@@ -9,7 +9,10 @@ const seed = [
 
 test('prefix: a later server with any clash is namespaced as a whole, and says why', () => {
   const { assignments, problems } = assignNames(seed, 'prefix');
-  assert.deepEqual(assignments.map((a) => a.name), ['echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count']);
+  assert.deepEqual(
+    assignments.map((a) => a.name),
+    ['echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count'],
+  );
   assert.equal(assignments[3]!.renamed, 'prefixed because "echo" already belonged to an earlier server');
   assert.equal(assignments[0]!.renamed, undefined);
   assert.deepEqual(problems, []);
@@ -21,25 +24,66 @@ test('names follow settings order, not arrival order', () => {
 });
 
 test('duplicates across three servers all survive under distinct names', () => {
-  const three = [{ server: 'a', tools: ['x'] }, { server: 'b', tools: ['x'] }, { server: 'c', tools: ['x', 'b.x'] }];
+  const three = [
+    { server: 'a', tools: ['x'] },
+    { server: 'b', tools: ['x'] },
+    { server: 'c', tools: ['x', 'b.x'] },
+  ];
   const { assignments } = assignNames(three, 'prefix');
   const names = assignments.map((a) => a.name);
   assert.deepEqual(names, ['x', 'b.x', 'c.x', 'c.b.x']);
-  const clash = assignNames([{ server: 'a', tools: ['b.x'] }, { server: 'b', tools: ['x', 'y'] }, { server: 'q', tools: ['y'] }], 'prefixAll');
-  assert.equal(new Set(clash.assignments.map((a) => a.name)).size, clash.assignments.length, 'never two tools under one name');
-  const taken = assignNames([{ server: 'a', tools: ['b.x'] }, { server: 'b', tools: ['x'] }], 'prefixAll');
-  assert.deepEqual(taken.assignments.map((a) => a.name), ['a.b.x', 'b.x']);
-  const collide = assignNames([{ server: 'b', namespace: 'b', tools: ['x'] }, { server: 'c', namespace: 'b', tools: ['x'] }], 'prefix');
-  assert.deepEqual(collide.assignments.map((a) => a.name), ['b.x', 'b.x~2']);
+  const clash = assignNames(
+    [
+      { server: 'a', tools: ['b.x'] },
+      { server: 'b', tools: ['x', 'y'] },
+      { server: 'q', tools: ['y'] },
+    ],
+    'prefixAll',
+  );
+  assert.equal(
+    new Set(clash.assignments.map((a) => a.name)).size,
+    clash.assignments.length,
+    'never two tools under one name',
+  );
+  const taken = assignNames(
+    [
+      { server: 'a', tools: ['b.x'] },
+      { server: 'b', tools: ['x'] },
+    ],
+    'prefixAll',
+  );
+  assert.deepEqual(
+    taken.assignments.map((a) => a.name),
+    ['a.b.x', 'b.x'],
+  );
+  const collide = assignNames(
+    [
+      { server: 'b', namespace: 'b', tools: ['x'] },
+      { server: 'c', namespace: 'b', tools: ['x'] },
+    ],
+    'prefix',
+  );
+  assert.deepEqual(
+    collide.assignments.map((a) => a.name),
+    ['b.x', 'b.x~2'],
+  );
   assert.match(collide.problems[0]!.message, /registered as "b\.x~2"/);
 });
 
 test('error refuses only the clashing tools; prefixAll prefixes everything', () => {
   const err = assignNames(seed, 'error');
-  assert.deepEqual(err.assignments.map((a) => a.name), ['echo', 'search_corpus', 'word_count', 'row_count']);
+  assert.deepEqual(
+    err.assignments.map((a) => a.name),
+    ['echo', 'search_corpus', 'word_count', 'row_count'],
+  );
   assert.equal(err.problems.length, 1);
   assert.equal(err.problems[0]!.tool, 'echo');
-  assert.deepEqual(assignNames(seed, 'prefixAll').assignments.map((a) => a.name).slice(0, 2), ['research.echo', 'research.search_corpus']);
+  assert.deepEqual(
+    assignNames(seed, 'prefixAll')
+      .assignments.map((a) => a.name)
+      .slice(0, 2),
+    ['research.echo', 'research.search_corpus'],
+  );
 });
 
 test('wire names are valid, deterministic, unique and map back', () => {

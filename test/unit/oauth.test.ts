@@ -16,7 +16,16 @@ import { parseServers } from '../../src/core/mcp/config/parseServers';
 
 describe('oauth settings', () => {
   test('a pre-registered client ID is read; its secret is a secret', () => {
-    const { servers, problems } = parseServers({ gh: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientId: 'abc', clientSecret: '${env:GH_SECRET}' } } }, { env: { GH_SECRET: 'very-secret-value' } });
+    const { servers, problems } = parseServers(
+      {
+        gh: {
+          type: 'http',
+          url: 'https://mcp.example/mcp',
+          oauth: { clientId: 'abc', clientSecret: '${env:GH_SECRET}' },
+        },
+      },
+      { env: { GH_SECRET: 'very-secret-value' } },
+    );
     assert.deepEqual(problems, []);
     const s = servers[0]!;
     assert.ok(s.type === 'http');
@@ -26,14 +35,20 @@ describe('oauth settings', () => {
 
   test('bad oauth entries name the server and the field', () => {
     const empty = parseServers({ gh: { type: 'http', url: 'https://x/mcp', oauth: { clientId: '' } } });
-    assert.deepEqual(empty.problems.map((p) => [p.server, p.field, p.severity]), [['gh', 'oauth.clientId', 'error']]);
+    assert.deepEqual(
+      empty.problems.map((p) => [p.server, p.field, p.severity]),
+      [['gh', 'oauth.clientId', 'error']],
+    );
     const missing = parseServers({ gh: { type: 'http', url: 'https://x/mcp', oauth: { clientSecret: 'x' } } });
     assert.equal(missing.problems[0]?.field, 'oauth.clientId');
     const unknown = parseServers({ gh: { type: 'http', url: 'https://x/mcp', oauth: { clientId: 'a', scopes: 1 } } });
     assert.equal(unknown.problems[0]?.field, 'oauth');
     assert.equal(unknown.servers.length, 0);
     const stdio = parseServers({ local: { command: 'node', oauth: { clientId: 'a' } } });
-    assert.deepEqual(stdio.problems.map((p) => [p.field, p.severity]), [['oauth', 'warning']]);
+    assert.deepEqual(
+      stdio.problems.map((p) => [p.field, p.severity]),
+      [['oauth', 'warning']],
+    );
     assert.equal(stdio.servers.length, 1);
   });
 });
@@ -60,18 +75,26 @@ describe('token storage', () => {
   test('a record is read back only for the server identity and resource it was stored for', async () => {
     const secrets = new MemorySecretStore();
     const store = new AuthRecordStore(secrets);
-    await store.update('id-1', 'https://a.example/mcp', (r) => ({ ...r, tokens: { access_token: 'tok-a', token_type: 'Bearer' } }));
+    await store.update('id-1', 'https://a.example/mcp', (r) => ({
+      ...r,
+      tokens: { access_token: 'tok-a', token_type: 'Bearer' },
+    }));
     assert.equal((await store.read('id-1', 'https://a.example/mcp'))?.tokens?.access_token, 'tok-a');
     assert.equal(await store.read('id-2', 'https://a.example/mcp'), undefined);
     assert.equal(await store.read('id-1', 'https://b.example/mcp'), undefined);
     // A record moved under another key (a tampered store) still does not answer for another resource.
-    await secrets.store(AuthRecordStore.key('id-1', 'https://b.example/mcp'), (await secrets.get(AuthRecordStore.key('id-1', 'https://a.example/mcp')))!);
+    await secrets.store(
+      AuthRecordStore.key('id-1', 'https://b.example/mcp'),
+      (await secrets.get(AuthRecordStore.key('id-1', 'https://a.example/mcp')))!,
+    );
     assert.equal(await new AuthRecordStore(secrets).read('id-1', 'https://b.example/mcp'), undefined);
   });
 });
 
 /** A local HTTP server that records what reaches it and answers each request with `reply`. */
-async function recorder(reply: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => void r.end('{}')): Promise<{ origin: string; seen: Array<{ url: string; headers: IncomingMessage['headers'] }>; close(): void }> {
+async function recorder(
+  reply: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => void r.end('{}'),
+): Promise<{ origin: string; seen: Array<{ url: string; headers: IncomingMessage['headers'] }>; close(): void }> {
   const seen: Array<{ url: string; headers: IncomingMessage['headers'] }> = [];
   const server = createServer((req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
@@ -88,10 +111,17 @@ describe('credential origins', () => {
     const evil = await recorder();
     // localhost and 127.0.0.1 are different origins on one machine.
     const auth = as.origin.replace('127.0.0.1', 'localhost');
-    const fetch = guardedFetch(globalThis.fetch, { server: 'remote', serverUrl: `${mcp.origin}/mcp`, headerNames: ['X-Api-Key'], issuer: () => auth });
+    const fetch = guardedFetch(globalThis.fetch, {
+      server: 'remote',
+      serverUrl: `${mcp.origin}/mcp`,
+      headerNames: ['X-Api-Key'],
+      issuer: () => auth,
+    });
     try {
       await fetch(`${mcp.origin}/mcp`, { headers: { 'x-api-key': 'k', authorization: 'Bearer t' } });
-      await fetch(`${auth}/.well-known/oauth-authorization-server`, { headers: { 'x-api-key': 'k', authorization: 'Bearer t' } });
+      await fetch(`${auth}/.well-known/oauth-authorization-server`, {
+        headers: { 'x-api-key': 'k', authorization: 'Bearer t' },
+      });
       assert.equal(mcp.seen[0]!.headers['x-api-key'], 'k');
       assert.equal(mcp.seen[0]!.headers.authorization, 'Bearer t');
       assert.equal(as.seen[0]!.headers['x-api-key'], undefined);
@@ -102,7 +132,10 @@ describe('credential origins', () => {
       assert.equal(as.seen.at(-1)!.headers.authorization, 'Basic abc', 'client authentication is kept at the issuer');
       const other = evil.origin.replace('127.0.0.1', '127.0.0.2');
       await assert.rejects(fetch(`${other}/token`, { method: 'POST', body }), CredentialOriginError);
-      await assert.rejects(fetch(`${other}/token`, { method: 'POST', body: 'grant_type=authorization_code&code=c' }), /an authorization code to http:\/\/127\.0\.0\.2/);
+      await assert.rejects(
+        fetch(`${other}/token`, { method: 'POST', body: 'grant_type=authorization_code&code=c' }),
+        /an authorization code to http:\/\/127\.0\.0\.2/,
+      );
       assert.equal(evil.seen.length, 0, 'nothing was sent');
     } finally {
       [mcp, as, evil].forEach((s) => s.close());
@@ -111,9 +144,26 @@ describe('credential origins', () => {
 
   test('a sign-in endpoint must be https (http on this machine): file:, vscode:, smb: and plain http elsewhere are refused by name', async () => {
     const refusals: string[] = [];
-    const fetch = guardedFetch(globalThis.fetch, { server: 'evil', serverUrl: 'http://127.0.0.1:9/mcp', headerNames: [], issuer: () => undefined, onRefused: (m) => refusals.push(m) });
-    for (const url of ['file:///etc/passwd', 'vscode://vscode.git/clone?url=x', 'smb://host/share', 'ms-msdt:/id', 'http://203.0.113.9/.well-known/oauth-authorization-server']) {
-      await assert.rejects(fetch(url), (err: Error) => err instanceof EndpointRefused && /^server "evil": refused a sign-in endpoint that /.test(err.message), url);
+    const fetch = guardedFetch(globalThis.fetch, {
+      server: 'evil',
+      serverUrl: 'http://127.0.0.1:9/mcp',
+      headerNames: [],
+      issuer: () => undefined,
+      onRefused: (m) => refusals.push(m),
+    });
+    for (const url of [
+      'file:///etc/passwd',
+      'vscode://vscode.git/clone?url=x',
+      'smb://host/share',
+      'ms-msdt:/id',
+      'http://203.0.113.9/.well-known/oauth-authorization-server',
+    ]) {
+      await assert.rejects(
+        fetch(url),
+        (err: Error) =>
+          err instanceof EndpointRefused && /^server "evil": refused a sign-in endpoint that /.test(err.message),
+        url,
+      );
     }
     assert.equal(refusals.length, 5);
     assert.equal(endpointProblem('https://auth.example/authorize'), undefined);
@@ -125,9 +175,17 @@ describe('credential origins', () => {
   test('a discovery redirect is followed only after the same checks', async () => {
     const target = await recorder();
     const hop = await recorder((_req, res) => void res.writeHead(302, { location: 'file:///etc/passwd' }).end());
-    const fetch = guardedFetch(globalThis.fetch, { server: 'remote', serverUrl: `${hop.origin}/mcp`, headerNames: [], issuer: () => undefined });
+    const fetch = guardedFetch(globalThis.fetch, {
+      server: 'remote',
+      serverUrl: `${hop.origin}/mcp`,
+      headerNames: [],
+      issuer: () => undefined,
+    });
     try {
-      await assert.rejects(fetch(`${hop.origin}/.well-known/oauth-protected-resource`), /refused a redirect of a sign-in request: the next address uses the scheme "file:"/);
+      await assert.rejects(
+        fetch(`${hop.origin}/.well-known/oauth-protected-resource`),
+        /refused a redirect of a sign-in request: the next address uses the scheme "file:"/,
+      );
     } finally {
       [target, hop].forEach((s) => s.close());
     }
@@ -136,9 +194,22 @@ describe('credential origins', () => {
 
 describe('addresses', () => {
   test('loopback, private and public addresses, IPv4-mapped IPv6 included', () => {
-    for (const a of ['127.0.0.1', '127.9.9.9', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1']) assert.equal(addressClass(a), 'loopback', a);
-    for (const a of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) assert.equal(addressClass(a), 'private', a);
-    for (const a of ['8.8.8.8', '203.0.113.2', '172.32.0.1', '2606:4700::1111']) assert.equal(addressClass(a), 'public', a);
+    for (const a of ['127.0.0.1', '127.9.9.9', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1'])
+      assert.equal(addressClass(a), 'loopback', a);
+    for (const a of [
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ])
+      assert.equal(addressClass(a), 'private', a);
+    for (const a of ['8.8.8.8', '203.0.113.2', '172.32.0.1', '2606:4700::1111'])
+      assert.equal(addressClass(a), 'public', a);
   });
 
   test('a server may make us reach places no closer than itself', async () => {
@@ -146,7 +217,10 @@ describe('addresses', () => {
     const cls = await policy.server();
     assert.equal(cls, 'public');
     assert.equal(policy.check('93.184.216.35', cls), undefined);
-    assert.match(policy.check('127.0.0.1', cls) ?? '', /127\.0\.0\.1 is on this machine, and the server is on the internet/);
+    assert.match(
+      policy.check('127.0.0.1', cls) ?? '',
+      /127\.0\.0\.1 is on this machine, and the server is on the internet/,
+    );
     assert.match(policy.check('10.0.0.5', cls) ?? '', /on the local network/);
     const lan = new AddressPolicy('http://10.0.0.2/mcp');
     assert.equal(lan.check('10.0.0.9', await lan.server()), undefined);
@@ -164,17 +238,27 @@ describe('redirect callbacks', () => {
     assert.equal(pending.deliver('as-1', new URLSearchParams({ code: 'x' })), 'unknown');
     assert.equal(pending.deliver('as-1', new URLSearchParams({ state: 's1', code: 'c' })), 'delivered');
     assert.equal((await waiting).get('code'), 'c');
-    assert.equal(pending.deliver('as-1', new URLSearchParams({ state: 's1', code: 'again' })), 'unknown', 'a state is used once');
+    assert.equal(
+      pending.deliver('as-1', new URLSearchParams({ state: 's1', code: 'again' })),
+      'unknown',
+      'a state is used once',
+    );
     const controller = new AbortController();
     const cancelled = pending.wait({ state: 's2', route: 'as-1' }, controller.signal);
     controller.abort();
     await assert.rejects(cancelled, /cancelled/);
   });
 
-  test('a callback for one authorization server that comes back through another\'s route is refused, and that sign-in fails', async () => {
+  test("a callback for one authorization server that comes back through another's route is refused, and that sign-in fails", async () => {
     const pending = new PendingCallbacks();
     const hostile = pending.wait({ state: 'hostile-state', route: redirectRoute('https://evil.example') });
-    assert.equal(pending.deliver(redirectRoute('https://honest.example'), new URLSearchParams({ state: 'hostile-state', code: 'honest-code' })), 'refused');
+    assert.equal(
+      pending.deliver(
+        redirectRoute('https://honest.example'),
+        new URLSearchParams({ state: 'hostile-state', code: 'honest-code' }),
+      ),
+      'refused',
+    );
     await assert.rejects(hostile, MixUpRefused);
   });
 

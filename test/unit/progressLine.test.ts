@@ -35,7 +35,7 @@ describe("the CLI's progress line", () => {
     assert.equal(written.length, 2, 'erased once');
   });
 
-  test('a long message is cut to the terminal\'s width, so the line never wraps', () => {
+  test("a long message is cut to the terminal's width, so the line never wraps", () => {
     const { stream, written } = terminal(40);
     ProgressLine.forTerminal(stream)!.update('t', { progress: 1, message: 'x'.repeat(200) });
     const shown = written[0]!.slice(ERASE.length);

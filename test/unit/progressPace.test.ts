@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { progressPace } from '../../src/core/mcp/tools/progressPace';
 
-describe('a call\'s progress, paced for the views', () => {
+describe("a call's progress, paced for the views", () => {
   test('a flood of reports reaches the view at most four times a second: the first at once, then the latest', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     const seen: number[] = [];

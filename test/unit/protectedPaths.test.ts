@@ -11,13 +11,25 @@ const folder = () => mkdtempSync(join(tmpdir(), 'minagent-protected-'));
 describe('what a sandboxed server never writes in a folder it may write', () => {
   test("in its cwd: everything of a repository's .git but what a commit writes, and .vscode; what git would obey there is made first, meaning nothing to git, so nothing absent is named", () => {
     const repo = folder();
-    for (const dir of ['.git/modules', '.git/objects', '.git/refs', '.git/logs']) mkdirSync(join(repo, dir), { recursive: true });
-    for (const file of ['config', 'HEAD', 'index', 'ORIG_HEAD', 'COMMIT_EDITMSG', 'description']) writeFileSync(join(repo, '.git', file), file === 'config' ? '[core]\n' : '');
+    for (const dir of ['.git/modules', '.git/objects', '.git/refs', '.git/logs'])
+      mkdirSync(join(repo, dir), { recursive: true });
+    for (const file of ['config', 'HEAD', 'index', 'ORIG_HEAD', 'COMMIT_EDITMSG', 'description'])
+      writeFileSync(join(repo, '.git', file), file === 'config' ? '[core]\n' : '');
     const found = protectedPaths(repo, [repo]).sort();
     const git = (name: string) => join(repo, '.git', name);
-    assert.deepEqual(found, [...['commondir', 'config', 'config.worktree', 'description', 'hooks', 'info', 'modules', 'worktrees'].map(git), join(repo, '.vscode')].sort());
+    assert.deepEqual(
+      found,
+      [
+        ...['commondir', 'config', 'config.worktree', 'description', 'hooks', 'info', 'modules', 'worktrees'].map(git),
+        join(repo, '.vscode'),
+      ].sort(),
+    );
     assert.deepEqual(readdirSync(join(repo, '.vscode')), [], 'an empty .vscode, as the editor would make');
-    assert.equal(readFileSync(git('commondir'), 'utf8'), '.\n', 'the repository is its own common folder, as without the file');
+    assert.equal(
+      readFileSync(git('commondir'), 'utf8'),
+      '.\n',
+      'the repository is its own common folder, as without the file',
+    );
     assert.equal(readFileSync(git('config.worktree'), 'utf8'), '');
     for (const dir of ['hooks', 'info', 'worktrees']) assert.deepEqual(readdirSync(git(dir)), []);
     const plain = folder();
@@ -27,7 +39,11 @@ describe('what a sandboxed server never writes in a folder it may write', () => 
 
   test('git works as before in a repository given its placeholders', () => {
     const repo = folder();
-    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=p@example.invalid', '-c', 'user.name=p', ...args], { cwd: repo, encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.email=p@example.invalid', '-c', 'user.name=p', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
     git('init', '-q');
     git('commit', '-q', '--allow-empty', '-m', 'before');
     protectedPaths(repo, []);
@@ -54,15 +70,27 @@ describe('what a sandboxed server never writes in a folder it may write', () => 
     const found = protectedPaths(cwd, [home]);
     assert.ok(found.includes(join(home, '.git')) && !found.some((p) => p.startsWith(join(home, '.git/'))));
     assert.ok(found.includes(join(home, '.bashrc')) && found.includes(join(home, '.gitconfig')));
-    assert.ok(!found.includes(join(home, '.zshrc')) && !found.includes(join(home, '.mcp.json')) && !found.includes(join(home, '.vscode')));
+    assert.ok(
+      !found.includes(join(home, '.zshrc')) &&
+        !found.includes(join(home, '.mcp.json')) &&
+        !found.includes(join(home, '.vscode')),
+    );
     assert.equal(existsSync(join(home, '.vscode')), false);
   });
 
   test('repositories and .vscode folders one and two levels down, not in node_modules; a missing folder adds nothing', () => {
     const root = folder();
-    for (const dir of ['app/.git/hooks', 'libs/core/.git/hooks', 'libs/core/.vscode', 'node_modules/pkg/.git/hooks', 'a/b/c/.git/hooks']) mkdirSync(join(root, dir), { recursive: true });
+    for (const dir of [
+      'app/.git/hooks',
+      'libs/core/.git/hooks',
+      'libs/core/.vscode',
+      'node_modules/pkg/.git/hooks',
+      'a/b/c/.git/hooks',
+    ])
+      mkdirSync(join(root, dir), { recursive: true });
     const found = protectedPaths(root, [join(root, 'no-such-folder')]);
-    for (const p of ['app/.git/hooks', 'libs/core/.git/hooks', 'libs/core/.vscode']) assert.ok(found.includes(join(root, p)), p);
+    for (const p of ['app/.git/hooks', 'libs/core/.git/hooks', 'libs/core/.vscode'])
+      assert.ok(found.includes(join(root, p)), p);
     assert.ok(!found.some((p) => p.includes('node_modules') || p.includes('a/b/c') || p.includes('no-such-folder')));
   });
 });

@@ -7,13 +7,24 @@ import type { ListOptions, Listing } from '../../src/core/registry/client';
 import { allowedBy, DAILY_MS, due, refreshCatalog } from '../../src/core/registry/catalog';
 import type { RegistryServer } from '../../src/core/registry/serverJson';
 
-const server = (name: string, version: string, updatedAt: string): RegistryServer => ({ server: { name, description: 'x', version }, meta: { updatedAt, isLatest: true } });
+const server = (name: string, version: string, updatedAt: string): RegistryServer => ({
+  server: { name, description: 'x', version },
+  meta: { updatedAt, isLatest: true },
+});
 
 test('the first read is whole; the next asks only for what changed since the newest change seen, and merges it by name', async () => {
   const asked: ListOptions[] = [];
   const pages: Listing[] = [
-    { servers: [server('a/one', '1.0.0', '2026-09-01T00:00:00Z'), server('a/two', '2.0.0', '2026-09-03T00:00:00Z')], skipped: [], truncated: false },
-    { servers: [server('a/one', '1.1.0', '2026-10-01T00:00:00Z')], skipped: ['server "a/bad": description: too long'], truncated: false },
+    {
+      servers: [server('a/one', '1.0.0', '2026-09-01T00:00:00Z'), server('a/two', '2.0.0', '2026-09-03T00:00:00Z')],
+      skipped: [],
+      truncated: false,
+    },
+    {
+      servers: [server('a/one', '1.1.0', '2026-10-01T00:00:00Z')],
+      skipped: ['server "a/bad": description: too long'],
+      truncated: false,
+    },
   ];
   const list = async (o: ListOptions) => (asked.push(o), pages.shift()!);
   const first = await refreshCatalog(undefined, 'https://r.example/', list, 1_000);
@@ -21,7 +32,10 @@ test('the first read is whole; the next asks only for what changed since the new
   assert.equal(first.state.updatedSince, '2026-09-03T00:00:00Z');
   const second = await refreshCatalog(first.state, 'https://r.example/', list, 2_000);
   assert.deepEqual(asked[1], { updatedSince: '2026-09-03T00:00:00Z' });
-  assert.deepEqual(second.state.servers.map((s) => `${s.server.name}@${s.server.version}`), ['a/one@1.1.0', 'a/two@2.0.0']);
+  assert.deepEqual(
+    second.state.servers.map((s) => `${s.server.name}@${s.server.version}`),
+    ['a/one@1.1.0', 'a/two@2.0.0'],
+  );
   assert.deepEqual(second.skipped, ['server "a/bad": description: too long']);
   assert.equal(second.state.checkedAt, 2_000);
   // Another registry URL: read whole again.

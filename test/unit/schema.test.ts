@@ -4,7 +4,12 @@ import { checkArguments, exampleArguments } from '../../src/core/schema';
 
 const schema = {
   type: 'object',
-  properties: { query: { type: 'string' }, limit: { type: 'integer', default: 3 }, mode: { enum: ['fast', 'full'] }, flags: { type: 'array' } },
+  properties: {
+    query: { type: 'string' },
+    limit: { type: 'integer', default: 3 },
+    mode: { enum: ['fast', 'full'] },
+    flags: { type: 'array' },
+  },
   required: ['query', 'limit', 'mode', 'flags'],
 };
 

@@ -6,9 +6,24 @@ const NPX = 'C:\\Program Files\\nodejs\\npx.cmd';
 const CMD = 'C:\\Windows\\system32\\cmd.exe';
 const windows = (resolved: string) => ({ platform: 'win32' as const, resolve: () => resolved, comspec: CMD });
 /** Arguments a hostile workspace could put in a folder name or an entry. */
-const HOSTILE = ['a&calc&', 'x|y', '100%PATH%', 'c^d', 'say "hi"', 'two words', 'C:\\dir with space\\', '$(touch x)', '!x!', '<in', '>out', 'a;b'];
+const HOSTILE = [
+  'a&calc&',
+  'x|y',
+  '100%PATH%',
+  'c^d',
+  'say "hi"',
+  'two words',
+  'C:\\dir with space\\',
+  '$(touch x)',
+  '!x!',
+  '<in',
+  '>out',
+  'a;b',
+];
 
-/** What cmd.exe does to the line (one level of ^ escapes), then how the program splits it (CommandLineToArgvW rules). */
+/**
+ * What cmd.exe does to the line (one level of ^ escapes), then how the program splits it (CommandLineToArgvW rules).
+ */
 function asWindowsRunsIt(line: string): string[] {
   const afterCmd = line.replace(/\^(.)/g, '$1');
   const args: string[] = [];
@@ -19,7 +34,7 @@ function asWindowsRunsIt(line: string): string[] {
     const c = afterCmd[i]!;
     if (c === '\\') {
       let n = 0;
-      while (afterCmd[i] === '\\') (n++, i++);
+      while (afterCmd[i] === '\\') n++, i++;
       if (afterCmd[i] === '"') {
         cur += '\\'.repeat(Math.floor(n / 2));
         if (n % 2) cur += '"';
@@ -49,7 +64,12 @@ test('a .cmd shim on Windows runs through cmd.exe with every argument quoted and
   const plan = planSpawn('npx', ['-y', 'a&b', 'x|y', '50%', 'c^d', 'say "hi"', 'two words'], windows(NPX));
   assert.equal(plan.file, CMD);
   assert.equal(plan.windowsVerbatimArguments, true);
-  assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"-y^" ^"a^&b^" ^"x^|y^" ^"50^%^" ^"c^^d^" ^"say^ \\^"hi\\^"^" ^"two^ words^""']);
+  assert.deepEqual(plan.args, [
+    '/d',
+    '/s',
+    '/c',
+    '"npx ^"-y^" ^"a^&b^" ^"x^|y^" ^"50^%^" ^"c^^d^" ^"say^ \\^"hi\\^"^" ^"two^ words^""',
+  ]);
 });
 
 test('no metacharacter reaches cmd.exe unescaped, and the program gets back exactly the arguments given', () => {
@@ -70,7 +90,10 @@ test('a node_modules/.bin shim is escaped twice (cmd.exe parses its line once mo
 });
 
 test('an .exe on Windows and any command elsewhere spawn directly, arguments untouched, no shell', () => {
-  assert.deepEqual(planSpawn('node', HOSTILE, windows('C:\\Program Files\\nodejs\\node.exe')), { file: 'C:\\Program Files\\nodejs\\node.exe', args: HOSTILE });
+  assert.deepEqual(planSpawn('node', HOSTILE, windows('C:\\Program Files\\nodejs\\node.exe')), {
+    file: 'C:\\Program Files\\nodejs\\node.exe',
+    args: HOSTILE,
+  });
   assert.deepEqual(planSpawn('npx', HOSTILE, { platform: 'linux' }), { file: 'npx', args: HOSTILE });
   assert.deepEqual(planSpawn('npx', HOSTILE, { platform: 'darwin' }), { file: 'npx', args: HOSTILE });
 });

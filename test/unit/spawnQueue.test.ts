@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import { iterationCounter } from '../helpers';
 import { spawnSlot } from '../../src/core/mcp/transport/spawnQueue';
 
-test('spawn turns asked for together are granted one per event-loop iteration, even when each is slow and sets timers', { timeout: 30_000 }, async () => {
+test('spawn turns asked for together are granted one per event-loop iteration, even when each is slow and sets timers', {
+  timeout: 30_000,
+}, async () => {
   const loop = iterationCounter();
   const granted: number[] = [];
   try {

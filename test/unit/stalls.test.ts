@@ -21,13 +21,19 @@ for (const [name, make] of providers) {
       const m = await startMockModel([{ hang: true }]);
       const seen: string[] = [];
       // 3 s: on a loaded machine the first chunk ("thinking") took over 1 s to arrive.
-      await assert.rejects(make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 3_000, onText: (t) => seen.push(t) }), /the model sent nothing for 3 s, so the turn was ended \(setting "minagent.chat.idleTimeout"\)/);
+      await assert.rejects(
+        make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 3_000, onText: (t) => seen.push(t) }),
+        /the model sent nothing for 3 s, so the turn was ended \(setting "minagent.chat.idleTimeout"\)/,
+      );
       assert.deepEqual(seen, ['thinking'], 'what arrived before the stall was shown');
     });
 
     test('a server that never answers (not even headers) ends after the idle timeout too', async () => {
       const m = await startMockModel([{ hang: 'headers' }]);
-      await assert.rejects(make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 1_000 }), /sent nothing for 1 s/);
+      await assert.rejects(
+        make(m.port).chat([{ role: 'user', content: 'hi' }], [], { idleTimeoutMs: 1_000 }),
+        /sent nothing for 1 s/,
+      );
     });
 
     test('a slow stream that keeps sending is not ended', async () => {
@@ -41,18 +47,32 @@ for (const [name, make] of providers) {
       const m = await startMockModel([{ status: 429, retryAfter: 15 }, { text: 'never' }]);
       const abort = new AbortController();
       // onNotice runs just before the wait: the abort lands before the wait listens for it.
-      await assert.rejects(make(m.port).chat([{ role: 'user', content: 'hi' }], [], { signal: abort.signal, onNotice: () => abort.abort() }), { name: 'AbortError' });
+      await assert.rejects(
+        make(m.port).chat([{ role: 'user', content: 'hi' }], [], {
+          signal: abort.signal,
+          onNotice: () => abort.abort(),
+        }),
+        { name: 'AbortError' },
+      );
       assert.equal(m.requests.length, 1, 'no retry after the abort');
     });
 
     test('an answer cut at the output limit is marked cut, and a cut tool call never runs', async () => {
-      const m = await startMockModel([{ text: 'The first half of', cut: true }, { text: 'partial', toolCalls: [{ name: 'danger', arguments: '{"a":' }], cut: true }]);
+      const m = await startMockModel([
+        { text: 'The first half of', cut: true },
+        { text: 'partial', toolCalls: [{ name: 'danger', arguments: '{"a":' }], cut: true },
+      ]);
       const turn = await make(m.port).chat([{ role: 'user', content: 'hi' }], []);
       assert.equal(turn.cut, true);
       assert.equal(turn.text, 'The first half of');
       const registry = new ToolRegistry();
       let ran = 0;
-      registry.add({ name: 'danger', description: '', parameters: { type: 'object' }, call: async () => String(++ran) });
+      registry.add({
+        name: 'danger',
+        description: '',
+        parameters: { type: 'object' },
+        call: async () => String(++ran),
+      });
       const events: string[] = [];
       const result = await new Agent(make(m.port), registry).run('go', { onEvent: (e) => events.push(e.type) });
       assert.equal(result.cut, true);
@@ -66,10 +86,23 @@ for (const [name, make] of providers) {
 describe('Anthropic max_tokens', () => {
   test("comes from the model's limit, or the setting, never a fixed 4096 for a current model", async () => {
     const m = await startMockModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
-    await new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-sonnet-4-5-20250929' }).chat([{ role: 'user', content: 'hi' }], []);
-    await new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-opus-4-1-20250805' }).chat([{ role: 'user', content: 'hi' }], []);
-    await new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-sonnet-4-5', maxTokens: 1234 }).chat([{ role: 'user', content: 'hi' }], []);
-    assert.deepEqual(m.requests.map((r) => r.body.max_tokens), [64_000, 32_000, 1234]);
+    await new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-sonnet-4-5-20250929' }).chat(
+      [{ role: 'user', content: 'hi' }],
+      [],
+    );
+    await new AnthropicModel({ baseUrl: `http://127.0.0.1:${m.port}`, model: 'claude-opus-4-1-20250805' }).chat(
+      [{ role: 'user', content: 'hi' }],
+      [],
+    );
+    await new AnthropicModel({
+      baseUrl: `http://127.0.0.1:${m.port}`,
+      model: 'claude-sonnet-4-5',
+      maxTokens: 1234,
+    }).chat([{ role: 'user', content: 'hi' }], []);
+    assert.deepEqual(
+      m.requests.map((r) => r.body.max_tokens),
+      [64_000, 32_000, 1234],
+    );
     assert.equal(maxOutputTokens('claude-3-5-haiku-latest'), 8_192);
     assert.equal(maxOutputTokens('claude-3-haiku-20240307'), 4_096);
   });

@@ -10,12 +10,24 @@ test('a hung test fails alone and the run still ends', { timeout: 60_000 }, () =
   // A run of its own, not a subtest of this one (node:test marks its children with NODE_TEST_CONTEXT).
   const env: NodeJS.ProcessEnv = { ...process.env, MINAGENT_TEST_TIMEOUT_MS: '1500' };
   delete env.NODE_TEST_CONTEXT;
-  const r = spawnSync(process.execPath, ['--require', './test/timeouts.cjs', '--import', 'tsx', '--test', '--test-force-exit', join('fixtures', 'test-runner', 'hangs.ts')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env,
-    timeout: 50_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      './test/timeouts.cjs',
+      '--import',
+      'tsx',
+      '--test',
+      '--test-force-exit',
+      join('fixtures', 'test-runner', 'hangs.ts'),
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env,
+      timeout: 50_000,
+    },
+  );
   assert.equal(r.signal, null, 'the run ended by itself');
   assert.equal(r.status, 1);
   assert.match(r.stdout, /not ok 1 - hangs[\s\S]*test timed out after 1500ms/);

@@ -11,8 +11,19 @@ function setup() {
   let stored: SwitchState | undefined;
   const switches = new ToolSwitches({ get: () => stored, set: async (s) => void (stored = s) });
   const registry = new ToolRegistry();
-  const tool = (name: string, server: string, remoteName = name): Tool => ({ name, server, remoteName, description: `${name} tool`, parameters: { type: 'object' }, call: async () => 'ok' });
-  registry.replaceAll([tool('echo', 'research'), tool('analytics.echo', 'analytics', 'echo'), tool('row_count', 'analytics')]);
+  const tool = (name: string, server: string, remoteName = name): Tool => ({
+    name,
+    server,
+    remoteName,
+    description: `${name} tool`,
+    parameters: { type: 'object' },
+    call: async () => 'ok',
+  });
+  registry.replaceAll([
+    tool('echo', 'research'),
+    tool('analytics.echo', 'analytics', 'echo'),
+    tool('row_count', 'analytics'),
+  ]);
   return { switches, registry, stored: () => stored };
 }
 
@@ -35,15 +46,33 @@ test('a server or a tool switched off is not offered; the reason names it; the s
 });
 
 test('a corrupt stored state switches nothing off', () => {
-  const switches = new ToolSwitches({ get: () => ({ servers: 'x', tools: [1, null] }) as unknown as SwitchState, set: async () => {} });
+  const switches = new ToolSwitches({
+    get: () => ({ servers: 'x', tools: [1, null] }) as unknown as SwitchState,
+    set: async () => {},
+  });
   assert.equal(switches.isOn({ name: 'a', server: 'x' }), true);
 });
 
 test('the budget breakdown: schemas by server, history and the new message add up to the total', async () => {
   const { registry } = setup();
   const tools = registry.list().map((t, i) => ({ server: t.server!, schema: registry.schemas()[i]! }));
-  const b = await measureRequest({ limits: { window: { tokens: 10_000, source: 'test' }, counter: estimateCounter }, system: 'Be brief.', history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], draft: 'What is MCP?', tools });
-  assert.deepEqual(b.tools.map((t) => [t.server, t.count]), [['research', 1], ['analytics', 2]]);
+  const b = await measureRequest({
+    limits: { window: { tokens: 10_000, source: 'test' }, counter: estimateCounter },
+    system: 'Be brief.',
+    history: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ],
+    draft: 'What is MCP?',
+    tools,
+  });
+  assert.deepEqual(
+    b.tools.map((t) => [t.server, t.count]),
+    [
+      ['research', 1],
+      ['analytics', 2],
+    ],
+  );
   assert.equal(b.system, 4 + 3);
   assert.equal(b.message, 4 + 4);
   assert.equal(b.history, 4 + 1 + 4 + 2);

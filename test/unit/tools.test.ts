@@ -2,14 +2,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ToolRegistry, type Tool } from '../../src/core/tools';
 
-const tool = (name: string, call: Tool['call']): Tool => ({ name, description: name, parameters: { type: 'object', properties: {} }, call });
+const tool = (name: string, call: Tool['call']): Tool => ({
+  name,
+  description: name,
+  parameters: { type: 'object', properties: {} },
+  call,
+});
 
 test('call always resolves to a string, whatever the tool does', async () => {
   const r = new ToolRegistry();
   r.add(tool('ok', async () => 'fine'));
-  r.add(tool('throws', async () => {
-    throw new Error('boom');
-  }));
+  r.add(
+    tool('throws', async () => {
+      throw new Error('boom');
+    }),
+  );
   r.add(tool('object', async () => ({ a: 1 }) as unknown as string));
   assert.equal(await r.call('ok', {}), 'fine');
   assert.equal(await r.call('throws', {}), '{"error":"tool \\"throws\\" failed: boom"}');
@@ -41,6 +48,9 @@ test('schemas use wire names; changes fire one event', () => {
   r.onDidChange(() => changes++);
   r.replaceAll([tool('analytics.echo', async () => ''), tool('echo', async () => '')]);
   assert.equal(changes, 1);
-  assert.deepEqual(r.schemas().map((s) => s.name), ['analytics__echo', 'echo']);
+  assert.deepEqual(
+    r.schemas().map((s) => s.name),
+    ['analytics__echo', 'echo'],
+  );
   assert.equal(r.resolve('analytics__echo'), 'analytics.echo');
 });

@@ -4,8 +4,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { McpTrace, redactFields } from '../../src/core/mcp/trace/trace';
 import { traceDetail, traceSummary } from '../../src/core/mcp/trace/traceText';
 
-const request = (id: number, params: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params }) as JSONRPCMessage;
-const response = (id: number, result: Record<string, unknown> = {}): JSONRPCMessage => ({ jsonrpc: '2.0', id, result }) as JSONRPCMessage;
+const request = (id: number, params: Record<string, unknown> = {}): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, method: 'tools/call', params }) as JSONRPCMessage;
+const response = (id: number, result: Record<string, unknown> = {}): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, result }) as JSONRPCMessage;
 
 describe('McpTrace', () => {
   test('off by default: nothing is kept', () => {
@@ -25,7 +27,10 @@ describe('McpTrace', () => {
     const [req, note, res, err] = trace.entries();
     assert.deepEqual([req!.direction, req!.kind, req!.method, req!.id], ['out', 'request', 'tools/call', 1]);
     assert.equal(req!.size, Buffer.byteLength(JSON.stringify(request(1, { name: 'echo' }))));
-    assert.deepEqual([note!.direction, note!.kind, note!.method, note!.id], ['in', 'notification', 'notifications/progress', undefined]);
+    assert.deepEqual(
+      [note!.direction, note!.kind, note!.method, note!.id],
+      ['in', 'notification', 'notifications/progress', undefined],
+    );
     assert.deepEqual([res!.kind, res!.method, res!.id], ['response', 'tools/call', 1]);
     assert.ok(typeof res!.durationMs === 'number' && res!.durationMs >= 0);
     assert.equal(err!.kind, 'error');
@@ -41,13 +46,23 @@ describe('McpTrace', () => {
     trace.record('in', response(1, { content: [] }));
     const [server, appAsks, appAnswer, serverAnswer] = trace.entries();
     assert.equal(server!.app, undefined);
-    assert.deepEqual([appAsks!.app, appAsks!.direction, appAsks!.kind, appAsks!.method], ['show_chart', 'in', 'request', 'ui/initialize']);
-    assert.deepEqual([appAnswer!.app, appAnswer!.method], ['show_chart', 'ui/initialize'], "the app's answer is matched to the app's request");
+    assert.deepEqual(
+      [appAsks!.app, appAsks!.direction, appAsks!.kind, appAsks!.method],
+      ['show_chart', 'in', 'request', 'ui/initialize'],
+    );
+    assert.deepEqual(
+      [appAnswer!.app, appAnswer!.method],
+      ['show_chart', 'ui/initialize'],
+      "the app's answer is matched to the app's request",
+    );
     assert.equal(serverAnswer!.method, 'tools/call', "the server's answer to its own id 1");
     const summary = traceSummary('charts', trace);
     assert.match(summary, /← app show_chart\s+request\s+ui\/initialize/);
     assert.match(summary, /→ app show_chart\s+response\s+ui\/initialize/);
-    assert.match(traceDetail('charts', appAsks!), /^\/\/ received from the app of tool "show_chart" of server "charts" at /);
+    assert.match(
+      traceDetail('charts', appAsks!),
+      /^\/\/ received from the app of tool "show_chart" of server "charts" at /,
+    );
   });
 
   test('bounded in bytes: the oldest entries go first', () => {
@@ -74,7 +89,7 @@ describe('McpTrace', () => {
     assert.ok(trace.keptBytes < 8192);
   });
 
-  test('redacted: secret-looking fields, the server\'s own secrets, and a secret cut at the head', () => {
+  test("redacted: secret-looking fields, the server's own secrets, and a secret cut at the head", () => {
     const trace = new McpTrace({ maxMessageChars: 100, redact: (t) => t.split('hunter2-password').join('[redacted]') });
     trace.setEnabled(true);
     trace.record('out', request(1, { apiKey: 'sk-live-123456789' }));
@@ -85,11 +100,18 @@ describe('McpTrace', () => {
     const texts = entries.map((e) => e.text);
     assert.match(texts[0]!, /"apiKey":"\[redacted\]"/);
     assert.ok(entries[1]!.cut! > 0 && entries[2]!.cut! > 0, 'both were cut');
-    for (const leak of ['sk-live', 'hunter2', 'hunter', 'a-very-long', 'a-very']) assert.ok(!texts.join('\n').includes(leak), `"${leak}" leaked: ${texts.join('\n')}`);
+    for (const leak of ['sk-live', 'hunter2', 'hunter', 'a-very-long', 'a-very'])
+      assert.ok(!texts.join('\n').includes(leak), `"${leak}" leaked: ${texts.join('\n')}`);
     assert.match(texts[2]!, /"token":"\[redacted\]"/);
     // A cut text that ends inside a secret, even right after a backslash, and keys of any spelling.
     assert.equal(redactFields('{"params":{"token":"abc\\'), '{"params":{"token":"[redacted]');
-    assert.equal(redactFields('{"X-Api-Key":"k1","my.password":"p1"}'), '{"X-Api-Key":"[redacted]","my.password":"[redacted]"}');
-    assert.equal(redactFields('{"Authorization":"Bearer x","headers":{"x-api-key":"k"},"tokens":3}'), '{"Authorization":"[redacted]","headers":{"x-api-key":"[redacted]"},"tokens":3}');
+    assert.equal(
+      redactFields('{"X-Api-Key":"k1","my.password":"p1"}'),
+      '{"X-Api-Key":"[redacted]","my.password":"[redacted]"}',
+    );
+    assert.equal(
+      redactFields('{"Authorization":"Bearer x","headers":{"x-api-key":"k"},"tokens":3}'),
+      '{"Authorization":"[redacted]","headers":{"x-api-key":"[redacted]"},"tokens":3}',
+    );
   });
 });

@@ -15,6 +15,12 @@ test('a running unsandboxed server: its check mark becomes an unlock, its descri
 });
 
 test('a row whose icon is not the check mark keeps it (its own icon, an error): the description says it', () => {
-  assert.deepEqual([unsandboxedRow({ description: 'error', checkMark: false }).description, unsandboxedRow({ description: 'error', checkMark: false }).unlockIcon], ['error · unsandboxed', false]);
+  assert.deepEqual(
+    [
+      unsandboxedRow({ description: 'error', checkMark: false }).description,
+      unsandboxedRow({ description: 'error', checkMark: false }).unlockIcon,
+    ],
+    ['error · unsandboxed', false],
+  );
   assert.equal(unsandboxedRow({ description: undefined, checkMark: false }).description, 'unsandboxed');
 });

@@ -11,15 +11,24 @@ import { ROOT } from '../helpers';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
-  contributes: { configuration: { properties: Record<string, { scope?: string }> } | Array<{ properties: Record<string, { scope?: string }> }> };
+  contributes: {
+    configuration:
+      | { properties: Record<string, { scope?: string }> }
+      | Array<{ properties: Record<string, { scope?: string }> }>;
+  };
 };
-const groups = Array.isArray(manifest.contributes.configuration) ? manifest.contributes.configuration : [manifest.contributes.configuration];
+const groups = Array.isArray(manifest.contributes.configuration)
+  ? manifest.contributes.configuration
+  : [manifest.contributes.configuration];
 const properties = Object.assign({}, ...groups.map((g) => g.properties)) as Record<string, { scope?: string }>;
 
 describe('manifest', () => {
   test('every minagent setting is restricted in an untrusted workspace', () => {
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
-    assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), Object.keys(properties).sort());
+    assert.deepEqual(
+      [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+      Object.keys(properties).sort(),
+    );
   });
 
   test('approvals and the scripted model file can be set only in user settings (application and machine scope); every setting has a scope', () => {
@@ -41,7 +50,11 @@ describe('user servers in an untrusted workspace', () => {
   symlinkSync(join(repo, '.env'), join(home, 'linked.env'));
 
   const parse = (entry: Record<string, unknown>, untrusted: boolean) => {
-    const r = parseServers({ s: { command: 'node', ...entry } }, { workspaceFolder: repo, userHome: home, ...(untrusted ? { untrusted: true } : {}) }, 'settings');
+    const r = parseServers(
+      { s: { command: 'node', ...entry } },
+      { workspaceFolder: repo, userHome: home, ...(untrusted ? { untrusted: true } : {}) },
+      'settings',
+    );
     return { server: r.servers[0] as StdioServerConfig | undefined, problems: r.problems };
   };
 
@@ -60,8 +73,14 @@ describe('user servers in an untrusted workspace', () => {
   test('untrusted: a cwd inside the workspace is replaced by home, with a warning naming the field', () => {
     const { server, problems } = parse({ cwd: '${workspaceFolder}' }, true);
     assert.equal(server?.cwd, home);
-    assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'cwd', 'warning']]);
-    assert.match(problems[0]!.message, /inside the untrusted workspace \(or reached through a link there\); the server starts in/);
+    assert.deepEqual(
+      problems.map((p) => [p.server, p.field, p.severity]),
+      [['s', 'cwd', 'warning']],
+    );
+    assert.match(
+      problems[0]!.message,
+      /inside the untrusted workspace \(or reached through a link there\); the server starts in/,
+    );
   });
 
   test('untrusted: an env file inside the workspace (directly or through a link) is not read; one in home is', () => {
@@ -69,8 +88,14 @@ describe('user servers in an untrusted workspace', () => {
       const { server, problems } = parse({ envFile }, true);
       assert.ok(server, 'the server still starts');
       assert.equal(server.env.PLANTED, undefined, envFile);
-      assert.deepEqual(problems.map((p) => [p.field, p.severity]), [['envFile', 'warning']]);
-      assert.match(problems[0]!.message, /is inside the untrusted workspace \(or reached through a link there\); it is not read/);
+      assert.deepEqual(
+        problems.map((p) => [p.field, p.severity]),
+        [['envFile', 'warning']],
+      );
+      assert.match(
+        problems[0]!.message,
+        /is inside the untrusted workspace \(or reached through a link there\); it is not read/,
+      );
     }
     const mine = parse({ envFile: 'mine.env' }, true);
     assert.equal(mine.server?.env.MINE, '1', 'a relative env file resolves against home');

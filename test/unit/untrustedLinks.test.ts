@@ -30,15 +30,27 @@ symlinkSync(join(dir, 'elsewhere', 'second.env'), join(second, '.env'));
 symlinkSync(join(second, '.env'), join(home, 'via-second.env'));
 writeFileSync(join(home, 'mine.env'), 'MINE=1\n');
 
-const untrusted: VariableContext = { workspaceFolder: sub, workspaceFolders: [sub, second], userHome: home, untrusted: true };
+const untrusted: VariableContext = {
+  workspaceFolder: sub,
+  workspaceFolders: [sub, second],
+  userHome: home,
+  untrusted: true,
+};
 
 /** Both ways the configuration is loaded: env files read ahead (the extension) and read while parsing (the CLI). */
-async function bothWays(entry: Record<string, unknown>, ctx: VariableContext): Promise<Array<{ server?: StdioServerConfig; problems: ConfigProblem[]; read: Map<string, string | Error> }>> {
+async function bothWays(
+  entry: Record<string, unknown>,
+  ctx: VariableContext,
+): Promise<Array<{ server?: StdioServerConfig; problems: ConfigProblem[]; read: Map<string, string | Error> }>> {
   const raw = { s: { command: 'node', ...entry } };
   const read = await readEnvFiles(raw, ctx);
   const ahead = parseServers(raw, { ...ctx, envFiles: read }, 'settings');
   const whileParsing = parseServers(raw, ctx, 'settings');
-  return [ahead, whileParsing].map((r) => ({ server: r.servers[0] as StdioServerConfig | undefined, problems: r.problems, read }));
+  return [ahead, whileParsing].map((r) => ({
+    server: r.servers[0] as StdioServerConfig | undefined,
+    problems: r.problems,
+    read,
+  }));
 }
 
 describe('an untrusted workspace reaches nothing through links or other roots', () => {
@@ -46,8 +58,16 @@ describe('an untrusted workspace reaches nothing through links or other roots', 
     for (const { server, problems, read } of await bothWays({ envFile: '${workspaceFolder}/.env' }, untrusted)) {
       assert.ok(server, 'the server still starts');
       assert.equal(server.env.NODE_OPTIONS, undefined);
-      assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'envFile', 'warning']]);
-      assert.match(problems[0]!.message, new RegExp(`^${join(sub, '.env')} is inside the untrusted workspace \\(or reached through a link there\\); it is not read$`));
+      assert.deepEqual(
+        problems.map((p) => [p.server, p.field, p.severity]),
+        [['s', 'envFile', 'warning']],
+      );
+      assert.match(
+        problems[0]!.message,
+        new RegExp(
+          `^${join(sub, '.env')} is inside the untrusted workspace \\(or reached through a link there\\); it is not read$`,
+        ),
+      );
       assert.equal(read.size, 0, 'the file was never opened');
     }
   });
@@ -56,7 +76,11 @@ describe('an untrusted workspace reaches nothing through links or other roots', 
     for (const envFile of [join(second, '.env'), join(home, 'via-second.env')]) {
       for (const { server, problems, read } of await bothWays({ envFile }, untrusted)) {
         assert.equal(server?.env.NODE_OPTIONS, undefined, envFile);
-        assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'envFile', 'warning']], envFile);
+        assert.deepEqual(
+          problems.map((p) => [p.server, p.field, p.severity]),
+          [['s', 'envFile', 'warning']],
+          envFile,
+        );
         assert.equal(read.size, 0);
       }
     }
@@ -66,18 +90,25 @@ describe('an untrusted workspace reaches nothing through links or other roots', 
     for (const cwd of ['${workspaceFolder}/tools', second]) {
       for (const { server, problems } of await bothWays({ cwd }, untrusted)) {
         assert.equal(server?.cwd, home, cwd);
-        assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'cwd', 'warning']], cwd);
+        assert.deepEqual(
+          problems.map((p) => [p.server, p.field, p.severity]),
+          [['s', 'cwd', 'warning']],
+          cwd,
+        );
       }
     }
   });
 
-  test('what is the user\'s own is still read: a file in home, and the same links in a trusted workspace', async () => {
+  test("what is the user's own is still read: a file in home, and the same links in a trusted workspace", async () => {
     for (const { server, problems } of await bothWays({ envFile: 'mine.env' }, untrusted)) {
       assert.deepEqual(problems, []);
       assert.equal(server?.env.MINE, '1');
     }
     const { untrusted: _, ...trusted } = untrusted;
-    for (const { server, problems } of await bothWays({ envFile: '${workspaceFolder}/.env', cwd: '${workspaceFolder}/tools' }, trusted)) {
+    for (const { server, problems } of await bothWays(
+      { envFile: '${workspaceFolder}/.env', cwd: '${workspaceFolder}/tools' },
+      trusted,
+    )) {
       assert.deepEqual(problems, []);
       assert.equal(server?.env.NODE_OPTIONS, PWN.slice('NODE_OPTIONS='.length, -1));
       assert.equal(server?.cwd, join(sub, 'tools'));
@@ -100,7 +131,9 @@ describe('env files are bounded', () => {
     ['a FIFO with no writer', fifo, /it is not a regular file/],
     ['a 2 MB file', big, /it is larger than the 1 MB limit for env files \(2097157 bytes\)/],
   ] as const) {
-    test(`${label} is refused at once with an error naming the server, envFile and the file`, { timeout: 20_000 }, async () => {
+    test(`${label} is refused at once with an error naming the server, envFile and the file`, {
+      timeout: 20_000,
+    }, async () => {
       // Read ahead (the extension) first: the unbounded read took seconds and ~650 MB for /dev/zero and
       // never ended for a FIFO; parsing while reading (the CLI) would then block this thread.
       const started = performance.now();
@@ -110,8 +143,14 @@ describe('env files are bounded', () => {
       assert.ok([...read.values()].every((v) => v instanceof Error));
       for (const { server, problems } of await bothWays({ envFile }, trusted)) {
         assert.equal(server, undefined);
-        assert.deepEqual(problems.map((p) => [p.server, p.field, p.severity]), [['s', 'envFile', 'error']]);
-        assert.match(problems[0]!.message, new RegExp(`^cannot read ${envFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `));
+        assert.deepEqual(
+          problems.map((p) => [p.server, p.field, p.severity]),
+          [['s', 'envFile', 'error']],
+        );
+        assert.match(
+          problems[0]!.message,
+          new RegExp(`^cannot read ${envFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `),
+        );
         assert.match(problems[0]!.message, why);
       }
     });

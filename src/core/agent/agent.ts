@@ -1,5 +1,12 @@
 import { resultSources } from '../approvals/contextSources';
-import { errorMessage, pinOf, type ToolAnnotations, type ToolImage, type ToolRegistry, type ToolResource } from '../tools';
+import {
+  errorMessage,
+  pinOf,
+  type ToolAnnotations,
+  type ToolImage,
+  type ToolRegistry,
+  type ToolResource,
+} from '../tools';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
 import { DEFAULT_WINDOW } from '../budget/window';
@@ -17,7 +24,20 @@ export interface Step {
   /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
   detail: string;
   /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: { callId: string; images: ToolImage[]; resources?: ToolResource[]; name: string; wireName: string; server?: string; arguments: unknown; result: string; isError: boolean; status: ToolStatus; durationMs: number; appResult?: Record<string, unknown> };
+  tool?: {
+    callId: string;
+    images: ToolImage[];
+    resources?: ToolResource[];
+    name: string;
+    wireName: string;
+    server?: string;
+    arguments: unknown;
+    result: string;
+    isError: boolean;
+    status: ToolStatus;
+    durationMs: number;
+    appResult?: Record<string, unknown>;
+  };
 }
 
 /** Events while a turn runs, for a UI that shows every call as it happens. */
@@ -68,7 +88,10 @@ export interface ApprovalRequest {
 
 export interface AgentOptions extends AgentToolOptions {
   system?: string;
-  /** The servers' instructions, asked for at each run and added to the system prompt (e.g. `hub.catalog.instructions()`). */
+  /**
+   * The servers' instructions, asked for at each run and added to the system prompt (e.g.
+   * `hub.catalog.instructions()`).
+   */
   instructions?: () => string;
   /** Most model turns in one run. */
   maxSteps?: number;
@@ -123,7 +146,10 @@ export class Agent {
     const maxSteps = this.options.maxSteps ?? 10;
     const systemText = [this.options.system, this.options.instructions?.()].filter((t) => !!t).join('\n\n');
     const system: ChatMessage[] = systemText ? [{ role: 'system', content: systemText }] : [];
-    const conversation: ChatMessage[] = [...(options.history ?? []), ...(typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input)];
+    const conversation: ChatMessage[] = [
+      ...(options.history ?? []),
+      ...(typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input),
+    ];
     const steps: Step[] = [];
     const emit = (step: Step) => {
       steps.push(step);
@@ -138,13 +164,21 @@ export class Agent {
     for (let turn = 0; turn < maxSteps; turn++) {
       if (signal?.aborted) return end('cancelled', 'cancelled');
       const windowTokens = (await this.model.limits?.(signal).catch(() => undefined))?.window.tokens ?? DEFAULT_WINDOW;
-      const tools = this.options.tools?.(conversation, windowTokens, this.model.nativeToolSearch === true) ?? this.registry.schemas();
+      const tools =
+        this.options.tools?.(conversation, windowTokens, this.model.nativeToolSearch === true) ??
+        this.registry.schemas();
       let reply: Awaited<ReturnType<ChatModel['chat']>>;
       try {
         // Before every request, so a long multi-step turn stays within the model's window too.
         // Deferred tools the provider searches are not in the model's context: they do not count.
-        const request = await fitForModel(this.model, [...system, ...conversation], tools.filter((t) => !t.deferLoading), signal);
-        if (request.notice && request.notice !== lastNotice) onEvent?.({ type: 'notice', message: (lastNotice = request.notice) });
+        const request = await fitForModel(
+          this.model,
+          [...system, ...conversation],
+          tools.filter((t) => !t.deferLoading),
+          signal,
+        );
+        if (request.notice && request.notice !== lastNotice)
+          onEvent?.({ type: 'notice', message: (lastNotice = request.notice) });
         reply = await this.model.chat(request.messages, tools, {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
@@ -153,7 +187,8 @@ export class Agent {
         });
       } catch (err) {
         if (signal?.aborted) return end('cancelled', 'cancelled');
-        if (err instanceof BudgetError && turn === 0) return { steps, final: '', messages: [...(options.history ?? [])], stopped: 'error', notSent: err.message };
+        if (err instanceof BudgetError && turn === 0)
+          return { steps, final: '', messages: [...(options.history ?? [])], stopped: 'error', notSent: err.message };
         if (err instanceof BudgetError) return end('error', `not sent: ${err.message}`);
         return end('error', `model error: ${errorMessage(err)}`);
       }
@@ -164,11 +199,22 @@ export class Agent {
         emit({ index: steps.length, kind: 'final', detail: reply.text });
         return { steps, final: reply.text, messages: conversation, cut: true };
       }
-      conversation.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}), ...(reply.searches?.length ? { searches: reply.searches } : {}) });
+      conversation.push({
+        role: 'assistant',
+        content: reply.text,
+        ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
+        ...(reply.searches?.length ? { searches: reply.searches } : {}),
+      });
       // The provider's own searches show as search_tools cards, as ours do.
       for (const [i, s] of (reply.searches ?? []).entries()) {
         const tool = searchStep(this.registry, s, `${turn}.s${i}`);
-        onEvent?.({ type: 'tool_start', callId: tool.callId, name: tool.name, wireName: tool.wireName, arguments: tool.arguments });
+        onEvent?.({
+          type: 'tool_start',
+          callId: tool.callId,
+          name: tool.name,
+          wireName: tool.wireName,
+          arguments: tool.arguments,
+        });
         emit({ index: steps.length, kind: 'tool_call', detail: `${tool.name} -> ${tool.result}`, tool });
       }
       if (!reply.toolCalls.length) {
@@ -179,14 +225,36 @@ export class Agent {
       const offered = new Set(tools.map((t) => t.name));
       const sources = resultSources(conversation, this.registry);
       const before = [...conversation];
-      const results = await Promise.all(reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, sources, before, signal, onEvent)));
+      const results = await Promise.all(
+        reply.toolCalls.map((call, i) => this.runTool(call, `${turn}.${i}`, offered, sources, before, signal, onEvent)),
+      );
       for (const r of results) {
-        conversation.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.result, ...(r.isError ? { isError: true } : {}), ...(r.images.length ? { images: r.images } : {}) });
+        conversation.push({
+          role: 'tool',
+          toolCallId: r.call.id,
+          name: r.call.name,
+          content: r.result,
+          ...(r.isError ? { isError: true } : {}),
+          ...(r.images.length ? { images: r.images } : {}),
+        });
         emit({
           index: steps.length,
           kind: 'tool_call',
           detail: `${r.name} -> ${r.result}`,
-          tool: { callId: r.callId, images: r.images, ...(r.resources?.length ? { resources: r.resources } : {}), name: r.name, wireName: r.call.name, ...(r.server ? { server: r.server } : {}), arguments: r.args, result: r.result, isError: r.isError, status: r.status, durationMs: r.durationMs, ...(r.appResult ? { appResult: r.appResult } : {}) },
+          tool: {
+            callId: r.callId,
+            images: r.images,
+            ...(r.resources?.length ? { resources: r.resources } : {}),
+            name: r.name,
+            wireName: r.call.name,
+            ...(r.server ? { server: r.server } : {}),
+            arguments: r.args,
+            result: r.result,
+            isError: r.isError,
+            status: r.status,
+            durationMs: r.durationMs,
+            ...(r.appResult ? { appResult: r.appResult } : {}),
+          },
         });
       }
       if (signal?.aborted) return end('cancelled', 'cancelled');
@@ -195,7 +263,10 @@ export class Agent {
   }
 
   /** Asks for approval; undefined when allowed, else the error result for the model. */
-  private async askApproval(request: ApprovalRequest, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+  private async askApproval(
+    request: ApprovalRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult | undefined> {
     const waiting = new AbortController();
     let listChanged = false;
     const onAbort = () => waiting.abort();
@@ -209,7 +280,9 @@ export class Agent {
       if (signal?.aborted) return failed('cancelled', 'cancelled');
       const allowed = await this.options.approve!(request, waiting.signal).catch(() => false);
       if (listChanged) {
-        return failed(`server "${request.server}" changed its tool list while the call to "${request.name}" waited for approval; the approval was cancelled and nothing was run`);
+        return failed(
+          `server "${request.server}" changed its tool list while the call to "${request.name}" waited for approval; the approval was cancelled and nothing was run`,
+        );
       }
       if (signal?.aborted) return failed('cancelled', 'cancelled');
       return allowed === true ? undefined : failed(`the user denied the call to "${request.name}"`, 'denied');
@@ -219,20 +292,48 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolCall, callId: string, offered: ReadonlySet<string>, contextServers: string[], history: readonly ChatMessage[], signal: AbortSignal | undefined, onEvent: RunOptions['onEvent']): Promise<ToolRun> {
+  private async runTool(
+    call: ToolCall,
+    callId: string,
+    offered: ReadonlySet<string>,
+    contextServers: string[],
+    history: readonly ChatMessage[],
+    signal: AbortSignal | undefined,
+    onEvent: RunOptions['onEvent'],
+  ): Promise<ToolRun> {
     const name = this.registry.resolve(call.name) ?? call.name;
     const tool = this.registry.get(name);
     let server = tool?.server;
     const started = Date.now();
     let args: unknown = call.arguments;
     /** The run of this call, from how it ended. */
-    const ran = (outcome: ToolResult, extra: Partial<ToolRun> & Pick<ToolRun, 'durationMs' | 'images'>): ToolRun => ({ call, callId, name, server, args, result: outcome.text, isError: outcome.status !== 'ok', status: outcome.status, ...extra });
+    const ran = (outcome: ToolResult, extra: Partial<ToolRun> & Pick<ToolRun, 'durationMs' | 'images'>): ToolRun => ({
+      call,
+      callId,
+      name,
+      server,
+      args,
+      result: outcome.text,
+      isError: outcome.status !== 'ok',
+      status: outcome.status,
+      ...extra,
+    });
     if (typeof args === 'string') {
       try {
         args = args.trim() === '' ? {} : JSON.parse(args);
       } catch (err) {
-        onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: call.arguments });
-        return ran(failed(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`), { durationMs: 0, images: [] });
+        onEvent?.({
+          type: 'tool_start',
+          callId,
+          name,
+          wireName: call.name,
+          ...(server ? { server } : {}),
+          arguments: call.arguments,
+        });
+        return ran(
+          failed(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`),
+          { durationMs: 0, images: [] },
+        );
       }
     }
     const builtin = offered.has(call.name) ? this.options.builtin?.(call.name) : undefined;
@@ -245,12 +346,25 @@ export class Agent {
       return ran(outcome, { name: call.name, server: undefined, durationMs: Date.now() - started, images: [] });
     }
     // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
-    if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args)) server = tool.targetServer(args as Record<string, unknown>);
-    onEvent?.({ type: 'tool_start', callId, name, wireName: call.name, ...(server ? { server } : {}), arguments: args });
+    if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args))
+      server = tool.targetServer(args as Record<string, unknown>);
+    onEvent?.({
+      type: 'tool_start',
+      callId,
+      name,
+      wireName: call.name,
+      ...(server ? { server } : {}),
+      arguments: args,
+    });
     const wire = this.registry.wireName(name);
     if (tool && wire !== undefined && !offered.has(wire) && !this.options.isCallable?.(wire)) {
       // The model may call only what it was shown: a tool switched off (or left out) is refused here.
-      return ran(failed(`tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`), { server, durationMs: 0, images: [] });
+      return ran(
+        failed(
+          `tool "${name}" is not available: ${this.options.whyUnavailable?.(name) ?? 'it was not among the tools offered to the model'}`,
+        ),
+        { server, durationMs: 0, images: [] },
+      );
     }
     const images: ToolImage[] = [];
     const resources: ToolResource[] = [];
@@ -259,7 +373,8 @@ export class Agent {
       ...(signal ? { signal } : {}),
       onImage: (image: ToolImage) => images.push(image),
       onResource: (resource: ToolResource) => resources.push(resource),
-      onProgress: (p: { progress: number; total?: number; message?: string }) => onEvent?.({ type: 'tool_progress', callId, ...p }),
+      onProgress: (p: { progress: number; total?: number; message?: string }) =>
+        onEvent?.({ type: 'tool_progress', callId, ...p }),
       // A tool with an app: its app gets the result as the server sent it.
       ...(tool?.app ? { onResult: (r: Record<string, unknown>) => void (appResult = r) } : {}),
     };
@@ -270,11 +385,20 @@ export class Agent {
     }
     const pin = pinOf(tool);
     if (this.options.approve) {
-      const request = { ...pin, ...(server !== undefined && pin.server === undefined ? { server } : {}), callId, wireName: call.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}), contextServers };
+      const request = {
+        ...pin,
+        ...(server !== undefined && pin.server === undefined ? { server } : {}),
+        callId,
+        wireName: call.name,
+        arguments: args,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        contextServers,
+      };
       const denied = await this.askApproval(request, signal);
       if (denied !== undefined) return ran(denied, { server, durationMs: 0, images: [], resources: [] });
     }
-    // The call's own time: what the user spent deciding (the approval, a form the server asked for meanwhile) is not the tool's.
+    // The call's own time: what the user spent deciding (the approval, a form the server asked for meanwhile) is not
+    // the tool's.
     const userWait = () => (server !== undefined ? (this.options.userWaitMs?.(server) ?? 0) : 0);
     const calling = Date.now();
     const waitedBefore = userWait();

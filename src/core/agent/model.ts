@@ -8,7 +8,9 @@ import type { ChatMessage, ProviderSearch, ToolCall } from './messages';
 export interface ModelTurn {
   text: string;
   toolCalls: ToolCall[];
-  /** The model stopped at its output limit (OpenAI `finish_reason: "length"`, Anthropic `stop_reason: "max_tokens"`). */
+  /**
+   * The model stopped at its output limit (OpenAI `finish_reason: "length"`, Anthropic `stop_reason: "max_tokens"`).
+   */
   cut?: boolean;
   /** Tool searches the provider ran itself within this answer (see ChatModel.nativeToolSearch). */
   searches?: ProviderSearch[];
@@ -29,7 +31,11 @@ export interface ChatRequestOptions {
 /** A chat model that can call tools. Providers stream; the agent sees one turn at a time. */
 export interface ChatModel {
   readonly id: string;
-  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatRequestOptions): Promise<ModelTurn>;
+  chat(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options?: ChatRequestOptions,
+  ): Promise<ModelTurn>;
   /** The model's context window and token counter; without it a request is sent as it is. */
   limits?(signal?: AbortSignal): Promise<ModelLimits>;
   /**
@@ -60,10 +66,20 @@ export class ScriptedModel implements ChatModel {
   ) {}
 
   async limits(): Promise<ModelLimits> {
-    return { window: { tokens: this.contextWindow ?? DEFAULT_WINDOW, source: this.contextWindow ? 'minagent.chat.contextWindow' : 'assumed' }, counter: estimateCounter };
+    return {
+      window: {
+        tokens: this.contextWindow ?? DEFAULT_WINDOW,
+        source: this.contextWindow ? 'minagent.chat.contextWindow' : 'assumed',
+      },
+      counter: estimateCounter,
+    };
   }
 
-  async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+  async chat(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions = {},
+  ): Promise<ModelTurn> {
     this.calls.push({ messages: structuredClone([...messages]), tools: structuredClone([...tools]) });
     if (options.signal?.aborted) throw abortError();
     const turn = this.script[this.next++];
@@ -74,7 +90,11 @@ export class ScriptedModel implements ChatModel {
     }
     return {
       text: '',
-      toolCalls: turn.toolCalls.map((c, i) => ({ id: c.id ?? `call_${this.next}_${i}`, name: c.name, arguments: c.arguments ?? {} })),
+      toolCalls: turn.toolCalls.map((c, i) => ({
+        id: c.id ?? `call_${this.next}_${i}`,
+        name: c.name,
+        arguments: c.arguments ?? {},
+      })),
     };
   }
 }
@@ -83,12 +103,18 @@ export class ScriptedModel implements ChatModel {
 export function parseScript(value: unknown, where = 'script'): ScriptedTurn[] {
   if (!Array.isArray(value)) throw new Error(`${where}: must be a JSON array of turns`);
   return value.map((turn, i) => {
-    if (turn && typeof turn === 'object' && typeof (turn as { final?: unknown }).final === 'string') return { final: (turn as { final: string }).final };
+    if (turn && typeof turn === 'object' && typeof (turn as { final?: unknown }).final === 'string')
+      return { final: (turn as { final: string }).final };
     const calls = (turn as { toolCalls?: unknown })?.toolCalls;
-    if (Array.isArray(calls) && calls.every((c) => c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string')) {
+    if (
+      Array.isArray(calls) &&
+      calls.every((c) => c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string')
+    ) {
       return { toolCalls: calls as Array<{ name: string; arguments?: Record<string, unknown> }> };
     }
-    throw new Error(`${where}: turn ${i} must be {"final": "..."} or {"toolCalls": [{"name": "...", "arguments": {...}}]}`);
+    throw new Error(
+      `${where}: turn ${i} must be {"final": "..."} or {"toolCalls": [{"name": "...", "arguments": {...}}]}`,
+    );
   });
 }
 

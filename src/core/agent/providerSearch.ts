@@ -10,8 +10,22 @@ import type { ProviderSearch } from './messages';
 export function searchStep(registry: ToolRegistry, search: ProviderSearch, callId: string) {
   const loaded = search.found.map((wire) => {
     const tool = registry.get(registry.resolve(wire) ?? wire);
-    return { name: wire, ...(tool?.server !== undefined ? { server: tool.server } : {}), description: firstLine(tool?.description ?? '') };
+    return {
+      name: wire,
+      ...(tool?.server !== undefined ? { server: tool.server } : {}),
+      description: firstLine(tool?.description ?? ''),
+    };
   });
   const result = JSON.stringify({ loaded, note: "Searched by the model's provider (its own tool search)." });
-  return { callId, images: [], name: SEARCH_TOOL, wireName: SEARCH_TOOL, arguments: { query: search.query } as unknown, result, isError: false, status: 'ok' as const, durationMs: 0 };
+  return {
+    callId,
+    images: [],
+    name: SEARCH_TOOL,
+    wireName: SEARCH_TOOL,
+    arguments: { query: search.query } as unknown,
+    result,
+    isError: false,
+    status: 'ok' as const,
+    durationMs: 0,
+  };
 }

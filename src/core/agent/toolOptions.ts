@@ -16,7 +16,14 @@ export interface AgentToolOptions {
    * MinAgent's own tools that run without asking and without a server (search_tools): the runner
    * for a wire name, or undefined. It gets the conversation so far.
    */
-  builtin?: (wire: string) => ((args: unknown, history: readonly ChatMessage[]) => string | ToolResult | Promise<string | ToolResult>) | undefined;
-  /** What the model is told when it calls a tool the registry does not have (e.g. one its server removed after it was loaded). */
+  builtin?: (
+    wire: string,
+  ) =>
+    | ((args: unknown, history: readonly ChatMessage[]) => string | ToolResult | Promise<string | ToolResult>)
+    | undefined;
+  /**
+   * What the model is told when it calls a tool the registry does not have (e.g. one its server removed after it was
+   * loaded).
+   */
   unknownTool?: (wire: string, history: readonly ChatMessage[]) => string | undefined;
 }

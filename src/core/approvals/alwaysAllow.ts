@@ -33,9 +33,15 @@ export interface GrantKey {
  * by the identity of the server the call reaches (`identityOf`, from the server's current entry),
  * so "Always allow" for it holds per server, never for every server at once.
  */
-export function grantKey(req: { name: string; server?: string; serverIdentity?: string; remoteName?: string }, identityOf: (server: string) => string | undefined): GrantKey | undefined {
+export function grantKey(
+  req: { name: string; server?: string; serverIdentity?: string; remoteName?: string },
+  identityOf: (server: string) => string | undefined,
+): GrantKey | undefined {
   if (req.server === undefined) return undefined;
-  if (req.serverIdentity !== undefined) return req.remoteName !== undefined ? { identity: req.serverIdentity, tool: req.remoteName, server: req.server } : undefined;
+  if (req.serverIdentity !== undefined)
+    return req.remoteName !== undefined
+      ? { identity: req.serverIdentity, tool: req.remoteName, server: req.server }
+      : undefined;
   if (req.remoteName !== undefined) return undefined;
   const identity = identityOf(req.server);
   return identity !== undefined ? { identity, tool: req.name, server: req.server, builtin: true } : undefined;
@@ -73,8 +79,12 @@ export class AlwaysAllow {
   }
 
   async remove(grants: readonly Grant[]): Promise<void> {
-    const gone = (g: Grant) => grants.some((r) => r.identity === g.identity && r.tool === g.tool && r.builtin === g.builtin);
-    await this.storage.update(KEY, this.list().filter((g) => !gone(g)));
+    const gone = (g: Grant) =>
+      grants.some((r) => r.identity === g.identity && r.tool === g.tool && r.builtin === g.builtin);
+    await this.storage.update(
+      KEY,
+      this.list().filter((g) => !gone(g)),
+    );
   }
 
   /**
@@ -92,5 +102,12 @@ export class AlwaysAllow {
 
 function isGrant(v: unknown): v is Grant {
   const g = v as Partial<Grant> | null;
-  return typeof g === 'object' && g !== null && typeof g.identity === 'string' && typeof g.tool === 'string' && typeof g.server === 'string' && (g.builtin === undefined || g.builtin === true);
+  return (
+    typeof g === 'object' &&
+    g !== null &&
+    typeof g.identity === 'string' &&
+    typeof g.tool === 'string' &&
+    typeof g.server === 'string' &&
+    (g.builtin === undefined || g.builtin === true)
+  );
 }

@@ -67,7 +67,10 @@ export class ApprovalPolicy {
     return req.server !== undefined ? this.host.server(req.server) : undefined;
   }
 
-  /** The user vouched for the request's server: `trusted: true` in user settings, or an "Always allow" on one of its tools. */
+  /**
+   * The user vouched for the request's server: `trusted: true` in user settings, or an "Always allow" on one of its
+   * tools.
+   */
   private serverTrusted(req: ApprovalRequest): boolean {
     const config = this.config(req);
     if (trustedByUser(config)) return true;
@@ -87,5 +90,7 @@ export class ApprovalPolicy {
 /** "Allow for this chat" key: the pinned tool, never the registry name. */
 function keyOf(req: ApprovalRequest): string {
   // A tool without an identity of its own (read_resource) is allowed per server it reaches, never for all.
-  return req.serverIdentity !== undefined ? `${req.serverIdentity}/${req.remoteName ?? ''}` : `${req.server ?? ''}//${req.name}`;
+  return req.serverIdentity !== undefined
+    ? `${req.serverIdentity}/${req.remoteName ?? ''}`
+    : `${req.server ?? ''}//${req.name}`;
 }

@@ -32,10 +32,16 @@ export interface PolicyContext {
 export function preapproval(req: ApprovalRequest, ctx: PolicyContext): string | undefined {
   if (ctx.mode === 'never') return 'Ran without asking: "minagent.chat.approval" is "never".';
   if (ctx.allowedForChat) return 'Allowed for this chat.';
-  if (ctx.alwaysAllowed) return `Always allowed for this server's ${ctx.server?.type === 'stdio' ? 'command and arguments' : 'URL'}.`;
+  if (ctx.alwaysAllowed)
+    return `Always allowed for this server's ${ctx.server?.type === 'stdio' ? 'command and arguments' : 'URL'}.`;
   const auto = autoApproved(req, ctx);
   if (auto) return auto;
-  if (ctx.mode === 'readOnly' && req.annotations?.readOnlyHint === true && !readOnlyRisk(req, ctx.serverTrusted === true)) return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
+  if (
+    ctx.mode === 'readOnly' &&
+    req.annotations?.readOnlyHint === true &&
+    !readOnlyRisk(req, ctx.serverTrusted === true)
+  )
+    return 'Ran without asking because the server declared this tool read-only (readOnlyHint).';
   return undefined;
 }
 
@@ -51,7 +57,12 @@ export function readOnlyRisk(req: ApprovalRequest, serverTrusted: boolean): stri
   const others = (req.contextServers ?? []).filter((s) => s !== req.server);
   if (!others.length) return undefined;
   const servers = others.filter((s) => !isUnlistedSource(s));
-  const parts = [...(servers.length ? [`${servers.length === 1 ? 'server' : 'servers'} ${servers.map((s) => `"${s}"`).join(', ')}`] : []), ...others.filter(isUnlistedSource)];
+  const parts = [
+    ...(servers.length
+      ? [`${servers.length === 1 ? 'server' : 'servers'} ${servers.map((s) => `"${s}"`).join(', ')}`]
+      : []),
+    ...others.filter(isUnlistedSource),
+  ];
   return `Asks although its server calls it read-only: this conversation holds results from ${parts.join(' and from ')}, and its arguments could carry them to ${req.server ? `"${req.server}"` : 'its server'}.`;
 }
 
@@ -65,7 +76,9 @@ function autoApproved(req: ApprovalRequest, ctx: PolicyContext): string | undefi
   if (!server || req.remoteName === undefined || serverIdentity(server) !== req.serverIdentity) return undefined;
   const fromUser = server.origin === USER_ORIGIN;
   if (!fromUser && !ctx.trusted) return undefined;
-  if (server.autoApprove.includes(req.remoteName)) return `Ran without asking: listed in "autoApprove" of server "${server.name}" (${server.origin ?? 'settings'}).`;
-  if (fromUser && server.autoApprove.includes('*')) return `Ran without asking: "autoApprove": ["*"] of server "${server.name}" (${server.origin}).`;
+  if (server.autoApprove.includes(req.remoteName))
+    return `Ran without asking: listed in "autoApprove" of server "${server.name}" (${server.origin ?? 'settings'}).`;
+  if (fromUser && server.autoApprove.includes('*'))
+    return `Ran without asking: "autoApprove": ["*"] of server "${server.name}" (${server.origin}).`;
   return undefined;
 }

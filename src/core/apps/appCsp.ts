@@ -37,7 +37,14 @@ export function appCspDomains(csp: unknown): { domains: AppCspDomains; dropped: 
     if (list.length > MAX_DOMAINS) dropped.push(`${key}: ${list.length - MAX_DOMAINS} past the first ${MAX_DOMAINS}`);
     return kept;
   };
-  return { domains: { resourceDomains: read('resourceDomains'), connectDomains: read('connectDomains'), frameDomains: read('frameDomains') }, dropped };
+  return {
+    domains: {
+      resourceDomains: read('resourceDomains'),
+      connectDomains: read('connectDomains'),
+      frameDomains: read('frameDomains'),
+    },
+    dropped,
+  };
 }
 
 /**
@@ -68,7 +75,10 @@ export function appCsp({ resourceDomains, connectDomains, frameDomains }: AppCsp
  * `localhost:8080`); an origin is kept when a listed host matches it (and its port, where one is
  * listed); what is dropped is said for the server's log.
  */
-export function withinSandbox(domains: AppCspDomains, allowedDomains: readonly string[]): { domains: AppCspDomains; dropped: string[] } {
+export function withinSandbox(
+  domains: AppCspDomains,
+  allowedDomains: readonly string[],
+): { domains: AppCspDomains; dropped: string[] } {
   const dropped: string[] = [];
   const keep = (key: keyof AppCspDomains) =>
     domains[key].filter((origin) => {
@@ -76,7 +86,14 @@ export function withinSandbox(domains: AppCspDomains, allowedDomains: readonly s
       if (!ok) dropped.push(`${key}: ${JSON.stringify(origin)} (its server's sandbox does not reach it)`);
       return ok;
     });
-  return { domains: { resourceDomains: keep('resourceDomains'), connectDomains: keep('connectDomains'), frameDomains: keep('frameDomains') }, dropped };
+  return {
+    domains: {
+      resourceDomains: keep('resourceDomains'),
+      connectDomains: keep('connectDomains'),
+      frameDomains: keep('frameDomains'),
+    },
+    dropped,
+  };
 }
 
 const DEFAULT_PORTS: Record<string, string> = { 'https:': '443', 'wss:': '443', 'http:': '80', 'ws:': '80' };

@@ -24,7 +24,6 @@ export interface AppSource {
   sandboxDomains?(server: string): readonly string[] | undefined;
 }
 
-
 /**
  * Each app's document, read once per server and URI and kept until the server says it changed
  * (`resources/updated`); a failed read is not kept. A read that fails says why, naming the server
@@ -56,15 +55,23 @@ export class AppDocuments implements Disposable {
 
   private async read(server: string, uri: string): Promise<AppDocument | FeatureError> {
     const result = await this.source.readResource(server, uri);
-    if (isFeatureError(result)) return { error: `the app of server "${server}" (${uri}) could not be read: ${result.error}` };
+    if (isFeatureError(result))
+      return { error: `the app of server "${server}" (${uri}) could not be read: ${result.error}` };
     const content = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
-    const fail = (why: string): FeatureError => ({ error: `the app of server "${server}" (${uri}) ${why}; its result is shown as text` });
+    const fail = (why: string): FeatureError => ({
+      error: `the app of server "${server}" (${uri}) ${why}; its result is shown as text`,
+    });
     if (!content) return fail('came back empty');
     const mime = (content.mimeType ?? '').replace(/\s+/g, '').toLowerCase();
-    if (mime !== APP_MIME_TYPE && !mime.startsWith('text/html')) return fail(`is ${content.mimeType ? `of type "${content.mimeType.slice(0, 60)}"` : 'without a type'}, not ${APP_MIME_TYPE}`);
-    // A read keeps at most 1 MB of text (the official examples are about 200 KB): a larger app is not cut, it is refused.
+    if (mime !== APP_MIME_TYPE && !mime.startsWith('text/html'))
+      return fail(
+        `is ${content.mimeType ? `of type "${content.mimeType.slice(0, 60)}"` : 'without a type'}, not ${APP_MIME_TYPE}`,
+      );
+    // A read keeps at most 1 MB of text (the official examples are about 200 KB): a larger app is not cut, it is
+    // refused.
     if (content.truncated) return fail(`is ${Math.round(content.truncated.total / 1024)} KB, more than an app may be`);
-    const html = content.text ?? (content.blob !== undefined ? Buffer.from(content.blob, 'base64').toString('utf8') : undefined);
+    const html =
+      content.text ?? (content.blob !== undefined ? Buffer.from(content.blob, 'base64').toString('utf8') : undefined);
     if (html === undefined) return fail('has no text');
     const ui = uiMeta(content.meta);
     const declared = appCspDomains(ui?.csp);
@@ -72,9 +79,17 @@ export class AppDocuments implements Disposable {
     const bounded = sandboxed ? withinSandbox(declared.domains, sandboxed) : { domains: declared.domains, dropped: [] };
     const domains = bounded.domains;
     const dropped = [...declared.dropped, ...bounded.dropped];
-    const permissions = typeof ui?.permissions === 'object' && ui.permissions !== null ? (ui.permissions as Record<string, unknown>) : {};
+    const permissions =
+      typeof ui?.permissions === 'object' && ui.permissions !== null ? (ui.permissions as Record<string, unknown>) : {};
     // Its own script first: WebRTC closed, and unless it declares frames, no frame of its own (appGuard.ts).
-    return { server, uri, html: guardedHtml(html, domains.frameDomains.length > 0), csp: appCsp(domains), clipboardWrite: permissions.clipboardWrite !== undefined && permissions.clipboardWrite !== false, dropped };
+    return {
+      server,
+      uri,
+      html: guardedHtml(html, domains.frameDomains.length > 0),
+      csp: appCsp(domains),
+      clipboardWrite: permissions.clipboardWrite !== undefined && permissions.clipboardWrite !== false,
+      dropped,
+    };
   }
 
   dispose(): void {

@@ -37,18 +37,28 @@ export interface ToolVisibility {
 export function appOfTool(meta: unknown): { app?: ToolApp; visibility?: ToolVisibility; problem?: string } {
   if (typeof meta !== 'object' || meta === null) return {};
   const m = meta as Record<string, unknown>;
-  const ui = typeof m.ui === 'object' && m.ui !== null && !Array.isArray(m.ui) ? (m.ui as Record<string, unknown>) : undefined;
+  const ui =
+    typeof m.ui === 'object' && m.ui !== null && !Array.isArray(m.ui) ? (m.ui as Record<string, unknown>) : undefined;
   const problems: string[] = [];
   const seen = visibilityOf(ui?.visibility);
   if (seen.problem) problems.push(seen.problem);
   const uri = ui?.resourceUri ?? m['ui/resourceUri'];
   let app: ToolApp | undefined;
   if (uri !== undefined) {
-    if (typeof uri !== 'string' || !/^ui:\/\/[^\s]+$/.test(uri) || uri.length > MAX_URI_CHARS || /[\u0000-\u001f\u007f-\u009f]/.test(uri)) {
+    if (
+      typeof uri !== 'string' ||
+      !/^ui:\/\/[^\s]+$/.test(uri) ||
+      uri.length > MAX_URI_CHARS ||
+      /[\u0000-\u001f\u007f-\u009f]/.test(uri)
+    ) {
       problems.unshift(`declares an app at ${describe(uri)}, which is not a ui:// URI; its result is shown as text`);
     } else app = { resourceUri: uri };
   }
-  return { ...(app ? { app } : {}), ...(seen.visibility ? { visibility: seen.visibility } : {}), ...(problems.length ? { problem: problems.join('; it also ') } : {}) };
+  return {
+    ...(app ? { app } : {}),
+    ...(seen.visibility ? { visibility: seen.visibility } : {}),
+    ...(problems.length ? { problem: problems.join('; it also ') } : {}),
+  };
 }
 
 /**
@@ -59,7 +69,11 @@ export function appOfTool(meta: unknown): { app?: ToolApp; visibility?: ToolVisi
 function visibilityOf(value: unknown): { visibility?: ToolVisibility; problem?: string } {
   if (value === undefined) return {};
   if (!Array.isArray(value) || value.some((v) => v !== 'model' && v !== 'app')) {
-    return { visibility: { model: false, app: false }, problem: 'has a _meta.ui.visibility that is not a list of "model" and "app"; neither the model nor an app may call it' };
+    return {
+      visibility: { model: false, app: false },
+      problem:
+        'has a _meta.ui.visibility that is not a list of "model" and "app"; neither the model nor an app may call it',
+    };
   }
   return { visibility: { model: value.includes('model'), app: value.includes('app') } };
 }

@@ -42,28 +42,42 @@ export class BrowserSignIn {
   open(url: URL, issuer: string | undefined, redirectUrl: () => string): void {
     const server = this.options.server;
     const problem = endpointProblem(url);
-    if (problem) throw new EndpointRefused(`server "${server}": refused to open its authorization endpoint: it ${problem}`);
+    if (problem)
+      throw new EndpointRefused(`server "${server}": refused to open its authorization endpoint: it ${problem}`);
     const state = url.searchParams.get('state') ?? this.currentState;
     if (!state) throw new SignInNeeded(server, 'the authorization request has no state');
     const shownIssuer = issuer ?? url.origin;
     const signal = this.abort.signal;
     const timeoutMs = this.options.timeoutMs;
-    const waiting = this.options.receiver.wait({ state, route: redirectRoute(issuer) }, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+    const waiting = this.options.receiver.wait(
+      { state, route: redirectRoute(issuer) },
+      AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    );
     this.pending = (async () => {
-      this.options.log.info(`sign-in: opening the authorization page of ${url.origin} (issuer ${shownIssuer}); it returns to ${redirectUrl()}`);
-      if (!(await this.options.ui.open(url, server, shownIssuer))) throw new SignInNeeded(server, 'sign-in was declined');
+      this.options.log.info(
+        `sign-in: opening the authorization page of ${url.origin} (issuer ${shownIssuer}); it returns to ${redirectUrl()}`,
+      );
+      if (!(await this.options.ui.open(url, server, shownIssuer)))
+        throw new SignInNeeded(server, 'sign-in was declined');
       try {
         return await waiting;
       } catch (err) {
         if (err instanceof MixUpRefused) throw err;
-        throw new SignInNeeded(server, signal.aborted ? 'sign-in was cancelled' : `no answer from the browser within ${Math.round(timeoutMs / 1000)} s`);
+        throw new SignInNeeded(
+          server,
+          signal.aborted
+            ? 'sign-in was cancelled'
+            : `no answer from the browser within ${Math.round(timeoutMs / 1000)} s`,
+        );
       }
     })();
     waiting.catch(() => undefined);
     this.pending.catch(() => undefined);
   }
 
-  /** Waits for the browser to come back; the callback's code and `iss` (checked by the SDK), or why there is no code. */
+  /**
+   * Waits for the browser to come back; the callback's code and `iss` (checked by the SDK), or why there is no code.
+   */
   async callback(): Promise<{ code: string; iss: string | null }> {
     const pending = this.pending;
     if (!pending) throw new SignInNeeded(this.options.server, 'no sign-in is in progress');
@@ -77,7 +91,10 @@ export class BrowserSignIn {
     if (!code) {
       // The callback's error text is written by whoever sent the browser here: only a plain error code is shown.
       const error = params.get('error') ?? '';
-      throw new SignInNeeded(this.options.server, `the authorization server did not sign you in${/^[a-z_]{1,40}$/.test(error) ? ` (${error})` : ''}`);
+      throw new SignInNeeded(
+        this.options.server,
+        `the authorization server did not sign you in${/^[a-z_]{1,40}$/.test(error) ? ` (${error})` : ''}`,
+      );
     }
     return { code, iss: params.get('iss') };
   }

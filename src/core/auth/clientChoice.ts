@@ -1,6 +1,11 @@
 // Which OAuth client a server's sign-in uses with its authorization server, in the spec's order,
 // registering one when that is the way; a client secret goes only to the issuer it is bound to.
-import { registerClient, type FetchLike, type OAuthClientMetadata, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import {
+  registerClient,
+  type FetchLike,
+  type OAuthClientMetadata,
+  type StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
 import type { Logger } from '../logger';
 import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { isLoopbackHostname } from '../net/addresses';
@@ -49,15 +54,26 @@ export class ClientChoice {
     const pre = host.config.oauth;
     const issuer = host.issuer();
     const stamp = issuer ? { issuer } : {};
-    if (pre?.clientId) return { client_id: pre.clientId, ...(pre.clientSecret ? await this.boundSecret(pre.clientSecret, issuer) : {}), ...stamp };
+    if (pre?.clientId)
+      return {
+        client_id: pre.clientId,
+        ...(pre.clientSecret ? await this.boundSecret(pre.clientSecret, issuer) : {}),
+        ...stamp,
+      };
     const record = await host.record();
-    // A metadata document's client is the document (its redirects are listed there); a registered one must name this redirect.
-    if (record?.client && (record.client.client_id === host.clientMetadataUrl() || fitsRedirect(record.client, host.redirectUrl()))) {
+    // A metadata document's client is the document (its redirects are listed there); a registered one must name this
+    // redirect.
+    if (
+      record?.client &&
+      (record.client.client_id === host.clientMetadataUrl() || fitsRedirect(record.client, host.redirectUrl()))
+    ) {
       if (record.client.client_secret) host.secret(record.client.client_secret);
       return record.client;
     }
     if (record?.client) {
-      host.log.info(`the client registered earlier names another redirect than ${host.redirectUrl()}: registering again`);
+      host.log.info(
+        `the client registered earlier names another redirect than ${host.redirectUrl()}: registering again`,
+      );
       await host.update((r) => ({ ...r, client: undefined }));
     }
     if (record?.askedClientId) return { client_id: record.askedClientId, ...stamp };
@@ -67,14 +83,24 @@ export class ClientChoice {
     if (cimd) return undefined;
     // Registration: at the metadata's endpoint, or (a 2025-03-26 server without metadata) at /register of its origin.
     if (discovery && (metadata ? metadata.registration_endpoint : true)) {
-      // Nothing is registered for a server the user has not chosen to sign in to (no request a server can cause without a click).
+      // Nothing is registered for a server the user has not chosen to sign in to (no request a server can cause without
+      // a click).
       if (!host.consent.given) throw new SignInNeeded(host.server, 'the server requires you to sign in');
-      const problem = endpointProblem(metadata?.registration_endpoint ?? new URL('/register', discovery.authorizationServerUrl));
-      if (problem) throw new EndpointRefused(`server "${host.server}": refused the registration endpoint: it ${problem}`);
-      const registered = await registerClient(discovery.authorizationServerUrl, { metadata, clientMetadata: host.clientMetadata(), fetchFn: host.fetch() });
+      const problem = endpointProblem(
+        metadata?.registration_endpoint ?? new URL('/register', discovery.authorizationServerUrl),
+      );
+      if (problem)
+        throw new EndpointRefused(`server "${host.server}": refused the registration endpoint: it ${problem}`);
+      const registered = await registerClient(discovery.authorizationServerUrl, {
+        metadata,
+        clientMetadata: host.clientMetadata(),
+        fetchFn: host.fetch(),
+      });
       const info = { ...registered, redirect_uris: registered.redirect_uris ?? [host.redirectUrl()], ...stamp };
       await this.saveClientInformation(info);
-      host.log.info(`registered a client with ${shortHost(new URL(discovery.authorizationServerUrl))} for the redirect ${host.redirectUrl()}`);
+      host.log.info(
+        `registered a client with ${shortHost(new URL(discovery.authorizationServerUrl))} for the redirect ${host.redirectUrl()}`,
+      );
       return info;
     }
     // No registration endpoint and no usable metadata document: the spec's last resort is the user.
@@ -97,21 +123,38 @@ export class ClientChoice {
     if (!issuer) throw new SignInNeeded(server, 'the authorization server is not known yet');
     const bound = this.host.config.oauth?.issuer ?? this.boundIssuer;
     if (!bound) {
-      if (!(await this.host.consent.mayInteract(false))) throw new SignInNeeded(server, 'the server requires you to sign in');
+      if (!(await this.host.consent.mayInteract(false)))
+        throw new SignInNeeded(server, 'the server requires you to sign in');
       const ask = this.host.ui.bindClientSecret;
-      if (!ask) throw new ClientSecretUnbound(server, `its "oauth.clientSecret" names no authorization server: if it belongs to ${issuer}, add "oauth.issuer": "${issuer}" to the entry`);
-      if (!(await ask(server, issuer))) throw new ClientSecretUnbound(server, `its client secret was not sent to ${issuer} (you did not confirm that it belongs there)`);
+      if (!ask)
+        throw new ClientSecretUnbound(
+          server,
+          `its "oauth.clientSecret" names no authorization server: if it belongs to ${issuer}, add "oauth.issuer": "${issuer}" to the entry`,
+        );
+      if (!(await ask(server, issuer)))
+        throw new ClientSecretUnbound(
+          server,
+          `its client secret was not sent to ${issuer} (you did not confirm that it belongs there)`,
+        );
       // The answer is written to the entry, which restarts the server: that start signs in with the secret.
       this.boundIssuer = issuer;
       throw new SignInNeeded(server, `its client secret is now bound to ${issuer}; signing in again`);
     }
-    if (!sameIssuer(bound, issuer)) throw new ClientSecretUnbound(server, `its client secret belongs to ${bound}, but the server now names ${issuer} as its authorization server; the secret was not sent`);
+    if (!sameIssuer(bound, issuer))
+      throw new ClientSecretUnbound(
+        server,
+        `its client secret belongs to ${bound}, but the server now names ${issuer} as its authorization server; the secret was not sent`,
+      );
     return { client_secret: secret };
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
     // A pre-registered or typed client ID is kept as it is; a secret from settings is never copied into the store.
-    if (info.client_id === this.host.config.oauth?.clientId || info.client_id === (await this.host.record())?.askedClientId) return;
+    if (
+      info.client_id === this.host.config.oauth?.clientId ||
+      info.client_id === (await this.host.record())?.askedClientId
+    )
+      return;
     if (info.client_secret) this.host.secret(info.client_secret);
     await this.host.update((r) => ({ ...r, client: info }));
   }

@@ -1,5 +1,10 @@
 // Which authorization server a server names, beyond what the SDK's discovery finds.
-import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, type FetchLike, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  type FetchLike,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/client';
 
 /** The issuer a discovery found: the metadata's, else the authorization server's URL. */
 export function issuerOf(state: OAuthDiscoveryState): string {
@@ -15,7 +20,9 @@ export async function legacyDiscovery(url: string, fetchFn: FetchLike): Promise<
   const prm = await discoverOAuthProtectedResourceMetadata(url, {}, fetchFn).catch(() => undefined);
   if (prm) return undefined;
   const root = new URL('/', url);
-  const metadata = await discoverAuthorizationServerMetadata(root, { fetchFn, skipIssuerValidation: true }).catch(() => undefined);
+  const metadata = await discoverAuthorizationServerMetadata(root, { fetchFn, skipIssuerValidation: true }).catch(
+    () => undefined,
+  );
   if (!metadata || new URL(metadata.issuer).origin !== root.origin) return undefined;
   return { authorizationServerUrl: root.href, authorizationServerMetadata: metadata };
 }

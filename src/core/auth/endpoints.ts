@@ -16,7 +16,10 @@ export function endpointProblem(url: string | URL): string | undefined {
     return 'is not a URL';
   }
   if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:') return isLoopbackHostname(parsed.hostname) ? undefined : `uses plain http to ${shortHost(parsed)} (OAuth endpoints must be https, or http on this machine)`;
+  if (parsed.protocol === 'http:')
+    return isLoopbackHostname(parsed.hostname)
+      ? undefined
+      : `uses plain http to ${shortHost(parsed)} (OAuth endpoints must be https, or http on this machine)`;
   return `uses the scheme "${parsed.protocol.slice(0, 20).replace(/[^a-z0-9+.:-]/gi, '?')}" (OAuth endpoints must be https, or http on this machine)`;
 }
 

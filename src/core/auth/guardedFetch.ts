@@ -51,19 +51,25 @@ export function guardedFetch(base: FetchLike, guard: FetchGuard): FetchLike {
   };
   const outbound = async (target: URL, init: RequestInit | undefined): Promise<Response> => {
     const serverClass = await policy.server();
-    const send = pinnedFetch({ check: (address) => policy.check(address, serverClass), maxBytes: SIGN_IN_REPLY_BYTES, timeoutMs: SIGN_IN_REQUEST_MS });
+    const send = pinnedFetch({
+      check: (address) => policy.check(address, serverClass),
+      maxBytes: SIGN_IN_REPLY_BYTES,
+      timeoutMs: SIGN_IN_REQUEST_MS,
+    });
     let url = target;
     for (let hop = 0; ; hop++) {
       let response: Response;
       try {
         response = await send(url, init);
       } catch (err) {
-        if (err instanceof AddressRefused) refuse(`refused a sign-in request to ${shortHost(url)}: ${(err as Error).message}`);
+        if (err instanceof AddressRefused)
+          refuse(`refused a sign-in request to ${shortHost(url)}: ${(err as Error).message}`);
         throw err;
       }
       const location = response.headers.get('location');
       const method = (init?.method ?? 'GET').toUpperCase();
-      if (response.status < 300 || response.status > 399 || !location || method !== 'GET' || hop >= MAX_HOPS) return response;
+      if (response.status < 300 || response.status > 399 || !location || method !== 'GET' || hop >= MAX_HOPS)
+        return response;
       const next = new URL(location, url);
       const problem = endpointProblem(next);
       if (problem) refuse(`refused a redirect of a sign-in request: the next address ${problem}`);

@@ -11,7 +11,10 @@ export interface AuthManagerOptions {
   receiver: RedirectReceiver;
   ui: SignInUi;
   interaction: Interaction;
-  /** A Client ID Metadata Document URL (setting `minagent.oauth.clientMetadataUrl`, CLI `--client-metadata-url`); read at each sign-in. */
+  /**
+   * A Client ID Metadata Document URL (setting `minagent.oauth.clientMetadataUrl`, CLI `--client-metadata-url`); read
+   * at each sign-in.
+   */
   clientMetadataUrl?: string | (() => string | undefined);
 }
 
@@ -44,7 +47,10 @@ export class AuthManager {
       receiver: this.options.receiver,
       ui: this.options.ui,
       interaction: this.options.interaction,
-      clientMetadataUrl: typeof this.options.clientMetadataUrl === 'function' ? this.options.clientMetadataUrl : () => this.options.clientMetadataUrl as string | undefined,
+      clientMetadataUrl:
+        typeof this.options.clientMetadataUrl === 'function'
+          ? this.options.clientMetadataUrl
+          : () => this.options.clientMetadataUrl as string | undefined,
       log,
     });
     this.clients.set(config.name, client);

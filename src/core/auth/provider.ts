@@ -1,4 +1,14 @@
-import { auth, IssuerMismatchError, resourceUrlFromServerUrl, type FetchLike, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
+import {
+  auth,
+  IssuerMismatchError,
+  resourceUrlFromServerUrl,
+  type FetchLike,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import { silentLogger, type Logger } from '../logger';
 import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
@@ -48,7 +58,13 @@ export class ServerAuth implements OAuthClientProvider {
     this.resource = resourceUrlFromServerUrl(options.config.url).href;
     this.log = options.log ?? silentLogger;
     this.consent = new Consent(this.server, options.interaction, options.ui);
-    this.browser = new BrowserSignIn({ server: this.server, receiver: options.receiver, ui: options.ui, log: this.log, timeoutMs: options.signInTimeoutMs ?? 300_000 });
+    this.browser = new BrowserSignIn({
+      server: this.server,
+      receiver: options.receiver,
+      ui: options.ui,
+      log: this.log,
+      timeoutMs: options.signInTimeoutMs ?? 300_000,
+    });
     this.clients = new ClientChoice({
       server: this.server,
       config: options.config,
@@ -105,7 +121,12 @@ export class ServerAuth implements OAuthClientProvider {
    */
   async completeSignIn(fetchFn: FetchLike): Promise<void> {
     const { code, iss } = await this.browser.callback();
-    const result = await auth(this, { serverUrl: this.options.config.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn });
+    const result = await auth(this, {
+      serverUrl: this.options.config.url,
+      authorizationCode: code,
+      ...(iss !== null ? { iss } : {}),
+      fetchFn,
+    });
     if (result !== 'AUTHORIZED') throw new SignInNeeded(this.server, 'the authorization server did not issue a token');
     this.consent.requested = false;
     this.log.info('signed in');
@@ -128,7 +149,9 @@ export class ServerAuth implements OAuthClientProvider {
   private async adoptLegacyMetadata(fetchFn: FetchLike): Promise<boolean> {
     const state = await legacyDiscovery(this.options.config.url, fetchFn);
     if (!state) return false;
-    this.log.info(`a 2025-03-26 server: its authorization server metadata names ${issuerOf(state)} (same origin) as issuer`);
+    this.log.info(
+      `a 2025-03-26 server: its authorization server metadata names ${issuerOf(state)} (same origin) as issuer`,
+    );
     await this.saveDiscoveryState(state);
     return true;
   }

@@ -12,7 +12,10 @@ import type { AddressInfo } from 'node:net';
 export interface RedirectReceiver {
   /** The redirect URI for sign-ins with this authorization server (the same every time for one issuer). */
   redirectUrlFor(issuer: string | undefined): string;
-  /** The callback's query for this sign-in, or a rejection when `signal` aborts or the callback came back through another route. */
+  /**
+   * The callback's query for this sign-in, or a rejection when `signal` aborts or the callback came back through
+   * another route.
+   */
   wait(binding: CallbackBinding, signal?: AbortSignal): Promise<URLSearchParams>;
 }
 
@@ -31,7 +34,11 @@ export function redirectRoute(issuer: string | undefined): string {
   if (!issuer) return 'pending';
   let host = 'issuer';
   try {
-    host = new URL(issuer).host.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 60) || 'issuer';
+    host =
+      new URL(issuer).host
+        .toLowerCase()
+        .replace(/[^a-z0-9.-]/g, '-')
+        .slice(0, 60) || 'issuer';
   } catch {
     // not a URL: the hash alone tells issuers apart
   }
@@ -45,7 +52,10 @@ export type Delivery = 'delivered' | 'unknown' | 'refused';
 
 /** Waiters by `state`, each bound to its route; both receivers deliver through it. */
 export class PendingCallbacks {
-  private readonly waiters = new Map<string, { route: string; resolve: (params: URLSearchParams) => void; reject: (err: Error) => void }>();
+  private readonly waiters = new Map<
+    string,
+    { route: string; resolve: (params: URLSearchParams) => void; reject: (err: Error) => void }
+  >();
 
   wait(binding: CallbackBinding, signal?: AbortSignal): Promise<URLSearchParams> {
     const { state, route } = binding;
@@ -76,7 +86,11 @@ export class PendingCallbacks {
     if (!state || !waiter) return 'unknown';
     this.waiters.delete(state);
     if (waiter.route !== route) {
-      waiter.reject(new MixUpRefused('mix-up refused: the browser came back through another authorization server\'s address than the one this sign-in was sent to; nothing was sent'));
+      waiter.reject(
+        new MixUpRefused(
+          "mix-up refused: the browser came back through another authorization server's address than the one this sign-in was sent to; nothing was sent",
+        ),
+      );
       return 'refused';
     }
     waiter.resolve(params);
@@ -88,7 +102,10 @@ const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>MinA
 const PAGES: Record<Delivery, [number, string]> = {
   delivered: [200, 'Signed in. You can close this tab and return to MinAgent.'],
   unknown: [400, 'This sign-in link is not expected (it may be old). Start the sign-in again from MinAgent.'],
-  refused: [400, 'This sign-in came back from another authorization server than the one it was sent to, and was refused. Nothing was sent. Start the sign-in again from MinAgent.'],
+  refused: [
+    400,
+    'This sign-in came back from another authorization server than the one it was sent to, and was refused. Nothing was sent. Start the sign-in again from MinAgent.',
+  ],
 };
 
 /** A loopback redirect (RFC 8252): `http://127.0.0.1:PORT/callback/<route>`, listening only on 127.0.0.1. */
@@ -128,7 +145,9 @@ export class LoopbackReceiver implements RedirectReceiver {
 
   private waiting = 0;
 
-  /** Waits for the browser; while anyone waits, the listener keeps the process alive (a CLI has nothing else running). */
+  /**
+   * Waits for the browser; while anyone waits, the listener keeps the process alive (a CLI has nothing else running).
+   */
   wait(binding: CallbackBinding, signal?: AbortSignal): Promise<URLSearchParams> {
     if (this.waiting++ === 0) this.server.ref();
     const done = () => {

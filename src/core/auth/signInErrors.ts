@@ -9,8 +9,12 @@ export class SignInNeeded extends Error {
 
 /** Whether a failure means the user has to sign in (again): no session, an expired one, or too little scope. */
 export function isSignInNeeded(err: unknown): boolean {
-  if (err instanceof SignInNeeded || err instanceof UnauthorizedError || err instanceof InsufficientScopeError) return true;
-  return err instanceof SdkHttpError && (err.code === SdkErrorCode.ClientHttpAuthentication || err.code === SdkErrorCode.ClientHttpForbidden);
+  if (err instanceof SignInNeeded || err instanceof UnauthorizedError || err instanceof InsufficientScopeError)
+    return true;
+  return (
+    err instanceof SdkHttpError &&
+    (err.code === SdkErrorCode.ClientHttpAuthentication || err.code === SdkErrorCode.ClientHttpForbidden)
+  );
 }
 
 /** The entry's client secret has no authorization server it may go to. */

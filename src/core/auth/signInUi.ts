@@ -14,7 +14,8 @@ export interface SignInUi {
   /**
    * An entry with a client secret but no `oauth.issuer` (written before secrets were bound): asks
    * once whether the secret belongs to `issuer`, the authorization server the server names now,
-   * and on yes writes it to the entry (which restarts the server; the sign-in goes on from there). Without it (the CLI) such an entry is refused, with the line to add.
+   * and on yes writes it to the entry (which restarts the server; the sign-in goes on from there). Without it (the CLI)
+   * such an entry is refused, with the line to add.
    */
   bindClientSecret?(server: string, issuer: string): Promise<boolean>;
 }
@@ -41,7 +42,10 @@ export class Consent {
     return this.requested || this.interaction === 'always';
   }
 
-  /** Whether the user may be asked: always when given; with a session to renew (`hadSession`), after confirming, when `ask`. */
+  /**
+   * Whether the user may be asked: always when given; with a session to renew (`hadSession`), after confirming, when
+   * `ask`.
+   */
   async mayInteract(hadSession: boolean): Promise<boolean> {
     if (this.given) return true;
     if (this.interaction === 'never' || !hadSession) return false;

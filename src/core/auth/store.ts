@@ -1,4 +1,8 @@
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 
 /**
  * Where secrets live: VS Code's SecretStorage in the editor, a 0600 file for the CLI, memory in
@@ -71,7 +75,9 @@ export class AuthRecordStore {
 
   update(identity: string, resource: string, change: (record: AuthRecord) => AuthRecord): Promise<AuthRecord> {
     return this.serialize(AuthRecordStore.key(identity, resource), async (key) => {
-      const current = this.cache.has(key) ? this.cache.get(key) ?? undefined : parseRecord(await this.secrets.get(key), resource);
+      const current = this.cache.has(key)
+        ? (this.cache.get(key) ?? undefined)
+        : parseRecord(await this.secrets.get(key), resource);
       const next = { ...change(current ?? { resource }), resource };
       this.cache.set(key, next);
       await this.secrets.store(key, JSON.stringify(next));
@@ -95,7 +101,9 @@ export class AuthRecordStore {
   }
 }
 
-/** A stored record, if it is one and is for this resource (a record never answers for another, whatever its key says). */
+/**
+ * A stored record, if it is one and is for this resource (a record never answers for another, whatever its key says).
+ */
 function parseRecord(text: string | undefined, resource: string): AuthRecord | undefined {
   if (!text) return undefined;
   try {

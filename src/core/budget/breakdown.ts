@@ -40,12 +40,31 @@ export async function measureRequest(input: BudgetInput): Promise<BudgetBreakdow
   const message = input.draft ? draftCost : 0;
   let historyFull = 0;
   for (const m of input.history) historyFull += await cost(m);
-  const base = { window, reserve: answerReserve(window), counter: { label: counter.label, exact: counter.exact }, system, tools, message, historyFull };
+  const base = {
+    window,
+    reserve: answerReserve(window),
+    counter: { label: counter.label, exact: counter.exact },
+    system,
+    tools,
+    message,
+    historyFull,
+  };
   try {
-    const fitted = await fitRequest([...systemMsg, ...input.history, { role: 'user', content: input.draft }], input.tools.map((t) => t.schema), window, counter, imageTokens);
+    const fitted = await fitRequest(
+      [...systemMsg, ...input.history, { role: 'user', content: input.draft }],
+      input.tools.map((t) => t.schema),
+      window,
+      counter,
+      imageTokens,
+    );
     // The system prompt may carry the note about left-out turns: that counts as history.
     const history = Math.max(0, fitted.tokens - toolTotal - system - draftCost);
-    return { ...base, history, total: system + toolTotal + history + message, ...(fitted.trimmed ? { trimmed: fitted.trimmed } : {}) };
+    return {
+      ...base,
+      history,
+      total: system + toolTotal + history + message,
+      ...(fitted.trimmed ? { trimmed: fitted.trimmed } : {}),
+    };
   } catch (err) {
     if (!(err instanceof BudgetError)) throw err;
     return { ...base, history: historyFull, total: system + toolTotal + historyFull + message, over: err.message };

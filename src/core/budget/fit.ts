@@ -57,7 +57,16 @@ export function pairToolCalls(messages: readonly ChatMessage[]): ChatMessage[] {
       const r = messages[j] as Extract<ChatMessage, { role: 'tool' }>;
       if (!results.has(r.toolCallId)) results.set(r.toolCallId, r);
     }
-    for (const c of m.toolCalls) out.push(results.get(c.id) ?? { role: 'tool', toolCallId: c.id, name: c.name, content: '{"error":"no result: the turn ended before this call ran"}', isError: true });
+    for (const c of m.toolCalls)
+      out.push(
+        results.get(c.id) ?? {
+          role: 'tool',
+          toolCallId: c.id,
+          name: c.name,
+          content: '{"error":"no result: the turn ended before this call ran"}',
+          isError: true,
+        },
+      );
     i = j - 1;
   }
   return out;
@@ -73,7 +82,13 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  * are shortened, then its latest ones. `messages` starts with the system prompt, if any, and ends with
  * the current turn (its user message and the steps so far).
  */
-export async function fitRequest(messages: readonly ChatMessage[], tools: readonly ToolSchema[], window: ContextWindow, counter: TokenCounter, imageTokens?: number): Promise<FitResult> {
+export async function fitRequest(
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+  window: ContextWindow,
+  counter: TokenCounter,
+  imageTokens?: number,
+): Promise<FitResult> {
   const cost = (m: ChatMessage) => messageTokens(m, counter, imageTokens);
   const limit = window.tokens - answerReserve(window);
   const toolCost = await sum(tools, (t) => toolTokens(t, counter));
@@ -83,7 +98,9 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
   if (total() <= limit) return { messages: msgs, tokens: total(), limit };
 
   if (toolCost >= limit) {
-    throw new BudgetError(`the tool schemas alone cost about ${toolCost} tokens, more than the model's window allows (${limit} of ${window.tokens}, ${window.source}): switch servers or tools off in the Tools tree`);
+    throw new BudgetError(
+      `the tool schemas alone cost about ${toolCost} tokens, more than the model's window allows (${limit} of ${window.tokens}, ${window.source}): switch servers or tools off in the Tools tree`,
+    );
   }
   const report: TrimReport = { shortened: 0, imagesDropped: 0, turnsDropped: 0 };
   const set = async (i: number, m: ChatMessage) => {
@@ -109,7 +126,10 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
       const m = msgs[i]!;
       if (m.role !== 'tool' || !m.images?.length || imageTokens === 0) continue;
       const { images, ...rest } = m as ToolMessage;
-      await set(i, { ...rest, content: `${rest.content}\n[${images!.length} image${images!.length === 1 ? '' : 's'} left out to fit the context window]` });
+      await set(i, {
+        ...rest,
+        content: `${rest.content}\n[${images!.length} image${images!.length === 1 ? '' : 's'} left out to fit the context window]`,
+      });
       report.imagesDropped += images!.length;
     }
   };
@@ -159,7 +179,9 @@ export async function fitRequest(messages: readonly ChatMessage[], tools: readon
     }
   }
   if (total() > limit) {
-    throw new BudgetError(`this request needs about ${total()} tokens, but the model's window allows ${limit} (${window.tokens} less ${window.tokens - limit} kept for the answer; ${window.source}) even with every earlier turn left out: shorten the message, or switch tools off in the Tools tree`);
+    throw new BudgetError(
+      `this request needs about ${total()} tokens, but the model's window allows ${limit} (${window.tokens} less ${window.tokens - limit} kept for the answer; ${window.source}) even with every earlier turn left out: shorten the message, or switch tools off in the Tools tree`,
+    );
   }
   return { messages: msgs, tokens: total(), limit, trimmed: report };
 }
@@ -174,7 +196,9 @@ function shortened(text: string): string {
 }
 
 function droppedNote(turns: number, questions: string[]): string {
-  const listed = questions.slice(-LISTED_QUESTIONS).map((q, i) => `${i + 1}. ${q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)}…` : q}`);
+  const listed = questions
+    .slice(-LISTED_QUESTIONS)
+    .map((q, i) => `${i + 1}. ${q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)}…` : q}`);
   return [
     `[${turns} earlier turn${turns === 1 ? ' was' : 's were'} left out of this conversation to fit the model's context window.${listed.length ? ' In them the user had asked:' : ''}]`,
     ...listed,

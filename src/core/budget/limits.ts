@@ -31,8 +31,14 @@ export function counterFor(model: string): Promise<TokenCounter> {
 
 export const SETTING = 'minagent.chat.contextWindow';
 
-/** The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own (unless `probeWindow` is false), or the default. */
-export async function openAILimits(o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean; probeWindow?: boolean }, signal?: AbortSignal): Promise<ModelLimits> {
+/**
+ * The window and counter for an OpenAI-compatible server: the setting, a published window, Ollama's own (unless
+ * `probeWindow` is false), or the default.
+ */
+export async function openAILimits(
+  o: { baseUrl: string; model: string; contextWindow?: number; sendImages?: boolean; probeWindow?: boolean },
+  signal?: AbortSignal,
+): Promise<ModelLimits> {
   const counter = await counterFor(o.model);
   const images = o.sendImages ? {} : { imageTokens: 0 };
   if (o.contextWindow) return { window: { tokens: o.contextWindow, source: SETTING }, counter, ...images };
@@ -42,8 +48,13 @@ export async function openAILimits(o: { baseUrl: string; model: string; contextW
   return { window: ollama ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` }, counter, ...images };
 }
 
-/** Anthropic: the setting or Claude's published window; counted by the estimate (no local Claude tokenizer is published). */
+/**
+ * Anthropic: the setting or Claude's published window; counted by the estimate (no local Claude tokenizer is
+ * published).
+ */
 export function anthropicLimits(o: { model: string; contextWindow?: number }): ModelLimits {
-  const window = o.contextWindow ? { tokens: o.contextWindow, source: SETTING } : (knownWindow(o.model) ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` });
+  const window = o.contextWindow
+    ? { tokens: o.contextWindow, source: SETTING }
+    : (knownWindow(o.model) ?? { tokens: DEFAULT_WINDOW, source: `assumed; set ${SETTING}` });
   return { window, counter: estimateCounter };
 }

@@ -24,7 +24,8 @@ async function getJson(url: string, body: unknown | undefined, signal?: AbortSig
   return (await response.json()) as unknown;
 }
 
-const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+const positive = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
 
 /**
  * The context an Ollama server gives a model through its OpenAI-compatible API, which cannot set
@@ -57,18 +58,27 @@ async function query(baseUrl: string, model: string, signal?: AbortSignal): Prom
   } catch {
     return undefined;
   }
-  if (!show || typeof show !== 'object' || (show.model_info === undefined && show.parameters === undefined)) return undefined;
+  if (!show || typeof show !== 'object' || (show.model_info === undefined && show.parameters === undefined))
+    return undefined;
   const trained = Object.entries(show.model_info ?? {}).find(([k]) => k.endsWith('.context_length'))?.[1];
   const cap = (n: number) => Math.min(n, positive(trained) ?? n);
   try {
-    const ps = (await getJson(`${root}/api/ps`, undefined, signal)) as { models?: Array<{ name?: unknown; model?: unknown; context_length?: unknown }> };
+    const ps = (await getJson(`${root}/api/ps`, undefined, signal)) as {
+      models?: Array<{ name?: unknown; model?: unknown; context_length?: unknown }>;
+    };
     const loaded = ps.models?.find((m) => m.name === model || m.model === model || m.name === `${model}:latest`);
     const n = positive(loaded?.context_length);
-    if (n) return { tokens: n, source: 'Ollama: the loaded model\'s context_length' };
+    if (n) return { tokens: n, source: "Ollama: the loaded model's context_length" };
   } catch {
     // older servers have no context_length in /api/ps: fall through
   }
-  const numCtx = typeof show.parameters === 'string' ? positive(Number(/(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1])) : undefined;
-  if (numCtx) return { tokens: cap(numCtx), source: 'Ollama: the model\'s num_ctx' };
-  return { tokens: cap(OLLAMA_DEFAULT_NUM_CTX), source: `Ollama: the server's default num_ctx (${OLLAMA_DEFAULT_NUM_CTX})` };
+  const numCtx =
+    typeof show.parameters === 'string'
+      ? positive(Number(/(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1]))
+      : undefined;
+  if (numCtx) return { tokens: cap(numCtx), source: "Ollama: the model's num_ctx" };
+  return {
+    tokens: cap(OLLAMA_DEFAULT_NUM_CTX),
+    source: `Ollama: the server's default num_ctx (${OLLAMA_DEFAULT_NUM_CTX})`,
+  };
 }

@@ -14,7 +14,12 @@ export interface FittedRequest {
  * as it is). Throws BudgetError when even the current turn alone does not fit. When the window or
  * the count cannot be had (a provider's token count failed), the request goes as it is, with a note.
  */
-export async function fitForModel(model: ChatModel, messages: ChatMessage[], tools: readonly ToolSchema[], signal?: AbortSignal): Promise<FittedRequest> {
+export async function fitForModel(
+  model: ChatModel,
+  messages: ChatMessage[],
+  tools: readonly ToolSchema[],
+  signal?: AbortSignal,
+): Promise<FittedRequest> {
   if (!model.limits) return { messages };
   try {
     const { window, counter, imageTokens } = await model.limits(signal);
@@ -22,6 +27,9 @@ export async function fitForModel(model: ChatModel, messages: ChatMessage[], too
     return { messages: fitted.messages, ...(fitted.trimmed ? { notice: describeTrim(fitted.trimmed, window) } : {}) };
   } catch (err) {
     if (err instanceof BudgetError || signal?.aborted) throw err;
-    return { messages, notice: `The request could not be measured against the model's window (${errorMessage(err)}); it is sent untrimmed.` };
+    return {
+      messages,
+      notice: `The request could not be measured against the model's window (${errorMessage(err)}); it is sent untrimmed.`,
+    };
   }
 }

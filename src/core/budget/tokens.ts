@@ -63,7 +63,11 @@ export class CachedCounter implements TokenCounter {
 export async function messageTokens(m: ChatMessage, counter: TokenCounter, perImage = PER_IMAGE): Promise<number> {
   let n = PER_MESSAGE + (await counter.count(m.content));
   if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) n += PER_MESSAGE + (await counter.count(c.name)) + (await counter.count(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments)));
+    for (const c of m.toolCalls ?? [])
+      n +=
+        PER_MESSAGE +
+        (await counter.count(c.name)) +
+        (await counter.count(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments)));
   }
   if (m.role === 'tool' || m.role === 'user') n += (m.images?.length ?? 0) * perImage;
   return n;
@@ -71,7 +75,10 @@ export async function messageTokens(m: ChatMessage, counter: TokenCounter, perIm
 
 /** The tokens one tool definition costs in a request. */
 export async function toolTokens(t: ToolSchema, counter: TokenCounter): Promise<number> {
-  return PER_TOOL + (await counter.count(JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })));
+  return (
+    PER_TOOL +
+    (await counter.count(JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })))
+  );
 }
 
 export async function sum<T>(items: readonly T[], cost: (item: T) => Promise<number>): Promise<number> {

@@ -38,5 +38,7 @@ export function appContextSection(items: readonly TranscriptItem[]): string {
     parts.unshift(part);
     used += part.length;
   }
-  return parts.length ? `What the apps shown in this chat asked you to know (written by their servers):\n${parts.join('\n')}` : '';
+  return parts.length
+    ? `What the apps shown in this chat asked you to know (written by their servers):\n${parts.join('\n')}`
+    : '';
 }

@@ -2,10 +2,18 @@ import type { WebviewMessage } from '../../shared/protocol';
 import type { ChatAppsActions, Post } from './chatActions';
 import type { Conversation } from './conversation';
 
-type AppRequest = Extract<WebviewMessage, { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appFullscreen' | 'appConsent' | 'appMode' | 'appLook' }>;
+type AppRequest = Extract<
+  WebviewMessage,
+  { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appFullscreen' | 'appConsent' | 'appMode' | 'appLook' }
+>;
 
 /** A view's MCP App message, to the chat's apps: an app opens only for a card of the conversation that has one. */
-export async function routeAppRequest(message: AppRequest, post: Post, apps: ChatAppsActions | undefined, current: () => Promise<Conversation>): Promise<void> {
+export async function routeAppRequest(
+  message: AppRequest,
+  post: Post,
+  apps: ChatAppsActions | undefined,
+  current: () => Promise<Conversation>,
+): Promise<void> {
   switch (message.type) {
     case 'appOpen': {
       const item = (await current()).find(message.callId);

@@ -60,16 +60,23 @@ export class Attachments implements Disposable {
 
   /** Reads and attaches a resource; resolves to the error when it cannot be read (or is an app's page). */
   async add(server: string, uri: string, label: string): Promise<FeatureError | undefined> {
-    if (isAppPage(uri)) return { error: `${uri.slice(0, 200)} is an app's page (MCP Apps), not a document: its app shows it in a tool's card` };
+    if (isAppPage(uri))
+      return {
+        error: `${uri.slice(0, 200)} is an app's page (MCP Apps), not a document: its app shows it in a tool's card`,
+      };
     if (this.items.some((i) => i.chip.server === server && i.chip.uri === uri)) return undefined;
-    if (this.items.length >= MAX_ATTACHMENTS) return { error: `at most ${MAX_ATTACHMENTS} resources can be attached to one message` };
+    if (this.items.length >= MAX_ATTACHMENTS)
+      return { error: `at most ${MAX_ATTACHMENTS} resources can be attached to one message` };
     const result = await this.host.read(server, uri);
     if (isFeatureError(result)) return result;
     const text = formatReadResult(result, this.host.maxChars());
     const counter = await this.host.counter();
     const tokens = await counter.count(text);
     if (this.items.some((i) => i.chip.server === server && i.chip.uri === uri)) return undefined;
-    this.items.push({ chip: { id: `r${this.nextId++}`, server, uri, label: label.slice(0, 200), tokens, exact: counter.exact }, text });
+    this.items.push({
+      chip: { id: `r${this.nextId++}`, server, uri, label: label.slice(0, 200), tokens, exact: counter.exact },
+      text,
+    });
     this.onDidChangeEmitter.fire();
     return undefined;
   }
@@ -101,7 +108,9 @@ export class Attachments implements Disposable {
 
   /** Attaches again what a message that was not sent had taken (before anything attached since). */
   giveBack(context: TakenContext | undefined): void {
-    const back = (context?.taken ?? []).filter((a) => !this.items.some((i) => i.chip.server === a.chip.server && i.chip.uri === a.chip.uri));
+    const back = (context?.taken ?? []).filter(
+      (a) => !this.items.some((i) => i.chip.server === a.chip.server && i.chip.uri === a.chip.uri),
+    );
     if (!back.length) return;
     this.items.unshift(...back.slice(0, Math.max(0, MAX_ATTACHMENTS - this.items.length)));
     this.onDidChangeEmitter.fire();

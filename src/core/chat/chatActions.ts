@@ -27,7 +27,11 @@ export interface ChatActions {
   /** Opens a resource a link in the model's text names, when a running server lists it; rejects saying why not. */
   openLink?(uri: string): Promise<void>;
   /** Resources attached to the next message: a send takes them all, a chip's x takes one back. */
-  attachments?: { take(): TakenContext | undefined; remove(id: string): void; giveBack(taken: TakenContext | undefined): void };
+  attachments?: {
+    take(): TakenContext | undefined;
+    remove(id: string): void;
+    giveBack(taken: TakenContext | undefined): void;
+  };
   /** The user answered a server's ask card (a form, a sampling request). */
   answerAsk?(id: string, answer: AskAnswer): void;
   /** A view has its state: it gets what is still waiting for the user beyond the transcript (open ask cards). */
@@ -43,7 +47,10 @@ export interface ChatAppsActions {
   close(post: Post, callId: string): void;
   /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */
   fullscreen(post: Post, callId: string): void;
-  /** The user's answer in a card that asked whether its server's apps may show: every card of that server waiting on it opens (or shows text). */
+  /**
+   * The user's answer in a card that asked whether its server's apps may show: every card of that server waiting on it
+   * opens (or shows text).
+   */
   consent(post: Post, callId: string, show: boolean): Promise<void>;
   /** The app, still running, was pinned above the input or went back to its card: it is told its display mode. */
   mode(post: Post, callId: string, mode: 'inline' | 'pip'): void;

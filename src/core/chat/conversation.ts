@@ -55,7 +55,11 @@ export class Conversation {
   set messages(next: readonly ChatMessage[]) {
     // The agent returns the old history followed by the new turn; anything else rewrites from the first difference.
     let same = 0;
-    while (same < Math.min(next.length, this.messageList.length, this.messagesWrittenUpTo) && next[same] === this.messageList[same]) same++;
+    while (
+      same < Math.min(next.length, this.messageList.length, this.messagesWrittenUpTo) &&
+      next[same] === this.messageList[same]
+    )
+      same++;
     this.messageList = [...next];
     this.messagesWrittenUpTo = Math.min(this.messagesWrittenUpTo, same);
     this.messagesDirty = true;
@@ -109,7 +113,8 @@ export class Conversation {
     if (item?.kind !== 'user') return undefined;
     const m = lastIndex(this.messageList, (x) => x.role === 'user');
     const last = this.messageList[m];
-    if (last && typeof last.content === 'string' && last.content.endsWith(item.text)) this.messages = this.messageList.slice(0, m);
+    if (last && typeof last.content === 'string' && last.content.endsWith(item.text))
+      this.messages = this.messageList.slice(0, m);
     for (const id of this.order.slice(at)) this.remove(id);
     return item.text;
   }
@@ -124,7 +129,12 @@ export class Conversation {
   }
 
   setFullResult(id: string, text: string): void {
-    this.results.set(id, text.length > MAX_FULL_RESULT ? `${text.slice(0, MAX_FULL_RESULT)}\n…[not kept: ${text.length - MAX_FULL_RESULT} more characters]` : text);
+    this.results.set(
+      id,
+      text.length > MAX_FULL_RESULT
+        ? `${text.slice(0, MAX_FULL_RESULT)}\n…[not kept: ${text.length - MAX_FULL_RESULT} more characters]`
+        : text,
+    );
     this.dirtyResults.add(id);
   }
 
@@ -137,7 +147,11 @@ export class Conversation {
   }
 
   /** Restores stored state without events or dirt (the store's loader). */
-  restore(items: readonly TranscriptItem[], messages: readonly ChatMessage[], results: ReadonlyMap<string, string>): void {
+  restore(
+    items: readonly TranscriptItem[],
+    messages: readonly ChatMessage[],
+    results: ReadonlyMap<string, string>,
+  ): void {
     for (const item of items) {
       const clean = item.kind === 'assistant' && item.streaming ? { ...item, streaming: false } : item;
       if (!this.byId.has(item.id)) this.order.push(item.id);
@@ -151,7 +165,12 @@ export class Conversation {
   }
 
   /** Takes what changed since the last call, for the store to append. */
-  takeChanges(): { items: TranscriptItem[]; removed: string[]; messages?: { from: number; list: ChatMessage[] }; results: Array<[string, string]> } {
+  takeChanges(): {
+    items: TranscriptItem[];
+    removed: string[];
+    messages?: { from: number; list: ChatMessage[] };
+    results: Array<[string, string]>;
+  } {
     const items = [...this.dirtyItems].flatMap((id) => {
       const item = this.byId.get(id);
       return item ? [item] : [];

@@ -28,7 +28,11 @@ export function watchedOffer(offer: ToolOffer, onFirst: (plan: ToolPlan) => void
  * first request carried `plan`: the last earlier message marked says how it was before. Nothing for
  * a chat's first message (the meter says it), or when nothing changed.
  */
-export function deferralSwitch(items: readonly TranscriptItem[], id: string, plan: Pick<ToolPlan, 'deferred' | 'deferredCount' | 'tools'>): string | undefined {
+export function deferralSwitch(
+  items: readonly TranscriptItem[],
+  id: string,
+  plan: Pick<ToolPlan, 'deferred' | 'deferredCount' | 'tools'>,
+): string | undefined {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;
     if ((item.kind !== 'user' && item.kind !== 'prompt') || item.id === id || item.deferred === undefined) continue;

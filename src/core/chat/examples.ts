@@ -30,7 +30,12 @@ export function examplePrompts(tools: readonly ToolLike[], max = 4): ExampleProm
   }
   return picked.map((t) => {
     const description = shortened(firstSentence(oneLine(t.description)) || oneLine(t.title ?? ''));
-    return { tool: t.name, ...(t.server ? { server: t.server } : {}), prompt: `Use ${oneLine(t.name).slice(0, 64)} to `, ...(description ? { description } : {}) };
+    return {
+      tool: t.name,
+      ...(t.server ? { server: t.server } : {}),
+      prompt: `Use ${oneLine(t.name).slice(0, 64)} to `,
+      ...(description ? { description } : {}),
+    };
   });
 }
 

@@ -27,7 +27,13 @@ export function takeBackLastTurn(c: Conversation, running: boolean): TakenTurn {
   const text = c.takeBackLastTurn();
   if (text === undefined) throw new Error('there is no message of yours to take back');
   const kept = c.items;
-  return { text, from: c, items: items.slice(kept.length), messages, left: { lastId: kept.at(-1)?.id, size: kept.length, messages: c.messages.length } };
+  return {
+    text,
+    from: c,
+    items: items.slice(kept.length),
+    messages,
+    left: { lastId: kept.at(-1)?.id, size: kept.length, messages: c.messages.length },
+  };
 }
 
 /**
@@ -36,7 +42,13 @@ export function takeBackLastTurn(c: Conversation, running: boolean): TakenTurn {
  */
 export function putBackTurn(c: Conversation, taken: TakenTurn): boolean {
   const now = c.items;
-  if (c !== taken.from || now.length !== taken.left.size || now.at(-1)?.id !== taken.left.lastId || c.messages.length !== taken.left.messages) return false;
+  if (
+    c !== taken.from ||
+    now.length !== taken.left.size ||
+    now.at(-1)?.id !== taken.left.lastId ||
+    c.messages.length !== taken.left.messages
+  )
+    return false;
   for (const item of taken.items) {
     c.append(item);
     // Written again: the store dropped them with the items.

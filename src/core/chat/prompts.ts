@@ -11,7 +11,12 @@ import { SHOWN_IMAGE } from '../../shared/validatePrompts';
 export interface PromptCatalog {
   prompts(): NamedPrompt[];
   getPrompt(name: string, args: Record<string, string>): Promise<PromptResult | FeatureError>;
-  completePrompt(name: string, argument: string, value: string, context?: Record<string, string>): Promise<Completion | FeatureError>;
+  completePrompt(
+    name: string,
+    argument: string,
+    value: string,
+    context?: Record<string, string>,
+  ): Promise<Completion | FeatureError>;
   readonly onDidChangePrompts: Event<void>;
 }
 
@@ -51,13 +56,27 @@ export class ChatPrompts {
         server: p.server,
         ...(p.title !== undefined ? { title: cut(p.title, MAX_DESCRIPTION) } : {}),
         ...(p.description !== undefined ? { description: cut(p.description, MAX_DESCRIPTION) } : {}),
-        arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description !== undefined ? { description: cut(a.description, MAX_DESCRIPTION) } : {}) })),
+        arguments: p.arguments.map((a) => ({
+          name: a.name,
+          required: a.required,
+          ...(a.description !== undefined ? { description: cut(a.description, MAX_DESCRIPTION) } : {}),
+        })),
       }));
   }
 
   /** The server's completions, or the reason there are none (never throws). */
-  async complete(prompt: string, argument: string, value: string, context: Record<string, string>): Promise<{ values: string[]; error?: string }> {
-    const result = await this.catalog.completePrompt(prompt, argument, value, Object.keys(context).length ? context : undefined);
+  async complete(
+    prompt: string,
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; error?: string }> {
+    const result = await this.catalog.completePrompt(
+      prompt,
+      argument,
+      value,
+      Object.keys(context).length ? context : undefined,
+    );
     return isFeatureError(result) ? { values: [], error: result.error } : { values: result.values };
   }
 
@@ -65,7 +84,8 @@ export class ChatPrompts {
   async expand(prompt: string, args: Record<string, string>): Promise<PromptInput> {
     const result = await this.catalog.getPrompt(prompt, args);
     if (isFeatureError(result)) throw new Error(result.error);
-    if (!result.messages.length) throw new Error(`prompt "${prompt}" of server "${result.server}" returned no messages`);
+    if (!result.messages.length)
+      throw new Error(`prompt "${prompt}" of server "${result.server}" returned no messages`);
     return promptInput(prompt, result);
   }
 }
@@ -84,9 +104,16 @@ export function promptInput(prompt: string, result: PromptResult): PromptInput {
     const takeImage = image !== undefined && m.role === 'user' && imageCount < MAX_IMAGES;
     if (takeImage) imageCount++;
     const refused = m.content.type === 'image' && !takeImage;
-    const text = cut(refused ? `[${String(m.content.mimeType ?? 'unknown')} image: not sent]` : describeContent(m.content), MAX_PROMPT_MESSAGE_CHARS);
+    const text = cut(
+      refused ? `[${String(m.content.mimeType ?? 'unknown')} image: not sent]` : describeContent(m.content),
+      MAX_PROMPT_MESSAGE_CHARS,
+    );
     const images: ToolImage[] = takeImage ? [image] : [];
-    messages.push(m.role === 'user' ? { role: 'user', content: text, ...(images.length ? { images } : {}) } : { role: 'assistant', content: text });
+    messages.push(
+      m.role === 'user'
+        ? { role: 'user', content: text, ...(images.length ? { images } : {}) }
+        : { role: 'assistant', content: text },
+    );
     shown.push({ role: m.role, text, ...(images.length ? { images } : {}) });
   }
   return { prompt, server: result.server, messages, shown };
@@ -94,15 +121,26 @@ export function promptInput(prompt: string, result: PromptResult): PromptInput {
 
 /** The image of an image block or of an embedded image resource, when it is one we may show and send. */
 function imageOf(content: { type: string } & Record<string, unknown>): ToolImage | undefined {
-  const source = content.type === 'image' ? content : content.type === 'resource' && typeof content.resource === 'object' && content.resource !== null ? (content.resource as Record<string, unknown>) : undefined;
+  const source =
+    content.type === 'image'
+      ? content
+      : content.type === 'resource' && typeof content.resource === 'object' && content.resource !== null
+        ? (content.resource as Record<string, unknown>)
+        : undefined;
   if (!source) return undefined;
   const data = content.type === 'image' ? source.data : source.blob;
   const mimeType = source.mimeType;
-  if (typeof data !== 'string' || typeof mimeType !== 'string' || !SHOWN_IMAGE.test(mimeType) || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+  if (
+    typeof data !== 'string' ||
+    typeof mimeType !== 'string' ||
+    !SHOWN_IMAGE.test(mimeType) ||
+    data.length > MAX_IMAGE_CHARS ||
+    !/^[A-Za-z0-9+/]*={0,2}$/.test(data)
+  )
+    return undefined;
   return { mimeType, data };
 }
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n…[cut: ${text.length - max} more characters]` : text;
 }
-

@@ -148,7 +148,8 @@ export class ChatRouter implements Disposable {
       case 'undoEdit': {
         const taken = this.taken;
         this.taken = undefined;
-        if (!taken || !putBackTurn(await this.current(), taken)) throw new Error('the message can no longer be put back: the chat changed since Edit');
+        if (!taken || !putBackTurn(await this.current(), taken))
+          throw new Error('the message can no longer be put back: the chat changed since Edit');
         void this.save(taken.from);
         this.actions.contextChanged?.();
         return;
@@ -177,7 +178,8 @@ export class ChatRouter implements Disposable {
         const c = await this.current();
         const text = c.fullResult(message.callId);
         const item = c.find(message.callId);
-        if (text !== undefined) await this.actions.openText(text, 'plaintext', `result · ${item?.kind === 'tool' ? item.card.name : 'tool'}`);
+        if (text !== undefined)
+          await this.actions.openText(text, 'plaintext', `result · ${item?.kind === 'tool' ? item.card.name : 'tool'}`);
         return;
       }
       case 'setupModel':
@@ -193,7 +195,8 @@ export class ChatRouter implements Disposable {
         this.actions.attachments?.remove(message.id);
         return;
       case 'openLink':
-        if (!this.actions.openLink) throw new Error(`${message.uri} is not a web address, and this chat opens no resources`);
+        if (!this.actions.openLink)
+          throw new Error(`${message.uri} is not a web address, and this chat opens no resources`);
         return this.actions.openLink(message.uri);
       default:
         return routeAppRequest(message, post, this.actions.apps, () => this.current());
@@ -220,7 +223,10 @@ export class ChatRouter implements Disposable {
     if (this.conversation) this.runner.end(this.conversation, 'stopped');
   }
 
-  /** Replaces the conversation at once: the running turn ends and keeps writing only into the old one, which no view shows. */
+  /**
+   * Replaces the conversation at once: the running turn ends and keeps writing only into the old one, which no view
+   * shows.
+   */
   newChat(): void {
     const old = this.conversation;
     if (old) this.runner.end(old, 'newChat');
@@ -270,7 +276,11 @@ export class ChatRouter implements Disposable {
   async exportMarkdown(): Promise<void> {
     const c = await this.current();
     const kept = (await this.store.list()).find((info) => info.id === c.id);
-    await this.actions.openText(conversationMarkdown(c), 'markdown', exportTitle(c, kept?.renamed ? kept.title : undefined));
+    await this.actions.openText(
+      conversationMarkdown(c),
+      'markdown',
+      exportTitle(c, kept?.renamed ? kept.title : undefined),
+    );
   }
 
   /** The picker or banner changed (models, settings, tools): only they are sent again. */

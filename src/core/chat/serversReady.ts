@@ -18,9 +18,17 @@ export interface ServersReadyOptions {
  * Resolves once no server is starting, after `waitMs`, or when `signal` aborts, whichever is first;
  * with the line the chat shows when the turn goes without some servers' tools (none otherwise).
  */
-export async function serversReady(hub: Pick<ServerHub, 'servers' | 'whenIdle'>, signal: AbortSignal, options: ServersReadyOptions = {}): Promise<string | undefined> {
+export async function serversReady(
+  hub: Pick<ServerHub, 'servers' | 'whenIdle'>,
+  signal: AbortSignal,
+  options: ServersReadyOptions = {},
+): Promise<string | undefined> {
   const { waitMs = STARTING_WAIT_MS, onWaiting, showAfterMs = SHOW_WAIT_AFTER_MS } = options;
-  const starting = () => hub.servers().filter((s) => s.state.kind === 'starting').map((s) => s.name);
+  const starting = () =>
+    hub
+      .servers()
+      .filter((s) => s.state.kind === 'starting')
+      .map((s) => s.name);
   if (signal.aborted || !starting().length) return undefined;
   const timers: NodeJS.Timeout[] = [];
   let onAbort: (() => void) | undefined;
@@ -42,5 +50,7 @@ export async function serversReady(hub: Pick<ServerHub, 'servers' | 'whenIdle'>,
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
   const still = starting();
-  return still.length && !signal.aborted ? `Sent without the tools of ${still.join(', ')}: still starting after ${Math.round(waitMs / 1000)} s.` : undefined;
+  return still.length && !signal.aborted
+    ? `Sent without the tools of ${still.join(', ')}: still starting after ${Math.round(waitMs / 1000)} s.`
+    : undefined;
 }

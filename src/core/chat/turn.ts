@@ -121,7 +121,8 @@ export class Turn {
       if (without && !this.ended) this.notice('warning', without);
       return;
     }
-    const text = without ?? `Waited ${Math.max(1, Math.round((Date.now() - began) / 1000))} s for ${waiting.names} to start.`;
+    const text =
+      without ?? `Waited ${Math.max(1, Math.round((Date.now() - began) / 1000))} s for ${waiting.names} to start.`;
     this.conversation.update({ kind: 'notice', id: waiting.id, level: without ? 'warning' : 'info', text });
   }
 
@@ -146,13 +147,31 @@ export class Turn {
     const asked = modelName ? { model: modelName } : {};
     const switched = modelSwitch(c.items, modelName);
     const switchId = switched ? this.notice('info', switched) : undefined;
-    if (typeof input === 'string') c.append({ kind: 'user', id: shownId, text: input, ...(this.attached ? { attachments: this.attached.labels } : {}), ...asked });
-    else c.append({ kind: 'prompt', id: shownId, name: input.prompt, server: input.server, messages: input.shown, ...asked });
+    if (typeof input === 'string')
+      c.append({
+        kind: 'user',
+        id: shownId,
+        text: input,
+        ...(this.attached ? { attachments: this.attached.labels } : {}),
+        ...asked,
+      });
+    else
+      c.append({
+        kind: 'prompt',
+        id: shownId,
+        name: input.prompt,
+        server: input.server,
+        messages: input.shown,
+        ...asked,
+      });
     let model: ChatModel;
     try {
       model = await this.host.createModel(this.signal);
     } catch (err) {
-      this.notice(this.ended ? 'info' : 'error', this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err));
+      this.notice(
+        this.ended ? 'info' : 'error',
+        this.ended ? END_TEXT[this.endReason ?? 'stopped'] : errorMessage(err),
+      );
       return {};
     }
     await this.serversReady();
@@ -177,12 +196,23 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, { signal: this.signal, history: c.messages, onEvent: (e) => this.onEvent(e) });
+      const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, {
+        signal: this.signal,
+        history: c.messages,
+        onEvent: (e) => this.onEvent(e),
+      });
       if (result.notSent !== undefined && typeof input === 'string') {
-        // Not a turn of the conversation: the message leaves the transcript and goes back to the input, the history stays as it was.
+        // Not a turn of the conversation: the message leaves the transcript and goes back to the input, the history
+        // stays as it was.
         c.remove(shownId);
         if (switchId) c.remove(switchId);
-        return { notSent: { text: input, reason: `Not sent: ${result.notSent}. Your message is back in the input.`, ...(this.attached ? { attached: this.attached } : {}) } };
+        return {
+          notSent: {
+            text: input,
+            reason: `Not sent: ${result.notSent}. Your message is back in the input.`,
+            ...(this.attached ? { attached: this.attached } : {}),
+          },
+        };
       }
       if (result.notSent !== undefined) this.notice('error', `Not sent: ${result.notSent}.`);
       c.messages = result.messages;
@@ -192,7 +222,8 @@ export class Turn {
       this.endStreaming();
       for (const id of this.cards.values()) {
         const item = c.find(id);
-        if (item?.kind === 'tool' && (item.card.status === 'running' || item.card.status === 'waiting')) c.update({ ...item, card: { ...item.card, status: 'cancelled' } });
+        if (item?.kind === 'tool' && (item.card.status === 'running' || item.card.status === 'waiting'))
+          c.update({ ...item, card: { ...item.card, status: 'cancelled' } });
       }
     }
     return {};
@@ -224,7 +255,14 @@ export class Turn {
         this.startCard(e);
         break;
       case 'tool_progress':
-        this.updateCard(this.cards.get(e.callId), (card) => ({ ...card, progress: { progress: e.progress, ...(e.total !== undefined ? { total: e.total } : {}), ...(e.message !== undefined ? { message: e.message } : {}) } }));
+        this.updateCard(this.cards.get(e.callId), (card) => ({
+          ...card,
+          progress: {
+            progress: e.progress,
+            ...(e.total !== undefined ? { total: e.total } : {}),
+            ...(e.message !== undefined ? { message: e.message } : {}),
+          },
+        }));
         break;
       case 'step':
         if (e.step.kind === 'tool_call' && e.step.tool) this.finishCard(e.step.tool);
@@ -278,11 +316,26 @@ export class Turn {
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;
     this.updateCard(id, (c) => {
       const { progress: _progress, ...rest } = c;
-      const images = tool.images.filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS).slice(0, 4);
+      const images = tool.images
+        .filter((i) => SHOWN_IMAGE.test(i.mimeType) && i.data.length <= MAX_IMAGE_CHARS)
+        .slice(0, 4);
       const resources = cardResources(tool.resources);
-      const app = rest.app && status === 'done' && tool.appResult && JSON.stringify(tool.appResult).length <= MAX_APP_RESULT_CHARS ? { ...rest.app, result: tool.appResult } : rest.app;
+      const app =
+        rest.app && status === 'done' && tool.appResult && JSON.stringify(tool.appResult).length <= MAX_APP_RESULT_CHARS
+          ? { ...rest.app, result: tool.appResult }
+          : rest.app;
       const found = searchCardLines(tool, (wire) => this.host.registry.resolve(wire));
-      return { ...rest, status, result: shown, resultChars: tool.result.length, ...(found ? { found } : {}), durationMs: tool.durationMs, ...(images.length ? { images } : {}), ...(resources.length ? { resources } : {}), ...(app ? { app } : {}) };
+      return {
+        ...rest,
+        status,
+        result: shown,
+        resultChars: tool.result.length,
+        ...(found ? { found } : {}),
+        durationMs: tool.durationMs,
+        ...(images.length ? { images } : {}),
+        ...(resources.length ? { resources } : {}),
+        ...(app ? { app } : {}),
+      };
     });
   }
 
@@ -299,7 +352,13 @@ export class Turn {
 }
 
 /** A card's status for how its call ended (a timeout is an error the card's text explains). */
-const CARD_STATUS: Record<ToolStatus, ToolCard['status']> = { ok: 'done', error: 'error', timeout: 'error', cancelled: 'cancelled', denied: 'denied' };
+const CARD_STATUS: Record<ToolStatus, ToolCard['status']> = {
+  ok: 'done',
+  error: 'error',
+  timeout: 'error',
+  cancelled: 'cancelled',
+  denied: 'denied',
+};
 
 /**
  * What marks a model switch before a message sent to `now`: the model the conversation's last message
@@ -310,7 +369,9 @@ export function modelSwitch(items: readonly TranscriptItem[], now: string | unde
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;
     if ((item.kind !== 'user' && item.kind !== 'prompt') || item.model === undefined) continue;
-    return item.model === now ? undefined : `Model changed: this message and what follows go to ${now} (before: ${item.model}).`;
+    return item.model === now
+      ? undefined
+      : `Model changed: this message and what follows go to ${now} (before: ${item.model}).`;
   }
   return undefined;
 }

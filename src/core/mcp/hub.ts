@@ -51,7 +51,11 @@ export class ServerHub {
   private readonly traces = new TraceSet();
   /** What each entry needs of the hub. */
   private readonly entryHost: EntryHost = {
-    newSource: (config) => new McpToolSource(config, sourceOptions(config, () => this.settings, this.serverLog(config.name), this.trace(config.name), this.options)),
+    newSource: (config) =>
+      new McpToolSource(
+        config,
+        sourceOptions(config, () => this.settings, this.serverLog(config.name), this.trace(config.name), this.options),
+      ),
     log: (server) => this.serverLog(server),
     route: (...call) => this.calls.call(...call),
     closed: () => this.closed,
@@ -109,7 +113,9 @@ export class ServerHub {
   /** Resolves once no server is starting or registering its tools. */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const pending = [...this.entries.values()].flatMap((e) => [e.connecting, e.registering]).filter((p): p is Promise<void> => !!p);
+      const pending = [...this.entries.values()]
+        .flatMap((e) => [e.connecting, e.registering])
+        .filter((p): p is Promise<void> => !!p);
       if (!pending.length) return;
       await Promise.allSettled(pending);
     }
@@ -139,7 +145,10 @@ export class ServerHub {
     return { config: this.configProblems, naming: this.namingProblems, tools };
   }
 
-  /** A server's trace (created on first ask, on or off as setTracing says); one server's can be switched with `trace(name).setEnabled`. */
+  /**
+   * A server's trace (created on first ask, on or off as setTracing says); one server's can be switched with
+   * `trace(name).setEnabled`.
+   */
   trace(name: string): McpTrace {
     return this.traces.get(name);
   }
@@ -211,7 +220,9 @@ export class ServerHub {
       const entry = this.entries.get(name)!;
       if (entry.source?.state.kind !== 'running' && !isRestarting(entry)) return [];
       const namespace = entry.config.namespace;
-      return entry.lastTools ? [{ server: name, ...(namespace !== undefined ? { namespace } : {}), ...entry.lastTools }] : [];
+      return entry.lastTools
+        ? [{ server: name, ...(namespace !== undefined ? { namespace } : {}), ...entry.lastTools }]
+        : [];
     });
     const { tools, problems } = mergeTools(listed, this.settings.conflictPolicy);
     const changedProblems = JSON.stringify(problems) !== JSON.stringify(this.namingProblems);

@@ -39,11 +39,21 @@ export class AnthropicModel extends StreamingChatModel {
     return anthropicLimits(this.options);
   }
 
-  protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
-    const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  protected async once(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions,
+  ): Promise<ModelTurn> {
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n');
     const body: Record<string, unknown> = {
       model: this.options.model,
-      max_tokens: Math.min(options.maxOutputTokens ?? Infinity, this.options.maxTokens ?? maxOutputTokens(this.options.model)),
+      max_tokens: Math.min(
+        options.maxOutputTokens ?? Infinity,
+        this.options.maxTokens ?? maxOutputTokens(this.options.model),
+      ),
       stream: true,
       messages: toWire(messages),
       ...(system ? { system } : {}),
@@ -59,7 +69,11 @@ export class AnthropicModel extends StreamingChatModel {
     await streamSse(
       {
         url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
-        headers: { 'anthropic-version': '2023-06-01', ...(deferred ? { 'anthropic-beta': TOOL_SEARCH_BETA } : {}), ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}) },
+        headers: {
+          'anthropic-version': '2023-06-01',
+          ...(deferred ? { 'anthropic-beta': TOOL_SEARCH_BETA } : {}),
+          ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
+        },
         body,
         provider: PROVIDER,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -69,9 +83,25 @@ export class AnthropicModel extends StreamingChatModel {
         const e = parseData(event.data, PROVIDER) as StreamEvent;
         switch (e.type) {
           case 'content_block_start':
-            if (e.content_block?.type === 'tool_use') blocks.set(e.index ?? blocks.size, { id: e.content_block.id ?? '', name: e.content_block.name ?? '', json: '' });
-            else if (e.content_block?.type === 'server_tool_use') server.set(e.index ?? -1, { block: { type: 'server_tool_use', id: e.content_block.id ?? '', name: e.content_block.name ?? '' }, json: '' });
-            else if (e.content_block?.type === 'tool_search_tool_result') server.set(e.index ?? -1, { block: { type: 'tool_search_tool_result', tool_use_id: e.content_block.tool_use_id ?? '', content: e.content_block.content } });
+            if (e.content_block?.type === 'tool_use')
+              blocks.set(e.index ?? blocks.size, {
+                id: e.content_block.id ?? '',
+                name: e.content_block.name ?? '',
+                json: '',
+              });
+            else if (e.content_block?.type === 'server_tool_use')
+              server.set(e.index ?? -1, {
+                block: { type: 'server_tool_use', id: e.content_block.id ?? '', name: e.content_block.name ?? '' },
+                json: '',
+              });
+            else if (e.content_block?.type === 'tool_search_tool_result')
+              server.set(e.index ?? -1, {
+                block: {
+                  type: 'tool_search_tool_result',
+                  tool_use_id: e.content_block.tool_use_id ?? '',
+                  content: e.content_block.content,
+                },
+              });
             else if (e.content_block?.type === 'text' && e.content_block.text) {
               text += e.content_block.text;
               options.onText?.(e.content_block.text);
@@ -85,7 +115,8 @@ export class AnthropicModel extends StreamingChatModel {
               server.get(e.index ?? -1)!.json += e.delta.partial_json ?? '';
             } else if (e.delta?.type === 'input_json_delta') {
               const block = blocks.get(e.index ?? -1);
-              if (!block) throw new ProviderError(`${PROVIDER}: malformed stream: input_json_delta for unknown block ${e.index}`);
+              if (!block)
+                throw new ProviderError(`${PROVIDER}: malformed stream: input_json_delta for unknown block ${e.index}`);
               block.json += e.delta.partial_json ?? '';
             }
             break;
@@ -96,22 +127,36 @@ export class AnthropicModel extends StreamingChatModel {
             stopped = true;
             break;
           case 'error':
-            throw new ProviderError(`${PROVIDER}: ${e.error?.type ?? 'error'}: ${e.error?.message ?? 'error in stream'}`, e.error?.type === 'overloaded_error' ? 529 : undefined);
+            throw new ProviderError(
+              `${PROVIDER}: ${e.error?.type ?? 'error'}: ${e.error?.message ?? 'error in stream'}`,
+              e.error?.type === 'overloaded_error' ? 529 : undefined,
+            );
           default:
             break; // message_start, content_block_stop, ping
         }
       },
     );
     if (!stopped) throw new ProviderError(`${PROVIDER}: malformed stream: it ended without message_stop`);
-    const toolCalls: ToolCall[] = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => ({ id: b.id, name: b.name, arguments: b.json }));
-    const searches = providerSearches([...server.entries()].sort(([a], [b]) => a - b).map(([, s]) => (s.json !== undefined ? { ...s.block, input: toInput(s.json) } : s.block)));
+    const toolCalls: ToolCall[] = [...blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, b]) => ({ id: b.id, name: b.name, arguments: b.json }));
+    const searches = providerSearches(
+      [...server.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, s]) => (s.json !== undefined ? { ...s.block, input: toInput(s.json) } : s.block)),
+    );
     return { text, toolCalls, ...(cut ? { cut } : {}), ...(searches.length ? { searches } : {}) };
   }
 }
 
 /** Tools as the Messages API takes them; with any deferred, the provider's search tool goes along. */
 function toolsOnWire(tools: readonly ToolSchema[]): unknown[] {
-  const wire: unknown[] = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters, ...(t.deferLoading ? { defer_loading: true } : {}) }));
+  const wire: unknown[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters,
+    ...(t.deferLoading ? { defer_loading: true } : {}),
+  }));
   return tools.some((t) => t.deferLoading) ? [TOOL_SEARCH, ...wire] : wire;
 }
 
@@ -121,7 +166,9 @@ function providerSearches(blocks: Array<Record<string, unknown>>): ProviderSearc
     if (use.type !== 'server_tool_use') return [];
     const result = blocks.find((b) => b.type === 'tool_search_tool_result' && b.tool_use_id === use.id);
     const content = result?.content as { tool_references?: Array<{ tool_name?: unknown }> } | undefined;
-    const found = (content?.tool_references ?? []).flatMap((r) => (typeof r.tool_name === 'string' ? [r.tool_name] : []));
+    const found = (content?.tool_references ?? []).flatMap((r) =>
+      typeof r.tool_name === 'string' ? [r.tool_name] : [],
+    );
     const input = use.input as { query?: unknown; pattern?: unknown } | undefined;
     return [{ query: String(input?.query ?? input?.pattern ?? ''), found, blocks: result ? [use, result] : [use] }];
   });
@@ -155,13 +202,15 @@ function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>
         break;
       case 'user':
         push('user', { type: 'text', text: m.content });
-        for (const i of m.images ?? []) push('user', { type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } });
+        for (const i of m.images ?? [])
+          push('user', { type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } });
         break;
       case 'assistant':
         if (m.content) push('assistant', { type: 'text', text: m.content });
         // The provider's own searches go back as they came, before the calls they made possible.
         for (const s of m.searches ?? []) for (const b of s.blocks) push('assistant', b);
-        for (const c of m.toolCalls ?? []) push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: toInput(c.arguments) });
+        for (const c of m.toolCalls ?? [])
+          push('assistant', { type: 'tool_use', id: c.id, name: c.name, input: toInput(c.arguments) });
         break;
       case 'tool':
         push('user', {
@@ -169,7 +218,13 @@ function toWire(messages: readonly ChatMessage[]): Array<Record<string, unknown>
           tool_use_id: m.toolCallId,
           // Images a tool returned reach the model as image blocks beside the text.
           content: m.images?.length
-            ? [{ type: 'text', text: m.content }, ...m.images.map((i) => ({ type: 'image', source: { type: 'base64', media_type: i.mimeType, data: i.data } }))]
+            ? [
+                { type: 'text', text: m.content },
+                ...m.images.map((i) => ({
+                  type: 'image',
+                  source: { type: 'base64', media_type: i.mimeType, data: i.data },
+                })),
+              ]
             : m.content,
           ...(m.isError ? { is_error: true } : {}),
         });

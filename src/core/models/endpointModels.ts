@@ -3,8 +3,7 @@ import { readTextCapped } from '../net/limits';
 /** What an OpenAI-compatible endpoint lists (`GET /models`), for the set-up's pick. */
 export type EndpointModels =
   /** `baseUrl`: the base URL the list answered at (`/v1` added when the user's URL lacked it). */
-  | { ok: true; baseUrl: string; ids: string[] }
-  | { ok: false; reason: string };
+  { ok: true; baseUrl: string; ids: string[] } | { ok: false; reason: string };
 
 export interface ListOptions {
   /** Sent only when the caller holds a key bound to this very origin. */
@@ -59,7 +58,10 @@ export async function listEndpointModels(baseUrl: string, options: ListOptions =
   return { ok: false, reason: reasons.join('; ') };
 }
 
-async function listAt(url: string, { apiKey, signal, timeoutMs = TIMEOUT_MS, maxBytes = MAX_BYTES, maxIds = MAX_IDS, fetch: get = fetch }: ListOptions): Promise<string[] | string> {
+async function listAt(
+  url: string,
+  { apiKey, signal, timeoutMs = TIMEOUT_MS, maxBytes = MAX_BYTES, maxIds = MAX_IDS, fetch: get = fetch }: ListOptions,
+): Promise<string[] | string> {
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const response = await get(url, {

@@ -37,7 +37,11 @@ const MAX_REDIRECTS = 5;
  * Redirects are followed only within the same origin (so the key is never re-sent elsewhere, and
  * https never falls back to http); the stream, each event and an error body are size-capped.
  */
-export async function streamSse(req: StreamRequest, onEvent: (event: EventSourceMessage) => void, limits: Partial<typeof DEFAULT_LIMITS> = {}): Promise<void> {
+export async function streamSse(
+  req: StreamRequest,
+  onEvent: (event: EventSourceMessage) => void,
+  limits: Partial<typeof DEFAULT_LIMITS> = {},
+): Promise<void> {
   const idle = new IdleWatch(req.signal, req.idleTimeoutMs);
   try {
     await stream(req, idle, onEvent, limits);
@@ -49,7 +53,12 @@ export async function streamSse(req: StreamRequest, onEvent: (event: EventSource
   }
 }
 
-async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: EventSourceMessage) => void, limits: Partial<typeof DEFAULT_LIMITS>): Promise<void> {
+async function stream(
+  req: StreamRequest,
+  idle: IdleWatch,
+  onEvent: (event: EventSourceMessage) => void,
+  limits: Partial<typeof DEFAULT_LIMITS>,
+): Promise<void> {
   if (req.signal?.aborted) throw abortError();
   const caps = { ...DEFAULT_LIMITS, ...limits };
   let body: string;
@@ -64,9 +73,13 @@ async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: Even
     const from = response.url || req.url;
     void response.body?.cancel().catch(() => undefined);
     if (!redirectAllowed(from, location)) {
-      throw new ProviderError(`${req.provider}: ${originOf(from)} redirected the request to ${originOf(new URL(location, from).href) ?? 'an invalid address'}; a redirect to another origin is not followed, so the key is not sent there (set the base URL to the final address if you trust it)`, response.status);
+      throw new ProviderError(
+        `${req.provider}: ${originOf(from)} redirected the request to ${originOf(new URL(location, from).href) ?? 'an invalid address'}; a redirect to another origin is not followed, so the key is not sent there (set the base URL to the final address if you trust it)`,
+        response.status,
+      );
     }
-    if (hops >= MAX_REDIRECTS) throw new ProviderError(`${req.provider}: more than ${MAX_REDIRECTS} redirects`, response.status);
+    if (hops >= MAX_REDIRECTS)
+      throw new ProviderError(`${req.provider}: more than ${MAX_REDIRECTS} redirects`, response.status);
     response = await post(req, new URL(location, from).href, body, idle.signal);
   }
   if (!response.ok) throw await httpError(response, req.provider, caps.errorBytes);
@@ -84,7 +97,11 @@ async function stream(req: StreamRequest, idle: IdleWatch, onEvent: (event: Even
     },
   });
   const decoder = new TextDecoder();
-  const chunks = capStream(response.body, { totalBytes: caps.streamBytes, eventBytes: caps.eventBytes, what: `the answer of ${originOf(req.url) ?? 'the model'}` });
+  const chunks = capStream(response.body, {
+    totalBytes: caps.streamBytes,
+    eventBytes: caps.eventBytes,
+    what: `the answer of ${originOf(req.url) ?? 'the model'}`,
+  });
   try {
     for await (const chunk of chunks as unknown as AsyncIterable<Uint8Array>) {
       idle.touch();
@@ -119,7 +136,9 @@ async function post(req: StreamRequest, url: string, body: string, signal: Abort
     if (req.signal?.aborted) throw abortError();
     if (signal.aborted) throw err; // the idle timeout: streamSse says so
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new ProviderError(`${req.provider}: cannot reach ${originOf(url) ?? url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    throw new ProviderError(
+      `${req.provider}: cannot reach ${originOf(url) ?? url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -128,7 +147,7 @@ async function httpError(response: Response, provider: string, maxBytes: number)
   let detail = text.slice(0, 300);
   try {
     const json = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    const message = typeof json.error === 'string' ? json.error : json.error?.message ?? json.message;
+    const message = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message);
     if (typeof message === 'string') detail = message.slice(0, 1000);
   } catch {
     // not JSON (or cut off): keep the start of the text
@@ -142,7 +161,11 @@ async function httpError(response: Response, provider: string, maxBytes: number)
         : response.status >= 500
           ? 'the server failed'
           : 'the request was refused';
-  return new ProviderError(`${provider}: HTTP ${response.status}, ${what}${detail ? `: ${detail}` : ''}`, response.status, retryAfterMs);
+  return new ProviderError(
+    `${provider}: HTTP ${response.status}, ${what}${detail ? `: ${detail}` : ''}`,
+    response.status,
+    retryAfterMs,
+  );
 }
 
 function parseRetryAfter(value: string | null): number | undefined {
@@ -166,7 +189,10 @@ export function parseData(data: string, provider: string): unknown {
  * Retries a request that was rate limited, when the server says how long to wait and the wait is
  * short; `onRetry` lets the chat show the wait.
  */
-export async function withRateLimitRetry<T>(fn: () => Promise<T>, options: { signal?: AbortSignal; maxWaitMs?: number; attempts?: number; onRetry?: (waitMs: number) => void }): Promise<T> {
+export async function withRateLimitRetry<T>(
+  fn: () => Promise<T>,
+  options: { signal?: AbortSignal; maxWaitMs?: number; attempts?: number; onRetry?: (waitMs: number) => void },
+): Promise<T> {
   const attempts = options.attempts ?? 2;
   for (let i = 0; ; i++) {
     try {
@@ -208,12 +234,20 @@ export abstract class StreamingChatModel implements ChatModel {
     protected readonly provider: string,
   ) {}
 
-  chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+  chat(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions = {},
+  ): Promise<ModelTurn> {
     return withRateLimitRetry(() => this.once(messages, tools, options), {
       ...(options.signal ? { signal: options.signal } : {}),
       onRetry: (ms) => options.onNotice?.(`Rate limited by ${this.provider}; retrying in ${Math.ceil(ms / 1000)} s`),
     });
   }
 
-  protected abstract once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn>;
+  protected abstract once(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions,
+  ): Promise<ModelTurn>;
 }

@@ -25,7 +25,8 @@ export interface ParsedModels {
  */
 export function parseModelList(raw: unknown, { scriptFile = '' }: { scriptFile?: string } = {}): ParsedModels {
   if (raw === undefined || raw === null) return { entries: [], problems: [] };
-  if (!Array.isArray(raw)) return { entries: [], problems: [`${MODELS_SETTING}: must be a list of models, not ${typeof raw}`] };
+  if (!Array.isArray(raw))
+    return { entries: [], problems: [`${MODELS_SETTING}: must be a list of models, not ${typeof raw}`] };
   const entries: ModelEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
@@ -54,17 +55,26 @@ export function parseModelList(raw: unknown, { scriptFile = '' }: { scriptFile?:
 
 /** An entry, or the problem as `.field: message` (or `: message` for the whole entry). */
 function parseEntry(item: unknown): ModelEntry | string {
-  if (!item || typeof item !== 'object' || Array.isArray(item)) return ': must be an object such as {"provider": "openai", "baseUrl": "http://localhost:11434/v1", "model": "llama3.2"}';
+  if (!item || typeof item !== 'object' || Array.isArray(item))
+    return ': must be an object such as {"provider": "openai", "baseUrl": "http://localhost:11434/v1", "model": "llama3.2"}';
   const e = item as Record<string, unknown>;
-  if (!PROVIDERS.includes(e.provider as (typeof PROVIDERS)[number])) return `.provider: must be one of ${PROVIDERS.join(', ')}, not ${JSON.stringify(e.provider) ?? 'missing'}`;
-  if (e.label !== undefined && (typeof e.label !== 'string' || !e.label.trim())) return '.label: must be a non-empty string when given';
+  if (!PROVIDERS.includes(e.provider as (typeof PROVIDERS)[number]))
+    return `.provider: must be one of ${PROVIDERS.join(', ')}, not ${JSON.stringify(e.provider) ?? 'missing'}`;
+  if (e.label !== undefined && (typeof e.label !== 'string' || !e.label.trim()))
+    return '.label: must be a non-empty string when given';
   const label = typeof e.label === 'string' ? { label: e.label.trim() } : {};
   if (e.provider === 'scripted') {
-    if (e.scriptFile !== undefined && (typeof e.scriptFile !== 'string' || !e.scriptFile)) return '.scriptFile: must be a path';
-    return { provider: 'scripted', ...(typeof e.scriptFile === 'string' ? { scriptFile: e.scriptFile } : {}), ...label };
+    if (e.scriptFile !== undefined && (typeof e.scriptFile !== 'string' || !e.scriptFile))
+      return '.scriptFile: must be a path';
+    return {
+      provider: 'scripted',
+      ...(typeof e.scriptFile === 'string' ? { scriptFile: e.scriptFile } : {}),
+      ...label,
+    };
   }
   const provider = e.provider as 'openai' | 'anthropic';
-  if (typeof e.model !== 'string' || !e.model.trim()) return '.model: a model name is required, e.g. llama3.2, gpt-4o-mini, claude-sonnet-4-5';
+  if (typeof e.model !== 'string' || !e.model.trim())
+    return '.model: a model name is required, e.g. llama3.2, gpt-4o-mini, claude-sonnet-4-5';
   if (e.baseUrl !== undefined && typeof e.baseUrl !== 'string') return '.baseUrl: must be a URL';
   const baseUrl = normaliseBaseUrl(provider, typeof e.baseUrl === 'string' ? e.baseUrl : '');
   const wrong = baseUrlProblem(baseUrl);
@@ -80,8 +90,10 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   } catch {
     return `"${baseUrl}" is not a URL`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must use https or http, not ${url.protocol.replace(/:$/, '')}`;
-  if (url.username || url.password) return 'must not carry a user name or password; keep the key in MinAgent: Set API Key';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `must use https or http, not ${url.protocol.replace(/:$/, '')}`;
+  if (url.username || url.password)
+    return 'must not carry a user name or password; keep the key in MinAgent: Set API Key';
   return undefined;
 }
 
@@ -95,7 +107,9 @@ export function entryId(e: ModelEntry): string {
   return e.provider === 'scripted' ? `scripted:${e.scriptFile ?? ''}` : `${e.provider}:${e.model}@${e.baseUrl}`;
 }
 
-/** What the picker shows: the label, else the model and where it runs, readably (`llama3.2 · Ollama`, `m · localhost`). */
+/**
+ * What the picker shows: the label, else the model and where it runs, readably (`llama3.2 · Ollama`, `m · localhost`).
+ */
 export function entryLabel(e: ModelEntry): string {
   if (e.label) return e.label;
   return e.provider === 'scripted' ? 'Scripted replies' : `${e.model} · ${endpointName(e.baseUrl)}`;
@@ -110,7 +124,11 @@ export function entryLabels(entries: readonly ModelEntry[]): string[] {
   const labels = entries.map(entryLabel);
   const count = new Map<string, number>();
   for (const l of labels) count.set(l, (count.get(l) ?? 0) + 1);
-  return entries.map((e, i) => (e.provider !== 'scripted' && !e.label && count.get(labels[i]!)! > 1 ? `${labels[i]} (${hostOf(e.baseUrl)})` : labels[i]!));
+  return entries.map((e, i) =>
+    e.provider !== 'scripted' && !e.label && count.get(labels[i]!)! > 1
+      ? `${labels[i]} (${hostOf(e.baseUrl)})`
+      : labels[i]!,
+  );
 }
 
 /** Vendors' API hosts, by the name users know them by. */
@@ -141,7 +159,8 @@ function endpointName(baseUrl: string): string {
   const host = url.hostname.toLowerCase();
   const vendor = VENDORS[host];
   if (vendor) return vendor;
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)) return LOCAL_SERVERS[url.port] ?? 'localhost';
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host))
+    return LOCAL_SERVERS[url.port] ?? 'localhost';
   return host;
 }
 
@@ -165,7 +184,13 @@ function hostOf(url: string): string {
 export function withEntry(raw: unknown, entry: ModelEntry): { list: unknown[]; added: boolean } {
   const list = Array.isArray(raw) ? [...(raw as unknown[])] : [];
   const id = entryId(entry);
-  if (list.some((item) => { const p = parseEntry(item); return typeof p !== 'string' && entryId(p) === id; })) return { list, added: false };
+  if (
+    list.some((item) => {
+      const p = parseEntry(item);
+      return typeof p !== 'string' && entryId(p) === id;
+    })
+  )
+    return { list, added: false };
   return { list: [...list, entry], added: true };
 }
 

@@ -24,5 +24,7 @@ export function setupBaseUrl(provider: 'openai' | 'anthropic', history: SetupHis
   if (typed && !baseUrlProblem(typed)) return typed;
   const own = history.entries.filter((e): e is Extract<ModelEntry, { baseUrl: string }> => e.provider === provider);
   const selected = own.find((e) => entryId(e) === history.selectedId);
-  return (selected ?? own.at(-1))?.baseUrl ?? (provider === 'openai' ? FIRST_OPENAI_BASE_URL : DEFAULT_BASE_URLS.anthropic);
+  return (
+    (selected ?? own.at(-1))?.baseUrl ?? (provider === 'openai' ? FIRST_OPENAI_BASE_URL : DEFAULT_BASE_URLS.anthropic)
+  );
 }

@@ -50,10 +50,22 @@ export class OpenAICompatibleModel extends StreamingChatModel {
     return openAILimits(this.options, signal);
   }
 
-  protected async once(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions): Promise<ModelTurn> {
-    const body: Record<string, unknown> = { model: this.options.model, stream: true, messages: toWireMessages(messages, this.options.sendImages === true) };
+  protected async once(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions,
+  ): Promise<ModelTurn> {
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      stream: true,
+      messages: toWireMessages(messages, this.options.sendImages === true),
+    };
     if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
-    if (tools.length) body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    if (tools.length)
+      body.tools = tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     let text = '';
     let finished = false;
     let cut = false;
@@ -61,7 +73,10 @@ export class OpenAICompatibleModel extends StreamingChatModel {
     await streamSse(
       {
         url: `${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`,
-        headers: { ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}), ...this.options.headers },
+        headers: {
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          ...this.options.headers,
+        },
         body,
         provider: PROVIDER,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -103,15 +118,22 @@ export class OpenAICompatibleModel extends StreamingChatModel {
 
 function toWireMessages(messages: readonly ChatMessage[], sendImages: boolean): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
-  let pending: Array<{ name: string; image: NonNullable<Extract<ChatMessage, { role: 'tool' }>['images']>[number] }> = [];
+  let pending: Array<{ name: string; image: NonNullable<Extract<ChatMessage, { role: 'tool' }>['images']>[number] }> =
+    [];
   const flush = () => {
     if (!pending.length) return;
     const names = [...new Set(pending.map((p) => p.name))].join(', ');
     out.push({
       role: 'user',
       content: [
-        { type: 'text', text: `The image${pending.length === 1 ? '' : 's'} returned by ${names} (the tool results above describe ${pending.length === 1 ? 'it' : 'them'} as text):` },
-        ...pending.map((p) => ({ type: 'image_url', image_url: { url: `data:${p.image.mimeType};base64,${p.image.data}` } })),
+        {
+          type: 'text',
+          text: `The image${pending.length === 1 ? '' : 's'} returned by ${names} (the tool results above describe ${pending.length === 1 ? 'it' : 'them'} as text):`,
+        },
+        ...pending.map((p) => ({
+          type: 'image_url',
+          image_url: { url: `data:${p.image.mimeType};base64,${p.image.data}` },
+        })),
       ],
     });
     pending = [];
@@ -120,7 +142,14 @@ function toWireMessages(messages: readonly ChatMessage[], sendImages: boolean): 
     // The user message may only come after every tool result of the step.
     if (m.role !== 'tool') flush();
     // A user message's images (from a server's prompt) go in its own content, where this API takes them.
-    if (m.role === 'user' && m.images?.length && sendImages) out.push({ role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map((i) => ({ type: 'image_url', image_url: { url: `data:${i.mimeType};base64,${i.data}` } }))] });
+    if (m.role === 'user' && m.images?.length && sendImages)
+      out.push({
+        role: 'user',
+        content: [
+          { type: 'text', text: m.content },
+          ...m.images.map((i) => ({ type: 'image_url', image_url: { url: `data:${i.mimeType};base64,${i.data}` } })),
+        ],
+      });
     else out.push(toWire(m));
     if (m.role === 'tool' && sendImages) for (const image of m.images ?? []) pending.push({ name: m.name, image });
   }
@@ -138,7 +167,16 @@ function toWire(m: ChatMessage): Record<string, unknown> {
         role: 'assistant',
         content: m.content || null,
         ...(m.toolCalls?.length
-          ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })) }
+          ? {
+              tool_calls: m.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: {
+                  name: c.name,
+                  arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+                },
+              })),
+            }
           : {}),
       };
     case 'tool':

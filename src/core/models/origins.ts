@@ -47,19 +47,35 @@ export function isLoopback(url: string): boolean {
   } catch {
     return false;
   }
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /** Decides whether a request to `baseUrl` may go now, and with the key or not. */
-export function checkOrigin({ baseUrl, keyOrigin, confirmed, fromWorkspace, userOrigins = [] }: OriginPolicyInput): OriginCheck {
+export function checkOrigin({
+  baseUrl,
+  keyOrigin,
+  confirmed,
+  fromWorkspace,
+  userOrigins = [],
+}: OriginPolicyInput): OriginCheck {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
     return { kind: 'invalid', message: `the base URL "${baseUrl}" is not a URL` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'invalid', message: `the base URL must use https or http, not ${url.protocol.replace(/:$/, '')}` };
-  if (url.username || url.password) return { kind: 'invalid', message: 'the base URL must not carry a user name or password; keep the key in MinAgent: Set API Key' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { kind: 'invalid', message: `the base URL must use https or http, not ${url.protocol.replace(/:$/, '')}` };
+  if (url.username || url.password)
+    return {
+      kind: 'invalid',
+      message: 'the base URL must not carry a user name or password; keep the key in MinAgent: Set API Key',
+    };
   const origin = url.origin;
   if (confirmed.includes(origin)) return { kind: 'ok', origin };
   const reasons: OriginReason[] = [];

@@ -132,14 +132,20 @@ type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
  * A fetch whose answers are capped: an event stream per event, anything else as a whole. For the
  * MCP SDK's HTTP transports, which read whatever a server sends.
  */
-export function cappedFetch(what: string, limits: { bodyBytes?: number; eventBytes?: number } = {}, base: Fetch = fetch): Fetch {
+export function cappedFetch(
+  what: string,
+  limits: { bodyBytes?: number; eventBytes?: number } = {},
+  base: Fetch = fetch,
+): Fetch {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     const body = capStream(
       response.body,
-      sse ? { eventBytes: limits.eventBytes ?? DEFAULT_LIMITS.eventBytes, what, replaceEvent: jsonRpcErrorEvent } : { totalBytes: limits.bodyBytes ?? DEFAULT_LIMITS.bodyBytes, what },
+      sse
+        ? { eventBytes: limits.eventBytes ?? DEFAULT_LIMITS.eventBytes, what, replaceEvent: jsonRpcErrorEvent }
+        : { totalBytes: limits.bodyBytes ?? DEFAULT_LIMITS.bodyBytes, what },
     );
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
@@ -151,8 +157,14 @@ export function cappedFetch(what: string, limits: { bodyBytes?: number; eventByt
  * the event's first bytes; without one the stream fails as it is.
  */
 function jsonRpcErrorEvent(head: string, error: SizeLimitError): string | undefined {
-  const data = head.split('\n').find((line) => line.startsWith('data:'))?.slice(5) ?? '';
-  const id = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(data)?.[1] ?? /^\s*\{\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(data)?.[1];
+  const data =
+    head
+      .split('\n')
+      .find((line) => line.startsWith('data:'))
+      ?.slice(5) ?? '';
+  const id =
+    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(data)?.[1] ??
+    /^\s*\{\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(data)?.[1];
   if (id === undefined) return undefined;
   return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32000, message: error.message } })}\n\n`;
 }

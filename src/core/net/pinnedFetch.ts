@@ -23,7 +23,9 @@ export interface PinnedFetchOptions {
  * Redirects are returned, never followed (the caller decides, and checks the next hop the same
  * way). A reply is read whole, up to `maxBytes`.
  */
-export function pinnedFetch(options: PinnedFetchOptions): (input: string | URL, init?: RequestInit) => Promise<Response> {
+export function pinnedFetch(
+  options: PinnedFetchOptions,
+): (input: string | URL, init?: RequestInit) => Promise<Response> {
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
@@ -37,7 +39,8 @@ export function pinnedFetch(options: PinnedFetchOptions): (input: string | URL, 
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new AddressRefused(`only http and https can be fetched, not ${url.protocol}`));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return reject(new AddressRefused(`only http and https can be fetched, not ${url.protocol}`));
       const literal = url.hostname.replace(/^\[|\]$/g, '');
       if (isIP(literal)) {
         const refused = options.check(literal);
@@ -46,21 +49,32 @@ export function pinnedFetch(options: PinnedFetchOptions): (input: string | URL, 
       const headers: Record<string, string> = {};
       new Headers(init.headers).forEach((value, name) => (headers[name] = value));
       const body = requestBody(init.body);
-      if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+      if (body !== undefined && headers['content-length'] === undefined)
+        headers['content-length'] = String(body.length);
       const signals = [AbortSignal.timeout(options.timeoutMs), ...(init.signal ? [init.signal] : [])];
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { method: init.method ?? 'GET', headers, lookup, signal: AbortSignal.any(signals) }, (res) => {
-        readCapped(res, options.maxBytes).then((bytes) => {
-          const status = res.statusCode ?? 502;
-          const replyHeaders = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value === undefined) continue;
-            for (const v of Array.isArray(value) ? value : [value]) replyHeaders.append(name, v);
-          }
-          const noBody = [101, 204, 205, 304].includes(status) || init.method === 'HEAD';
-          resolve(new Response(noBody ? null : new Uint8Array(bytes), { status: status < 200 || status > 599 ? 502 : status, statusText: res.statusMessage ?? '', headers: replyHeaders }));
-        }, reject);
-      });
+      const req = send(
+        url,
+        { method: init.method ?? 'GET', headers, lookup, signal: AbortSignal.any(signals) },
+        (res) => {
+          readCapped(res, options.maxBytes).then((bytes) => {
+            const status = res.statusCode ?? 502;
+            const replyHeaders = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value === undefined) continue;
+              for (const v of Array.isArray(value) ? value : [value]) replyHeaders.append(name, v);
+            }
+            const noBody = [101, 204, 205, 304].includes(status) || init.method === 'HEAD';
+            resolve(
+              new Response(noBody ? null : new Uint8Array(bytes), {
+                status: status < 200 || status > 599 ? 502 : status,
+                statusText: res.statusMessage ?? '',
+                headers: replyHeaders,
+              }),
+            );
+          }, reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

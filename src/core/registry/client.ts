@@ -110,7 +110,10 @@ export class RegistryClient {
   async versions(name: string): Promise<Listing> {
     const body = await this.get(`servers/${encodeURIComponent(name)}/versions`);
     const items = isObject(body) && Array.isArray(body.servers) ? body.servers : undefined;
-    if (!items) throw new RegistryError(`${this.base.origin}: the versions of ${registryText(name, 100)} are not { servers: [...] }`);
+    if (!items)
+      throw new RegistryError(
+        `${this.base.origin}: the versions of ${registryText(name, 100)} are not { servers: [...] }`,
+      );
     const out: Listing = { servers: [], skipped: [], truncated: false };
     this.collect(items, out);
     return out;
@@ -132,9 +135,18 @@ export class RegistryClient {
     const where = `${this.base.origin}${url.pathname}`;
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(this.limits.timeoutMs) });
+      response = await this.fetchImpl(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.limits.timeoutMs),
+      });
     } catch (err) {
-      if ((err as { name?: string }).name === 'TimeoutError') throw new RegistryUnreachable(this.base.href, `no answer within ${this.limits.timeoutMs / 1000} s`, `${where} did not answer within ${this.limits.timeoutMs / 1000} s`);
+      if ((err as { name?: string }).name === 'TimeoutError')
+        throw new RegistryUnreachable(
+          this.base.href,
+          `no answer within ${this.limits.timeoutMs / 1000} s`,
+          `${where} did not answer within ${this.limits.timeoutMs / 1000} s`,
+        );
       const why = unreachableCause(err, url);
       throw new RegistryUnreachable(this.base.href, why, `cannot reach ${where}: ${why}`);
     }
@@ -147,7 +159,10 @@ export class RegistryClient {
       throw new RegistryError(`${where}: HTTP ${response.status}`);
     }
     const text = await readTextCapped(response, this.limits.bodyBytes + 1);
-    if (text.length > this.limits.bodyBytes) throw new RegistryError(`${where}: the answer is larger than ${Math.round(this.limits.bodyBytes / 1024 / 1024)} MB; not read`);
+    if (text.length > this.limits.bodyBytes)
+      throw new RegistryError(
+        `${where}: the answer is larger than ${Math.round(this.limits.bodyBytes / 1024 / 1024)} MB; not read`,
+      );
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -165,7 +180,8 @@ export function parseRegistryUrl(text: string): URL | string {
     return `"${registryText(text, 200)}" is not a URL`;
   }
   if (url.username || url.password) return `${url.origin}: a registry URL must not hold credentials`;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHostname(url.hostname))) return `${url.origin}: a registry must be https (http only on this machine)`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHostname(url.hostname)))
+    return `${url.origin}: a registry must be https (http only on this machine)`;
   // The API lives under the base: `https://host/` and `https://host/v0.1` name the same registry.
   url.pathname = `${url.pathname.replace(/\/v0(\.1)?\/?$/, '/').replace(/\/?$/, '/')}`;
   url.search = '';

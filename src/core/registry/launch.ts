@@ -36,7 +36,10 @@ export interface Plan {
   runtime?: Runtime;
   /** For a remote: its transport and URL template. */
   remote?: Remote;
-  /** Where the package says it is published, and the launcher it hints at: used only if the user chooses (`BuildOptions`). */
+  /**
+   * Where the package says it is published, and the launcher it hints at: used only if the user chooses
+   * (`BuildOptions`).
+   */
   registryBaseUrl?: string;
   runtimeHint?: string;
   asks: Ask[];
@@ -48,7 +51,10 @@ export interface Unusable {
   problem: string;
 }
 
-/** What a plan becomes: the entry to write, the secrets to store by input id, and the command line or URL, as the user confirms it. */
+/**
+ * What a plan becomes: the entry to write, the secrets to store by input id, and the command line or URL, as the user
+ * confirms it.
+ */
 export interface Built {
   entry: Record<string, unknown>;
   secrets: Record<string, string>;
@@ -70,11 +76,23 @@ export function plansOf(server: ServerJson): { plans: Plan[]; unusable: Unusable
     const what = `package ${pkg.registryType} "${pkg.identifier}"`;
     const runtime = runtimeOf(pkg);
     if ('problem' in runtime) return void unusable.push({ what, problem: runtime.problem });
-    if (pkg.transport.type !== 'stdio') return void unusable.push({ what, problem: `its transport is ${pkg.transport.type}: a package MinAgent starts speaks stdio` });
+    if (pkg.transport.type !== 'stdio')
+      return void unusable.push({
+        what,
+        problem: `its transport is ${pkg.transport.type}: a package MinAgent starts speaks stdio`,
+      });
     const problem = packageProblem(pkg) ?? packageRunnerProblem(runtime, pkg);
     if (problem) return void unusable.push({ what, problem });
-    const plan: Plan = { kind: runtime.type, index, runtime, ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}), ...(pkg.runtimeHint ? { runtimeHint: pkg.runtimeHint } : {}), asks: packageAsks(pkg) };
-    // What the document alone fills in must build: a launcher option the checks above missed is refused here, not in a preview.
+    const plan: Plan = {
+      kind: runtime.type,
+      index,
+      runtime,
+      ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}),
+      ...(pkg.runtimeHint ? { runtimeHint: pkg.runtimeHint } : {}),
+      asks: packageAsks(pkg),
+    };
+    // What the document alone fills in must build: a launcher option the checks above missed is refused here, not in a
+    // preview.
     const previewProblem = problemOf(() => previewOf(server, plan));
     if (previewProblem) return void unusable.push({ what, problem: previewProblem });
     plans.push(plan);
@@ -97,8 +115,16 @@ export interface BuildOptions {
   registry: { url: string; name: string; version: string };
 }
 
-/** The entry `plan` writes with `answers` (by ask id); a required ask without an answer or default is an error naming it. */
-export function buildEntry(server: ServerJson, plan: Plan, answers: Record<string, string>, options: BuildOptions): Built {
+/**
+ * The entry `plan` writes with `answers` (by ask id); a required ask without an answer or default is an error naming
+ * it.
+ */
+export function buildEntry(
+  server: ServerJson,
+  plan: Plan,
+  answers: Record<string, string>,
+  options: BuildOptions,
+): Built {
   return build(server, plan, answers, options, false);
 }
 
@@ -107,12 +133,28 @@ export function previewOf(server: ServerJson, plan: Plan): string {
   // Each variable of a URL template as what the user will be asked (`<port>`), not as if the template were the address.
   if (plan.remote) {
     const remote = plan.remote;
-    return visibleLine(remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => (remote.variables?.[name] ? `<${name}>` : whole)));
+    return visibleLine(
+      remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) =>
+        remote.variables?.[name] ? `<${name}>` : whole,
+      ),
+    );
   }
-  return build(server, plan, {}, { name: 'preview', registry: { url: '', name: server.name, version: server.version } }, true).shown;
+  return build(
+    server,
+    plan,
+    {},
+    { name: 'preview', registry: { url: '', name: server.name, version: server.version } },
+    true,
+  ).shown;
 }
 
-function build(server: ServerJson, plan: Plan, answers: Record<string, string>, options: BuildOptions, preview: boolean): Built {
+function build(
+  server: ServerJson,
+  plan: Plan,
+  answers: Record<string, string>,
+  options: BuildOptions,
+  preview: boolean,
+): Built {
   const secrets: Record<string, string> = {};
   /** A preview's `<label>` for each value not yet known: shown as it is, not quoted as a value. */
   const placeholders = new Set<string>();
@@ -130,7 +172,8 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     }
     if (preview) return value === undefined ? undefined : { value, typed };
     if (value === undefined && a?.required) throw new Error(`"${a.label}" is required`);
-    if (value !== undefined && a?.choices?.length && !a.choices.includes(value)) throw new Error(`"${a.label}" must be one of ${a.choices.join(', ')}`);
+    if (value !== undefined && a?.choices?.length && !a.choices.includes(value))
+      throw new Error(`"${a.label}" must be one of ${a.choices.join(', ')}`);
     return value === undefined ? undefined : { value, typed };
   };
   /**
@@ -146,8 +189,14 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     secrets[inputId] = got.value;
     return { text: `\${input:${inputId}}`, plain: got.value };
   };
-  /** An input's final text (and its text with secrets in place, to check): its fixed value with its variables filled, or what was asked. */
-  const resolve = (inputValue: Input & { variables?: Record<string, Input> }, id: string): { text: string; plain: string } | undefined => {
+  /**
+   * An input's final text (and its text with secrets in place, to check): its fixed value with its variables filled, or
+   * what was asked.
+   */
+  const resolve = (
+    inputValue: Input & { variables?: Record<string, Input> },
+    id: string,
+  ): { text: string; plain: string } | undefined => {
     if (inputValue.value === undefined) return written(id, !!inputValue.isSecret);
     const fixed = literal(inputValue.value, id);
     let text = '';
@@ -169,7 +218,8 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     const url = remote.url.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => {
       if (!remote.variables?.[name]) return whole;
       const value = answerOf(`url.${name}`)?.value ?? '';
-      if (!URL_VALUE.test(value)) throw new Error(`"${name}" (in the URL) must be letters, digits, ".", "_", "~" or "-"`);
+      if (!URL_VALUE.test(value))
+        throw new Error(`"${name}" (in the URL) must be letters, digits, ".", "_", "~" or "-"`);
       return value;
     });
     const parsed = safeUrl(literal(url, 'url'));
@@ -179,7 +229,12 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
       const v = resolve(h, `header.${h.name}`);
       if (v !== undefined) headers[h.name] = v.text;
     }
-    const entry = { type: remote.type === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length ? { headers } : {}), ...registry };
+    const entry = {
+      type: remote.type === 'sse' ? 'sse' : 'http',
+      url,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...registry,
+    };
     return { entry, secrets, shown: visibleLine(url) };
   }
   const pkg = server.packages![plan.index]!;
@@ -191,7 +246,12 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
       const v = resolve(a, id);
       if (v === undefined) return [];
       // Checked with what the user typed in; named by what is shown (a typed secret is never printed).
-      const problem = argumentProblem(runtime, where, a.type === 'named' ? [a.name, v.plain] : [v.plain], a.type === 'named' ? [a.name, v.text] : [v.text]);
+      const problem = argumentProblem(
+        runtime,
+        where,
+        a.type === 'named' ? [a.name, v.plain] : [v.plain],
+        a.type === 'named' ? [a.name, v.text] : [v.text],
+      );
       if (problem) throw new Error(problem);
       return a.type === 'named' ? [a.name, v.text] : [v.text];
     });
@@ -200,13 +260,26 @@ function build(server: ServerJson, plan: Plan, answers: Record<string, string>, 
     const v = resolve(e, `env.${e.name}`);
     if (v !== undefined) env[e.name] = v.text;
   }
-  const registryFlag = options.useRegistryBaseUrl && plan.registryBaseUrl && runtime.type === 'npm' ? [`--registry=${plan.registryBaseUrl}`] : [];
-  const argv = [...runtime.lead, ...registryFlag, ...args(pkg.runtimeArguments, 'runtime'), runtime.spec, ...runtime.after, ...args(pkg.packageArguments, 'package')];
+  const registryFlag =
+    options.useRegistryBaseUrl && plan.registryBaseUrl && runtime.type === 'npm'
+      ? [`--registry=${plan.registryBaseUrl}`]
+      : [];
+  const argv = [
+    ...runtime.lead,
+    ...registryFlag,
+    ...args(pkg.runtimeArguments, 'runtime'),
+    runtime.spec,
+    ...runtime.after,
+    ...args(pkg.packageArguments, 'package'),
+  ];
   const entry = { command: runtime.command, args: argv, ...(Object.keys(env).length ? { env } : {}), ...registry };
   return { entry, secrets, shown: shownCommand(runtime.command, argv, env, placeholders) };
 }
 
-/** The asks of a package: its runtime and package arguments and environment variables without a fixed value, and the variables of those with one. */
+/**
+ * The asks of a package: its runtime and package arguments and environment variables without a fixed value, and the
+ * variables of those with one.
+ */
 function packageAsks(pkg: Package): Ask[] {
   const asks: Ask[] = [];
   const fromArgs = (list: Argument[] | undefined, where: string) =>
@@ -222,14 +295,17 @@ function packageAsks(pkg: Package): Ask[] {
 
 function remoteAsks(remote: Remote): Ask[] {
   const asks: Ask[] = [];
-  for (const [name, v] of Object.entries(remote.variables ?? {})) asks.push(toAsk(v, `url.${name}`, `${name} (in the URL)`, true));
+  for (const [name, v] of Object.entries(remote.variables ?? {}))
+    asks.push(toAsk(v, `url.${name}`, `${name} (in the URL)`, true));
   for (const h of remote.headers ?? []) addInput(asks, h, `header.${h.name}`, `header ${h.name}`);
   return asks;
 }
 
 function addInput(asks: Ask[], input: Input & { variables?: Record<string, Input> }, id: string, label: string): void {
   if (input.value === undefined) return void asks.push(toAsk(input, id, label, !!input.isRequired));
-  for (const [name, v] of Object.entries(input.variables ?? {})) if (input.value.includes(`{${name}}`)) asks.push(toAsk(v, `${id}.${name}`, `${name} (for ${label})`, !!v.isRequired || !!input.isRequired));
+  for (const [name, v] of Object.entries(input.variables ?? {}))
+    if (input.value.includes(`{${name}}`))
+      asks.push(toAsk(v, `${id}.${name}`, `${name} (for ${label})`, !!v.isRequired || !!input.isRequired));
 }
 
 function toAsk(input: Input, id: string, label: string, required: boolean): Ask {
@@ -247,13 +323,17 @@ function toAsk(input: Input, id: string, label: string, required: boolean): Ask 
 }
 
 /** Text the settings would expand (`${env:...}`): a document may not put it in an entry. */
-const VARIABLE = 'holds "${", which the settings would read as a variable (${env:NAME} would hand over your environment)';
+const VARIABLE =
+  'holds "${", which the settings would read as a variable (${env:NAME} would hand over your environment)';
 
 function packageProblem(pkg: Package): string | undefined {
   if (JSON.stringify(pkg).includes('${')) return VARIABLE;
-  for (const a of [...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])]) if (a.type === 'named' && !FLAG.test(a.name)) return `argument name "${a.name}" is not a flag (--name)`;
-  for (const e of pkg.environmentVariables ?? []) if (!ENV_NAME.test(e.name)) return `environment variable name "${e.name}" is not valid`;
-  if (pkg.registryBaseUrl !== undefined && !safeUrl(pkg.registryBaseUrl)) return `registryBaseUrl "${pkg.registryBaseUrl}" is not an http(s) URL`;
+  for (const a of [...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])])
+    if (a.type === 'named' && !FLAG.test(a.name)) return `argument name "${a.name}" is not a flag (--name)`;
+  for (const e of pkg.environmentVariables ?? [])
+    if (!ENV_NAME.test(e.name)) return `environment variable name "${e.name}" is not valid`;
+  if (pkg.registryBaseUrl !== undefined && !safeUrl(pkg.registryBaseUrl))
+    return `registryBaseUrl "${pkg.registryBaseUrl}" is not an http(s) URL`;
   return undefined;
 }
 
@@ -289,6 +369,7 @@ function safeUrl(text: string): URL | undefined {
  * (`${env:AWS_SECRET_ACCESS_KEY}` in a header a remote host receives), so it is refused.
  */
 function literal(text: string, what: string): string {
-  if (text.includes('${')) throw new Error(`"${what}" holds "\${", which the settings would read as a variable; not written`);
+  if (text.includes('${'))
+    throw new Error(`"${what}" holds "\${", which the settings would read as a variable; not written`);
   return text;
 }

@@ -1,7 +1,10 @@
 /** An entry name from a registry name: its last part without `server-`/`mcp-` and unsafe characters. */
 export function suggestedName(registryName: string): string {
   const last = registryName.split('/').pop() ?? registryName;
-  const name = last.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40);
+  const name = last
+    .replace(/^(mcp-server-|server-|mcp-)/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .slice(0, 40);
   return name || 'server';
 }
 

@@ -41,18 +41,76 @@ const NETWORK_ENV = 'https?_proxy|all_proxy|no_proxy|ssl_cert_file|ssl_cert_dir'
 
 const RUNNERS: Readonly<Record<string, Runner>> = {
   npm: {
-    long: ['registry', 'userconfig', 'globalconfig', 'prefix', 'package', 'call', 'cache', 'global', 'location', 'workspace', 'workspaces', 'include-workspace-root', 'script-shell', 'shell', 'node-options', 'proxy', 'https-proxy', 'noproxy', 'strict-ssl', 'ca', 'cafile', 'cert', 'key', 'replace-registry-host', 'git', 'node-gyp'],
+    long: [
+      'registry',
+      'userconfig',
+      'globalconfig',
+      'prefix',
+      'package',
+      'call',
+      'cache',
+      'global',
+      'location',
+      'workspace',
+      'workspaces',
+      'include-workspace-root',
+      'script-shell',
+      'shell',
+      'node-options',
+      'proxy',
+      'https-proxy',
+      'noproxy',
+      'strict-ssl',
+      'ca',
+      'cafile',
+      'cert',
+      'key',
+      'replace-registry-host',
+      'git',
+      'node-gyp',
+    ],
     longPattern: /:registry$/,
     short: { C: 'prefix', c: 'call', p: 'package', g: 'global', w: 'workspace', L: 'location' },
     valueShort: '',
     shorthands: { reg: 'registry', ws: 'workspaces', iwr: 'include-workspace-root' },
     npmStyle: true,
     separator: /=/,
-    env: new RegExp(`^(npm_config_.*|node_options|node_extra_ca_certs|node_tls_reject_unauthorized|proxy|${NETWORK_ENV})$`, 'i'),
+    env: new RegExp(
+      `^(npm_config_.*|node_options|node_extra_ca_certs|node_tls_reject_unauthorized|proxy|${NETWORK_ENV})$`,
+      'i',
+    ),
     readsPackageArguments: false,
   },
   pypi: {
-    long: ['index', 'default-index', 'index-url', 'extra-index-url', 'find-links', 'no-index', 'index-strategy', 'keyring-provider', 'allow-insecure-host', 'trusted-host', 'from', 'with', 'with-editable', 'with-requirements', 'with-executables-from', 'constraints', 'overrides', 'build-constraints', 'python', 'python-install-mirror', 'pypy-install-mirror', 'python-downloads-json-url', 'config-file', 'directory', 'project', 'env-file', 'torch-backend'],
+    long: [
+      'index',
+      'default-index',
+      'index-url',
+      'extra-index-url',
+      'find-links',
+      'no-index',
+      'index-strategy',
+      'keyring-provider',
+      'allow-insecure-host',
+      'trusted-host',
+      'from',
+      'with',
+      'with-editable',
+      'with-requirements',
+      'with-executables-from',
+      'constraints',
+      'overrides',
+      'build-constraints',
+      'python',
+      'python-install-mirror',
+      'pypy-install-mirror',
+      'python-downloads-json-url',
+      'config-file',
+      'directory',
+      'project',
+      'env-file',
+      'torch-backend',
+    ],
     short: { i: 'index-url', f: 'find-links', p: 'python', w: 'with', c: 'constraints' },
     valueShort: '',
     separator: /=/,
@@ -60,7 +118,38 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
     readsPackageArguments: false,
   },
   oci: {
-    long: ['volume', 'mount', 'volumes-from', 'tmpfs', 'privileged', 'network', 'net', 'link', 'add-host', 'dns', 'publish', 'publish-all', 'cap-add', 'device', 'device-cgroup-rule', 'gpus', 'group-add', 'pid', 'ipc', 'uts', 'userns', 'cgroupns', 'cgroup-parent', 'security-opt', 'sysctl', 'runtime', 'entrypoint', 'env-file', 'platform', 'cidfile'],
+    long: [
+      'volume',
+      'mount',
+      'volumes-from',
+      'tmpfs',
+      'privileged',
+      'network',
+      'net',
+      'link',
+      'add-host',
+      'dns',
+      'publish',
+      'publish-all',
+      'cap-add',
+      'device',
+      'device-cgroup-rule',
+      'gpus',
+      'group-add',
+      'pid',
+      'ipc',
+      'uts',
+      'userns',
+      'cgroupns',
+      'cgroup-parent',
+      'security-opt',
+      'sysctl',
+      'runtime',
+      'entrypoint',
+      'env-file',
+      'platform',
+      'cidfile',
+    ],
     short: { v: 'volume', p: 'publish', P: 'publish-all' },
     valueShort: 'aceBhlmuw',
     separator: /=/,
@@ -73,21 +162,34 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
     valueShort: '',
     separator: /[=:]/,
     responseFiles: true,
-    env: new RegExp(`^(nuget_.*|dotnet_cli_home|dotnet_root|dotnet_startup_hooks|dotnet_additional_deps|${NETWORK_ENV})$`, 'i'),
+    env: new RegExp(
+      `^(nuget_.*|dotnet_cli_home|dotnet_root|dotnet_startup_hooks|dotnet_additional_deps|${NETWORK_ENV})$`,
+      'i',
+    ),
     readsPackageArguments: true,
   },
 };
 
 const RISK = 'that changes where the code comes from or what it may reach';
 
-/** Why the words of one argument cannot be given to `runtime`'s launcher, or undefined when they can; the argument is named by `shown` (its secrets as `${input:}`). */
-export function argumentProblem(runtime: Runtime, where: 'runtime' | 'package', words: readonly string[], shown: readonly string[] = words): string | undefined {
+/**
+ * Why the words of one argument cannot be given to `runtime`'s launcher, or undefined when they can; the argument is
+ * named by `shown` (its secrets as `${input:}`).
+ */
+export function argumentProblem(
+  runtime: Runtime,
+  where: 'runtime' | 'package',
+  words: readonly string[],
+  shown: readonly string[] = words,
+): string | undefined {
   const runner = RUNNERS[runtime.type];
   if (!runner || (where === 'package' && !runner.readsPackageArguments)) return undefined;
   const argument = `${where} argument "${visibleLine(shown.join(' ')).slice(0, 300)}"`;
   for (const word of words) {
-    if (word === '--' && where === 'runtime') return `${argument} ends the options of ${runtime.command}: what follows would be read as what to run`;
-    if (runner.responseFiles && word.startsWith('@')) return `${argument} is read by ${runtime.command} as a file of more arguments`;
+    if (word === '--' && where === 'runtime')
+      return `${argument} ends the options of ${runtime.command}: what follows would be read as what to run`;
+    if (runner.responseFiles && word.startsWith('@'))
+      return `${argument} is read by ${runtime.command} as a file of more arguments`;
     const option = optionOf(runner, word);
     if (option) return `${argument} carries ${option}, an option of ${runtime.command} ${RISK}`;
   }
@@ -97,7 +199,9 @@ export function argumentProblem(runtime: Runtime, where: 'runtime' | 'package', 
 /** Why an environment variable of the entry cannot be given to `runtime`'s launcher, or undefined when it can. */
 export function environmentProblem(runtime: Runtime, name: string): string | undefined {
   const runner = RUNNERS[runtime.type];
-  return runner?.env.test(name) ? `environment variable ${name} is read by ${runtime.command} and ${RISK.replace(/^that /, '')}` : undefined;
+  return runner?.env.test(name)
+    ? `environment variable ${name} is read by ${runtime.command} and ${RISK.replace(/^that /, '')}`
+    : undefined;
 }
 
 /**
@@ -107,7 +211,10 @@ export function environmentProblem(runtime: Runtime, name: string): string | und
  * variable's name. What the user answers is checked again as the entry is built.
  */
 export function packageRunnerProblem(runtime: Runtime, pkg: Package): string | undefined {
-  for (const [where, list] of [['runtime', pkg.runtimeArguments], ['package', pkg.packageArguments]] as const) {
+  for (const [where, list] of [
+    ['runtime', pkg.runtimeArguments],
+    ['package', pkg.packageArguments],
+  ] as const) {
     for (const a of list ?? []) {
       for (const words of documentWords(a)) {
         const problem = argumentProblem(runtime, where, words);
@@ -128,10 +235,13 @@ function documentWords(a: Argument): string[][] {
   for (const v of [a.default, ...(a.choices ?? [])]) if (v !== undefined) values.add(v);
   if (a.value !== undefined) {
     const variables = Object.entries(a.variables ?? {});
-    const fill = (pick: (name: string) => string) => a.value!.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => (a.variables?.[name] ? pick(name) : whole));
+    const fill = (pick: (name: string) => string) =>
+      a.value!.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => (a.variables?.[name] ? pick(name) : whole));
     const fallback = (name: string) => a.variables?.[name]?.default ?? '';
     values.add(fill(fallback));
-    for (const [name, v] of variables) for (const choice of [v.default, ...(v.choices ?? [])]) if (choice !== undefined) values.add(fill((n) => (n === name ? choice : fallback(n))));
+    for (const [name, v] of variables)
+      for (const choice of [v.default, ...(v.choices ?? [])])
+        if (choice !== undefined) values.add(fill((n) => (n === name ? choice : fallback(n))));
   }
   const out = [...values].map((v) => (a.type === 'named' ? [a.name, v] : [v]));
   return out.length || a.type !== 'named' ? out : [[a.name]];
@@ -159,7 +269,9 @@ function longOption(runner: Runner, key: string): string | undefined {
   let name = key.toLowerCase();
   // npm reads `--no-registry` as the option too (set to false), and any beginning of a name as the name.
   if (runner.npmStyle) while (name.startsWith('no-')) name = name.slice(3);
-  const found = runner.long.find((l) => l === name) ?? (runner.npmStyle && name ? runner.long.find((l) => l.startsWith(name)) : undefined);
+  const found =
+    runner.long.find((l) => l === name) ??
+    (runner.npmStyle && name ? runner.long.find((l) => l.startsWith(name)) : undefined);
   if (found) return `--${found}`;
   return runner.longPattern?.test(name) ? `--${key}` : undefined;
 }

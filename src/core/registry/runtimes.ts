@@ -22,7 +22,8 @@ const NPM_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 const PYPI_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 const NUGET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 /** An image reference: optional registry host and port, path, tag, digest (lower-case path, as OCI requires). */
-const OCI_REF = /^[a-z0-9]+([._-][a-z0-9]+)*(\.[a-z0-9-]+)*(:[0-9]{1,5})?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
+const OCI_REF =
+  /^[a-z0-9]+([._-][a-z0-9]+)*(\.[a-z0-9-]+)*(:[0-9]{1,5})?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
 /** A version: an exact one (no ranges, no spaces, no leading dash). */
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+!_-]*$/;
 
@@ -33,7 +34,10 @@ export const RUNTIME_TYPES = ['npm', 'pypi', 'oci', 'nuget'] as const;
 export function runtimeOf(pkg: Package): Runtime | { problem: string } {
   const id = pkg.identifier;
   const version = pkg.version;
-  const versionProblem = version !== undefined && (!VERSION.test(version) || version.length > 100 || version === 'latest') ? `its version "${version}" is not an exact version` : undefined;
+  const versionProblem =
+    version !== undefined && (!VERSION.test(version) || version.length > 100 || version === 'latest')
+      ? `its version "${version}" is not an exact version`
+      : undefined;
   switch (pkg.registryType) {
     case 'npm':
       if (!NPM_NAME.test(id) || id.length > 214) return { problem: `"${id}" is not an npm package name` };

@@ -28,16 +28,42 @@ const inputFields = {
 };
 const input = z.object(inputFields);
 export type Input = z.infer<typeof input>;
-const withVariables = { ...inputFields, variables: z.record(z.string().max(100), input).refine((v) => Object.keys(v).length <= ITEMS, 'too many variables').optional() };
+const withVariables = {
+  ...inputFields,
+  variables: z
+    .record(z.string().max(100), input)
+    .refine((v) => Object.keys(v).length <= ITEMS, 'too many variables')
+    .optional(),
+};
 
-const positional = z.object({ ...withVariables, type: z.literal('positional'), valueHint: text(100).optional(), isRepeated: z.boolean().optional() }).refine((a) => a.value !== undefined || a.valueHint !== undefined, 'a positional argument needs a value or a valueHint');
-const named = z.object({ ...withVariables, type: z.literal('named'), name: text(100), isRepeated: z.boolean().optional() });
+const positional = z
+  .object({
+    ...withVariables,
+    type: z.literal('positional'),
+    valueHint: text(100).optional(),
+    isRepeated: z.boolean().optional(),
+  })
+  .refine(
+    (a) => a.value !== undefined || a.valueHint !== undefined,
+    'a positional argument needs a value or a valueHint',
+  );
+const named = z.object({
+  ...withVariables,
+  type: z.literal('named'),
+  name: text(100),
+  isRepeated: z.boolean().optional(),
+});
 const argument = z.union([positional, named]);
 export type Argument = z.infer<typeof argument>;
 const keyValue = z.object({ ...withVariables, name: text(200) });
 export type KeyValueInput = z.infer<typeof keyValue>;
 
-const remoteTransport = z.object({ type: z.enum(['streamable-http', 'sse']), url: text(2_048), headers: list(keyValue).optional(), variables: z.record(z.string().max(100), input).optional() });
+const remoteTransport = z.object({
+  type: z.enum(['streamable-http', 'sse']),
+  url: text(2_048),
+  headers: list(keyValue).optional(),
+  variables: z.record(z.string().max(100), input).optional(),
+});
 export type Remote = z.infer<typeof remoteTransport>;
 
 const pkg = z.object({
@@ -45,7 +71,10 @@ const pkg = z.object({
   registryBaseUrl: text(2_048).optional(),
   identifier: text(500),
   version: text(255).optional(),
-  fileSha256: z.string().regex(/^[a-f0-9]{64}$/).optional(),
+  fileSha256: z
+    .string()
+    .regex(/^[a-f0-9]{64}$/)
+    .optional(),
   runtimeHint: text(100).optional(),
   transport: z.union([z.object({ type: z.literal('stdio') }), remoteTransport]),
   runtimeArguments: list(argument).optional(),
@@ -94,7 +123,14 @@ export function parseRegistryServer(item: unknown): RegistryServer {
   if (!outer.success) throw new Error('not a { server, _meta } item');
   const server = parseServerJson(outer.data.server);
   const official = outer.data._meta?.[OFFICIAL_META];
-  const meta = z.object({ status: text(40).optional(), publishedAt: text(40).optional(), updatedAt: text(40).optional(), isLatest: z.boolean().optional() }).safeParse(official ?? {});
+  const meta = z
+    .object({
+      status: text(40).optional(),
+      publishedAt: text(40).optional(),
+      updatedAt: text(40).optional(),
+      isLatest: z.boolean().optional(),
+    })
+    .safeParse(official ?? {});
   return { server, meta: meta.success ? meta.data : {} };
 }
 
@@ -103,7 +139,10 @@ export function parseServerJson(value: unknown): ServerJson {
   const parsed = serverJson.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const name = value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? ` "${registryText((value as { name: string }).name, 100)}"` : '';
+  const name =
+    value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string'
+      ? ` "${registryText((value as { name: string }).name, 100)}"`
+      : '';
   throw new Error(`server${name}: ${issue.path.join('.') || '(document)'}: ${issue.message}`);
 }
 
@@ -112,7 +151,8 @@ export function parseServerJson(value: unknown): ServerJson {
  * overrides and zero-width marks removed, whitespace runs made one space, at most `max` characters.
  */
 export function registryText(value: string, max = 300): string {
-  // Control and bidirectional characters as the project drops them from server text (stripUnsafe), and zero-width marks.
+  // Control and bidirectional characters as the project drops them from server text (stripUnsafe), and zero-width
+  // marks.
   const cleaned = stripUnsafe(value)
     .replace(/[\u200b-\u200d\u2060-\u2065\ufeff]/g, '')
     .replace(/\s+/g, ' ')

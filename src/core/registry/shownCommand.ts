@@ -12,8 +12,19 @@ export function shellWord(word: string): string {
   return `$'${visibleLine(word.replace(/[\\']/g, '\\$&'))}'`;
 }
 
-/** `NAME=value ... command args...`, every value and word as `shellWord` shows it but the `placeholders` (a preview's `<label>`). */
-export function shownCommand(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, placeholders: ReadonlySet<string> = new Set()): string {
+/**
+ * `NAME=value ... command args...`, every value and word as `shellWord` shows it but the `placeholders` (a preview's
+ * `<label>`).
+ */
+export function shownCommand(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  placeholders: ReadonlySet<string> = new Set(),
+): string {
   const word = (w: string) => (placeholders.has(w) ? w : shellWord(w));
-  return [...Object.entries(env).map(([name, value]) => `${name}=${word(value)}`), ...[command, ...args].map(word)].join(' ');
+  return [
+    ...Object.entries(env).map(([name, value]) => `${name}=${word(value)}`),
+    ...[command, ...args].map(word),
+  ].join(' ');
 }

@@ -29,17 +29,22 @@ export interface ToolPlan {
   deferredCount: number;
 }
 
-/** What a set of tool schemas costs by the documented estimate: the bound for deciding, without a tokenizer round trip. */
+/**
+ * What a set of tool schemas costs by the documented estimate: the bound for deciding, without a tokenizer round trip.
+ */
 export function estimateToolTokens(tools: readonly ToolSchema[]): number {
   let chars = 0;
-  for (const t of tools) chars += JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }).length;
+  for (const t of tools)
+    chars += JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }).length;
   return Math.ceil(chars / CHARS_PER_TOKEN) + tools.length * PER_TOOL;
 }
 
 /** Whether `tools` go deferred: more than a request takes, or more than their share of the window. */
 export function shouldDefer(tools: readonly ToolSchema[], windowTokens: number, settings: DeferralSettings): boolean {
   if (!tools.length) return false;
-  return settings.share <= 0 || tools.length > MAX_REQUEST_TOOLS || estimateToolTokens(tools) > settings.share * windowTokens;
+  return (
+    settings.share <= 0 || tools.length > MAX_REQUEST_TOOLS || estimateToolTokens(tools) > settings.share * windowTokens
+  );
 }
 
 /** What search_tools' result says it loaded, as stored in the conversation. */
@@ -63,10 +68,12 @@ export function touchedTools(history: readonly ChatMessage[]): string[] {
   };
   for (const m of history) {
     // A provider's own search (Anthropic's) loads what it found, before the calls of the same answer.
-    if (m.role === 'assistant') for (const s of m.searches ?? []) for (const name of [...s.found].reverse()) touch(name);
+    if (m.role === 'assistant')
+      for (const s of m.searches ?? []) for (const name of [...s.found].reverse()) touch(name);
     if (m.role === 'assistant') for (const c of m.toolCalls ?? []) if (c.name !== SEARCH_TOOL) touch(c.name);
     // The best match last: it is the most recent, the last to leave.
-    if (m.role === 'tool' && m.name === SEARCH_TOOL && !m.isError) for (const name of loadedBy(m.content).reverse()) touch(name);
+    if (m.role === 'tool' && m.name === SEARCH_TOOL && !m.isError)
+      for (const name of loadedBy(m.content).reverse()) touch(name);
   }
   return [...order.keys()];
 }
@@ -82,7 +89,12 @@ function loadedBy(content: string): string[] {
 }
 
 /** The most recent `max` of `touched` that still exist (wire names), least recent first. */
-export function withinCap(touched: readonly string[], exists: (name: string) => boolean, max: number, skip: ReadonlySet<string> = new Set()): string[] {
+export function withinCap(
+  touched: readonly string[],
+  exists: (name: string) => boolean,
+  max: number,
+  skip: ReadonlySet<string> = new Set(),
+): string[] {
   const live = touched.filter((n) => exists(n) && !skip.has(n));
   return live.slice(Math.max(0, live.length - max));
 }
@@ -102,7 +114,8 @@ export function planTools(
   /** The provider searches itself: the deferred tools go along marked `deferLoading`, without search_tools. */
   native = false,
 ): ToolPlan {
-  if (!shouldDefer(all, windowTokens, settings)) return { deferred: false, tools: [...all], loaded: [], pinned: [], deferredCount: 0 };
+  if (!shouldDefer(all, windowTokens, settings))
+    return { deferred: false, tools: [...all], loaded: [], pinned: [], deferredCount: 0 };
   // A server's own tool called search_tools would clash with the search: deferred, the name is ours.
   all = all.filter((t) => t.name !== SEARCH_TOOL);
   const byName = new Map(all.map((t) => [t.name, t]));
@@ -117,7 +130,13 @@ export function planTools(
     const rest = all.filter((t) => !carried.has(t.name)).map((t) => ({ ...t, deferLoading: true }));
     return { deferred: true, tools: [...sent, ...rest], loaded, pinned: pins.map((t) => t.name), deferredCount };
   }
-  return { deferred: true, tools: [searchToolSchema(servers), ...sent], loaded, pinned: pins.map((t) => t.name), deferredCount };
+  return {
+    deferred: true,
+    tools: [searchToolSchema(servers), ...sent],
+    loaded,
+    pinned: pins.map((t) => t.name),
+    deferredCount,
+  };
 }
 
 /** The search tool's schema: a query, and optionally one server (named among those there are). */
@@ -132,7 +151,14 @@ export function searchToolSchema(servers: readonly string[]): ToolSchema {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What the tool should do, in a few words, or its name.' },
-        ...(shown.length ? { server: { type: 'string', description: `Only this server's tools. Servers: ${shown.join(', ')}${servers.length > shown.length ? ', …' : ''}.` } } : {}),
+        ...(shown.length
+          ? {
+              server: {
+                type: 'string',
+                description: `Only this server's tools. Servers: ${shown.join(', ')}${servers.length > shown.length ? ', …' : ''}.`,
+              },
+            }
+          : {}),
       },
       required: ['query'],
     },

@@ -5,7 +5,9 @@ import { stemmer } from 'stemmer';
  * commits" asks for commits). Kept short: a word a tool could be about (list, get, file) stays.
  */
 const STOP = new Set(
-  'a an and are as at be by can could do does for from how i in into is it its me my of on or please show that the their them then there these this to was what when where which who will with would you your'.split(' '),
+  'a an and are as at be by can could do does for from how i in into is it its me my of on or please show that the their them then there these this to was what when where which who will with would you your'.split(
+    ' ',
+  ),
 );
 
 /**

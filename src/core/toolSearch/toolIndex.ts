@@ -59,7 +59,8 @@ export class ToolIndex implements Disposable {
     fields: ['name', 'title', 'description', 'params', 'server'],
     tokenize,
     processTerm: normalizeTerm,
-    // Prefixes for longer words ("deploy" finds deployment); no fuzzy matching: it cost a third of a search's time for one query in 122.
+    // Prefixes for longer words ("deploy" finds deployment); no fuzzy matching: it cost a third of a search's time for
+    // one query in 122.
     searchOptions: { boost: BOOST, prefix: (term) => term.length >= 4, combineWith: 'OR' },
   });
   /** Per server: what its tools looked like when indexed, and their document ids. */
@@ -87,7 +88,8 @@ export class ToolIndex implements Disposable {
     this.refresh();
     const limit = options.limit ?? 10;
     const filter = options.filter ?? (() => true);
-    const usable = (tool: Tool | undefined): tool is Tool => !!tool && forModel(tool) && (options.server === undefined || tool.server === options.server) && filter(tool);
+    const usable = (tool: Tool | undefined): tool is Tool =>
+      !!tool && forModel(tool) && (options.server === undefined || tool.server === options.server) && filter(tool);
     const q = query.trim().toLowerCase();
     const typed = tokenize(query).map((w) => w.toLowerCase());
     const inQuery = (server: string | undefined) => server !== undefined && typed.includes(server.toLowerCase());
@@ -105,7 +107,9 @@ export class ToolIndex implements Disposable {
       // The server's instructions weigh a tool only for the words the tool itself matches, and at most
       // by a share: long instructions neither give a tool a word it lacks nor lift every tool of the server.
       const words = this.instructions.get(tool.server ?? '');
-      if (words) score *= 1 + (INSTRUCTIONS * r.queryTerms.filter((t) => words.has(t)).length) / Math.max(1, r.queryTerms.length);
+      if (words)
+        score *=
+          1 + (INSTRUCTIONS * r.queryTerms.filter((t) => words.has(t)).length) / Math.max(1, r.queryTerms.length);
       scored.set(tool.name, score);
       top = Math.max(top, score);
     }
@@ -113,9 +117,12 @@ export class ToolIndex implements Disposable {
     // several parts), first; then every tool of the server the whole query names.
     top += 1;
     for (const word of new Set([q, ...q.split(/\s+/).filter(isCompoundName)])) {
-      for (const name of this.lookup.names.get(word) ?? []) if (usable(this.registry.get(name))) scored.set(name, top * 2 + (scored.get(name) ?? 0));
+      for (const name of this.lookup.names.get(word) ?? [])
+        if (usable(this.registry.get(name))) scored.set(name, top * 2 + (scored.get(name) ?? 0));
     }
-    for (const name of this.lookup.servers.get(q) ?? []) if (usable(this.registry.get(name)) && (scored.get(name) ?? 0) < top * 2) scored.set(name, top + (scored.get(name) ?? 0));
+    for (const name of this.lookup.servers.get(q) ?? [])
+      if (usable(this.registry.get(name)) && (scored.get(name) ?? 0) < top * 2)
+        scored.set(name, top + (scored.get(name) ?? 0));
     const ranked = [...scored.keys()].sort((a, b) => scored.get(b)! - scored.get(a)! || a.localeCompare(b));
     const named = (server: string) => options.server !== undefined || q === server.toLowerCase() || inQuery(server);
     return shared(ranked, (name) => this.registry.get(name)!.server, named)
@@ -123,7 +130,13 @@ export class ToolIndex implements Disposable {
       .map((name) => {
         const score = scored.get(name)!;
         const tool = this.registry.get(name)!;
-        return { name, wireName: this.registry.wireName(name) ?? name, ...(tool.server !== undefined ? { server: tool.server } : {}), description: firstLine(tool.description), score: Math.round(score * 1000) / 1000 };
+        return {
+          name,
+          wireName: this.registry.wireName(name) ?? name,
+          ...(tool.server !== undefined ? { server: tool.server } : {}),
+          description: firstLine(tool.description),
+          score: Math.round(score * 1000) / 1000,
+        };
       });
   }
 
@@ -142,7 +155,8 @@ export class ToolIndex implements Disposable {
       if (!forModel(tool)) continue;
       const key = tool.server ?? '';
       add(byServer, key, tool);
-      for (const n of new Set([tool.name, this.registry.wireName(tool.name), tool.remoteName])) if (n) add(lookup.names, n.toLowerCase(), tool.name);
+      for (const n of new Set([tool.name, this.registry.wireName(tool.name), tool.remoteName]))
+        if (n) add(lookup.names, n.toLowerCase(), tool.name);
       if (tool.server !== undefined) add(lookup.servers, tool.server.toLowerCase(), tool.name);
     }
     this.lookup = lookup;
@@ -185,7 +199,11 @@ export class ToolIndex implements Disposable {
  * server's tool is left for it. A server with many tools about a query's words (or written to match
  * every query) leaves room for the other servers' best.
  */
-function shared(ranked: readonly string[], serverOf: (name: string) => string | undefined, named: (server: string) => boolean): string[] {
+function shared(
+  ranked: readonly string[],
+  serverOf: (name: string) => string | undefined,
+  named: (server: string) => boolean,
+): string[] {
   const first: string[] = [];
   const waiting: string[] = [];
   const taken = new Map<string, number>();

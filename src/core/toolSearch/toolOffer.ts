@@ -3,7 +3,16 @@ import type { ChatMessage } from '../agent/messages';
 import { toolKey } from '../toolSwitches';
 import { forModel, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
 import { failed, succeeded, type ToolResult } from '../toolResult';
-import { DEFAULT_DEFERRAL, planTools, SEARCH_TOOL, touchedTools, withinCap, type DeferralSettings, type SearchResult, type ToolPlan } from './deferral';
+import {
+  DEFAULT_DEFERRAL,
+  planTools,
+  SEARCH_TOOL,
+  touchedTools,
+  withinCap,
+  type DeferralSettings,
+  type SearchResult,
+  type ToolPlan,
+} from './deferral';
 import { SEARCH_LOADS, type ToolIndex } from './toolIndex';
 
 const MAX_QUERY = 500;
@@ -52,7 +61,10 @@ export class ToolOffer {
     return [...new Set(enabled.flatMap((t) => (t.tool.server !== undefined ? [t.tool.server] : [])))];
   }
 
-  /** The tools of the next request of a conversation with this history, against a window of `windowTokens` (`native`: the provider searches). */
+  /**
+   * The tools of the next request of a conversation with this history, against a window of `windowTokens` (`native`:
+   * the provider searches).
+   */
   plan(history: readonly ChatMessage[], windowTokens: number, native = false): ToolPlan {
     const enabled = this.enabled();
     return planTools(
@@ -77,14 +89,27 @@ export class ToolOffer {
   /** search_tools: ranks the enabled tools for the query, loads the best matches, says which left to make room. */
   search(args: unknown, history: readonly ChatMessage[]): ToolResult {
     const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-    if (typeof a.query !== 'string' || !a.query.trim()) return failed('search_tools needs "query": a few words saying what the tool should do');
+    if (typeof a.query !== 'string' || !a.query.trim())
+      return failed('search_tools needs "query": a few words saying what the tool should do');
     const enabled = this.enabled();
     const servers = this.servers(enabled);
     if (a.server !== undefined && (typeof a.server !== 'string' || !servers.includes(a.server))) {
-      return failed(`no enabled server is named ${JSON.stringify(String(a.server).slice(0, 100))}; servers: ${servers.slice(0, 60).join(', ')}`);
+      return failed(
+        `no enabled server is named ${JSON.stringify(String(a.server).slice(0, 100))}; servers: ${servers.slice(0, 60).join(', ')}`,
+      );
     }
-    const hits = this.deps.index.search(a.query.slice(0, MAX_QUERY), { limit: SEARCH_LOADS, filter: (t) => this.isOn(t), ...(typeof a.server === 'string' ? { server: a.server } : {}) });
-    if (!hits.length) return succeeded(JSON.stringify({ loaded: [], note: `No enabled tool matches ${JSON.stringify(a.query.slice(0, 100))}${a.server ? ` on server "${a.server}"` : ''}; try other words${a.server ? ' or no server' : ''}.` } satisfies SearchResult));
+    const hits = this.deps.index.search(a.query.slice(0, MAX_QUERY), {
+      limit: SEARCH_LOADS,
+      filter: (t) => this.isOn(t),
+      ...(typeof a.server === 'string' ? { server: a.server } : {}),
+    });
+    if (!hits.length)
+      return succeeded(
+        JSON.stringify({
+          loaded: [],
+          note: `No enabled tool matches ${JSON.stringify(a.query.slice(0, 100))}${a.server ? ` on server "${a.server}"` : ''}; try other words${a.server ? ' or no server' : ''}.`,
+        } satisfies SearchResult),
+      );
     // What leaves: the loaded tools (pinned ones aside) that the new matches push past the cap.
     const exists = new Set(enabled.map((t) => t.schema.name));
     const pinned = this.pinnedWire(enabled);
@@ -92,10 +117,16 @@ export class ToolOffer {
     const touched = touchedTools(history);
     const before = withinCap(touched, (n) => exists.has(n), room, pinned);
     const found = hits.map((h) => h.wireName).reverse(); // the best match last, as touchedTools reads it back
-    const after = new Set(withinCap([...touched.filter((n) => !found.includes(n)), ...found], (n) => exists.has(n), room, pinned));
+    const after = new Set(
+      withinCap([...touched.filter((n) => !found.includes(n)), ...found], (n) => exists.has(n), room, pinned),
+    );
     const unloaded = before.filter((n) => !after.has(n));
     const result: SearchResult = {
-      loaded: hits.map((h) => ({ name: h.wireName, ...(h.server !== undefined ? { server: h.server } : {}), description: h.description })),
+      loaded: hits.map((h) => ({
+        name: h.wireName,
+        ...(h.server !== undefined ? { server: h.server } : {}),
+        description: h.description,
+      })),
       ...(unloaded.length ? { unloaded } : {}),
       note: `These tools can be called from the next step on.${unloaded.length ? ` To make room, ${unloaded.length === 1 ? 'one tool was' : `${unloaded.length} tools were`} unloaded (least recently used); search again to use ${unloaded.length === 1 ? 'it' : 'them'}.` : ''}`,
     };
@@ -110,6 +141,8 @@ export function offerOptions(offer: ToolOffer): AgentToolOptions {
     isCallable: (wire) => offer.isCallable(wire),
     builtin: (wire) => (wire === SEARCH_TOOL ? (args, history) => offer.search(args, history) : undefined),
     unknownTool: (wire, history) =>
-      touchedTools(history).includes(wire) ? `tool "${wire}" is gone: its server no longer lists it (its tool list changed or the server stopped) since it was loaded; search_tools finds what there is now` : undefined,
+      touchedTools(history).includes(wire)
+        ? `tool "${wire}" is gone: its server no longer lists it (its tool list changed or the server stopped) since it was loaded; search_tools finds what there is now`
+        : undefined,
   };
 }

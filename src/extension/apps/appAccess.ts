@@ -36,7 +36,10 @@ export class AppAccess {
     private readonly log: Logger,
   ) {}
 
-  /** The user's say on a server's apps, per server identity; undefined until asked (in the app's card, answered by `decide`). */
+  /**
+   * The user's say on a server's apps, per server identity; undefined until asked (in the app's card, answered by
+   * `decide`).
+   */
   known(identity: string): boolean | undefined {
     return this.consent.get<boolean>(`minagent.apps.${identity}`);
   }
@@ -46,22 +49,44 @@ export class AppAccess {
     return this.consent.update(`minagent.apps.${identity}`, show);
   }
 
-  /** A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app (of `appTool`) asks. */
-  async callTool(server: string, appTool: string, callId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  /**
+   * A tool of the app's own server, never another's; outside the read-only rules the user is asked, told the app (of
+   * `appTool`) asks.
+   */
+  async callTool(
+    server: string,
+    appTool: string,
+    callId: string,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const tool = this.hub.registry.list().find((t) => t.server === server && t.remoteName === name);
     if (!tool) return errorResult(`server "${server}" has no tool "${name}"; an app calls only its own server's tools`);
     // A tool its server keeps from apps (_meta.ui.visibility without "app") is refused, whatever the user's rules.
-    if (!forApp(tool)) return errorResult(`server "${server}" keeps tool "${name}" from apps (its _meta.ui.visibility has no "app"); an app cannot call it`);
+    if (!forApp(tool))
+      return errorResult(
+        `server "${server}" keeps tool "${name}" from apps (its _meta.ui.visibility has no "app"); an app cannot call it`,
+      );
     const pin = pinOf(tool);
-    const req: ApprovalRequest = { ...pin, callId: `app-${callId}`, wireName: tool.name, arguments: args, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
-    // One app (the app of one tool call) that the user let call this tool, with any arguments, while it is shown: a polling app asks once.
+    const req: ApprovalRequest = {
+      ...pin,
+      callId: `app-${callId}`,
+      wireName: tool.name,
+      arguments: args,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    };
+    // One app (the app of one tool call) that the user let call this tool, with any arguments, while it is shown: a
+    // polling app asks once.
     const forThisApp = JSON.stringify([server, callId, name]);
     if (this.approvals.preapproval(req) === undefined && !this.allowedApps.has(forThisApp)) {
       const once = 'Allow Once';
       const always = 'Allow for This App';
       const choice = await vscode.window.showWarningMessage(
         `The app of tool "${appTool}" asks to call "${name}" of server "${server}".`,
-        { modal: true, detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}\n\n"${always}": this app may call "${name}" again, with any arguments, without asking, until VS Code restarts.` },
+        {
+          modal: true,
+          detail: `Arguments: ${JSON.stringify(args, null, 2).slice(0, 2000)}\n\n"${always}": this app may call "${name}" again, with any arguments, without asking, until VS Code restarts.`,
+        },
         once,
         always,
       );
@@ -77,7 +102,12 @@ export class AppAccess {
   async readResource(server: string, uri: string): Promise<ReadResourceResult> {
     const result = await this.hub.catalog.readResource(server, uri);
     if (isFeatureError(result)) throw new Error(result.error);
-    const contents = result.contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), ...(c.meta ? { _meta: c.meta } : {}), ...(c.text !== undefined ? { text: c.text } : { blob: c.blob ?? '' }) }));
+    const contents = result.contents.map((c) => ({
+      uri: c.uri,
+      ...(c.mimeType ? { mimeType: c.mimeType } : {}),
+      ...(c.meta ? { _meta: c.meta } : {}),
+      ...(c.text !== undefined ? { text: c.text } : { blob: c.blob ?? '' }),
+    }));
     return { contents } as ReadResourceResult;
   }
 

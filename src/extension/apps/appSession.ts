@@ -62,10 +62,23 @@ export class AppSession {
     private look: AppLook,
     private mode: DisplayMode = 'inline',
   ) {
-    this.bridge = new AppBridge(null, { name: 'MinAgent', version: '0.1.0' }, { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} } }, { hostContext: hostContext(look, mode) });
+    this.bridge = new AppBridge(
+      null,
+      { name: 'MinAgent', version: '0.1.0' },
+      {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {} },
+        updateModelContext: { text: {} },
+      },
+      { hostContext: hostContext(look, mode) },
+    );
     this.bridge.oninitialized = () => void this.sendCall();
     this.bridge.onsizechange = ({ height }) => {
-      if (typeof height === 'number' && Number.isFinite(height) && height > 0) host.resize(Math.min(Math.ceil(height), MAX_APP_HEIGHT));
+      if (typeof height === 'number' && Number.isFinite(height) && height > 0)
+        host.resize(Math.min(Math.ceil(height), MAX_APP_HEIGHT));
     };
     this.bridge.oncalltool = async ({ name, arguments: args }) => host.callTool(name, args ?? {});
     this.bridge.onreadresource = async ({ uri }) => host.readResource(uri);
@@ -89,7 +102,8 @@ export class AppSession {
       this.mode = host.requestDisplayMode(mode);
       return { mode: this.mode };
     };
-    this.bridge.onloggingmessage = ({ level, data }) => host.log(`app log (${level}): ${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 2000));
+    this.bridge.onloggingmessage = ({ level, data }) =>
+      host.log(`app log (${level}): ${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 2000));
   }
 
   start(): Promise<void> {
@@ -133,7 +147,11 @@ export class AppSession {
 function textOf(content: unknown): string | undefined {
   const blocks = Array.isArray(content) ? content : [content];
   const text = blocks
-    .map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
+    .map((b) =>
+      typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text'
+        ? String((b as { text?: unknown }).text ?? '')
+        : '',
+    )
     .join('\n')
     .trim();
   return text ? text.slice(0, 100_000) : undefined;
@@ -146,7 +164,10 @@ function hostContext(look: AppLook, mode: DisplayMode): McpUiHostContext {
     displayMode: mode,
     availableDisplayModes: ['inline', 'fullscreen', 'pip'],
     // In a tab the app fills the editor; in a card it grows up to the bound, then scrolls; pinned, a strip.
-    containerDimensions: mode === 'fullscreen' ? { width: look.width } : { width: look.width, maxHeight: mode === 'pip' ? MAX_PIP_HEIGHT : MAX_APP_HEIGHT },
+    containerDimensions:
+      mode === 'fullscreen'
+        ? { width: look.width }
+        : { width: look.width, maxHeight: mode === 'pip' ? MAX_PIP_HEIGHT : MAX_APP_HEIGHT },
     locale: Intl.DateTimeFormat().resolvedOptions().locale,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: 'desktop',

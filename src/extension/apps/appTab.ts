@@ -15,13 +15,24 @@ export interface AppTab extends vscode.Disposable {
  * checked before `onRequest` sees it; `onClose` runs once, when the user closes the tab or it is
  * disposed.
  */
-export function openAppTab(extensionUri: vscode.Uri, appOrigin: string, title: string, onRequest: (request: AppTabRequest) => void, onClose: () => void): AppTab {
-  const panel = vscode.window.createWebviewPanel('minagent.app', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-    enableScripts: true,
-    // The app's own state lives in its frame: hiding the tab must not reload it.
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
-  });
+export function openAppTab(
+  extensionUri: vscode.Uri,
+  appOrigin: string,
+  title: string,
+  onRequest: (request: AppTabRequest) => void,
+  onClose: () => void,
+): AppTab {
+  const panel = vscode.window.createWebviewPanel(
+    'minagent.app',
+    title,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+    {
+      enableScripts: true,
+      // The app's own state lives in its frame: hiding the tab must not reload it.
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+    },
+  );
   panel.webview.html = appTabHtml(panel.webview, extensionUri, appOrigin);
   const listener = panel.webview.onDidReceiveMessage((m: unknown) => {
     const request = parseAppTabRequest(m);
@@ -41,12 +52,21 @@ export function openAppTab(extensionUri: vscode.Uri, appOrigin: string, title: s
 function appTabHtml(webview: vscode.Webview, extensionUri: vscode.Uri, appOrigin: string): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'appTab.js'));
-  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, `frame-src ${appOrigin}`].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    `frame-src ${appOrigin}`,
+  ].join('; ');
   const style = `<style nonce="${nonce}">
 html, body { height: 100%; margin: 0; padding: 0; overflow: hidden; background: var(--vscode-editor-background); color: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); }
 iframe { display: block; width: 100%; height: 100%; border: 0; }
 #status { padding: 12px; font-style: italic; }
 </style>
 <title>App</title>`;
-  return webviewPage(csp, style, `<body>\n<div id="status">Loading the app…</div>\n<script nonce="${nonce}" src="${script}"></script>\n</body>`);
+  return webviewPage(
+    csp,
+    style,
+    `<body>\n<div id="status">Loading the app…</div>\n<script nonce="${nonce}" src="${script}"></script>\n</body>`,
+  );
 }

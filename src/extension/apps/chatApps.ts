@@ -32,7 +32,10 @@ interface Live {
 interface ViewApps {
   live: Map<string, Live>;
   tabs: Map<string, AppTab>;
-  /** Cards whose app has asked for its tab or a pinned place itself: asked once, so the user's close or unpin is not undone by the app. */
+  /**
+   * Cards whose app has asked for its tab or a pinned place itself: asked once, so the user's close or unpin is not
+   * undone by the app.
+   */
   asked: Set<string>;
   /** Cards that ask, in place of their app, whether their server's apps may show (the card and its look). */
   asking: Map<string, { card: ToolCard; look: AppLook }>;
@@ -120,29 +123,38 @@ export class ChatApps implements vscode.Disposable {
     this.close(post, callId);
     post({ type: 'appPlace', callId, place: 'tab' });
     let live: Live | undefined;
-    const tab = openAppTab(this.deps.extensionUri, this.origin, `${card.name} (app)`, (request) => {
-      if (request.type === 'appMessage') live?.session.deliver(request.message as JSONRPCMessage);
-      else if (request.type === 'appLook') live?.session.lookChanged(request.look);
-      else if (!live)
-        void this.startInTab(card, request.look, post, tab).then((started) => {
-          if (view.tabs.get(callId) === tab) live = started;
-          else if (started) {
-            // The tab closed while the app was being made.
-            started.revoke();
-            started.session.dispose();
-          }
-        });
-    }, () => {
-      if (view.tabs.get(callId) !== tab) return;
-      view.tabs.delete(callId);
-      live?.revoke();
-      live?.session.dispose();
-      if (this.views.get(post) === view) post({ type: 'appPlace', callId, place: 'inline' });
-    });
+    const tab = openAppTab(
+      this.deps.extensionUri,
+      this.origin,
+      `${card.name} (app)`,
+      (request) => {
+        if (request.type === 'appMessage') live?.session.deliver(request.message as JSONRPCMessage);
+        else if (request.type === 'appLook') live?.session.lookChanged(request.look);
+        else if (!live)
+          void this.startInTab(card, request.look, post, tab).then((started) => {
+            if (view.tabs.get(callId) === tab) live = started;
+            else if (started) {
+              // The tab closed while the app was being made.
+              started.revoke();
+              started.session.dispose();
+            }
+          });
+      },
+      () => {
+        if (view.tabs.get(callId) !== tab) return;
+        view.tabs.delete(callId);
+        live?.revoke();
+        live?.session.dispose();
+        if (this.views.get(post) === view) post({ type: 'appPlace', callId, place: 'inline' });
+      },
+    );
     view.tabs.set(callId, tab);
   }
 
-  /** Whether this is a card's app's first own ask for another place (a tab, or pinned): granted once, so the user's close is not undone. */
+  /**
+   * Whether this is a card's app's first own ask for another place (a tab, or pinned): granted once, so the user's
+   * close is not undone.
+   */
   private firstAsk(post: Post, callId: string): boolean {
     const view = this.viewOf(post);
     if (view.asked.has(callId)) return false;
@@ -175,7 +187,10 @@ export class ChatApps implements vscode.Disposable {
   }
 
   message(post: Post, callId: string, message: Record<string, unknown>): void {
-    this.views.get(post)?.live.get(callId)?.session.deliver(message as JSONRPCMessage);
+    this.views
+      .get(post)
+      ?.live.get(callId)
+      ?.session.deliver(message as JSONRPCMessage);
   }
 
   look(post: Post, look: AppLook): void {
@@ -225,29 +240,48 @@ export class ChatApps implements vscode.Disposable {
   }
 
   /** Serves a card's app and makes its bridge, for the place it is shown in; or says why not. */
-  private async start(card: ToolCard, look: AppLook, post: Post, place: Place): Promise<{ live: Live; url: string } | { error: string } | { consent: string }> {
+  private async start(
+    card: ToolCard,
+    look: AppLook,
+    post: Post,
+    place: Place,
+  ): Promise<{ live: Live; url: string } | { error: string } | { consent: string }> {
     const server = card.server;
     const config = server !== undefined ? this.hub.server(server)?.config : undefined;
     if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
     if (!card.app.result) return { error: 'the result this app shows was not kept; its text is above' };
-    if (config.apps === false) return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
+    if (config.apps === false)
+      return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
     const say = this.deps.access.known(serverIdentity(config));
     if (say === undefined) return { consent: server };
     if (!say) return { error: `apps of server "${server}" are shown as text (your choice)` };
     const doc = await this.documents.get(server, card.app.resourceUri);
     if (isFeatureError(doc)) return { error: doc.error };
-    if (doc.dropped.length) this.log.warn(`the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`);
+    if (doc.dropped.length)
+      this.log.warn(
+        `the app of server "${server}" declared origins its policy does not take: ${doc.dropped.join(', ')}`,
+      );
     const tool = this.hub.registry.list().find((t) => t.server === server && t.name === card.name);
     const published = this.server.publish({ html: doc.html, csp: doc.csp, clipboardWrite: doc.clipboardWrite });
     const session = new AppSession(
-      { tool: { name: tool?.remoteName ?? card.name, description: tool?.description ?? '', inputSchema: tool?.parameters ?? {} }, arguments: parseArguments(card.arguments), result: card.app.result },
+      {
+        tool: {
+          name: tool?.remoteName ?? card.name,
+          description: tool?.description ?? '',
+          inputSchema: tool?.parameters ?? {},
+        },
+        arguments: parseArguments(card.arguments),
+        result: card.app.result,
+      },
       {
         callTool: (name, args) => this.deps.access.callTool(server, card.name, card.callId, name, args),
         readResource: (uri) => this.deps.access.readResource(server, uri),
         message: (text) => post({ type: 'appSaid', text }),
         openLink: (url) => this.deps.access.openLink(url),
         updateContext: (text) => {
-          this.log.info(`the app of tool "${card.name}" updated what the model should know (${text.length} characters)`);
+          this.log.info(
+            `the app of tool "${card.name}" updated what the model should know (${text.length} characters)`,
+          );
           this.deps.onContext(card.callId, text);
         },
         resize: place.resize,

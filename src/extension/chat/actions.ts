@@ -24,7 +24,14 @@ export interface ChatResources {
   listed(uri: string): { server: string; label: string } | undefined;
 }
 
-export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, approvals: Approvals, results: ResultDocuments, budget?: BudgetHooks, resources?: ChatResources): ChatActions {
+export function vscodeChatActions(
+  models: ModelChoices,
+  tools: ToolSelection,
+  approvals: Approvals,
+  results: ResultDocuments,
+  budget?: BudgetHooks,
+  resources?: ChatResources,
+): ChatActions {
   const attachments = resources?.attachments;
   return {
     meta(): ChatMeta {
@@ -34,7 +41,15 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
       const modelNotice = models.modelNotice();
       const examples = examplePrompts(tools.offered());
       const chips = attachments?.chips() ?? [];
-      return { ...(chips.length ? { attachments: chips } : {}), models: list, ...(selected ? { selectedModel: selected } : {}), ...(list.length ? {} : { setupHint: SETUP_HINT }), ...(trustNotice ? { trustNotice } : {}), ...(modelNotice ? { modelNotice } : {}), examples };
+      return {
+        ...(chips.length ? { attachments: chips } : {}),
+        models: list,
+        ...(selected ? { selectedModel: selected } : {}),
+        ...(list.length ? {} : { setupHint: SETUP_HINT }),
+        ...(trustNotice ? { trustNotice } : {}),
+        ...(modelNotice ? { modelNotice } : {}),
+        examples,
+      };
     },
     selectModel: async (id) => {
       await models.select(id);
@@ -42,7 +57,8 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     decide: (callId, decision) => approvals.decide(callId, decision),
     forgetChatApprovals: () => approvals.newChat(),
     openText: (content, language, title) => results.open(title, content, language),
-    // The chat's keys (New Chat) apply while its page has the focus: VS Code's own focus keys do not see inside a webview view.
+    // The chat's keys (New Chat) apply while its page has the focus: VS Code's own focus keys do not see inside a
+    // webview view.
     focusChanged: (focused) => void vscode.commands.executeCommand('setContext', 'minagent.chatFocused', focused),
     setupModel: async () => {
       await vscode.commands.executeCommand('minagent.setupModel');
@@ -51,8 +67,12 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
     ...(resources
       ? {
           attachments: resources.attachments,
-          openResource: (r: CardResource) => (r.kind === 'link' ? resources.docs.open({ server: r.server, uri: r.uri }, r.label) : resources.docs.openEmbedded(r)),
-          // A resource URI in the model's text opens only when a running server lists it (no read of an address the model made up).
+          openResource: (r: CardResource) =>
+            r.kind === 'link'
+              ? resources.docs.open({ server: r.server, uri: r.uri }, r.label)
+              : resources.docs.openEmbedded(r),
+          // A resource URI in the model's text opens only when a running server lists it (no read of an address the
+          // model made up).
           openLink: async (uri: string) => {
             const found = resources.listed(uri);
             if (!found) throw new Error(`no running server lists ${uri.slice(0, 200)}: it cannot be opened`);
@@ -63,7 +83,10 @@ export function vscodeChatActions(models: ModelChoices, tools: ToolSelection, ap
   };
 }
 
-/** The meter measures the draft with what is attached to it (as the model would get it), again when a chip comes or goes. */
+/**
+ * The meter measures the draft with what is attached to it (as the model would get it), again when a chip comes or
+ * goes.
+ */
 export function draftWithAttachments(budget: BudgetHooks, attachments: Attachments): BudgetHooks {
   let draft = '';
   const measure = () => budget.setDraft(withContext(draft, attachments.peek()));

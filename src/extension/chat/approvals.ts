@@ -16,7 +16,14 @@ export class Approvals {
   private migrated = false;
 
   constructor(hub: ServerHub, memento: vscode.Memento) {
-    this.policy = new ApprovalPolicy({ server: (name) => hub.server(name)?.config, mode: () => setting<string>('chat.approval', 'readOnly'), trusted: () => vscode.workspace.isTrusted }, memento);
+    this.policy = new ApprovalPolicy(
+      {
+        server: (name) => hub.server(name)?.config,
+        mode: () => setting<string>('chat.approval', 'readOnly'),
+        trusted: () => vscode.workspace.isTrusted,
+      },
+      memento,
+    );
   }
 
   /** Why the call may run without asking (shown in its card), or undefined when the user is asked. */
@@ -30,7 +37,10 @@ export class Approvals {
     return this.policy.askNote(req);
   }
 
-  /** Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an allow. */
+  /**
+   * Waits for the user's decision in the card; resolves false on Stop, on a cancelled approval and on any reply but an
+   * allow.
+   */
   async ask(req: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
     const decision = await this.waiting.wait(req.callId, signal);
     if (decision !== undefined) await this.policy.allowed(req, decision);
@@ -54,7 +64,12 @@ export class Approvals {
       return;
     }
     // Nothing is picked to begin with: Enter alone forgets nothing (the user picks what to forget).
-    const items = grants.map((grant) => ({ label: grant.tool, description: grant.builtin ? `MinAgent's own tool, for ${grant.server}` : `on ${grant.server}`, picked: false, grant }));
+    const items = grants.map((grant) => ({
+      label: grant.tool,
+      description: grant.builtin ? `MinAgent's own tool, for ${grant.server}` : `on ${grant.server}`,
+      picked: false,
+      grant,
+    }));
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: 'Forget "Always allow" for the tools you pick (they will ask again)',

@@ -16,7 +16,10 @@ export interface BudgetSource {
    * Every tool the registry has, with its server, whether the next request carries it, whether the
    * tool itself is switched on, and whether it is on (server and tool): on but not carried is deferred.
    */
-  tools(windowTokens: number, nativeSearch: boolean): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean; on?: boolean }>;
+  tools(
+    windowTokens: number,
+    nativeSearch: boolean,
+  ): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn?: boolean; on?: boolean }>;
 }
 
 /** Drafts are measured at most this often while the user types. */
@@ -96,18 +99,32 @@ export class BudgetMeter implements vscode.Disposable {
     if (!model.limits) return this.publish(undefined);
     const limits = await model.limits();
     const tools = source.tools(limits.window.tokens, model.nativeToolSearch === true);
-    const b = await measureRequest({ limits, system: source.system(), history: source.history(), draft: this.draft, tools: tools.filter((t) => t.offered) });
+    const b = await measureRequest({
+      limits,
+      system: source.system(),
+      history: source.history(),
+      draft: this.draft,
+      tools: tools.filter((t) => t.offered),
+    });
     // Every server's cost, switched off or not (what switching it on or off changes), of the tools
     // switched on within it: the tree's row then says what the meter counts. Measured in two disjoint
     // parts, so each schema is counted once: the tools on but not in the request (deferred behind
     // search_tools: what they would cost), and the rest.
-    const parts = (pick: (t: (typeof tools)[number]) => boolean) => measureRequest({ limits, system: '', history: [], draft: '', tools: tools.filter((t) => t.toolOn !== false && pick(t)) });
+    const parts = (pick: (t: (typeof tools)[number]) => boolean) =>
+      measureRequest({
+        limits,
+        system: '',
+        history: [],
+        draft: '',
+        tools: tools.filter((t) => t.toolOn !== false && pick(t)),
+      });
     const isWaiting = (t: (typeof tools)[number]) => !t.offered && t.on !== false;
     const waiting = await parts(isWaiting);
     const count = waiting.tools.reduce((a, t) => a + t.count, 0);
     this.publish(toView(b, count ? { count, tokens: waiting.tools.reduce((a, t) => a + t.tokens, 0) } : undefined));
     const costs = new Map<string, number>();
-    for (const t of [...waiting.tools, ...(await parts((t) => !isWaiting(t))).tools]) costs.set(t.server, (costs.get(t.server) ?? 0) + t.tokens);
+    for (const t of [...waiting.tools, ...(await parts((t) => !isWaiting(t))).tools])
+      costs.set(t.server, (costs.get(t.server) ?? 0) + t.tokens);
     if (!sameMap(costs, this.costs)) {
       this.costs = costs;
       this.emitter.fire();

@@ -33,7 +33,10 @@ export async function showChatHistory(chat: ChatRouter): Promise<void> {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       pick.hide();
-      if (item) void chat.openConversation(item.info.id).catch((err: unknown) => void vscode.window.showErrorMessage(`MinAgent: ${(err as Error).message}`));
+      if (item)
+        void chat
+          .openConversation(item.info.id)
+          .catch((err: unknown) => void vscode.window.showErrorMessage(`MinAgent: ${(err as Error).message}`));
     });
     pick.onDidTriggerItemButton(async ({ item, button }) => {
       if (button === DELETE) {
@@ -42,7 +45,12 @@ export async function showChatHistory(chat: ChatRouter): Promise<void> {
         return;
       }
       pick.hide();
-      const title = await vscode.window.showInputBox({ title: 'Rename Chat', value: item.info.title, prompt: 'Empty: named after its first message again', ignoreFocusOut: true });
+      const title = await vscode.window.showInputBox({
+        title: 'Rename Chat',
+        value: item.info.title,
+        prompt: 'Empty: named after its first message again',
+        ignoreFocusOut: true,
+      });
       if (title !== undefined) await chat.renameConversation(item.info.id, title);
       void showChatHistory(chat);
     });

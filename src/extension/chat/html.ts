@@ -18,7 +18,11 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, appO
     ...(appOrigin ? [`frame-src ${appOrigin}`] : []),
   ].join('; ');
   const head = `<link rel="stylesheet" href="${style}">\n<link rel="stylesheet" href="${promptStyle}">\n<title>MinAgent Chat</title>`;
-  return webviewPage(csp, head, `<body hidden>\n${CHAT_BODY}\n<script nonce="${nonce}" src="${script}"></script>\n</body>`);
+  return webviewPage(
+    csp,
+    head,
+    `<body hidden>\n${CHAT_BODY}\n<script nonce="${nonce}" src="${script}"></script>\n</body>`,
+  );
 }
 
 /** A webview's document: its policy, what goes in its head, and its body. */
@@ -36,5 +40,8 @@ ${body}
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
 }

@@ -31,15 +31,26 @@ export class KeyOrigins {
     private readonly userBaseUrls: (provider: Provider) => string[],
   ) {}
 
-  /** Where a key entered now belongs: `preferred` (the user's model being set up), else the user's first base URL for this provider, else the vendor's. */
+  /**
+   * Where a key entered now belongs: `preferred` (the user's model being set up), else the user's first base URL for
+   * this provider, else the vendor's.
+   */
   userOrigin(provider: Provider, preferred?: string): string {
-    return keyOriginFor(DEFAULT_BASE_URLS[provider], [...(preferred ? [preferred] : []), ...this.userBaseUrls(provider)]);
+    return keyOriginFor(DEFAULT_BASE_URLS[provider], [
+      ...(preferred ? [preferred] : []),
+      ...this.userBaseUrls(provider),
+    ]);
   }
 
-  /** The stored key when it is bound to exactly this origin (for listing the endpoint's models), else undefined; never asks. */
+  /**
+   * The stored key when it is bound to exactly this origin (for listing the endpoint's models), else undefined; never
+   * asks.
+   */
   async keyBoundTo(provider: Provider, baseUrl: string): Promise<string | undefined> {
     const origin = originOf(baseUrl);
-    return origin && this.state.get<string>(originKey(provider)) === origin ? this.secrets.get(keyName(provider)) : undefined;
+    return origin && this.state.get<string>(originKey(provider)) === origin
+      ? this.secrets.get(keyName(provider))
+      : undefined;
   }
 
   /** The origin the stored key is bound to, if there is a key. */
@@ -90,7 +101,9 @@ export class KeyOrigins {
           await this.state.update(keylessKey(provider), [...keyless, check.origin]);
           return undefined;
         }
-        throw new Error(`Not sent: you did not confirm ${check.host}. Point "${to.setting}" at an address you trust, or send again to be asked again.`);
+        throw new Error(
+          `Not sent: you did not confirm ${check.host}. Point "${to.setting}" at an address you trust, or send again to be asked again.`,
+        );
       }
     }
   }
@@ -101,16 +114,25 @@ export class KeyOrigins {
    */
   async mayContact(provider: Provider, to: Destination): Promise<boolean> {
     const key = await this.secrets.get(keyName(provider));
-    const keyOrigin = key ? this.state.get<string>(originKey(provider)) ?? this.userOrigin(provider) : undefined;
+    const keyOrigin = key ? (this.state.get<string>(originKey(provider)) ?? this.userOrigin(provider)) : undefined;
     const check = this.check(provider, to, keyOrigin, this.state.get<string[]>(confirmedKey(provider), []));
-    return check.kind === 'ok' || (check.kind === 'confirm' && this.state.get<string[]>(keylessKey(provider), []).includes(check.origin));
+    return (
+      check.kind === 'ok' ||
+      (check.kind === 'confirm' && this.state.get<string[]>(keylessKey(provider), []).includes(check.origin))
+    );
   }
 
   private check(provider: Provider, to: Destination, keyOrigin: string | undefined, confirmed: string[]): OriginCheck {
     // The user's own origins: every base URL of theirs for this provider, else the vendor's.
     const urls = this.userBaseUrls(provider);
     const userOrigins = (urls.length ? urls : [DEFAULT_BASE_URLS[provider]]).flatMap((u) => originOf(u) ?? []);
-    return checkOrigin({ baseUrl: to.baseUrl, ...(keyOrigin ? { keyOrigin } : {}), confirmed, fromWorkspace: to.fromWorkspace, userOrigins });
+    return checkOrigin({
+      baseUrl: to.baseUrl,
+      ...(keyOrigin ? { keyOrigin } : {}),
+      confirmed,
+      fromWorkspace: to.fromWorkspace,
+      userOrigins,
+    });
   }
 
   /** The origin the stored key is bound to; a key stored before binding existed is bound now, once. */
@@ -119,19 +141,31 @@ export class KeyOrigins {
     if (bound) return bound;
     const origin = this.userOrigin(provider);
     await this.state.update(originKey(provider), origin);
-    void vscode.window.showInformationMessage(`MinAgent: your stored ${LABEL[provider]} API key is now bound to ${origin}; a request to another address asks you first.`);
+    void vscode.window.showInformationMessage(
+      `MinAgent: your stored ${LABEL[provider]} API key is now bound to ${origin}; a request to another address asks you first.`,
+    );
     return origin;
   }
 
-  private async ask(provider: Provider, check: Extract<OriginCheck, { kind: 'confirm' }>, keyOrigin: string | undefined, fromWorkspace: boolean): Promise<'confirm' | 'withoutKey' | undefined> {
+  private async ask(
+    provider: Provider,
+    check: Extract<OriginCheck, { kind: 'confirm' }>,
+    keyOrigin: string | undefined,
+    fromWorkspace: boolean,
+  ): Promise<'confirm' | 'withoutKey' | undefined> {
     const where = fromWorkspace ? "this workspace's settings" : 'your settings';
-    const plain = check.reasons.includes('plainHttp') ? ` The connection to ${check.host} is plain http: what you send travels unencrypted.` : '';
+    const plain = check.reasons.includes('plainHttp')
+      ? ` The connection to ${check.host} is plain http: what you send travels unencrypted.`
+      : '';
     if (check.reasons.includes('key')) {
       const send = `Send Key to ${check.host}`;
       const without = 'Continue Without Key';
       const answer = await vscode.window.showWarningMessage(
         `Send your ${LABEL[provider]} API key to ${check.host}?`,
-        { modal: true, detail: `The key was stored for ${keyOrigin}. The chat's base URL, from ${where}, points at ${check.origin}. Send the key only if you trust ${check.host}; MinAgent remembers this for ${check.origin}.${plain}` },
+        {
+          modal: true,
+          detail: `The key was stored for ${keyOrigin}. The chat's base URL, from ${where}, points at ${check.origin}. Send the key only if you trust ${check.host}; MinAgent remembers this for ${check.origin}.${plain}`,
+        },
         // The safe answer first: it is the default button, so a stray Enter sends no key.
         without,
         send,
@@ -142,7 +176,13 @@ export class KeyOrigins {
     const chosen = check.reasons.includes('workspace')
       ? `This workspace's settings point the chat at ${check.origin}: everything you send goes there, tool results included, and nothing has gone there yet.${plain} Allow it only if ${check.host} is yours or you trust it; MinAgent remembers this for ${check.origin}.`
       : `The chat's base URL, from ${where}, is ${check.origin}.${plain} Allow it if ${check.host} is yours (a LAN Ollama, vLLM in Docker); MinAgent remembers this for ${check.origin}.`;
-    const answer = await vscode.window.showWarningMessage(check.reasons.includes('workspace') ? `Send this chat to ${check.host}?` : `Send the chat to ${check.host} over plain http?`, { modal: true, detail: chosen }, allow);
+    const answer = await vscode.window.showWarningMessage(
+      check.reasons.includes('workspace')
+        ? `Send this chat to ${check.host}?`
+        : `Send the chat to ${check.host} over plain http?`,
+      { modal: true, detail: chosen },
+      allow,
+    );
     return answer === allow ? 'confirm' : undefined;
   }
 }

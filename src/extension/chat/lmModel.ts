@@ -19,15 +19,26 @@ export class LanguageModelAdapter implements ChatModel {
 
   constructor(private readonly model: vscode.LanguageModelChat) {
     this.id = `lm:${model.id}`;
-    this.counter = new CachedCounter({ label: "the model's own count", exact: true, count: async (text) => model.countTokens(text) });
+    this.counter = new CachedCounter({
+      label: "the model's own count",
+      exact: true,
+      count: async (text) => model.countTokens(text),
+    });
   }
 
   /** vscode.lm says how much input a model takes (the answer has its own room) and counts for itself. */
   async limits(): Promise<ModelLimits> {
-    return { window: { tokens: this.model.maxInputTokens, source: "the model's input limit", inputOnly: true }, counter: this.counter };
+    return {
+      window: { tokens: this.model.maxInputTokens, source: "the model's input limit", inputOnly: true },
+      counter: this.counter,
+    };
   }
 
-  async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options: ChatRequestOptions = {}): Promise<ModelTurn> {
+  async chat(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options: ChatRequestOptions = {},
+  ): Promise<ModelTurn> {
     const cts = new vscode.CancellationTokenSource();
     const idle = new IdleWatch(options.signal, options.idleTimeoutMs);
     const onAbort = () => cts.cancel();
@@ -77,19 +88,44 @@ function toLm(messages: readonly ChatMessage[]): vscode.LanguageModelChatMessage
         break;
       case 'user':
         // Images from a server's prompt go beside the text, as in a tool result.
-        out.push(vscode.LanguageModelChatMessage.User(m.images?.length ? [new vscode.LanguageModelTextPart(m.content), ...m.images.map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType))] : m.content));
+        out.push(
+          vscode.LanguageModelChatMessage.User(
+            m.images?.length
+              ? [
+                  new vscode.LanguageModelTextPart(m.content),
+                  ...m.images.map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType)),
+                ]
+              : m.content,
+          ),
+        );
         break;
       case 'assistant': {
         const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
         if (m.content) parts.push(new vscode.LanguageModelTextPart(m.content));
-        for (const c of m.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, typeof c.arguments === 'string' ? safeObject(c.arguments) : c.arguments));
+        for (const c of m.toolCalls ?? [])
+          parts.push(
+            new vscode.LanguageModelToolCallPart(
+              c.id,
+              c.name,
+              typeof c.arguments === 'string' ? safeObject(c.arguments) : c.arguments,
+            ),
+          );
         out.push(vscode.LanguageModelChatMessage.Assistant(parts));
         break;
       }
       case 'tool': {
         // Images a tool returned go beside its text, as data parts the model can look at.
-        const images = (m.images ?? []).map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType));
-        out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content), ...images])]));
+        const images = (m.images ?? []).map((i) =>
+          vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType),
+        );
+        out.push(
+          vscode.LanguageModelChatMessage.User([
+            new vscode.LanguageModelToolResultPart(m.toolCallId, [
+              new vscode.LanguageModelTextPart(m.content),
+              ...images,
+            ]),
+          ]),
+        );
         break;
       }
     }

@@ -9,7 +9,10 @@ const OTHER = 'Another model name…';
  * nothing. Returns the base URL the list answered at (`/v1` added when the user's URL lacked it),
  * or undefined when the user cancelled.
  */
-export async function pickEndpointModel(baseUrl: string, apiKey: string | undefined): Promise<{ baseUrl: string; model: string } | undefined> {
+export async function pickEndpointModel(
+  baseUrl: string,
+  apiKey: string | undefined,
+): Promise<{ baseUrl: string; model: string } | undefined> {
   const qp = vscode.window.createQuickPick();
   qp.title = 'Model';
   qp.placeholder = `Asking ${baseUrl} for its models…`;
@@ -21,7 +24,10 @@ export async function pickEndpointModel(baseUrl: string, apiKey: string | undefi
     qp.onDidHide(() => resolve(undefined));
   });
   qp.show();
-  const listed = await Promise.race([listEndpointModels(baseUrl, { ...(apiKey ? { apiKey } : {}), signal: abort.signal }), chosen.then(() => undefined)]);
+  const listed = await Promise.race([
+    listEndpointModels(baseUrl, { ...(apiKey ? { apiKey } : {}), signal: abort.signal }),
+    chosen.then(() => undefined),
+  ]);
   if (!listed) {
     abort.abort();
     qp.dispose();
@@ -29,12 +35,17 @@ export async function pickEndpointModel(baseUrl: string, apiKey: string | undefi
   }
   if (!listed.ok) {
     qp.dispose();
-    const model = await typeModelName(`${baseUrl} did not list its models (${listed.reason}). Type the model name, e.g. llama3.2, gpt-4o-mini.`);
+    const model = await typeModelName(
+      `${baseUrl} did not list its models (${listed.reason}). Type the model name, e.g. llama3.2, gpt-4o-mini.`,
+    );
     return model === undefined ? undefined : { baseUrl, model };
   }
   qp.busy = false;
   qp.placeholder = `The models ${listed.baseUrl} serves (${listed.ids.length})`;
-  qp.items = [...listed.ids.map((label) => ({ label })), { label: OTHER, alwaysShow: true, description: 'type a name the list does not show' }];
+  qp.items = [
+    ...listed.ids.map((label) => ({ label })),
+    { label: OTHER, alwaysShow: true, description: 'type a name the list does not show' },
+  ];
   const label = await chosen;
   qp.dispose();
   if (label === undefined) return undefined;
@@ -44,6 +55,11 @@ export async function pickEndpointModel(baseUrl: string, apiKey: string | undefi
 
 export function typeModelName(prompt: string): Thenable<string | undefined> {
   return vscode.window
-    .showInputBox({ title: 'Model name', prompt, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model name is required') })
+    .showInputBox({
+      title: 'Model name',
+      prompt,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'A model name is required'),
+    })
     .then((v) => v?.trim());
 }

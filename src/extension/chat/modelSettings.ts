@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URLS } from '../../core/models/factory';
-import { legacyEntry, migrateLegacy, parseModelList, withEntry, type LegacyModelSettings, type ModelEntry, type ParsedModels } from '../../core/models/modelList';
+import {
+  legacyEntry,
+  migrateLegacy,
+  parseModelList,
+  withEntry,
+  type LegacyModelSettings,
+  type ModelEntry,
+  type ParsedModels,
+} from '../../core/models/modelList';
 
 /** Set once the old provider settings moved into `minagent.chat.models`; the move never runs again. */
 const MIGRATED_KEY = 'minagent.chat.modelsMigrated';
@@ -10,7 +18,11 @@ const chatConfig = () => vscode.workspace.getConfiguration('minagent.chat');
 /** The user-scope values of the settings before the list: a workspace's never move into the user's list. */
 function legacyUserSettings(): LegacyModelSettings {
   const c = chatConfig();
-  return { provider: c.inspect<string>('provider')?.globalValue, baseUrl: c.inspect<string>('baseUrl')?.globalValue, model: c.inspect<string>('model')?.globalValue };
+  return {
+    provider: c.inspect<string>('provider')?.globalValue,
+    baseUrl: c.inspect<string>('baseUrl')?.globalValue,
+    model: c.inspect<string>('model')?.globalValue,
+  };
 }
 
 /**
@@ -52,7 +64,11 @@ export function workspaceModel(): ModelEntry | undefined {
     return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
   };
   if (!['provider', 'baseUrl', 'model'].some(fromWorkspace)) return undefined;
-  const entry = legacyEntry({ provider: c.get<string>('provider'), baseUrl: c.get<string>('baseUrl'), model: c.get<string>('model') });
+  const entry = legacyEntry({
+    provider: c.get<string>('provider'),
+    baseUrl: c.get<string>('baseUrl'),
+    model: c.get<string>('model'),
+  });
   return entry?.provider === 'scripted' ? undefined : entry;
 }
 

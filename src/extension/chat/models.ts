@@ -4,7 +4,14 @@ import * as vscode from 'vscode';
 import { parseScript, type ChatModel } from '../../core/agent/model';
 import { createModel } from '../../core/models/factory';
 import { setupBaseUrl } from '../../core/models/modelSetup';
-import { entryDetail, entryId, entryLabels, MODELS_SETTING, upgradeSelection, type ModelEntry } from '../../core/models/modelList';
+import {
+  entryDetail,
+  entryId,
+  entryLabels,
+  MODELS_SETTING,
+  upgradeSelection,
+  type ModelEntry,
+} from '../../core/models/modelList';
 import type { ModelChoice } from '../../shared/protocol';
 import { ignoredNotice, setting, workspaceMinagentKeys } from '../trustedSettings';
 import { KeyOrigins } from './keyOrigins';
@@ -65,17 +72,29 @@ export class ModelChoices {
 
   private configured(): Configured[] {
     const ws = workspaceModel();
-    const user = userModels(this.globalState, scriptSetting()).entries.map((entry) => ({ id: entryId(entry), entry, fromWorkspace: false }));
+    const user = userModels(this.globalState, scriptSetting()).entries.map((entry) => ({
+      id: entryId(entry),
+      entry,
+      fromWorkspace: false,
+    }));
     return [...(ws ? [{ id: `workspace:${entryId(ws)}`, entry: ws, fromWorkspace: true }] : []), ...user];
   }
 
   list(): ModelChoice[] {
-    const out: ModelChoice[] = this.lmModels.map((m) => ({ id: `lm:${m.id}`, label: `${m.name} (${m.vendor})`, detail: `vscode.lm: ${m.family}` }));
+    const out: ModelChoice[] = this.lmModels.map((m) => ({
+      id: `lm:${m.id}`,
+      label: `${m.name} (${m.vendor})`,
+      detail: `vscode.lm: ${m.family}`,
+    }));
     const configured = this.configured();
     const labels = entryLabels(configured.map((c) => c.entry));
     for (const [i, c] of configured.entries()) {
       const detail = entryDetail(c.entry, scriptSetting());
-      out.push(c.fromWorkspace ? { id: c.id, label: `${labels[i]} (workspace)`, detail: `${detail}, from this workspace's settings` } : { id: c.id, label: labels[i]!, detail });
+      out.push(
+        c.fromWorkspace
+          ? { id: c.id, label: `${labels[i]} (workspace)`, detail: `${detail}, from this workspace's settings` }
+          : { id: c.id, label: labels[i]!, detail },
+      );
     }
     return out;
   }
@@ -89,7 +108,13 @@ export class ModelChoices {
     const configured = this.configured().map((c) => c.id);
     const ids = new Set(this.list().map((m) => m.id));
     const workspace = configured.find((id) => id.startsWith('workspace:'));
-    const candidates = [upgradeSelection(this.memento.get<string>(SELECTED_KEY), configured), workspace, upgradeSelection(this.globalState.get<string>(SELECTED_KEY), configured), configured[0], ...ids];
+    const candidates = [
+      upgradeSelection(this.memento.get<string>(SELECTED_KEY), configured),
+      workspace,
+      upgradeSelection(this.globalState.get<string>(SELECTED_KEY), configured),
+      configured[0],
+      ...ids,
+    ];
     return candidates.find((id): id is string => id !== undefined && ids.has(id));
   }
 
@@ -124,16 +149,24 @@ export class ModelChoices {
     const { entry } = chosen;
     if (entry.provider === 'scripted') {
       const file = resolvePath(entry.scriptFile ?? scriptSetting());
-      return createModel({ provider: 'scripted', script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file), ...window });
+      return createModel({
+        provider: 'scripted',
+        script: parseScript(JSON.parse(readFileSync(file, 'utf8')), file),
+        ...window,
+      });
     }
     const { provider, baseUrl } = entry;
-    const to = chosen.fromWorkspace ? { baseUrl, fromWorkspace: baseUrlFromWorkspace(), setting: 'minagent.chat.baseUrl' } : { baseUrl, fromWorkspace: false, setting: MODELS_SETTING };
+    const to = chosen.fromWorkspace
+      ? { baseUrl, fromWorkspace: baseUrlFromWorkspace(), setting: 'minagent.chat.baseUrl' }
+      : { baseUrl, fromWorkspace: false, setting: MODELS_SETTING };
     // The key goes only to the origin it was stored for, or one the user confirms now.
     const apiKey = withKey ? await this.keys.keyFor(provider, to) : undefined;
     const common = { baseUrl, model: entry.model, ...(apiKey ? { apiKey } : {}), ...window };
     const maxTokens = setting<number>('chat.maxOutputTokens', 0);
     const probe = withKey || (await this.keys.mayContact(provider, to)) ? {} : { probeWindow: false };
-    return provider === 'openai' ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false), ...probe }) : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
+    return provider === 'openai'
+      ? createModel({ provider, ...common, sendImages: setting('chat.sendImages', false), ...probe })
+      : createModel({ provider, ...common, ...(maxTokens > 0 ? { maxTokens } : {}) });
   }
 
   /**
@@ -144,25 +177,46 @@ export class ModelChoices {
   async setApiKey(target?: { provider: 'openai' | 'anthropic'; baseUrl: string }): Promise<void> {
     const pick = target
       ? PROVIDER_PICKS.find((p) => p.provider === target.provider)
-      : await vscode.window.showQuickPick(PROVIDER_PICKS, { title: 'MinAgent: Set API Key', placeHolder: 'Which provider is the key for?' });
+      : await vscode.window.showQuickPick(PROVIDER_PICKS, {
+          title: 'MinAgent: Set API Key',
+          placeHolder: 'Which provider is the key for?',
+        });
     if (!pick) return;
     const selected = this.configured().find((c) => c.id === this.selected() && !c.fromWorkspace)?.entry;
     const preferred = target?.baseUrl ?? (selected?.provider === pick.provider ? selected.baseUrl : undefined);
     const origin = this.keys.userOrigin(pick.provider, preferred);
     const previous = await this.keys.keyOrigin(pick.provider);
-    const replaces = previous && previous !== origin ? ` It replaces your ${pick.label} key for ${previous} (one key per provider).` : '';
-    const key = await vscode.window.showInputBox({ title: `API key for ${pick.label}`, password: true, ignoreFocusOut: true, prompt: `Kept in VS Code's secret storage and sent only to ${origin}; another address asks first.${replaces} Leave empty to remove the key.` });
+    const replaces =
+      previous && previous !== origin
+        ? ` It replaces your ${pick.label} key for ${previous} (one key per provider).`
+        : '';
+    const key = await vscode.window.showInputBox({
+      title: `API key for ${pick.label}`,
+      password: true,
+      ignoreFocusOut: true,
+      prompt: `Kept in VS Code's secret storage and sent only to ${origin}; another address asks first.${replaces} Leave empty to remove the key.`,
+    });
     if (key === undefined) return;
     if (key) await this.keys.store(pick.provider, key, origin);
     else await this.keys.delete(pick.provider);
-    vscode.window.setStatusBarMessage(key ? `MinAgent: key for ${pick.label} saved` : `MinAgent: key for ${pick.label} removed`, 3_000);
+    vscode.window.setStatusBarMessage(
+      key ? `MinAgent: key for ${pick.label} saved` : `MinAgent: key for ${pick.label} removed`,
+      3_000,
+    );
   }
 
-  /** The Base URL Set Up a Model offers (see setupBaseUrl): the user's own from their last run or settings, never a workspace's. */
+  /**
+   * The Base URL Set Up a Model offers (see setupBaseUrl): the user's own from their last run or settings, never a
+   * workspace's.
+   */
   setupBaseUrl(provider: 'openai' | 'anthropic'): string {
     const selectedId = this.selected();
     const typedBefore = this.globalState.get<string>(`${SETUP_TYPED_KEY}.${provider}`);
-    return setupBaseUrl(provider, { entries: userModels(this.globalState, scriptSetting()).entries, ...(selectedId ? { selectedId } : {}), ...(typedBefore ? { typedBefore } : {}) });
+    return setupBaseUrl(provider, {
+      entries: userModels(this.globalState, scriptSetting()).entries,
+      ...(selectedId ? { selectedId } : {}),
+      ...(typedBefore ? { typedBefore } : {}),
+    });
   }
 
   /** What the user typed as the Base URL in Set Up a Model, offered again by the next run. */
@@ -170,14 +224,20 @@ export class ModelChoices {
     await this.globalState.update(`${SETUP_TYPED_KEY}.${provider}`, baseUrl);
   }
 
-  /** The stored key when it is bound to exactly `baseUrl`'s origin (the set-up lists that endpoint's models with it). */
+  /**
+   * The stored key when it is bound to exactly `baseUrl`'s origin (the set-up lists that endpoint's models with it).
+   */
   keyBoundTo(provider: 'openai' | 'anthropic', baseUrl: string): Promise<string | undefined> {
     return this.keys.keyBoundTo(provider, baseUrl);
   }
 }
 
 const PROVIDER_PICKS = [
-  { label: 'OpenAI-compatible', description: 'OpenAI, OpenRouter, vLLM, LM Studio, Ollama…', provider: 'openai' as const },
+  {
+    label: 'OpenAI-compatible',
+    description: 'OpenAI, OpenRouter, vLLM, LM Studio, Ollama…',
+    provider: 'openai' as const,
+  },
   { label: 'Anthropic', provider: 'anthropic' as const },
 ];
 

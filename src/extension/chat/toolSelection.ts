@@ -29,7 +29,13 @@ export class ToolSelection {
     readonly pins: ToolPins,
   ) {
     this.index = new ToolIndex(hub.registry, (server) => hub.catalog.serverInstructions(server));
-    this.offer = new ToolOffer({ registry: hub.registry, index: this.index, isOn: (t) => switches.isOn(t), pinned: () => pins.keys(), settings: () => this.settings() });
+    this.offer = new ToolOffer({
+      registry: hub.registry,
+      index: this.index,
+      isOn: (t) => switches.isOn(t),
+      pinned: () => pins.keys(),
+      settings: () => this.settings(),
+    });
   }
 
   private settings(): DeferralSettings {
@@ -44,8 +50,15 @@ export class ToolSelection {
     return this.offer.enabled().map((t) => t.tool);
   }
 
-  /** Every tool the registry has, with its server, whether the next request carries it, and whether the tool itself is switched on (for the budget meter). */
-  budgetTools(history: readonly ChatMessage[], windowTokens: number, nativeSearch = false): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean; on: boolean }> {
+  /**
+   * Every tool the registry has, with its server, whether the next request carries it, and whether the tool itself is
+   * switched on (for the budget meter).
+   */
+  budgetTools(
+    history: readonly ChatMessage[],
+    windowTokens: number,
+    nativeSearch = false,
+  ): Array<{ server: string; schema: ToolSchema; offered: boolean; toolOn: boolean; on: boolean }> {
     const registry = this.hub.registry;
     const plan = this.offer.plan(history, windowTokens, nativeSearch);
     // Sent deferred for the provider's own search, a tool is not in the model's context (nor billed there).
@@ -54,20 +67,31 @@ export class ToolSelection {
     const schemas = registry.schemas();
     const listed = new Set(schemas.map((s) => s.name));
     // MinAgent's own tools the request carries (search_tools) count as sent, under no server.
-    const own = plan.tools.filter((t) => !listed.has(t.name) && !t.deferLoading).map((schema) => ({ server: '', schema, offered: true, toolOn: true, on: true }));
+    const own = plan.tools
+      .filter((t) => !listed.has(t.name) && !t.deferLoading)
+      .map((schema) => ({ server: '', schema, offered: true, toolOn: true, on: true }));
     return [
       ...own,
       ...registry
         .list()
         .filter(forModel)
-        .map((t, i) => ({ server: t.server ?? '', schema: schemas[i]!, offered: carried.has(schemas[i]!.name), toolOn: this.switches.toolSwitchedOn(t), on: this.switches.isOn(t) })),
+        .map((t, i) => ({
+          server: t.server ?? '',
+          schema: schemas[i]!,
+          offered: carried.has(schemas[i]!.name),
+          toolOn: this.switches.toolSwitchedOn(t),
+          on: this.switches.isOn(t),
+        })),
     ];
   }
 
   /** Why the model may not call a tool (switched off), for the refusal it reads; undefined otherwise. */
   whyUnavailable(name: string): string | undefined {
     const tool = this.hub.registry.get(name);
-    if (tool && !forModel(tool)) return forApp(tool) ? 'its server keeps it for its apps; only an app calls it' : 'its server keeps it from the model';
+    if (tool && !forModel(tool))
+      return forApp(tool)
+        ? 'its server keeps it for its apps; only an app calls it'
+        : 'its server keeps it from the model';
     return tool && this.switches.whyOff(tool);
   }
 

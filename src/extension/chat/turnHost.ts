@@ -18,12 +18,25 @@ export function systemPrompt(): string {
 }
 
 /** What a turn needs, from VS Code: the selected model, the settings, the tool selection and approvals. */
-export function vscodeTurnHost(hub: ServerHub, models: ModelChoices, tools: ToolSelection, approvals: Approvals, userWait: UserWait, icons?: IconFiles): TurnHost {
+export function vscodeTurnHost(
+  hub: ServerHub,
+  models: ModelChoices,
+  tools: ToolSelection,
+  approvals: Approvals,
+  userWait: UserWait,
+  icons?: IconFiles,
+): TurnHost {
   return {
     look: (name, server) => {
       const tool = hub.registry.get(name);
-      const icon = icons?.dataUri(tool?.icons) ?? (server !== undefined ? icons?.dataUri(hub.catalog.serverInfo(server)?.icons) : undefined);
-      return { ...(tool?.title ? { title: tool.title } : {}), ...(icon ? { icon } : {}), ...(tool?.app ? { app: tool.app } : {}) };
+      const icon =
+        icons?.dataUri(tool?.icons) ??
+        (server !== undefined ? icons?.dataUri(hub.catalog.serverInfo(server)?.icons) : undefined);
+      return {
+        ...(tool?.title ? { title: tool.title } : {}),
+        ...(icon ? { icon } : {}),
+        ...(tool?.app ? { app: tool.app } : {}),
+      };
     },
     registry: hub.registry,
     createModel: () => models.create(),

@@ -13,7 +13,13 @@ export type OnReady = (post: (m: HostMessage) => void) => void;
 export type AppOrigin = Promise<string | undefined>;
 
 /** Connects one webview to the router; it receives state once it says `ready`. */
-function connect(webview: vscode.Webview, extensionUri: vscode.Uri, router: ChatRouter, appOrigin: AppOrigin, onReady?: OnReady): vscode.Disposable {
+function connect(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  router: ChatRouter,
+  appOrigin: AppOrigin,
+  onReady?: OnReady,
+): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
   // The page's policy names the apps' origin: the page loads once it is known (the listeners are in place by then).
   void appOrigin.then((origin) => (webview.html = chatHtml(webview, extensionUri, origin)));
@@ -63,7 +69,11 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
       this.panel.reveal();
       return;
     }
-    this.adopt(vscode.window.createWebviewPanel(PANEL_TYPE, 'MinAgent Chat', vscode.ViewColumn.Active, { retainContextWhenHidden: true }));
+    this.adopt(
+      vscode.window.createWebviewPanel(PANEL_TYPE, 'MinAgent Chat', vscode.ViewColumn.Active, {
+        retainContextWhenHidden: true,
+      }),
+    );
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {

@@ -7,7 +7,13 @@ import type { SafeIcon } from '../../core/mcp/features/icons';
 
 type Entry = { kind: 'loading' } | { kind: 'refused' } | { kind: 'ready'; file: vscode.Uri; dataUri: string };
 
-const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg' };
+const EXTENSION: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+};
 
 /**
  * The servers' icons, as the UI shows them: each icon the core let through (allowed type and

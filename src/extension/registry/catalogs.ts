@@ -35,7 +35,11 @@ export class Catalogs {
   /** Every server of every registry that the allowlist lets through, as last read. */
   servers(): Listed[] {
     const patterns = this.allowlist();
-    return this.registries().flatMap((url) => (this.state(url)?.servers ?? []).filter((s) => allowedBy(patterns, s.server.name)).map((s) => ({ ...s, registry: url })));
+    return this.registries().flatMap((url) =>
+      (this.state(url)?.servers ?? [])
+        .filter((s) => allowedBy(patterns, s.server.name))
+        .map((s) => ({ ...s, registry: url })),
+    );
   }
 
   /**
@@ -77,7 +81,10 @@ export class Catalogs {
   }
 
   private async save(url: string, state: CatalogState): Promise<void> {
-    await this.memento.update(STATE_KEY, { ...this.memento.get<Record<string, CatalogState>>(STATE_KEY), [url]: { ...state, url } });
+    await this.memento.update(STATE_KEY, {
+      ...this.memento.get<Record<string, CatalogState>>(STATE_KEY),
+      [url]: { ...state, url },
+    });
   }
 
   dispose(): void {

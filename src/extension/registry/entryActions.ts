@@ -16,9 +16,13 @@ type Scope = 'user' | 'workspace';
 /** A settings entry as written, and the scope it is in (the workspace's when both have it: that one runs). */
 function writtenEntry(name: string): { scope: Scope; entry: Record<string, unknown> } | undefined {
   const inspected = vscode.workspace.getConfiguration('minagent').inspect<Record<string, unknown>>('servers');
-  for (const [scope, all] of [['workspace', inspected?.workspaceValue], ['user', inspected?.globalValue]] as const) {
+  for (const [scope, all] of [
+    ['workspace', inspected?.workspaceValue],
+    ['user', inspected?.globalValue],
+  ] as const) {
     const entry = all?.[name];
-    if (entry && typeof entry === 'object' && !Array.isArray(entry)) return { scope, entry: entry as Record<string, unknown> };
+    if (entry && typeof entry === 'object' && !Array.isArray(entry))
+      return { scope, entry: entry as Record<string, unknown> };
   }
   return undefined;
 }
@@ -38,20 +42,38 @@ export function updateFor(info: ServerInfo, catalogs: Catalogs) {
 export function registryLook(item: vscode.TreeItem, lines: string[], info: ServerInfo, catalogs: Catalogs): void {
   const origin = info.config.registry;
   if (origin) {
-    lines.push('', markdownText(`from the registry ${registryText(origin.url, 200)}: ${registryText(origin.name, 200)} ${registryText(origin.version, 50)}`));
+    lines.push(
+      '',
+      markdownText(
+        `from the registry ${registryText(origin.url, 200)}: ${registryText(origin.name, 200)} ${registryText(origin.version, 50)}`,
+      ),
+    );
     item.contextValue = `${item.contextValue}.fromRegistry`;
     const newer = updateFor(info, catalogs);
     if (newer) {
-      item.description = item.description ? `${String(item.description)} · update ${registryText(newer.server.version, 30)}` : `update ${registryText(newer.server.version, 30)}`;
+      item.description = item.description
+        ? `${String(item.description)} · update ${registryText(newer.server.version, 30)}`
+        : `update ${registryText(newer.server.version, 30)}`;
       item.contextValue = `${item.contextValue}.updatable`;
     }
   }
-  if (info.config.origin === 'workspace settings' || info.config.origin === 'user settings' || info.config.origin === undefined) item.contextValue = `${item.contextValue}.removable`;
+  if (
+    info.config.origin === 'workspace settings' ||
+    info.config.origin === 'user settings' ||
+    info.config.origin === undefined
+  )
+    item.contextValue = `${item.contextValue}.removable`;
 }
 
-export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inputs: InputStore, revealAdded: (server: string) => void): vscode.Disposable[] {
+export function registerRegistryCommands(
+  hub: ServerHub,
+  catalogs: Catalogs,
+  inputs: InputStore,
+  revealAdded: (server: string) => void,
+): vscode.Disposable[] {
   const serverOf = (node: unknown) => {
-    const name = node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
+    const name =
+      node && typeof node === 'object' && 'name' in node && typeof node.name === 'string' ? node.name : undefined;
     return name ? hub.server(name) : undefined;
   };
   // At most once a day without being asked, and only while a server came from a registry: Update shows
@@ -78,7 +100,10 @@ export function registerRegistryCommands(hub: ServerHub, catalogs: Catalogs, inp
   ];
 }
 
-/** Update: the entry's package at the version its registry now lists, after a modal showing the command line before and after. */
+/**
+ * Update: the entry's package at the version its registry now lists, after a modal showing the command line before and
+ * after.
+ */
 async function update(info: ServerInfo, catalogs: Catalogs): Promise<void> {
   const newer = updateFor(info, catalogs);
   const written = writtenEntry(info.name);
@@ -86,18 +111,37 @@ async function update(info: ServerInfo, catalogs: Catalogs): Promise<void> {
   if (!newer || !written || !origin) return;
   const next = updatedEntry(written.entry, newer.server, origin.version);
   if (!next) {
-    void vscode.window.showErrorMessage(`MinAgent: "${info.name}" cannot be updated in place: version ${registryText(newer.server.version, 50)} runs differently. Remove it and add it again from the registry.`);
+    void vscode.window.showErrorMessage(
+      `MinAgent: "${info.name}" cannot be updated in place: version ${registryText(newer.server.version, 50)} runs differently. Remove it and add it again from the registry.`,
+    );
     return;
   }
-  const show = (e: Record<string, unknown>) => (typeof e.url === 'string' ? visibleLine(e.url) : shownCommand(String(e.command), ((e.args as unknown[]) ?? []).map(String)));
+  const show = (e: Record<string, unknown>) =>
+    typeof e.url === 'string'
+      ? visibleLine(e.url)
+      : shownCommand(String(e.command), ((e.args as unknown[]) ?? []).map(String));
   const go = 'Update';
-  const answer = await vscode.window.showWarningMessage(`Update "${info.name}" from ${registryText(origin.version, 50)} to ${registryText(newer.server.version, 50)}?`, { modal: true, detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.` }, go);
+  const answer = await vscode.window.showWarningMessage(
+    `Update "${info.name}" from ${registryText(origin.version, 50)} to ${registryText(newer.server.version, 50)}?`,
+    {
+      modal: true,
+      detail: `Before: ${show(written.entry)}\nAfter: ${show(next)}\nThe rest of the entry (its variables and secrets) is kept.`,
+    },
+    go,
+  );
   if (answer !== go) return;
   await writeServerSetting(written.scope, info.name, next);
 }
 
-/** The entry with the new version's package in place of the old one; undefined when it is not the same package run the same way. */
-function updatedEntry(entry: Record<string, unknown>, server: Parameters<typeof plansOf>[0], oldVersion: string): Record<string, unknown> | undefined {
+/**
+ * The entry with the new version's package in place of the old one; undefined when it is not the same package run the
+ * same way.
+ */
+function updatedEntry(
+  entry: Record<string, unknown>,
+  server: Parameters<typeof plansOf>[0],
+  oldVersion: string,
+): Record<string, unknown> | undefined {
   const registry = { ...(entry.registry as object), version: server.version };
   if (typeof entry.url === 'string') return server.remotes?.length ? { ...entry, registry } : undefined;
   const args = Array.isArray(entry.args) ? (entry.args as unknown[]).map(String) : [];
@@ -114,12 +158,21 @@ function updatedEntry(entry: Record<string, unknown>, server: Parameters<typeof 
 async function remove(info: ServerInfo, inputs: InputStore): Promise<void> {
   const written = writtenEntry(info.name);
   if (!written) {
-    void vscode.window.showWarningMessage(`MinAgent: "${info.name}" is not in your user or workspace settings; remove it where it is defined.`);
+    void vscode.window.showWarningMessage(
+      `MinAgent: "${info.name}" is not in your user or workspace settings; remove it where it is defined.`,
+    );
     return;
   }
   const secrets = inputReferences(written.entry);
   const go = 'Remove';
-  const answer = await vscode.window.showWarningMessage(`Remove "${info.name}" from the ${written.scope} settings?`, { modal: true, detail: secrets.length ? `Its stored secrets (${secrets.join(', ')}) are deleted too.` : 'Its entry is deleted.' }, go);
+  const answer = await vscode.window.showWarningMessage(
+    `Remove "${info.name}" from the ${written.scope} settings?`,
+    {
+      modal: true,
+      detail: secrets.length ? `Its stored secrets (${secrets.join(', ')}) are deleted too.` : 'Its entry is deleted.',
+    },
+    go,
+  );
   if (answer !== go) return;
   const origin = settingsInputOrigin(written.scope);
   for (const id of secrets) await inputs.store.delete(storedInputKey(origin, info.name, written.entry, id));

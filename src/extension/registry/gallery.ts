@@ -14,7 +14,10 @@ export function pickText(text: string, max = 300): string {
   return registryText(text, max).replace(/\$\(/g, '$\u2009(');
 }
 
-const REPOSITORY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open the repository' };
+const REPOSITORY: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('link-external'),
+  tooltip: 'Open the repository',
+};
 
 /**
  * The gallery: every server of the user's registries (as last read, then read again) in a quick
@@ -55,8 +58,12 @@ export async function browseRegistry(catalogs: Catalogs, inputs: InputStore): Pr
   void catalogs.refresh(true).then((problems) => {
     fill();
     pick.busy = false;
-    if (!pick.items.length) pick.placeholder = problems.length ? 'The registry could not be read (see the notice)' : 'The registry lists no server';
-    if (problems.length) void vscode.window.showWarningMessage(`MinAgent: ${problems.map((p) => registryText(p, 300)).join('; ')}`);
+    if (!pick.items.length)
+      pick.placeholder = problems.length
+        ? 'The registry could not be read (see the notice)'
+        : 'The registry lists no server';
+    if (problems.length)
+      void vscode.window.showWarningMessage(`MinAgent: ${problems.map((p) => registryText(p, 300)).join('; ')}`);
   });
   const chosen = await done;
   pick.dispose();

@@ -12,7 +12,13 @@ import { ResourceTreeProvider } from './resourceTree';
 export const RESOURCES_VIEW = 'minagent.resources';
 
 /** The Resources view, its commands and the resource documents; everything is owned by `subscriptions`. */
-export function activateResources(subscriptions: vscode.Disposable[], hub: ServerHub, log: Logger, models: ModelChoices, icons?: IconSource): { tree: ResourceTreeProvider; docs: ResourceDocuments; attachments: Attachments } {
+export function activateResources(
+  subscriptions: vscode.Disposable[],
+  hub: ServerHub,
+  log: Logger,
+  models: ModelChoices,
+  icons?: IconSource,
+): { tree: ResourceTreeProvider; docs: ResourceDocuments; attachments: Attachments } {
   const tree = new ResourceTreeProvider(hub, icons);
   const docs = new ResourceDocuments(hub.catalog, log);
   const view = vscode.window.createTreeView(RESOURCES_VIEW, { treeDataProvider: tree, showCollapseAll: true });
@@ -25,6 +31,14 @@ export function activateResources(subscriptions: vscode.Disposable[], hub: Serve
   showView();
   const { attachments, command } = createAttachments(hub, models, tree);
   const resourcesChanged = hub.catalog.onDidChangeResources(showView);
-  subscriptions.push(tree, docs, view, attachments, command, { dispose: () => resourcesChanged.dispose() }, ...registerResourceCommands(hub, tree, docs));
+  subscriptions.push(
+    tree,
+    docs,
+    view,
+    attachments,
+    command,
+    { dispose: () => resourcesChanged.dispose() },
+    ...registerResourceCommands(hub, tree, docs),
+  );
   return { tree, docs, attachments };
 }

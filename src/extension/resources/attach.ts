@@ -12,7 +12,11 @@ import type { ResourceTreeProvider } from './resourceTree';
  * token counter (the budget's tokenizer; an estimate when no model is set up), and the command
  * that attaches one from the Resources view (a template is filled first) or the palette.
  */
-export function createAttachments(hub: ServerHub, models: ModelChoices, tree: ResourceTreeProvider): { attachments: Attachments; command: vscode.Disposable } {
+export function createAttachments(
+  hub: ServerHub,
+  models: ModelChoices,
+  tree: ResourceTreeProvider,
+): { attachments: Attachments; command: vscode.Disposable } {
   const attachments = new Attachments({
     read: (server, uri) => hub.catalog.readResource(server, uri),
     counter: async () => {
@@ -28,7 +32,10 @@ export function createAttachments(hub: ServerHub, models: ModelChoices, tree: Re
   const command = vscode.commands.registerCommand('minagent.addResourceToChat', async (node?: unknown) => {
     const picked = await resolveResource(hub, tree, node, 'Add Resource to Chat', { documentsOnly: true });
     if (!picked) return;
-    const failed = await vscode.window.withProgress({ location: { viewId: 'minagent.resources' }, title: `Reading ${picked.label}` }, () => attachments.add(picked.server, picked.uri, picked.label));
+    const failed = await vscode.window.withProgress(
+      { location: { viewId: 'minagent.resources' }, title: `Reading ${picked.label}` },
+      () => attachments.add(picked.server, picked.uri, picked.label),
+    );
     if (failed) {
       void vscode.window.showErrorMessage(`MinAgent: could not attach ${picked.label}: ${failed.error}`);
       return;

@@ -16,8 +16,16 @@ export interface ResourceRef {
  * server wrote can change the scheme, authority or path; the path is a readable label only.
  */
 export function resourceDocUri(ref: ResourceRef, label?: string): vscode.Uri {
-  const query = new URLSearchParams({ server: ref.server, uri: ref.uri, ...(ref.embedded !== undefined ? { embedded: ref.embedded } : {}) }).toString();
-  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(ref.server)}/${safeSegment(label ?? lastSegment(ref.uri))}`, query });
+  const query = new URLSearchParams({
+    server: ref.server,
+    uri: ref.uri,
+    ...(ref.embedded !== undefined ? { embedded: ref.embedded } : {}),
+  }).toString();
+  return vscode.Uri.from({
+    scheme: RESOURCE_SCHEME,
+    path: `/${safeSegment(ref.server)}/${safeSegment(label ?? lastSegment(ref.uri))}`,
+    query,
+  });
 }
 
 /** The resource a document URI stands for, or undefined for any other URI. */
@@ -39,8 +47,14 @@ function lastSegment(uri: string): string {
   return path.split('/').filter(Boolean).pop() ?? 'resource';
 }
 
-/** A path segment a label can be shown as: no separators (a slash reads as one, "∕"), no control characters, bounded. */
+/**
+ * A path segment a label can be shown as: no separators (a slash reads as one, "∕"), no control characters, bounded.
+ */
 function safeSegment(text: string): string {
-  const clean = text.replace(/[/\\]/g, '∕').replace(/[\u0000-\u001f\u007f:?#%]+/g, '_').trim().slice(0, 80);
+  const clean = text
+    .replace(/[/\\]/g, '∕')
+    .replace(/[\u0000-\u001f\u007f:?#%]+/g, '_')
+    .trim()
+    .slice(0, 80);
   return clean || 'resource';
 }

@@ -9,7 +9,12 @@ type ImageView = Extract<ResourceView, { kind: 'image' }>;
  * images and its own inline style; the image is an `<img>` (an SVG's script never runs there).
  */
 export function showImagePreview(title: string, view: ImageView, existing?: vscode.WebviewPanel): vscode.WebviewPanel {
-  const panel = existing ?? vscode.window.createWebviewPanel('minagent.resourceImage', title, vscode.ViewColumn.Active, { enableScripts: false, localResourceRoots: [] });
+  const panel =
+    existing ??
+    vscode.window.createWebviewPanel('minagent.resourceImage', title, vscode.ViewColumn.Active, {
+      enableScripts: false,
+      localResourceRoots: [],
+    });
   panel.webview.html = imageHtml(title, view);
   return panel;
 }

@@ -89,7 +89,10 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** Shows the copy of a resource a tool result embedded (what the model got), read-only. */
   async openEmbedded(resource: CardResource): Promise<void> {
-    const uri = resourceDocUri({ server: resource.server, uri: resource.uri, embedded: String(this.nextEmbedded++) }, resource.label);
+    const uri = resourceDocUri(
+      { server: resource.server, uri: resource.uri, embedded: String(this.nextEmbedded++) },
+      resource.label,
+    );
     const language = languageFor(resource.mimeType, resource.uri);
     const text =
       resource.text !== undefined
@@ -103,7 +106,11 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const ref = parseResourceDocUri(uri);
     if (!ref) return 'This is not a MinAgent resource.';
     const key = uri.toString();
-    if (ref.embedded !== undefined) return this.embedded.get(key)?.text ?? `(the copy of <${ref.uri}> that a tool result embedded is no longer held; open it from its tool card again)`;
+    if (ref.embedded !== undefined)
+      return (
+        this.embedded.get(key)?.text ??
+        `(the copy of <${ref.uri}> that a tool result embedded is no longer held; open it from its tool card again)`
+      );
     this.watch(ref, { doc: uri });
     const result = this.fresh.get(key) ?? (await this.catalog.readResource(ref.server, ref.uri));
     this.fresh.delete(key);
@@ -118,7 +125,12 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const key = refKey(ref);
     let w = this.watches.get(key);
     if (!w) {
-      w = { docs: new Map(), previews: new Set(), subscription: this.follow(ref), session: this.catalog.serverInfo(ref.server) };
+      w = {
+        docs: new Map(),
+        previews: new Set(),
+        subscription: this.follow(ref),
+        session: this.catalog.serverInfo(ref.server),
+      };
       this.watches.set(key, w);
     }
     if (what.doc) w.docs.set(what.doc.toString(), what.doc);
@@ -127,7 +139,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 
   private follow(ref: ResourceRef): Promise<CoreDisposable | FeatureError> {
     const subscription = this.catalog.subscribe(ref.server, ref.uri);
-    void subscription.then((s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`));
+    void subscription.then(
+      (s) => isFeatureError(s) && this.log.info(`not following changes of <${ref.uri}>: ${s.error}`),
+    );
     return subscription;
   }
 

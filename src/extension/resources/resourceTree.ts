@@ -27,7 +27,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
     private readonly hub: ServerHub,
     private readonly icons?: IconSource,
   ) {
-    this.listeners = [hub.catalog.onDidChangeResources(() => this.refresh()), hub.onDidChangeServers(() => this.refresh())];
+    this.listeners = [
+      hub.catalog.onDidChangeResources(() => this.refresh()),
+      hub.onDidChangeServers(() => this.refresh()),
+    ];
     if (icons) this.listeners.push(icons.onDidLoad(() => this.refresh()));
   }
 
@@ -48,12 +51,21 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
   getChildren(node?: ResourceNode): ResourceNode[] {
     if (!node) {
       const servers = new Set([...this.catalog.resources(), ...this.catalog.templates()].map((r) => r.server));
-      return this.hub.serverNames().filter((s) => servers.has(s)).map((server) => ({ kind: 'resourceServer', server }));
+      return this.hub
+        .serverNames()
+        .filter((s) => servers.has(s))
+        .map((server) => ({ kind: 'resourceServer', server }));
     }
     if (node.kind !== 'resourceServer') return [];
     return [
-      ...this.catalog.resources().filter((r) => r.server === node.server).map((r): ResourceNode => ({ kind: 'resource', server: r.server, uri: r.uri })),
-      ...this.catalog.templates().filter((t) => t.server === node.server).map((t): ResourceNode => ({ kind: 'template', server: t.server, uriTemplate: t.uriTemplate })),
+      ...this.catalog
+        .resources()
+        .filter((r) => r.server === node.server)
+        .map((r): ResourceNode => ({ kind: 'resource', server: r.server, uri: r.uri })),
+      ...this.catalog
+        .templates()
+        .filter((t) => t.server === node.server)
+        .map((t): ResourceNode => ({ kind: 'template', server: t.server, uriTemplate: t.uriTemplate })),
     ];
   }
 
@@ -75,7 +87,13 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
         item.contextValue = 'resourceServer';
         const count = this.catalog.resources().filter((r) => r.server === node.server).length;
         const templates = this.catalog.templates().filter((t) => t.server === node.server).length;
-        item.description = [this.clean(node.server, info?.title), `${count} resource${count === 1 ? '' : 's'}`, templates ? `${templates} template${templates === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ');
+        item.description = [
+          this.clean(node.server, info?.title),
+          `${count} resource${count === 1 ? '' : 's'}`,
+          templates ? `${templates} template${templates === 1 ? '' : 's'}` : undefined,
+        ]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = this.icons?.path(info?.icons) ?? new vscode.ThemeIcon('server');
         return item;
       }
@@ -85,8 +103,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
         item.id = `resource:${node.server}:${node.uri}`;
         // An app's page opens (its HTML, as text) but is not offered to Add to Chat.
         item.contextValue = isAppPage(node.uri) ? 'appPage' : 'resource';
-        item.description = [r?.mimeType, r?.size !== undefined ? formatBytes(r.size) : undefined].filter(Boolean).join(' · ');
-        item.tooltip = tooltip(this.clean(node.server, node.uri)!, this.clean(node.server, r?.name), this.clean(node.server, r?.description));
+        item.description = [r?.mimeType, r?.size !== undefined ? formatBytes(r.size) : undefined]
+          .filter(Boolean)
+          .join(' · ');
+        item.tooltip = tooltip(
+          this.clean(node.server, node.uri)!,
+          this.clean(node.server, r?.name),
+          this.clean(node.server, r?.description),
+        );
         item.iconPath = this.icons?.path(r?.icons) ?? new vscode.ThemeIcon('file');
         item.command = { command: 'minagent.openResource', title: 'Open Resource', arguments: [node] };
         return item;
@@ -97,7 +121,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<ResourceNod
         item.id = `template:${node.server}:${node.uriTemplate}`;
         item.contextValue = 'resourceTemplate';
         item.description = this.clean(node.server, node.uriTemplate);
-        item.tooltip = tooltip(this.clean(node.server, node.uriTemplate)!, this.clean(node.server, t?.name), this.clean(node.server, t?.description));
+        item.tooltip = tooltip(
+          this.clean(node.server, node.uriTemplate)!,
+          this.clean(node.server, t?.name),
+          this.clean(node.server, t?.description),
+        );
         item.iconPath = this.icons?.path(t?.icons) ?? new vscode.ThemeIcon('symbol-parameter');
         item.command = { command: 'minagent.openResource', title: 'Open Resource', arguments: [node] };
         return item;
@@ -116,6 +144,11 @@ function tooltip(uri: string, name: string | undefined, description: string | un
   const md = new vscode.MarkdownString();
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown([uri, name, description].filter(Boolean).map((t) => markdownText(t!)).join('\n\n'));
+  md.appendMarkdown(
+    [uri, name, description]
+      .filter(Boolean)
+      .map((t) => markdownText(t!))
+      .join('\n\n'),
+  );
   return md;
 }

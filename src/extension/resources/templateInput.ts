@@ -23,7 +23,13 @@ export async function fillTemplate(catalog: HubCatalog, template: McpResourceTem
   return uri;
 }
 
-function askVariable(catalog: HubCatalog, template: McpResourceTemplate, variable: string, context: Record<string, string>, step: string): Promise<string | undefined> {
+function askVariable(
+  catalog: HubCatalog,
+  template: McpResourceTemplate,
+  variable: string,
+  context: Record<string, string>,
+  step: string,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
     pick.title = `${template.title ?? template.name} (${template.server}): ${variable} ${step}`;
@@ -35,12 +41,19 @@ function askVariable(catalog: HubCatalog, template: McpResourceTemplate, variabl
     const complete = async (value: string) => {
       const mine = ++asked;
       pick.busy = true;
-      const result = await catalog.completeTemplate(template.server, template.uriTemplate, variable, value, { ...context });
+      const result = await catalog.completeTemplate(template.server, template.uriTemplate, variable, value, {
+        ...context,
+      });
       if (mine !== asked || done) return;
       pick.busy = false;
       // Labelled so that the quick pick's own sorting keeps the server's suggestions first.
       const typed = value ? [{ label: `Use "${value}"`, description: 'as typed', value }] : [];
-      const offered = isFeatureError(result) ? [] : result.values.filter((v) => v !== value).slice(0, 100).map((v) => ({ label: v, description: 'suggested by the server', value: v }));
+      const offered = isFeatureError(result)
+        ? []
+        : result.values
+            .filter((v) => v !== value)
+            .slice(0, 100)
+            .map((v) => ({ label: v, description: 'suggested by the server', value: v }));
       // The server's suggestions first (Enter takes the first), the value as typed last.
       pick.items = [...offered, ...typed];
     };

@@ -6,7 +6,13 @@ import type { HostMessage } from '../../shared/protocol';
 export type NewAsk = AskView extends infer A ? (A extends AskView ? Omit<A, 'id'> : never) : never;
 type Pending = { view: AskView; resolve: (answer: AskAnswer | undefined) => void };
 
-const OUTCOMES: Record<AskAnswer['action'], string> = { accept: 'accepted', decline: 'declined', cancel: 'cancelled', allow: 'allowed', deny: 'denied' };
+const OUTCOMES: Record<AskAnswer['action'], string> = {
+  accept: 'accepted',
+  decline: 'declined',
+  cancel: 'cancelled',
+  allow: 'allowed',
+  deny: 'denied',
+};
 
 /**
  * Servers' asks as cards in the chat: each waits for the user's answer from a card (any attached
@@ -42,7 +48,13 @@ export class ChatAsks {
     if (!p) return;
     const formAnswer = answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
     if (formAnswer !== (p.view.kind === 'form')) return;
-    this.settle(id, answer, answer.action === 'allow' && answer.remember ? 'allowed, and remembered for this server' : OUTCOMES[answer.action]);
+    this.settle(
+      id,
+      answer,
+      answer.action === 'allow' && answer.remember
+        ? 'allowed, and remembered for this server'
+        : OUTCOMES[answer.action],
+    );
   }
 
   /** A view that opens (or reloads) gets the cards still waiting. */

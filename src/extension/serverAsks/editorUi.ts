@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import type { ClientRequestUi, FormAnswer, SamplingAnswer, SamplingAsk, UrlAnswer } from '../../core/mcp/clientRequests/ui';
+import type {
+  ClientRequestUi,
+  FormAnswer,
+  SamplingAnswer,
+  SamplingAsk,
+  UrlAnswer,
+} from '../../core/mcp/clientRequests/ui';
 import type { ChatAsks } from './chatAsks';
 import { quickForm } from './quickForm';
 import { inTryTool } from './tryToolScope';
@@ -13,10 +19,17 @@ import { inTryTool } from './tryToolScope';
 export class EditorClientRequestUi implements ClientRequestUi {
   constructor(private readonly chat: () => { asks: ChatAsks; open: boolean } | undefined) {}
 
-  async askForm(ask: Parameters<ClientRequestUi['askForm']>[0], validate: Parameters<ClientRequestUi['askForm']>[1], signal: AbortSignal): Promise<FormAnswer> {
+  async askForm(
+    ask: Parameters<ClientRequestUi['askForm']>[0],
+    validate: Parameters<ClientRequestUi['askForm']>[1],
+    signal: AbortSignal,
+  ): Promise<FormAnswer> {
     const chat = this.chat();
     if (!chat?.open || inTryTool(ask.server)) return quickForm(ask, validate, signal);
-    const answer = await chat.asks.ask({ kind: 'form', server: ask.server, message: ask.message, fields: ask.fields }, signal);
+    const answer = await chat.asks.ask(
+      { kind: 'form', server: ask.server, message: ask.message, fields: ask.fields },
+      signal,
+    );
     if (answer?.action === 'accept') return { action: 'accept', content: answer.content };
     return { action: answer?.action === 'decline' ? 'decline' : 'cancel' };
   }
@@ -46,7 +59,16 @@ export class EditorClientRequestUi implements ClientRequestUi {
       ...(ask.systemPrompt ? [`System prompt: ${ask.systemPrompt}`] : []),
       ...ask.messages.map((m) => `${m.role}: ${m.text}`),
     ].join('\n\n');
-    const choice = await vscode.window.showWarningMessage(`Server "${ask.server}" asks to send this to your model`, { modal: true, detail }, 'Allow Once', 'Always Allow This Server');
-    return choice === 'Allow Once' ? { allow: true, remember: false } : choice === 'Always Allow This Server' ? { allow: true, remember: true } : { allow: false };
+    const choice = await vscode.window.showWarningMessage(
+      `Server "${ask.server}" asks to send this to your model`,
+      { modal: true, detail },
+      'Allow Once',
+      'Always Allow This Server',
+    );
+    return choice === 'Allow Once'
+      ? { allow: true, remember: false }
+      : choice === 'Always Allow This Server'
+        ? { allow: true, remember: true }
+        : { allow: false };
   }
 }

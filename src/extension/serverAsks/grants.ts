@@ -17,6 +17,11 @@ export class MementoGrants implements SamplingGrants {
 
   private list(): Array<{ identity: string; server: string }> {
     const v = this.memento.get<unknown>(KEY);
-    return Array.isArray(v) ? v.filter((g): g is { identity: string; server: string } => typeof g?.identity === 'string' && typeof g?.server === 'string') : [];
+    return Array.isArray(v)
+      ? v.filter(
+          (g): g is { identity: string; server: string } =>
+            typeof g?.identity === 'string' && typeof g?.server === 'string',
+        )
+      : [];
   }
 }

@@ -9,7 +9,11 @@ import type { FormAnswer, FormAsk } from '../../core/mcp/clientRequests/ui';
  * core's check as the validation message. Escape at any step cancels. What the user leaves is the
  * answer: an emptied box, or "(none)" of an optional choice, is no value (the default is not put back).
  */
-export async function quickForm(ask: FormAsk, validate: (c: Record<string, unknown>) => Record<string, string>, signal: AbortSignal): Promise<FormAnswer> {
+export async function quickForm(
+  ask: FormAsk,
+  validate: (c: Record<string, unknown>) => Record<string, string>,
+  signal: AbortSignal,
+): Promise<FormAnswer> {
   const cts = new vscode.CancellationTokenSource();
   const onAbort = () => cts.cancel();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -42,26 +46,57 @@ export async function quickForm(ask: FormAsk, validate: (c: Record<string, unkno
 
 const CANCELLED = Symbol('cancelled');
 
-async function askField(field: FormField, title: string, content: Record<string, FieldValue>, validate: (c: Record<string, unknown>) => Record<string, string>, token: vscode.CancellationToken): Promise<FieldValue | undefined | typeof CANCELLED> {
+async function askField(
+  field: FormField,
+  title: string,
+  content: Record<string, FieldValue>,
+  validate: (c: Record<string, unknown>) => Record<string, string>,
+  token: vscode.CancellationToken,
+): Promise<FieldValue | undefined | typeof CANCELLED> {
   const placeHolder = field.description;
   switch (field.kind) {
     case 'boolean': {
-      const items = [{ label: 'Yes', value: true }, { label: 'No', value: false }];
+      const items = [
+        { label: 'Yes', value: true },
+        { label: 'No', value: false },
+      ];
       if (field.default === false) items.reverse();
-      const picked = await vscode.window.showQuickPick(items, { title, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true }, token);
+      const picked = await vscode.window.showQuickPick(
+        items,
+        { title, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true },
+        token,
+      );
       return picked ? picked.value : CANCELLED;
     }
     case 'enum': {
-      const items: Array<{ label: string; description: string; value: string | undefined; picked: boolean }> = field.options.map((o) => ({ label: o.label, description: o.label === o.value ? '' : o.value, value: o.value, picked: o.value === field.default }));
+      const items: Array<{ label: string; description: string; value: string | undefined; picked: boolean }> =
+        field.options.map((o) => ({
+          label: o.label,
+          description: o.label === o.value ? '' : o.value,
+          value: o.value,
+          picked: o.value === field.default,
+        }));
       items.sort((a, b) => Number(b.picked) - Number(a.picked));
       // An optional choice can be left without a value.
       if (!field.required) items.push({ label: '(none)', description: 'no value', value: undefined, picked: false });
-      const picked = await vscode.window.showQuickPick(items, { title, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true }, token);
+      const picked = await vscode.window.showQuickPick(
+        items,
+        { title, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true },
+        token,
+      );
       return picked ? picked.value : CANCELLED;
     }
     case 'multi': {
-      const items = field.options.map((o) => ({ label: o.label, value: o.value, picked: field.default?.includes(o.value) ?? false }));
-      const picked = await vscode.window.showQuickPick(items, { title, canPickMany: true, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true }, token);
+      const items = field.options.map((o) => ({
+        label: o.label,
+        value: o.value,
+        picked: field.default?.includes(o.value) ?? false,
+      }));
+      const picked = await vscode.window.showQuickPick(
+        items,
+        { title, canPickMany: true, ...(placeHolder ? { placeHolder } : {}), ignoreFocusOut: true },
+        token,
+      );
       return picked ? picked.map((p) => p.value) : CANCELLED;
     }
     default: {

@@ -48,7 +48,10 @@ export function editorServerAsks(workspaceState: vscode.Memento, model: () => Pr
       chat = c;
     },
     /** The chat's hooks: answers from cards, and the waiting cards for a view that opens. */
-    chatActions: { answerAsk: (id: string, answer: AskAnswer) => asks.answer(id, answer), viewReady: (post: Post) => asks.replay(post) },
+    chatActions: {
+      answerAsk: (id: string, answer: AskAnswer) => asks.answer(id, answer),
+      viewReady: (post: Post) => asks.replay(post),
+    },
     dispose(): void {
       folders.dispose();
       asks.dispose();
@@ -59,5 +62,7 @@ export function editorServerAsks(workspaceState: vscode.Memento, model: () => Pr
 }
 
 function workspaceRoots(): Array<{ path: string; name: string }> {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name }));
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => ({ path: f.uri.fsPath, name: f.name }));
 }

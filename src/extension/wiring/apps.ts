@@ -12,7 +12,11 @@ import type { AppOrigin } from '../chat/views';
  * servers, and the live apps per view. The app server starts with the chat (a listening socket);
  * the chat's pages load once its origin is known.
  */
-export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, deps: ChatAppsDeps): { actions: ChatAppsActions; origin: AppOrigin } {
+export function startApps(
+  subscriptions: vscode.Disposable[],
+  hub: ServerHub,
+  deps: ChatAppsDeps,
+): { actions: ChatAppsActions; origin: AppOrigin } {
   // A sandboxed server's apps reach no host its sandbox does not (THREATS.md, class 6).
   const documents = new AppDocuments({
     readResource: (server, uri) => hub.catalog.readResource(server, uri),
@@ -33,7 +37,8 @@ export function startApps(subscriptions: vscode.Disposable[], hub: ServerHub, de
         },
       )
     : Promise.resolve(undefined);
-  const unavailable = (post: Parameters<ChatAppsActions['open']>[2], callId: string) => post({ type: 'appFrame', callId, error: 'apps are off ("minagent.apps.enabled"): the result is shown as text' });
+  const unavailable = (post: Parameters<ChatAppsActions['open']>[2], callId: string) =>
+    post({ type: 'appFrame', callId, error: 'apps are off ("minagent.apps.enabled"): the result is shown as text' });
   return {
     origin: ready.then((apps) => apps?.origin),
     actions: {

@@ -32,21 +32,44 @@ const LEGACY_CHAT_KEY = 'minagent.chat.v1';
  * The chat: the model choice, approvals, turns, the conversations' store, the sidebar view and editor
  * panels, the resources attached to messages, and the chat's commands.
  */
-/** Wires the chat; returns what resolves once every conversation save asked for has been written (deactivate waits for it). */
-export function startChat(context: vscode.ExtensionContext, servers: ServerWiring, toolsView: ReturnType<typeof startToolsView>, results: ResultDocuments): () => Promise<void> {
+/**
+ * Wires the chat; returns what resolves once every conversation save asked for has been written (deactivate waits for
+ * it).
+ */
+export function startChat(
+  context: vscode.ExtensionContext,
+  servers: ServerWiring,
+  toolsView: ReturnType<typeof startToolsView>,
+  results: ResultDocuments,
+): () => Promise<void> {
   const { hub, log, serverAsks, inputs } = servers;
   const { switches, pins, meter, icons, tree } = toolsView;
   const models = new ModelChoices(context.secrets, context.workspaceState, context.globalState);
   const approvals = new Approvals(hub, context.workspaceState);
   const tools = new ToolSelection(hub, switches, pins);
   tree.showLoaded(() => tools.loaded());
-  const runner = new TurnRunner(vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons));
+  const runner = new TurnRunner(
+    vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons),
+  );
   const store = conversationStore(context, taggedLogger(log, 'chat'));
-  const { attachments, docs } = activateResources(context.subscriptions, hub, taggedLogger(log, 'resources'), models, icons);
-  const base = vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), { attachments, docs, listed: (uri) => listedResource(hub, uri) });
+  const { attachments, docs } = activateResources(
+    context.subscriptions,
+    hub,
+    taggedLogger(log, 'resources'),
+    models,
+    icons,
+  );
+  const base = vscodeChatActions(models, tools, approvals, results, draftWithAttachments(meter, attachments), {
+    attachments,
+    docs,
+    listed: (uri) => listedResource(hub, uri),
+  });
   // Whether a chat page has the keyboard focus, as the page says (the startup reveal checks it took).
   let pageFocused = false;
-  const actions = { ...base, focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)) };
+  const actions = {
+    ...base,
+    focusChanged: (focused: boolean) => ((pageFocused = focused), base.focusChanged?.(focused)),
+  };
   const appsLog = taggedLogger(log, 'apps');
   const apps = startApps(context.subscriptions, hub, {
     access: new AppAccess(hub, approvals, context.workspaceState, appsLog),
@@ -57,14 +80,23 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
       if (c) setAppContext(c, callId, text);
     },
   });
-  const chat = new ChatRouter(store, runner, { ...actions, ...serverAsks.chatActions, apps: apps.actions }, taggedLogger(log, 'chat'), new ChatPrompts(hub.catalog));
+  const chat = new ChatRouter(
+    store,
+    runner,
+    { ...actions, ...serverAsks.chatActions, apps: apps.actions },
+    taggedLogger(log, 'chat'),
+    new ChatPrompts(hub.catalog),
+  );
   serverAsks.connectChat(chat);
   servers.useChatModel(() => models.create());
   // The meter measures the conversation as the next turn would send it, and posts to every chat view.
   meter.connect((m) => chat.publish(m), {
     model: () => models.create({ withKey: false }),
     // As the next turn sends it: the system prompt, the servers' instructions and this chat's apps' contexts.
-    system: () => [systemPrompt(), hub.catalog.instructions(), appContextSection(chat.loaded()?.items ?? [])].filter((t) => !!t).join('\n\n'),
+    system: () =>
+      [systemPrompt(), hub.catalog.instructions(), appContextSection(chat.loaded()?.items ?? [])]
+        .filter((t) => !!t)
+        .join('\n\n'),
     history: () => chat.loaded()?.messages ?? [],
     tools: (windowTokens, nativeSearch) => tools.budgetTools(chat.loaded()?.messages ?? [], windowTokens, nativeSearch),
   });
@@ -77,7 +109,8 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   void refreshModels();
   // The old provider settings move into minagent.chat.models once; the picker shows the same list meanwhile.
   void migrateModelSettings(context.globalState).then(
-    (moved) => moved && log.info('chat: the model of minagent.chat.provider/baseUrl/model moved into minagent.chat.models'),
+    (moved) =>
+      moved && log.info('chat: the model of minagent.chat.provider/baseUrl/model moved into minagent.chat.models'),
     (err: Error) => log.warn(`chat: moving the model settings into minagent.chat.models failed: ${err.message}`),
   );
   context.subscriptions.push(
@@ -85,7 +118,16 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
     runner,
     chat,
     panels,
-    vscode.window.registerWebviewViewProvider(VIEW_ID, new ChatViewProvider(context.extensionUri, chat, apps.origin, revealOnce(() => pageFocused)), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(
+      VIEW_ID,
+      new ChatViewProvider(
+        context.extensionUri,
+        chat,
+        apps.origin,
+        revealOnce(() => pageFocused),
+      ),
+      { webviewOptions: { retainContextWhenHidden: true } },
+    ),
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
@@ -99,13 +141,15 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
       await setupModel(models);
       chat.metaChanged();
     }),
-    // What the picker, the banner and the meter show may change with: a chip, the models, the settings, the tools, trust.
+    // What the picker, the banner and the meter show may change with: a chip, the models, the settings, the tools,
+    // trust.
     attachments.onDidChange(() => chat.metaChanged()),
     vscode.lm.onDidChangeChatModels(() => void refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent.chat') && chat.metaChanged()),
     hub.onDidChangeTools(() => chat.metaChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => chat.metaChanged()),
-    // A switch changes what the model is offered: the tree, the banner and the meter show it (metaChanged updates the meter).
+    // A switch changes what the model is offered: the tree, the banner and the meter show it (metaChanged updates the
+    // meter).
     switches.onDidChange(() => {
       tree.refresh();
       chat.metaChanged();
@@ -119,8 +163,13 @@ export function startChat(context: vscode.ExtensionContext, servers: ServerWirin
   return () => store.settled();
 }
 
-/** Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once. */
-function conversationStore(context: vscode.ExtensionContext, logger: ReturnType<typeof taggedLogger>): FileConversationStore {
+/**
+ * Conversations live in files under the extension's storage folder; the one workspace state kept is moved there once.
+ */
+function conversationStore(
+  context: vscode.ExtensionContext,
+  logger: ReturnType<typeof taggedLogger>,
+): FileConversationStore {
   const storage = context.storageUri ?? context.globalStorageUri;
   return new FileConversationStore(join(storage.fsPath, 'conversations'), {
     logger,
@@ -128,9 +177,17 @@ function conversationStore(context: vscode.ExtensionContext, logger: ReturnType<
     maxConversations: () => vscode.workspace.getConfiguration('minagent.chat').get<number>('maxConversations'),
     onFull: (limit, next) =>
       void vscode.window
-        .showInformationMessage(`MinAgent keeps your last ${limit} chats (minagent.chat.maxConversations): the next new chat removes the oldest, "${next.title || 'untitled'}".`, 'Open Settings')
-        .then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'minagent.chat.maxConversations')),
-    legacy: { read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY), clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined) },
+        .showInformationMessage(
+          `MinAgent keeps your last ${limit} chats (minagent.chat.maxConversations): the next new chat removes the oldest, "${next.title || 'untitled'}".`,
+          'Open Settings',
+        )
+        .then(
+          (a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'minagent.chat.maxConversations'),
+        ),
+    legacy: {
+      read: () => context.workspaceState.get<LegacyConversation>(LEGACY_CHAT_KEY),
+      clear: () => context.workspaceState.update(LEGACY_CHAT_KEY, undefined),
+    },
   });
 }
 
@@ -140,7 +197,8 @@ function listedResource(hub: ServerHub, uri: string): { server: string; label: s
 }
 
 /** The user's choice (the demo's profile makes it): the chat opens on startup. */
-export const revealOnStartup = () => vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
+export const revealOnStartup = () =>
+  vscode.workspace.getConfiguration('minagent').get<boolean>('revealOnStartup') === true;
 
 /** How often, and how far apart, the startup reveal focuses the chat until its page says it has the focus. */
 const REVEAL_TRIES = 4;
@@ -161,7 +219,10 @@ function revealOnce(pageFocused: () => boolean): OnReady {
     let tries = 0;
     const focus = () => {
       if (pageFocused() || tries++ >= REVEAL_TRIES) return;
-      void vscode.commands.executeCommand('minagent.chat.focus').then(() => post({ type: 'focusInput' }), () => undefined);
+      void vscode.commands.executeCommand('minagent.chat.focus').then(
+        () => post({ type: 'focusInput' }),
+        () => undefined,
+      );
       setTimeout(focus, REVEAL_CHECK_MS);
     };
     focus();

@@ -10,7 +10,11 @@ import type { ServerWiring } from './servers';
  * changes: settings, trust, folders, the server files (`.vscode/mcp.json`) the user let count. Each read
  * reconciles the hub with it.
  */
-export function watchConfiguration(context: vscode.ExtensionContext, { hub, inputs, authReady, log }: Pick<ServerWiring, 'hub' | 'inputs' | 'authReady' | 'log'>, onLoaded: () => void) {
+export function watchConfiguration(
+  context: vscode.ExtensionContext,
+  { hub, inputs, authReady, log }: Pick<ServerWiring, 'hub' | 'inputs' | 'authReady' | 'log'>,
+  onLoaded: () => void,
+) {
   let config: WorkspaceConfig | undefined;
   let loading = Promise.resolve();
   const reload = (): Promise<void> => {
@@ -37,7 +41,12 @@ export function watchConfiguration(context: vscode.ExtensionContext, { hub, inpu
   for (const file of folder ? SERVER_FILES : []) {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder!, file.label));
     const onFile = () => vscode.workspace.getConfiguration('minagent').get<boolean>(file.setting) && void reload();
-    context.subscriptions.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
+    context.subscriptions.push(
+      watcher,
+      watcher.onDidChange(onFile),
+      watcher.onDidCreate(onFile),
+      watcher.onDidDelete(onFile),
+    );
   }
   return { reload, config: () => config };
 }

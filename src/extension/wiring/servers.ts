@@ -20,7 +20,9 @@ export interface ServerWiring {
   serverLogs: ServerLogs;
   hub: ServerHub;
   serverAsks: ReturnType<typeof editorServerAsks>;
-  /** OAuth is ready (or known unavailable): the first reconcile waits for it (its redirect address registers clients). */
+  /**
+   * OAuth is ready (or known unavailable): the first reconcile waits for it (its redirect address registers clients).
+   */
   authReady: Promise<AuthManager | undefined>;
   inputs: InputStore;
   /** Which servers run in a sandbox (the user's rule and the servers taken out of it). */
@@ -45,7 +47,14 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
   );
   const sandbox = new EditorSandbox(context);
-  const hub = new ServerHub({ logger: log, serverLogger: (name) => serverLogs.logger(name), clientRequests: serverAsks.clientRequests, eras: editorEraMemory(context.globalState), auth: (c, l) => auth?.forServer(c, l), sandbox });
+  const hub = new ServerHub({
+    logger: log,
+    serverLogger: (name) => serverLogs.logger(name),
+    clientRequests: serverAsks.clientRequests,
+    eras: editorEraMemory(context.globalState),
+    auth: (c, l) => auth?.forServer(c, l),
+    sandbox,
+  });
   context.subscriptions.push(channel, serverAsks, serverLogs, new FailureNotices(hub), new SignInNotices(hub));
   return {
     log,

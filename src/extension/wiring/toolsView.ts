@@ -22,13 +22,39 @@ const PINS_KEY = 'minagent.tools.pinned';
 declare const MINAGENT_SERVER_REPORT: boolean;
 
 /** The Tools tree, its switches and badge, the status bar item, and the budget meter whose costs the tree shows. */
-export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub, log: Logger, config: () => WorkspaceConfig | undefined, sandbox?: EditorSandbox, catalogs?: Catalogs) {
-  const switches = new ToolSwitches({ get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY), set: (s) => context.workspaceState.update(SWITCHES_KEY, s) });
-  const pins = new ToolPins({ get: () => context.workspaceState.get<unknown>(PINS_KEY), set: (keys) => context.workspaceState.update(PINS_KEY, keys) });
+export function startToolsView(
+  context: vscode.ExtensionContext,
+  hub: ServerHub,
+  log: Logger,
+  config: () => WorkspaceConfig | undefined,
+  sandbox?: EditorSandbox,
+  catalogs?: Catalogs,
+) {
+  const switches = new ToolSwitches({
+    get: () => context.workspaceState.get<SwitchState>(SWITCHES_KEY),
+    set: (s) => context.workspaceState.update(SWITCHES_KEY, s),
+  });
+  const pins = new ToolPins({
+    get: () => context.workspaceState.get<unknown>(PINS_KEY),
+    set: (keys) => context.workspaceState.update(PINS_KEY, keys),
+  });
   const meter = new BudgetMeter(log);
   const icons = new IconFiles(vscode.Uri.joinPath(context.globalStorageUri, 'icons'), taggedLogger(log, 'icons'));
-  const tree = new ServerTreeProvider(hub, config, switches, (server) => meter.serverCost(server), icons, pins, sandbox, catalogs);
-  const view = vscode.window.createTreeView('minagent.tools', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  const tree = new ServerTreeProvider(
+    hub,
+    config,
+    switches,
+    (server) => meter.serverCost(server),
+    icons,
+    pins,
+    sandbox,
+    catalogs,
+  );
+  const view = vscode.window.createTreeView('minagent.tools', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    manageCheckboxStateManually: true,
+  });
   const status = new StatusBar(hub, config);
   const reveal = new AddedServerReveal(hub, view);
   // Only the e2e suite's package has the report (scripts/build.mjs fails any other bundle that does).
@@ -38,7 +64,9 @@ export function startToolsView(context: vscode.ExtensionContext, hub: ServerHub,
     tree.refresh();
     status.update();
     const starting = hub.servers().filter((s) => s.state.kind === 'starting').length;
-    view.badge = starting ? { value: starting, tooltip: `${starting} server${starting === 1 ? '' : 's'} starting` } : undefined;
+    view.badge = starting
+      ? { value: starting, tooltip: `${starting} server${starting === 1 ? '' : 's'} starting` }
+      : undefined;
     report?.();
   };
   context.subscriptions.push(

@@ -2,7 +2,8 @@
 import type { Logger } from '../../logger';
 import type { Conversation } from '../conversation';
 
-export const RESULTS_REMOVED = 'Older tool results were removed to keep this conversation small: their cards keep the first part, and the model sees a note in their place.';
+export const RESULTS_REMOVED =
+  'Older tool results were removed to keep this conversation small: their cards keep the first part, and the model sees a note in their place.';
 
 /** The bound of a conversation file when the owner sets none (16 MB). */
 export const DEFAULT_MAX_FILE_BYTES = 16_000_000;
@@ -27,7 +28,9 @@ export function compact(c: Conversation, bound: number, log: Logger): void {
   const shortened = over > 0 ? shortenOldMessages(c, over) : 0;
   if (dropped.length || shortened) {
     c.append({ kind: 'notice', id: c.newId('n'), level: 'info', text: RESULTS_REMOVED });
-    log.info(`chat: compacted conversation ${c.id}: ${dropped.length} older full result(s) removed, ${shortened} older result(s) in the model's history replaced by a note`);
+    log.info(
+      `chat: compacted conversation ${c.id}: ${dropped.length} older full result(s) removed, ${shortened} older result(s) in the model's history replaced by a note`,
+    );
   }
 }
 
@@ -51,7 +54,13 @@ function shortenOldMessages(c: Conversation, over: number): number {
     const m = messages[i]!;
     if (m.role !== 'tool' || m.content.startsWith('[older result removed')) continue;
     const before = JSON.stringify(m).length;
-    messages[i] = { role: 'tool', toolCallId: m.toolCallId, name: m.name, content: `[older result removed: ${m.content.length} characters]`, ...(m.isError ? { isError: true } : {}) };
+    messages[i] = {
+      role: 'tool',
+      toolCallId: m.toolCallId,
+      name: m.name,
+      content: `[older result removed: ${m.content.length} characters]`,
+      ...(m.isError ? { isError: true } : {}),
+    };
     over -= before - JSON.stringify(messages[i]).length;
     count++;
   }

@@ -24,7 +24,13 @@ export const MAX_TITLE = 80;
 
 function isEntry(e: unknown): e is IndexEntry {
   const v = e as IndexEntry | undefined;
-  return typeof v?.id === 'string' && ID.test(v.id) && typeof v.title === 'string' && typeof v.createdAt === 'number' && typeof v.updatedAt === 'number';
+  return (
+    typeof v?.id === 'string' &&
+    ID.test(v.id) &&
+    typeof v.title === 'string' &&
+    typeof v.createdAt === 'number' &&
+    typeof v.updatedAt === 'number'
+  );
 }
 
 /** The index file of a store's folder: read leniently, written atomically, one write at a time. */
@@ -39,9 +45,15 @@ export class IndexFile {
   async read(): Promise<Index> {
     try {
       const v = JSON.parse(await readFile(join(this.dir, 'index.json'), 'utf8')) as Index;
-      if (v && v.version === 1 && Array.isArray(v.conversations)) return { version: 1, ...(typeof v.current === 'string' ? { current: v.current } : {}), conversations: v.conversations.filter(isEntry).map((e) => ({ ...e, title: e.title.slice(0, MAX_TITLE) })) };
+      if (v && v.version === 1 && Array.isArray(v.conversations))
+        return {
+          version: 1,
+          ...(typeof v.current === 'string' ? { current: v.current } : {}),
+          conversations: v.conversations.filter(isEntry).map((e) => ({ ...e, title: e.title.slice(0, MAX_TITLE) })),
+        };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`chat: the conversation index is unreadable (${errorMessage(err)}); starting a new one`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.log.warn(`chat: the conversation index is unreadable (${errorMessage(err)}); starting a new one`);
     }
     return { version: 1, conversations: [] };
   }
@@ -60,7 +72,9 @@ export class IndexFile {
       await rename(tmp, join(this.dir, 'index.json'));
     };
     const next = this.writes.then(write);
-    this.writes = next.catch((err: unknown) => this.log.error(`chat: writing the conversation index failed: ${errorMessage(err)}`));
+    this.writes = next.catch((err: unknown) =>
+      this.log.error(`chat: writing the conversation index failed: ${errorMessage(err)}`),
+    );
     return next;
   }
 }

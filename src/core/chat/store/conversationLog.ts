@@ -28,14 +28,23 @@ export interface Replayed {
 
 /** The text to append for a conversation's changes since its last save. */
 export function changesText(changes: Changes): string {
-  const lines: Line[] = [...changes.items.map((i) => ({ i })), ...changes.removed.map((x) => ({ x })), ...changes.results.map(([r, t]) => ({ r, t }))];
+  const lines: Line[] = [
+    ...changes.items.map((i) => ({ i })),
+    ...changes.removed.map((x) => ({ x })),
+    ...changes.results.map(([r, t]) => ({ r, t })),
+  ];
   if (changes.messages) lines.push({ m: changes.messages.from, l: changes.messages.list });
   return text(lines);
 }
 
 /** The whole file for a conversation's state (a first write, or a rewrite). */
 export function stateText(c: Conversation): string {
-  return text([{ h: { id: c.id, createdAt: c.createdAt } }, ...c.items.map((i) => ({ i })), ...c.allResults().map(([r, t]) => ({ r, t })), { m: 0, l: [...c.messages] }]);
+  return text([
+    { h: { id: c.id, createdAt: c.createdAt } },
+    ...c.items.map((i) => ({ i })),
+    ...c.allResults().map(([r, t]) => ({ r, t })),
+    { m: 0, l: [...c.messages] },
+  ]);
 }
 
 function text(lines: Line[]): string {

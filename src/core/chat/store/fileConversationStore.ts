@@ -117,7 +117,10 @@ export class FileConversationStore implements ConversationStore {
   save(c: Conversation): Promise<void> {
     const previous = this.queues.get(c.id) ?? Promise.resolve();
     const next = previous.then(() => this.write(c));
-    this.queues.set(c.id, next.catch(() => undefined));
+    this.queues.set(
+      c.id,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -160,7 +163,9 @@ export class FileConversationStore implements ConversationStore {
   private async touch(c: Conversation): Promise<void> {
     const index = (this.index ??= await this.indexFile.read());
     const old = index.conversations.find((e) => e.id === c.id);
-    const entry: IndexEntry = old?.renamed ? { ...old, updatedAt: Date.now() } : { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: firstLine(c) };
+    const entry: IndexEntry = old?.renamed
+      ? { ...old, updatedAt: Date.now() }
+      : { id: c.id, createdAt: c.createdAt, updatedAt: Date.now(), title: firstLine(c) };
     index.conversations = [entry, ...index.conversations.filter((e) => e.id !== c.id)];
     if (this.now === c) index.current = c.id;
     const limit = this.retention.limit();
@@ -172,7 +177,15 @@ export class FileConversationStore implements ConversationStore {
 
   /** The conversations kept, most recent first. */
   async list(): Promise<readonly ConversationInfo[]> {
-    return (this.index ??= await this.indexFile.read()).conversations.map(({ id, title, renamed, createdAt, updatedAt }) => ({ id, title, ...(renamed ? { renamed } : {}), createdAt, updatedAt }));
+    return (this.index ??= await this.indexFile.read()).conversations.map(
+      ({ id, title, renamed, createdAt, updatedAt }) => ({
+        id,
+        title,
+        ...(renamed ? { renamed } : {}),
+        createdAt,
+        updatedAt,
+      }),
+    );
   }
 
   async open(id: string): Promise<Conversation> {

@@ -22,6 +22,10 @@ export function restoreLegacy(source: LegacySource | undefined, create: () => Co
   const legacy = source?.read();
   if (!legacy || !Array.isArray(legacy.items)) return undefined;
   const c = create();
-  c.restore(legacy.items.filter(isTranscriptItem), Array.isArray(legacy.messages) ? legacy.messages : [], new Map(Object.entries(legacy.fullResults ?? {})));
+  c.restore(
+    legacy.items.filter(isTranscriptItem),
+    Array.isArray(legacy.messages) ? legacy.messages : [],
+    new Map(Object.entries(legacy.fullResults ?? {})),
+  );
   return c;
 }

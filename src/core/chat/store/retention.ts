@@ -6,9 +6,15 @@ import type { IndexEntry } from './conversationIndex';
 import type { ConversationInfo } from './conversationStore';
 
 export interface RetentionOptions {
-  /** Conversations kept, read at each save (the user's setting); the oldest beyond it are deleted. Absent or 0: every one is kept. */
+  /**
+   * Conversations kept, read at each save (the user's setting); the oldest beyond it are deleted. Absent or 0: every
+   * one is kept.
+   */
   maxConversations?: () => number | undefined;
-  /** Told once the kept conversations reach the limit: a new one will remove `next`, the oldest (said before anything is removed). */
+  /**
+   * Told once the kept conversations reach the limit: a new one will remove `next`, the oldest (said before anything is
+   * removed).
+   */
   onFull?: (limit: number, next: ConversationInfo) => void;
 }
 
@@ -39,6 +45,12 @@ export class Retention {
   /** After a new conversation was listed: tells the owner when the list is full, naming the one to go next. */
   checkFull(conversations: readonly IndexEntry[], limit: number): void {
     const oldest = conversations.at(-1);
-    if (limit > 0 && conversations.length === limit && oldest) this.options.onFull?.(limit, { id: oldest.id, title: oldest.title, createdAt: oldest.createdAt, updatedAt: oldest.updatedAt });
+    if (limit > 0 && conversations.length === limit && oldest)
+      this.options.onFull?.(limit, {
+        id: oldest.id,
+        title: oldest.title,
+        createdAt: oldest.createdAt,
+        updatedAt: oldest.updatedAt,
+      });
   }
 }

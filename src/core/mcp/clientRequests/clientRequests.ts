@@ -64,7 +64,9 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     const { ui, roots } = this.options;
     const sampling: SamplingDeps = { ...this.options.sampling, ui };
     const identity = serverIdentity(config);
-    client.registerCapabilities(this.options.apps?.(config) ? { ...CLIENT_CAPABILITIES, extensions: APPS_CAPABILITY } : CLIENT_CAPABILITIES);
+    client.registerCapabilities(
+      this.options.apps?.(config) ? { ...CLIENT_CAPABILITIES, extensions: APPS_CAPABILITY } : CLIENT_CAPABILITIES,
+    );
     // While the user answers, the call that caused the request does not time out (see patience.ts).
     const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
       const release = holdTimeouts(client);
@@ -76,9 +78,13 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
         release();
       }
     };
-    client.setRequestHandler('elicitation/create', (request, ctx) => patiently(() => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal)));
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      patiently(() => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal)),
+    );
     checkFormsFirst(client, config.name, log);
-    client.setRequestHandler('sampling/createMessage', (request, ctx) => patiently(() => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal)));
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      patiently(() => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal)),
+    );
     client.setRequestHandler('roots/list', () => ({ roots: roots.roots() }));
     this.clients.set(client, log);
     return { dispose: () => this.clients.delete(client) };
@@ -87,7 +93,9 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
   private rootsChanged(): void {
     for (const [client, log] of this.clients) {
       if (!client.transport) continue;
-      client.sendRootsListChanged().catch((err: unknown) => log.warn(`telling the server that the roots changed failed: ${errorMessage(err)}`));
+      client
+        .sendRootsListChanged()
+        .catch((err: unknown) => log.warn(`telling the server that the roots changed failed: ${errorMessage(err)}`));
     }
   }
 

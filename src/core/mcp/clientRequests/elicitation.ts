@@ -1,4 +1,10 @@
-import { ProtocolError, ProtocolErrorCode, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 import type { Logger } from '../../logger';
 import { answerContent, FormSchemaError, parseFormSchema } from './formSchema';
 import { validateAnswers } from '../../../shared/form';
@@ -15,7 +21,13 @@ export const MAX_MESSAGE_CHARS = 4000;
  * not taken for it) and sent as the user left it: a field they emptied gets no default back. A URL
  * is shown in full and opened only after the user agrees.
  */
-export async function answerElicitation(server: string, params: ElicitRequestFormParams | ElicitRequestURLParams, ui: ClientRequestUi, log: Logger, signal: AbortSignal): Promise<ElicitResult> {
+export async function answerElicitation(
+  server: string,
+  params: ElicitRequestFormParams | ElicitRequestURLParams,
+  ui: ClientRequestUi,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<ElicitResult> {
   const message = plainText(params.message, MAX_MESSAGE_CHARS);
   if (params.mode === 'url') {
     const url = safeUrl(params.url);

@@ -1,4 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/client';
 import type { ChatModel } from '../../agent/model';
 import type { ChatMessage } from '../../agent/messages';
 import type { Logger } from '../../logger';
@@ -18,7 +23,9 @@ export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
 export const DEFAULT_SAMPLING_MAX_INPUT_CHARS = 20_000;
 /** The setting that bounds it, named in the refusal the server gets. */
 export const SAMPLING_MAX_INPUT_SETTING = 'minagent.sampling.maxInputChars';
-/** A token is seldom longer than this many characters: an answer beyond limit x this is cut, whatever the provider did. */
+/**
+ * A token is seldom longer than this many characters: an answer beyond limit x this is cut, whatever the provider did.
+ */
 const CHARS_PER_TOKEN_BOUND = 4;
 
 /** Servers whose sampling requests the user allowed without asking again. */
@@ -44,7 +51,10 @@ export interface SamplingDeps {
   model(): Promise<ChatModel | undefined>;
   /** The most tokens one request of this server may ask for. */
   maxTokens(server: string): number;
-  /** The most characters one request may send (messages and system prompt); DEFAULT_SAMPLING_MAX_INPUT_CHARS when absent. */
+  /**
+   * The most characters one request may send (messages and system prompt); DEFAULT_SAMPLING_MAX_INPUT_CHARS when
+   * absent.
+   */
   maxInputChars?(server: string): number;
   grants: SamplingGrants;
 }
@@ -61,14 +71,26 @@ type Params = CreateMessageRequest['params'];
  * (`minagent.sampling.maxInputChars`) is refused before anyone is asked, so nothing is ever cut for
  * display while the whole goes to the model.
  */
-export async function answerSampling(server: string, identity: string, params: Params, deps: SamplingDeps, log: Logger, signal: AbortSignal): Promise<CreateMessageResult> {
+export async function answerSampling(
+  server: string,
+  identity: string,
+  params: Params,
+  deps: SamplingDeps,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<CreateMessageResult> {
   const limit = deps.maxTokens(server);
-  if (!Number.isSafeInteger(params.maxTokens) || params.maxTokens < 1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'maxTokens must be a positive whole number');
+  if (!Number.isSafeInteger(params.maxTokens) || params.maxTokens < 1)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'maxTokens must be a positive whole number');
   if (params.maxTokens > limit) {
     log.warn(`refused a sampling request for ${params.maxTokens} tokens (this server's limit is ${limit})`);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `sampling request refused: it asks for up to ${params.maxTokens} tokens, and the user allows server "${server}" at most ${limit} per request`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `sampling request refused: it asks for up to ${params.maxTokens} tokens, and the user allows server "${server}" at most ${limit} per request`,
+    );
   }
-  if ('tools' in params && params.tools) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'sampling with tools is not supported by this client');
+  if ('tools' in params && params.tools)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'sampling with tools is not supported by this client');
   // The exact texts that would be sent: what the user sees below, and what the model gets.
   const messages = params.messages.map((m) => ({ role: m.role, text: stripUnsafe(messageText(m.content)) }));
   const systemPrompt = params.systemPrompt ? stripUnsafe(params.systemPrompt) : '';
@@ -84,7 +106,8 @@ export async function answerSampling(server: string, identity: string, params: P
   const model = await deps.model().catch((err: unknown) => {
     throw new ProtocolError(ProtocolErrorCode.InternalError, `no model to sample with: ${errorMessage(err)}`);
   });
-  if (!model) throw new ProtocolError(ProtocolErrorCode.InternalError, 'no model to sample with: the user has not chosen one');
+  if (!model)
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'no model to sample with: the user has not chosen one');
   const ask: SamplingAsk = {
     server,
     ...(systemPrompt ? { systemPrompt } : {}),
@@ -102,7 +125,10 @@ export async function answerSampling(server: string, identity: string, params: P
     if (answer.remember) await deps.grants.add(identity, server);
   }
   // What is sent is what was shown: the same messages, the same system prompt, no tools.
-  const chat: ChatMessage[] = [...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []), ...messages.map((m) => ({ role: m.role, content: m.text }))];
+  const chat: ChatMessage[] = [
+    ...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []),
+    ...messages.map((m) => ({ role: m.role, content: m.text })),
+  ];
   const bound = params.maxTokens * CHARS_PER_TOKEN_BOUND;
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -126,7 +152,12 @@ export async function answerSampling(server: string, identity: string, params: P
     const text = overrun || turn.text.length > bound ? turn.text.slice(0, bound) : turn.text;
     const cut = overrun || turn.cut === true || turn.text.length > bound;
     log.info(`sampling answered by ${model.id} (${text.length} characters${cut ? ', cut at the limit' : ''})`);
-    return { role: 'assistant', content: { type: 'text', text }, model: model.id, stopReason: cut ? 'maxTokens' : 'endTurn' };
+    return {
+      role: 'assistant',
+      content: { type: 'text', text },
+      model: model.id,
+      stopReason: cut ? 'maxTokens' : 'endTurn',
+    };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
@@ -136,7 +167,11 @@ export async function answerSampling(server: string, identity: string, params: P
 function messageText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
-    .map((b: { type?: string; text?: string; mimeType?: string }) => (b?.type === 'text' ? (b.text ?? '') : `[${b?.type ?? 'unknown'} content${b?.mimeType ? ` (${b.mimeType})` : ''} not sent]`))
+    .map((b: { type?: string; text?: string; mimeType?: string }) =>
+      b?.type === 'text'
+        ? (b.text ?? '')
+        : `[${b?.type ?? 'unknown'} content${b?.mimeType ? ` (${b.mimeType})` : ''} not sent]`,
+    )
     .join('\n');
 }
 
@@ -150,7 +185,9 @@ function inputLimitOf(deps: SamplingDeps, server: string): number {
  * messages and the system prompt of one request together); anything else is the default.
  */
 export function samplingInputLimit(setting: unknown): number {
-  return typeof setting === 'number' && Number.isSafeInteger(setting) && setting > 0 ? setting : DEFAULT_SAMPLING_MAX_INPUT_CHARS;
+  return typeof setting === 'number' && Number.isSafeInteger(setting) && setting > 0
+    ? setting
+    : DEFAULT_SAMPLING_MAX_INPUT_CHARS;
 }
 
 /**
@@ -158,7 +195,10 @@ export function samplingInputLimit(setting: unknown): number {
  * own entry, else "*", else the default). A value that is not a positive whole number is ignored.
  */
 export function samplingLimit(setting: unknown, server: string): number {
-  const table = typeof setting === 'object' && setting !== null && !Array.isArray(setting) ? (setting as Record<string, unknown>) : {};
+  const table =
+    typeof setting === 'object' && setting !== null && !Array.isArray(setting)
+      ? (setting as Record<string, unknown>)
+      : {};
   for (const key of [server, '*']) {
     const v = Object.hasOwn(table, key) ? table[key] : undefined;
     if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;

@@ -13,7 +13,10 @@ export interface FormAsk {
   fields: FormField[];
 }
 
-export type FormAnswer = { action: 'accept'; content: Record<string, FieldValue> } | { action: 'decline' } | { action: 'cancel' };
+export type FormAnswer =
+  | { action: 'accept'; content: Record<string, FieldValue> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /** A URL-mode elicitation: the user is asked before the URL is opened. */
 export interface UrlAsk {
@@ -44,7 +47,11 @@ export type SamplingAnswer = { allow: true; remember: boolean } | { allow: false
 
 export interface ClientRequestUi {
   /** Shows the form; `validate` is the core's check (field name to message), for messages as the user types. */
-  askForm(ask: FormAsk, validate: (content: Record<string, unknown>) => Record<string, string>, signal: AbortSignal): Promise<FormAnswer>;
+  askForm(
+    ask: FormAsk,
+    validate: (content: Record<string, unknown>) => Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<FormAnswer>;
   askUrl(ask: UrlAsk, signal: AbortSignal): Promise<UrlAnswer>;
   /** Opens a URL the user agreed to open (only ever called after askUrl answered accept). */
   openUrl(url: string): Promise<void>;

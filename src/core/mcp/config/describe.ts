@@ -16,8 +16,13 @@ export function describeEndpoint(config: ServerConfig): string {
   const redactor = serverRedactor(config);
   // One line, whoever shows it (the editor's dialogs and tooltips too, not only the CLI): a direction
   // override or zero-width mark in a workspace's argument shows as its escape, not as reordered text.
-  if (config.type !== 'stdio') return visibleLine(`${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`);
-  return visibleLine(redactor.redact([config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')));
+  if (config.type !== 'stdio')
+    return visibleLine(`${config.type === 'sse' ? 'SSE' : 'HTTP'} ${redactor.redact(config.url)}`);
+  return visibleLine(
+    redactor.redact(
+      [config.command, ...config.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '),
+    ),
+  );
 }
 
 /**
@@ -27,10 +32,14 @@ export function describeEndpoint(config: ServerConfig): string {
  * `hideWritten`: for the user's own entries, a value written as it is (no `${...}` in it: a key typed
  * into the user's settings) is not shown.
  */
-export function describeLaunch(config: ServerConfig, { hideWritten = false }: { hideWritten?: boolean } = {}): string[] {
+export function describeLaunch(
+  config: ServerConfig,
+  { hideWritten = false }: { hideWritten?: boolean } = {},
+): string[] {
   if (config.type !== 'stdio') return [];
   const w = config.written ?? {};
-  const value = (v: string) => (hideWritten && !v.includes('${') ? '(written in your settings, not shown)' : visibleLine(v));
+  const value = (v: string) =>
+    hideWritten && !v.includes('${') ? '(written in your settings, not shown)' : visibleLine(v);
   return [
     `cwd: ${visibleLine(w.cwd ?? config.cwd)}`,
     ...(w.envFile !== undefined ? [`envFile: ${visibleLine(w.envFile)}`] : []),

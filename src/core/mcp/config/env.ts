@@ -6,7 +6,10 @@ export const PROVIDER_KEY_VARIABLES: readonly string[] = ['OPENAI_API_KEY', 'ANT
  * version managers work as in a terminal), minus variables that belong to the editor's process
  * and the model providers' keys, with the entry's `env` on top.
  */
-export function serverEnvironment(own: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function serverEnvironment(
+  own: Record<string, string>,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) {
     if (v === undefined) continue;

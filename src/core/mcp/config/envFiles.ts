@@ -21,7 +21,14 @@ export async function readEnvFiles(raw: unknown, ctx: VariableContext): Promise<
   const paths = Object.values(raw as Record<string, unknown>).flatMap((entry) => {
     if (!entry || typeof entry !== 'object' || (entry as { disabled?: unknown }).disabled === true) return [];
     const envFile = (entry as { envFile?: unknown }).envFile;
-    return typeof envFile === 'string' ? [resolvePath(expandVariables(envFile, ctx, () => {}), ctx)] : [];
+    return typeof envFile === 'string'
+      ? [
+          resolvePath(
+            expandVariables(envFile, ctx, () => {}),
+            ctx,
+          ),
+        ]
+      : [];
   });
   const readable = [...new Set(paths)].filter((path) => !insideUntrusted(path, ctx));
   await Promise.all(readable.map(async (path) => files.set(path, await readEnvFile(path).catch((err: Error) => err))));

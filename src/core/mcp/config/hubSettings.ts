@@ -31,13 +31,25 @@ export function parseHubSettings(get: (key: string) => unknown, problems: Config
   const policy = get('conflictPolicy');
   if (policy !== undefined) {
     if (CONFLICT_POLICIES.includes(policy as ConflictPolicy)) s.conflictPolicy = policy as ConflictPolicy;
-    else problems.push({ server: '', field: 'minagent.conflictPolicy', message: `must be one of ${CONFLICT_POLICIES.join(', ')}; using "prefix"`, severity: 'warning' });
+    else
+      problems.push({
+        server: '',
+        field: 'minagent.conflictPolicy',
+        message: `must be one of ${CONFLICT_POLICIES.join(', ')}; using "prefix"`,
+        severity: 'warning',
+      });
   }
   const num = (key: keyof HubSettings & `${string}${'Ms' | 'Chars'}`, setting: string) => {
     const v = get(setting);
     if (v === undefined) return;
     if (typeof v === 'number' && Number.isInteger(v) && v > 0) (s[key] as number) = v;
-    else problems.push({ server: '', field: `minagent.${setting}`, message: `must be a positive integer; using ${s[key]}`, severity: 'warning' });
+    else
+      problems.push({
+        server: '',
+        field: `minagent.${setting}`,
+        message: `must be a positive integer; using ${s[key]}`,
+        severity: 'warning',
+      });
   };
   num('connectTimeoutMs', 'connectTimeout');
   num('probeTimeoutMs', 'probeTimeout');
@@ -46,7 +58,13 @@ export function parseHubSettings(get: (key: string) => unknown, problems: Config
   const priority = get('serverPriority');
   if (priority !== undefined) {
     if (SERVER_PRIORITIES.includes(priority as ServerPriority)) s.serverPriority = priority as ServerPriority;
-    else problems.push({ server: '', field: 'minagent.serverPriority', message: `must be one of ${SERVER_PRIORITIES.join(', ')}; using "normal"`, severity: 'warning' });
+    else
+      problems.push({
+        server: '',
+        field: 'minagent.serverPriority',
+        message: `must be one of ${SERVER_PRIORITIES.join(', ')}; using "normal"`,
+        severity: 'warning',
+      });
   }
   return s;
 }

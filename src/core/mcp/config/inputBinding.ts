@@ -18,7 +18,20 @@ export interface InputBinding {
 }
 
 /** Commands that fetch and run a named package, where `name@version` in the arguments is a version. */
-const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn', 'bun', 'uvx', 'uv', 'pipx', 'docker', 'podman']);
+const PACKAGE_RUNNERS = new Set([
+  'npx',
+  'pnpx',
+  'bunx',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'uvx',
+  'uv',
+  'pipx',
+  'docker',
+  'podman',
+]);
 /** A package or image name: npm (`@scope/name`), PyPI, or an image reference (`ghcr.io/org/name`). */
 const NAME = /^(?:@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w./-]*$/;
 /** A version, a range's bound or a well-known tag: never a path, URL, alias (`npm:other`) or host. */
@@ -33,13 +46,23 @@ export function inputBinding(entry: unknown, origin: string): InputBinding {
   if (type === 'stdio') {
     const args = Array.isArray(e.args) ? e.args : [];
     const runner = typeof e.command === 'string' && PACKAGE_RUNNERS.has(commandName(e.command));
-    what = { type, command: e.command, args: runner ? args.map((a) => (typeof a === 'string' ? packageName(a) : a)) : args, env: sorted(e.env), envFile: e.envFile, cwd: e.cwd };
+    what = {
+      type,
+      command: e.command,
+      args: runner ? args.map((a) => (typeof a === 'string' ? packageName(a) : a)) : args,
+      env: sorted(e.env),
+      envFile: e.envFile,
+      cwd: e.cwd,
+    };
     runs = [e.command, ...args].map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
   } else {
     what = { type, url: e.url };
     runs = typeof e.url === 'string' ? e.url : JSON.stringify(e.url ?? null);
   }
-  const key = createHash('sha256').update(JSON.stringify({ origin, ...what })).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ origin, ...what }))
+    .digest('hex')
+    .slice(0, 32);
   return { key, runs: runs.length > MAX_RUNS ? `${runs.slice(0, MAX_RUNS)}…` : runs };
 }
 
@@ -48,8 +71,10 @@ export function inputBinding(entry: unknown, origin: string): InputBinding {
  * when that is not known, a value stored by an earlier version of MinAgent).
  */
 export function rebindNotice(server: string, now: InputBinding, before: string | undefined): string {
-  if (before === undefined) return `MinAgent now keeps each \${input:} value for the server entry it was given for, and cannot tell which entry the stored value was given for: enter it again for server "${server}" (${now.runs}).`;
-  if (before === now.runs) return `Server "${server}" now runs ${now.runs} with a different origin, environment or working folder; enter the value again for it.`;
+  if (before === undefined)
+    return `MinAgent now keeps each \${input:} value for the server entry it was given for, and cannot tell which entry the stored value was given for: enter it again for server "${server}" (${now.runs}).`;
+  if (before === now.runs)
+    return `Server "${server}" now runs ${now.runs} with a different origin, environment or working folder; enter the value again for it.`;
   return `Server "${server}" now runs ${now.runs} instead of ${before}; enter the value again for it.`;
 }
 
@@ -58,7 +83,10 @@ function commandName(command: string): string {
   return (command.split(/[\\/]/).pop() ?? '').toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
 }
 
-/** `@scope/pkg@1.2.0` -> `@scope/pkg`, `pkg==1.0` -> `pkg`, `ghcr.io/org/img:1` -> `ghcr.io/org/img`; anything else unchanged. */
+/**
+ * `@scope/pkg@1.2.0` -> `@scope/pkg`, `pkg==1.0` -> `pkg`, `ghcr.io/org/img:1` -> `ghcr.io/org/img`; anything else
+ * unchanged.
+ */
 export function packageName(arg: string): string {
   const split = (at: number, sep: number): string | undefined => {
     const name = arg.slice(0, at);
@@ -76,5 +104,7 @@ export function packageName(arg: string): string {
 
 function sorted(value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

@@ -22,7 +22,12 @@ export function parseServers(raw: unknown, ctx: VariableContext = {}, origin?: s
   const result: ParsedServers = { servers: [], disabled: [], problems: [] };
   if (raw === undefined || raw === null) return result;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    result.problems.push({ server: '', field: 'minagent.servers', message: 'must be an object keyed by server name', severity: 'error' });
+    result.problems.push({
+      server: '',
+      field: 'minagent.servers',
+      message: 'must be an object keyed by server name',
+      severity: 'error',
+    });
     return result;
   }
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -33,16 +38,23 @@ export function parseServers(raw: unknown, ctx: VariableContext = {}, origin?: s
   return result;
 }
 
-function parseEntry(name: string, value: unknown, ctx: VariableContext, problems: ConfigProblem[]): ServerConfig | 'disabled' | undefined {
+function parseEntry(
+  name: string,
+  value: unknown,
+  ctx: VariableContext,
+  problems: ConfigProblem[],
+): ServerConfig | 'disabled' | undefined {
   const fail = (field: string, message: string) => {
     problems.push({ server: name, field, message, severity: 'error' });
     return undefined;
   };
-  if (!/^[^\s.][^.]*$/.test(name) || name.trim() !== name) return fail('', `server name "${name}" must not be empty, contain dots, or start or end with spaces`);
+  if (!/^[^\s.][^.]*$/.test(name) || name.trim() !== name)
+    return fail('', `server name "${name}" must not be empty, contain dots, or start or end with spaces`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('', 'must be an object');
 
   for (const key of Object.keys(value)) {
-    if (!KNOWN_FIELDS.has(key)) problems.push({ server: name, field: key, message: `unknown field "${key}" is ignored`, severity: 'warning' });
+    if (!KNOWN_FIELDS.has(key))
+      problems.push({ server: name, field: key, message: `unknown field "${key}" is ignored`, severity: 'warning' });
   }
   const checked = entrySchema.safeParse(value);
   if (!checked.success) {
@@ -61,7 +73,12 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
   const notSecret = (value: string) => known.has(value) || isMachinePath(value);
   const serverCtx: VariableContext = { ...ctx, ...(ctx.input ? { input: (id: string) => ctx.input!(id, name) } : {}) };
   const expand = (text: string, field: string) =>
-    expandVariables(text, serverCtx, (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }), (value) => notSecret(value) || secrets.add(value));
+    expandVariables(
+      text,
+      serverCtx,
+      (msg) => errors.push({ server: name, field, message: msg, severity: 'error' }),
+      (value) => notSecret(value) || secrets.add(value),
+    );
   const base = {
     name,
     autoApprove: e.autoApprove ?? [],
@@ -76,21 +93,49 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
 
   let config: ServerConfig;
   if (type === 'stdio') {
-    if (e.command === undefined) return fail('command', e.url !== undefined ? 'a stdio server needs "command" (set "type": "http" to use "url")' : 'is required for a stdio server');
-    if (e.url !== undefined) problems.push({ server: name, field: 'url', message: '"url" is ignored for a stdio server', severity: 'warning' });
-    if (e.oauth !== undefined) problems.push({ server: name, field: 'oauth', message: '"oauth" is ignored for a stdio server (it applies to http and sse servers)', severity: 'warning' });
+    if (e.command === undefined)
+      return fail(
+        'command',
+        e.url !== undefined
+          ? 'a stdio server needs "command" (set "type": "http" to use "url")'
+          : 'is required for a stdio server',
+      );
+    if (e.url !== undefined)
+      problems.push({
+        server: name,
+        field: 'url',
+        message: '"url" is ignored for a stdio server',
+        severity: 'warning',
+      });
+    if (e.oauth !== undefined)
+      problems.push({
+        server: name,
+        field: 'oauth',
+        message: '"oauth" is ignored for a stdio server (it applies to http and sse servers)',
+        severity: 'warning',
+      });
     const env: Record<string, string> = {};
     if (e.envFile !== undefined) {
       const file = expand(e.envFile, 'envFile');
       if (insideUntrusted(resolvePath(file, ctx), ctx)) {
-        problems.push({ server: name, field: 'envFile', message: `${file} is inside the untrusted workspace (or reached through a link there); it is not read`, severity: 'warning' });
+        problems.push({
+          server: name,
+          field: 'envFile',
+          message: `${file} is inside the untrusted workspace (or reached through a link there); it is not read`,
+          severity: 'warning',
+        });
       } else {
         try {
           const values = parseEnv(envFileText(resolvePath(file, ctx), ctx));
           for (const v of Object.values(values)) if (v !== undefined && !notSecret(v)) secrets.add(v);
           Object.assign(env, values);
         } catch (err) {
-          errors.push({ server: name, field: 'envFile', message: `cannot read ${file}: ${(err as Error).message}`, severity: 'error' });
+          errors.push({
+            server: name,
+            field: 'envFile',
+            message: `cannot read ${file}: ${(err as Error).message}`,
+            severity: 'error',
+          });
         }
       }
     }
@@ -99,28 +144,62 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
     }
     let cwd = e.cwd !== undefined ? resolvePath(expand(e.cwd, 'cwd'), ctx) : baseDir(ctx);
     if (insideUntrusted(cwd, ctx)) {
-      problems.push({ server: name, field: 'cwd', message: `${cwd} is inside the untrusted workspace (or reached through a link there); the server starts in ${baseDir(ctx)}`, severity: 'warning' });
+      problems.push({
+        server: name,
+        field: 'cwd',
+        message: `${cwd} is inside the untrusted workspace (or reached through a link there); the server starts in ${baseDir(ctx)}`,
+        severity: 'warning',
+      });
       cwd = baseDir(ctx);
     }
     const sandbox = sandboxEntry(e, (path, field) => resolvePath(expand(path, field), ctx));
     const written = {
       ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
       ...(e.envFile !== undefined ? { envFile: e.envFile } : {}),
-      ...(e.env ? { env: Object.fromEntries(Object.entries(e.env).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) } : {}),
+      ...(e.env
+        ? { env: Object.fromEntries(Object.entries(e.env).flatMap(([k, v]) => (v === null ? [] : [[k, String(v)]]))) }
+        : {}),
     };
-    config = { ...base, type, command: expand(e.command, 'command'), args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)), env, cwd, ...(sandbox !== undefined ? { sandbox } : {}), written };
+    config = {
+      ...base,
+      type,
+      command: expand(e.command, 'command'),
+      args: (e.args ?? []).map((a, i) => expand(a, `args[${i}]`)),
+      env,
+      cwd,
+      ...(sandbox !== undefined ? { sandbox } : {}),
+      written,
+    };
   } else {
     if (e.url === undefined) return fail('url', `is required for a ${type} server`);
     const url = expand(e.url, 'url');
     try {
       const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') errors.push({ server: name, field: 'url', message: `must be an http or https URL, got "${u.protocol}"`, severity: 'error' });
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        errors.push({
+          server: name,
+          field: 'url',
+          message: `must be an http or https URL, got "${u.protocol}"`,
+          severity: 'error',
+        });
     } catch {
       // The entry as written, never the expanded value: that may hold a substituted secret.
       errors.push({ server: name, field: 'url', message: `"${e.url}" is not a valid URL`, severity: 'error' });
     }
-    if (e.command !== undefined) problems.push({ server: name, field: 'command', message: `"command" is ignored for a ${type} server`, severity: 'warning' });
-    if (e.sandbox !== undefined || e.sandboxEnabled !== undefined) problems.push({ server: name, field: 'sandbox', message: `"sandbox" is ignored for a ${type} server (it applies to stdio servers, which run on this machine)`, severity: 'warning' });
+    if (e.command !== undefined)
+      problems.push({
+        server: name,
+        field: 'command',
+        message: `"command" is ignored for a ${type} server`,
+        severity: 'warning',
+      });
+    if (e.sandbox !== undefined || e.sandboxEnabled !== undefined)
+      problems.push({
+        server: name,
+        field: 'sandbox',
+        message: `"sandbox" is ignored for a ${type} server (it applies to stdio servers, which run on this machine)`,
+        severity: 'warning',
+      });
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(e.headers ?? {})) {
       headers[k] = expand(v, `headers.${k}`);
@@ -148,7 +227,10 @@ function parseEntry(name: string, value: unknown, ctx: VariableContext, problems
  * The entry's sandbox: `sandbox: false` or `sandboxEnabled: false` is never; `sandbox: true`,
  * `sandbox: {...}` or `sandboxEnabled: true` is always (with what it adds); neither, undefined.
  */
-function sandboxEntry(e: EntryFields, path: (value: string, field: string) => string): SandboxEntry | false | undefined {
+function sandboxEntry(
+  e: EntryFields,
+  path: (value: string, field: string) => string,
+): SandboxEntry | false | undefined {
   if (e.sandbox === false || e.sandboxEnabled === false) return false;
   if (e.sandbox === undefined && e.sandboxEnabled !== true) return undefined;
   const s = typeof e.sandbox === 'object' ? e.sandbox : {};

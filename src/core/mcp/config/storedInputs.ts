@@ -24,7 +24,11 @@ export function storedInputKey(origin: string, server: string, entry: unknown, i
  * by server and id: what `VariableContext.input` reads. An id without a stored value stays unresolved
  * (the config reports it, naming the server).
  */
-export async function storedInputs(servers: unknown, origin: string, store: SecretStore): Promise<Map<string, Map<string, string>>> {
+export async function storedInputs(
+  servers: unknown,
+  origin: string,
+  store: SecretStore,
+): Promise<Map<string, Map<string, string>>> {
   const out = new Map<string, Map<string, string>>();
   if (!servers || typeof servers !== 'object' || Array.isArray(servers)) return out;
   for (const [server, entry] of Object.entries(servers as Record<string, unknown>)) {

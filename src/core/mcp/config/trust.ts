@@ -17,7 +17,9 @@ export function baseDir(ctx: VariableContext): string {
 
 /** Every workspace folder the context names. */
 export function folders(ctx: VariableContext): string[] {
-  return [...new Set([...(ctx.workspaceFolder !== undefined ? [ctx.workspaceFolder] : []), ...(ctx.workspaceFolders ?? [])])];
+  return [
+    ...new Set([...(ctx.workspaceFolder !== undefined ? [ctx.workspaceFolder] : []), ...(ctx.workspaceFolders ?? [])]),
+  ];
 }
 
 /** Whether `path` is the untrusted workspace's: in any of its folders, directly or through a link (reachesInto). */

@@ -27,7 +27,12 @@ export interface VariableContext {
  * Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved
  * is reported. `secret` hears each `${env:}` and `${input:}` value put into the text.
  */
-export function expandVariables(text: string, ctx: VariableContext, report: (message: string) => void, secret?: (value: string) => void): string {
+export function expandVariables(
+  text: string,
+  ctx: VariableContext,
+  report: (message: string) => void,
+  secret?: (value: string) => void,
+): string {
   return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
     const env = ctx.env ?? process.env;
     if (inner === 'workspaceFolder') {

@@ -3,7 +3,18 @@
 // written, any link the OS follows on the way, or where it finally lands lies in a workspace folder
 // (as given or as its real path). The env file is read only after that decision, and never past
 // ENV_FILE_MAX_BYTES: a link to /dev/zero or a FIFO is refused before anything is read.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
@@ -84,7 +95,8 @@ export function reachesInto(path: string, folders: readonly string[]): boolean {
 
 function refuse(st: Stats): Error | undefined {
   if (!st.isFile()) return new Error('it is not a regular file (a device, a FIFO or a folder)');
-  if (st.size > ENV_FILE_MAX_BYTES) return new Error(`it is larger than the 1 MB limit for env files (${st.size} bytes)`);
+  if (st.size > ENV_FILE_MAX_BYTES)
+    return new Error(`it is larger than the 1 MB limit for env files (${st.size} bytes)`);
   return undefined;
 }
 
@@ -93,7 +105,9 @@ const tooLarge = () => new Error('it grew past the 1 MB limit for env files whil
 // Without O_NONBLOCK, opening a FIFO waits for a writer: the check after opening would never run.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** An env file's text, refused (thrown) when it is not a regular file or passes ENV_FILE_MAX_BYTES; never reads more. */
+/**
+ * An env file's text, refused (thrown) when it is not a regular file or passes ENV_FILE_MAX_BYTES; never reads more.
+ */
 export function readEnvFileSync(path: string): string {
   const before = refuse(statSync(path));
   if (before) throw before;
@@ -121,7 +135,8 @@ export async function readEnvFile(path: string): Promise<string> {
     if (after) throw after;
     const buf = Buffer.alloc(ENV_FILE_MAX_BYTES + 1);
     let got = 0;
-    for (let n: number; got < buf.length && (n = (await handle.read(buf, got, buf.length - got, null)).bytesRead) > 0; ) got += n;
+    for (let n: number; got < buf.length && (n = (await handle.read(buf, got, buf.length - got, null)).bytesRead) > 0; )
+      got += n;
     if (got > ENV_FILE_MAX_BYTES) throw tooLarge();
     return buf.toString('utf8', 0, got);
   } finally {

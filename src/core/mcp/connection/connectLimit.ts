@@ -6,15 +6,23 @@ export class ConnectTimeout extends Error {
     readonly ms: number,
     readonly patientMs = 0,
   ) {
-    super(`did not answer initialize within ${ms} ms${patientMs ? `, nor in a patient ${patientMs} ms more (its process was still running)` : ''}`);
+    super(
+      `did not answer initialize within ${ms} ms${patientMs ? `, nor in a patient ${patientMs} ms more (its process was still running)` : ''}`,
+    );
   }
 }
 
 export interface ConnectLimitOptions {
   limitMs: number;
-  /** Resolves when the server's process runs (at once for a remote server): the limit counts from then, not from a queue or a slow fork. */
+  /**
+   * Resolves when the server's process runs (at once for a remote server): the limit counts from then, not from a queue
+   * or a slow fork.
+   */
   running: Promise<void>;
-  /** At the limit: whether the server is still starting (its process runs), so it gets the limit once more before it is called failed. */
+  /**
+   * At the limit: whether the server is still starting (its process runs), so it gets the limit once more before it is
+   * called failed.
+   */
   stillStarting?: () => boolean;
   /** Told when the patience begins, with its length. */
   onPatience?: (ms: number) => void;

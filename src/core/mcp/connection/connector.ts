@@ -12,7 +12,13 @@ import { handshake } from './handshake';
 import { afterSignIn } from './signInRetry';
 import type { SourceOptions } from './sourceOptions';
 import type { StderrTail } from './stderrTail';
-import { createTransport, httpFetch, withSseFallback, type TransportKind, type TransportSettings } from './transportFactory';
+import {
+  createTransport,
+  httpFetch,
+  withSseFallback,
+  type TransportKind,
+  type TransportSettings,
+} from './transportFactory';
 
 const CLIENT_INFO = { name: 'minagent', version: '0.1.0' };
 
@@ -68,7 +74,12 @@ export class Connector {
 
   /** Runs `step` again after a sign-in that puts its authorization problem right (see signInRetry). */
   afterSignIn<T>(step: () => Promise<T>): Promise<T> {
-    return afterSignIn(this.host.options.auth, () => this.host.closing(), () => httpFetch(this.transportSettings()), step);
+    return afterSignIn(
+      this.host.options.auth,
+      () => this.host.closing(),
+      () => httpFetch(this.transportSettings()),
+      step,
+    );
   }
 
   /** Closes the client and the transport (the whole process tree); the transport stays known. */
@@ -103,7 +114,8 @@ export class Connector {
     } catch (err) {
       if (!(err instanceof BadProbeAnswer) || this.host.closing()) throw err;
       this.noteFallback(err.fallback);
-      // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log keeps both).
+      // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log
+      // keeps both).
       this.host.stderr.clear();
       await this.connectWith(this.newTransport(kind), Math.max(1, timeoutMs - (Date.now() - started)), true);
     }
@@ -135,11 +147,24 @@ export class Connector {
       // A server may still report progress on a call that was just cancelled (Stop): expected, not a warning.
       if (/^Received a progress notification for an unknown token/.test(message)) log.trace(`protocol: ${message}`);
       // A server that asked something as it ended (or as we closed it) cannot read the answer: nothing is wrong.
-      else if (/^Failed to send response: /.test(message) && transportGone(transport, this.host.closing())) log.info(`protocol: not answered, the server had ended or was being closed: ${message}`);
+      else if (/^Failed to send response: /.test(message) && transportGone(transport, this.host.closing()))
+        log.info(`protocol: not answered, the server had ended or was being closed: ${message}`);
       else log.warn(`protocol: ${message}`);
     };
     try {
-      await handshake(client, transport, { config, log, redactor, trace: options.trace, eras: options.eras, timeoutMs, probeTimeoutMs, legacy, closing: () => this.host.closing(), onFallback: (f) => this.noteFallback(f), onPatience: (why) => this.host.slowStart(why) });
+      await handshake(client, transport, {
+        config,
+        log,
+        redactor,
+        trace: options.trace,
+        eras: options.eras,
+        timeoutMs,
+        probeTimeoutMs,
+        legacy,
+        closing: () => this.host.closing(),
+        onFallback: (f) => this.noteFallback(f),
+        onPatience: (why) => this.host.slowStart(why),
+      });
     } catch (err) {
       await this.dispose();
       throw err;
@@ -152,11 +177,23 @@ export class Connector {
 
   private transportSettings(): TransportSettings {
     const { config, log, stderr, options: o } = this.host;
-    return { config, log, stderr, closeTimings: o.closeTimings, maxMessageBytes: o.maxMessageBytes, httpLimits: o.httpLimits, auth: o.auth, serverPriority: o.serverPriority, sandbox: o.sandbox };
+    return {
+      config,
+      log,
+      stderr,
+      closeTimings: o.closeTimings,
+      maxMessageBytes: o.maxMessageBytes,
+      httpLimits: o.httpLimits,
+      auth: o.auth,
+      serverPriority: o.serverPriority,
+      sandbox: o.sandbox,
+    };
   }
 }
 
-/** Whether the server can no longer read what is sent: its session is closing, or its process was closed or has exited. */
+/**
+ * Whether the server can no longer read what is sent: its session is closing, or its process was closed or has exited.
+ */
 function transportGone(transport: Transport, closing: boolean): boolean {
   return closing || (transport instanceof ProcessTransport && (transport.closed || transport.exit !== undefined));
 }

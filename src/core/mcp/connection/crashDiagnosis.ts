@@ -34,7 +34,9 @@ export interface FailureContext {
   sandboxed?: boolean;
 }
 
-/** Says why a start, call or session failed, with the exit status and stderr of a process that ended; not yet redacted. */
+/**
+ * Says why a start, call or session failed, with the exit status and stderr of a process that ended; not yet redacted.
+ */
 export async function describeFailure(err: unknown, phase: FailurePhase, context: FailureContext): Promise<string> {
   if (err instanceof ConnectTimeout) return timeoutMessage(err, context);
   if (err instanceof SpawnError) return err.message;
@@ -69,14 +71,18 @@ export async function describeFailure(err: unknown, phase: FailurePhase, context
  */
 function timeoutMessage(err: ConnectTimeout, context: FailureContext): string {
   const runner = err.patientMs ? fetchingRunner(context.config) : undefined;
-  const hint = runner ? `; ${runner} downloads what it runs on a first start and may still have been at it: start the server again once that is done` : '';
+  const hint = runner
+    ? `; ${runner} downloads what it runs on a first start and may still have been at it: start the server again once that is done`
+    : '';
   const tail = stderrGist(context.stderr());
   return `${err.message}${hint}${tail ? `; stderr: ${tail}` : ''}`;
 }
 
 function signInMessage(err: unknown): string {
   const text = errorMessage(err);
-  return text.startsWith('sign in needed') ? text : `sign in needed: ${/insufficient_scope|InsufficientScope/i.test(`${(err as Error).name} ${text}`) ? 'the server asks for more permissions than this session has' : 'the server requires you to sign in'}`;
+  return text.startsWith('sign in needed')
+    ? text
+    : `sign in needed: ${/insufficient_scope|InsufficientScope/i.test(`${(err as Error).name} ${text}`) ? 'the server asks for more permissions than this session has' : 'the server requires you to sign in'}`;
 }
 
 function isPipeFailure(err: unknown): boolean {
@@ -102,7 +108,9 @@ function describeNetworkError(err: unknown, url: string | undefined, phase: Fail
   const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   if (err instanceof TypeError && cause) {
     const why = cause.code ?? cause.message;
-    return phase === 'call' && cause.code !== 'ECONNREFUSED' ? `the connection to ${url} dropped during the call (${why})` : `cannot reach ${url}: ${why}`;
+    return phase === 'call' && cause.code !== 'ECONNREFUSED'
+      ? `the connection to ${url} dropped during the call (${why})`
+      : `cannot reach ${url}: ${why}`;
   }
   return undefined;
 }

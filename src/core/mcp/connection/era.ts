@@ -1,4 +1,13 @@
-import { PROTOCOL_VERSION_META_KEY, SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type Client, type ClientOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  SdkError,
+  SdkErrorCode,
+  UnsupportedProtocolVersionError,
+  type Client,
+  type ClientOptions,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../../auth/signInErrors';
 import { errorMessage } from '../../tools';
 import type { EraSlot } from './eraMemory';
@@ -19,7 +28,9 @@ export function eraNegotiation(probeTimeoutMs: number): NonNullable<ClientOption
 /** The first revision of the stateless era (no initialize; `server/discover`, per-request `_meta`). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
-/** The probe's bound within a connect limit: the setting, and at most half the limit, so the handshake keeps the rest. */
+/**
+ * The probe's bound within a connect limit: the setting, and at most half the limit, so the handshake keeps the rest.
+ */
 export function probeBound(probeTimeoutMs: number, connectTimeoutMs: number): number {
   return Math.max(1, Math.min(probeTimeoutMs, Math.floor(connectTimeoutMs / 2)));
 }
@@ -91,7 +102,8 @@ export async function connectInEra(client: Client, transport: Transport, options
 }
 
 /** Network errors that mean the server was never reached: trying the handshake would fail the same way. */
-const UNREACHED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|EADDRNOTAVAIL|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$|CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_/;
+const UNREACHED =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|EADDRNOTAVAIL|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$|CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_/;
 
 /**
  * Watches the probe on an HTTP transport (its `send` and replies, wrapped in place until `stop`):
@@ -133,7 +145,8 @@ function watchProbe(
     const m = message as { id?: string | number; method?: string; error?: { code?: unknown; message?: unknown } };
     // An answer after the handshake began (a stdio server slower than the probe bound) is not what the probe got.
     if (!watching || handshake || probeId === undefined || m.id !== probeId || m.method !== undefined) return message;
-    if (fallback === undefined) fallback = m.error ? rpcErrorAnswer(m.error) : resultAnswer((m as { result?: unknown }).result);
+    if (fallback === undefined)
+      fallback = m.error ? rpcErrorAnswer(m.error) : resultAnswer((m as { result?: unknown }).result);
     return message;
   });
   let reported = false;
@@ -146,10 +159,12 @@ function watchProbe(
     },
     badAnswer(err) {
       // A server of a later era, a sign-in, or a connect that got past the probe: not the probe's answer.
-      if (!probing || probeId === undefined || err instanceof UnsupportedProtocolVersionError || isSignInNeeded(err)) return undefined;
+      if (!probing || probeId === undefined || err instanceof UnsupportedProtocolVersionError || isSignInNeeded(err))
+        return undefined;
       // A stdio server that ended on the probe (the SDK cannot fall back in place on a dead process).
       if (transport instanceof ProcessTransport && transport.exit) return exitAnswer(transport.exit);
-      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return { got: `did not answer within ${probeTimeoutMs} ms`, silence: true };
+      if (fallback === undefined && err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout)
+        return { got: `did not answer within ${probeTimeoutMs} ms`, silence: true };
       return fallback;
     },
     stop() {
@@ -159,7 +174,10 @@ function watchProbe(
   };
 }
 
-/** What a failed send of the probe says the server answered; undefined when it was not an answer (never reached, a sign-in). */
+/**
+ * What a failed send of the probe says the server answered; undefined when it was not an answer (never reached, a
+ * sign-in).
+ */
 function sendFailure(err: unknown): string | undefined {
   if (isSignInNeeded(err)) return undefined;
   const data = (err as { data?: { status?: unknown; statusText?: unknown; text?: unknown } } | undefined)?.data;
@@ -167,7 +185,10 @@ function sendFailure(err: unknown): string | undefined {
     const text = typeof data.text === 'string' ? clip(data.text) : '';
     return `answered HTTP ${data.status}${typeof data.statusText === 'string' && data.statusText ? ` ${data.statusText}` : ''}${text ? `: ${text}` : ''}`;
   }
-  if ((err instanceof SdkError && err.code === SdkErrorCode.ClientHttpUnexpectedContent) || (err instanceof Error && err.name === 'SyntaxError')) {
+  if (
+    (err instanceof SdkError && err.code === SdkErrorCode.ClientHttpUnexpectedContent) ||
+    (err instanceof Error && err.name === 'SyntaxError')
+  ) {
     return `answered something that is not a 2026-07-28 reply (${clip(errorMessage(err))})`;
   }
   if (err instanceof TypeError) {
@@ -186,7 +207,9 @@ function sendFailure(err: unknown): string | undefined {
  */
 function probeCause(err: unknown): unknown {
   const cause = (err as { cause?: unknown } | undefined)?.cause;
-  return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && cause instanceof TypeError ? cause : err;
+  return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && cause instanceof TypeError
+    ? cause
+    : err;
 }
 
 /**
@@ -205,7 +228,8 @@ export function eraRefusal(err: unknown): string | undefined {
       ? `the server speaks only protocol ${list.join(', ')}, which MinAgent does not (it speaks ${MODERN_PROTOCOL_VERSION} and 2025-11-25 or older)`
       : `the server refused MinAgent's protocol version (HTTP ${data.status}: ${rpc.message})`;
   }
-  if (/mcp-protocol-version/i.test(data.text)) return `the server refused MinAgent's protocol version (HTTP ${data.status}: ${data.text.slice(0, 200)})`;
+  if (/mcp-protocol-version/i.test(data.text))
+    return `the server refused MinAgent's protocol version (HTTP ${data.status}: ${data.text.slice(0, 200)})`;
   return undefined;
 }
 
@@ -219,7 +243,10 @@ function parseRpcError(text: string): { code: number; message: string; data?: un
   }
 }
 
-/** A server's protocol in words for a tooltip: its revision and the era it belongs to. The version is the server's word, shown as text. */
+/**
+ * A server's protocol in words for a tooltip: its revision and the era it belongs to. The version is the server's word,
+ * shown as text.
+ */
 export function describeProtocol(version: string): string {
   const shown = version.replace(/[^0-9A-Za-z.-]/g, '').slice(0, 32);
   return shown >= MODERN_PROTOCOL_VERSION
@@ -240,7 +267,13 @@ export function completeResultsWithoutType(transport: Transport): Transport {
   transport.send = (message, options) => {
     const m = message as { id?: string | number; method?: string; params?: { _meta?: Record<string, unknown> } };
     const version = m.params?._meta?.[PROTOCOL_VERSION_META_KEY];
-    if (m.id !== undefined && m.method !== undefined && typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) modernIds.add(m.id);
+    if (
+      m.id !== undefined &&
+      m.method !== undefined &&
+      typeof version === 'string' &&
+      version >= MODERN_PROTOCOL_VERSION
+    )
+      modernIds.add(m.id);
     return send(message, options);
   };
   return mapIncoming(transport, (message) => {

@@ -10,7 +10,10 @@ export interface EraSlot {
   forget(): void;
 }
 
-/** How long a remembered 2025 verdict is trusted: a server upgraded to 2026-07-28 still answers initialize, so it is probed again after this. */
+/**
+ * How long a remembered 2025 verdict is trusted: a server upgraded to 2026-07-28 still answers initialize, so it is
+ * probed again after this.
+ */
 export const LEGACY_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
@@ -74,7 +77,9 @@ function parse(text: string | undefined): { era: Era; at: number } | undefined {
   if (!text) return undefined;
   try {
     const v = JSON.parse(text) as { era?: unknown; at?: unknown };
-    return (v.era === 'modern' || v.era === 'legacy') && typeof v.at === 'number' ? { era: v.era, at: v.at } : undefined;
+    return (v.era === 'modern' || v.era === 'legacy') && typeof v.at === 'number'
+      ? { era: v.era, at: v.at }
+      : undefined;
   } catch {
     return undefined;
   }

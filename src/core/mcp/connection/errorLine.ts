@@ -4,7 +4,8 @@
  */
 
 /** A line that reports an error: `Error: ...`, `ModuleNotFoundError: ...`, `fatal: ...`, `panic: ...`, ENOENT. */
-const ERROR_LINE = /\w*(Error|Exception)\b|\b(error|fatal|panic|FATAL|ERROR)\b|\b(ENOENT|EACCES|EADDRINUSE|ECONNREFUSED)\b|\bcannot\b|\bcould not\b|\bnot found\b|\bpermission denied\b/i;
+const ERROR_LINE =
+  /\w*(Error|Exception)\b|\b(error|fatal|panic|FATAL|ERROR)\b|\b(ENOENT|EACCES|EADDRINUSE|ECONNREFUSED)\b|\bcannot\b|\bcould not\b|\bnot found\b|\bpermission denied\b/i;
 /** Stack frames and headers that mention errors without explaining them. */
 const NOT_THE_REASON = /^\s*(at\s|File "|Traceback \(most recent call last\)|node:internal\/|throw\s|\^+\s*$)/;
 
@@ -15,7 +16,10 @@ export function isErrorLine(line: string): boolean {
 
 /** A tail's lines, trimmed, without the empty ones. */
 function tailLines(stderrTail: string): string[] {
-  return stderrTail.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return stderrTail
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** A tail's lines that the server wrote (not the sandbox's notes). */
@@ -37,7 +41,13 @@ export const SANDBOX_NOTE = '[minagent sandbox] ';
  * /home/u/x and 2 more)", or '' when nothing was. A denial may be why it failed; its log says how to allow each.
  */
 export function sandboxDenials(stderrTail: string): string {
-  const denials = [...new Set(tailLines(stderrTail).filter((l) => l.startsWith(SANDBOX_NOTE)).map((l) => shortDenial(l.slice(SANDBOX_NOTE.length))))];
+  const denials = [
+    ...new Set(
+      tailLines(stderrTail)
+        .filter((l) => l.startsWith(SANDBOX_NOTE))
+        .map((l) => shortDenial(l.slice(SANDBOX_NOTE.length))),
+    ),
+  ];
   if (!denials.length) return '';
   return `, in its sandbox (denied: ${denials[0]}${denials.length > 1 ? ` and ${denials.length - 1} more` : ''}; its log says how to allow each)`;
 }
@@ -59,7 +69,13 @@ const NOISE = /^([\]})[{(,;]+|Node\.js v\d[\w.-]*)$/;
 export function stderrGist(stderrTail: string): string {
   const lines = serverLines(stderrTail).filter((l) => !NOISE.test(l));
   // The same line the tree's row shows (explainingLine), when one reports an error.
-  return lines.find(isErrorLine) ?? lines.filter((l) => !NOT_THE_REASON.test(l)).slice(-3).join(' | ');
+  return (
+    lines.find(isErrorLine) ??
+    lines
+      .filter((l) => !NOT_THE_REASON.test(l))
+      .slice(-3)
+      .join(' | ')
+  );
 }
 
 export interface ErrorSummary {
@@ -75,7 +91,11 @@ export interface ErrorSummary {
  * instead) and a spawn failure's PATH dump (the log has it).
  */
 export function summarizeError(message: string, stderrTail: string): ErrorSummary {
-  const head = message.split('; stderr: ')[0]!.replace(/; PATH=.*\)/, ')').replace(/^server process /, '').trim();
+  const head = message
+    .split('; stderr: ')[0]!
+    .replace(/; PATH=.*\)/, ')')
+    .replace(/^server process /, '')
+    .trim();
   const line = explainingLine(stderrTail);
   return line && line !== head ? { line, status: head } : { line: head };
 }

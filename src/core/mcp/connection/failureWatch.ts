@@ -30,7 +30,12 @@ export class FailureWatch {
       }
       if (info.willRestart || this.reported.has(info.name)) continue;
       this.reported.add(info.name);
-      found.push({ server: info.name, crashed: info.restartNote !== undefined, message: failureText(info), stderrTail: state.stderrTail || info.stderrTail });
+      found.push({
+        server: info.name,
+        crashed: info.restartNote !== undefined,
+        message: failureText(info),
+        stderrTail: state.stderrTail || info.stderrTail,
+      });
     }
     return found;
   }

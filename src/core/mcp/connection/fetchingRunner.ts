@@ -9,9 +9,21 @@ function programName(command: string): string {
 
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx']);
 /** Programs that fetch with a subcommand: `pnpm dlx`, `npm exec`, `pipx run`, `docker run`... */
-const WITH_SUBCOMMAND: Readonly<Record<string, readonly string[]>> = { npm: ['exec', 'x'], pnpm: ['dlx'], yarn: ['dlx'], bun: ['x'], pipx: ['run'], uv: ['run'], docker: ['run'], podman: ['run'] };
+const WITH_SUBCOMMAND: Readonly<Record<string, readonly string[]>> = {
+  npm: ['exec', 'x'],
+  pnpm: ['dlx'],
+  yarn: ['dlx'],
+  bun: ['x'],
+  pipx: ['run'],
+  uv: ['run'],
+  docker: ['run'],
+  podman: ['run'],
+};
 
-/** The runner that fetches what a stdio entry runs (e.g. "npx", "docker run"), or undefined for a program that runs as it is (or a remote server). */
+/**
+ * The runner that fetches what a stdio entry runs (e.g. "npx", "docker run"), or undefined for a program that runs as
+ * it is (or a remote server).
+ */
 export function fetchingRunner(config: ServerConfig): string | undefined {
   if (config.type !== 'stdio') return undefined;
   const { command, args } = config;

@@ -44,8 +44,12 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
     stillStarting: () => !!spawned && !spawned.exit && !o.closing(),
     onPatience: (ms) => {
       const runner = fetchingRunner(o.config);
-      const slow = runner ? `${runner} may be downloading what it runs` : `slow: waiting ${Math.round(ms / 1000)} s more`;
-      o.log.warn(`still starting after ${ms} ms (its process runs${runner ? `; ${slow}` : ''}); waiting ${ms} ms more before calling it failed`);
+      const slow = runner
+        ? `${runner} may be downloading what it runs`
+        : `slow: waiting ${Math.round(ms / 1000)} s more`;
+      o.log.warn(
+        `still starting after ${ms} ms (its process runs${runner ? `; ${slow}` : ''}); waiting ${ms} ms more before calling it failed`,
+      );
       o.onPatience?.(slow);
     },
   });
@@ -55,7 +59,16 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
     const memory = (o.eras ?? processEraMemory).slot(eraKey(transport, o.config));
     // The SDK's own bound leaves room for the patience; the limit above decides.
     const sdkTimeoutMs = spawned ? 2 * o.timeoutMs + 1_000 : o.timeoutMs;
-    await Promise.race([connectInEra(client, wire, { timeoutMs: sdkTimeoutMs, probeTimeoutMs: o.probeTimeoutMs, legacy: o.legacy, memory, onFallback: o.onFallback }), limit.expired]);
+    await Promise.race([
+      connectInEra(client, wire, {
+        timeoutMs: sdkTimeoutMs,
+        probeTimeoutMs: o.probeTimeoutMs,
+        legacy: o.legacy,
+        memory,
+        onFallback: o.onFallback,
+      }),
+      limit.expired,
+    ]);
   } finally {
     limit.dispose();
   }
@@ -63,5 +76,7 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
 
 /** Who the server is for the era memory: a stdio program with its folder and environment, or an HTTP server's entry. */
 function eraKey(transport: Transport, config: ServerConfig): string {
-  return transport instanceof ProcessTransport ? `stdio:${transport.identity}` : `${config.type}:${serverIdentity(config)}`;
+  return transport instanceof ProcessTransport
+    ? `stdio:${transport.identity}`
+    : `${config.type}:${serverIdentity(config)}`;
 }

@@ -9,7 +9,12 @@ const MAX_RETRIES = 2;
  * right (a sign-in the user completes), runs it again. Without an OAuth client, or once the session
  * is closing, the failure stands.
  */
-export async function afterSignIn<T>(auth: ServerAuth | undefined, closing: () => boolean, fetch: () => FetchLike, step: () => Promise<T>): Promise<T> {
+export async function afterSignIn<T>(
+  auth: ServerAuth | undefined,
+  closing: () => boolean,
+  fetch: () => FetchLike,
+  step: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await step();

@@ -11,7 +11,13 @@ import type { ServerConfig } from '../config/serverConfig';
 import { ServerFeatures } from '../features/features';
 import { iconContext } from '../features/icons';
 import { loggedCall } from '../tools/callLog';
-import { registerTools, toRegistryTool, type RegisterOptions, type ToolRoute, type ToolSink } from '../tools/toolAdapter';
+import {
+  registerTools,
+  toRegistryTool,
+  type RegisterOptions,
+  type ToolRoute,
+  type ToolSink,
+} from '../tools/toolAdapter';
 import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { ProcessTransport } from '../transport/processTransport';
@@ -48,7 +54,10 @@ export class McpToolSource {
   private currentState: ServerState = { kind: 'stopped' };
   private readonly stderr = new StderrTail();
   private readonly log: Logger;
-  /** This server's secrets; applied to every message it sends (see redactedTransport), and to its failures, logs, state and stderr. */
+  /**
+   * This server's secrets; applied to every message it sends (see redactedTransport), and to its failures, logs, state
+   * and stderr.
+   */
   readonly redactor: Redactor;
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   private readonly onDidChangeToolsEmitter = new Emitter<readonly RemoteTool[]>();
@@ -130,14 +139,23 @@ export class McpToolSource {
     try {
       await this.connector.open(timeoutMs);
       // A server may let the handshake through and ask for a sign-in at its first request.
-      const [tools] = await this.connector.afterSignIn(() => Promise.all([this.fetchTools(), this.connector.client && this.features.load(this.connector.client, timeoutMs)]));
+      const [tools] = await this.connector.afterSignIn(() =>
+        Promise.all([this.fetchTools(), this.connector.client && this.features.load(this.connector.client, timeoutMs)]),
+      );
       this.remoteTools = tools;
       if (this.closing) throw new ClosedWhileStarting(this.name);
       const protocolVersion = this.connector.client?.getNegotiatedProtocolVersion();
-      this.setState({ kind: 'running', startedAt: Date.now(), toolCount: this.remoteTools.length, ...(this.pid ? { pid: this.pid } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
+      this.setState({
+        kind: 'running',
+        startedAt: Date.now(),
+        toolCount: this.remoteTools.length,
+        ...(this.pid ? { pid: this.pid } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
+      });
       const transport = this.connector.transport;
       const since = transport instanceof ProcessTransport ? transport.runningSince : undefined;
-      const took = since === undefined ? '' : ` ${((Date.now() - since) / 1000).toFixed(1)} s after its process started`;
+      const took =
+        since === undefined ? '' : ` ${((Date.now() - since) / 1000).toFixed(1)} s after its process started`;
       this.log.info(`connected${took} (protocol ${protocolVersion ?? 'unknown'}): ${this.remoteTools.length} tools`);
     } catch (err) {
       // Closed by its owner while starting: not a failure of the server, whatever the process said.
@@ -147,11 +165,23 @@ export class McpToolSource {
       }
       const fallback = this.connector.probeFallback;
       const failed = await this.failureMessage(err, 'start');
-      // The probe got a bad answer and the 2025 handshake failed too: both are the story (a server silent to both: one).
-      const both = fallback && !fallback.ordinary && !isSignInNeeded(err) && !(fallback.silence && err instanceof ConnectTimeout);
+      // The probe got a bad answer and the 2025 handshake failed too: both are the story (a server silent to both:
+      // one).
+      const both =
+        fallback && !fallback.ordinary && !isSignInNeeded(err) && !(fallback.silence && err instanceof ConnectTimeout);
       const message = both ? `server/discover ${fallback.got}; initialize: ${failed}` : failed;
       await this.connector.dispose();
-      if (!this.closing) this.setState(isSignInNeeded(err) && message.startsWith('sign in needed') ? { kind: 'signIn', message } : { kind: 'error', message, stderrTail: this.stderr.text(), ...(err instanceof SpawnError ? { cannotStart: true as const } : {}) });
+      if (!this.closing)
+        this.setState(
+          isSignInNeeded(err) && message.startsWith('sign in needed')
+            ? { kind: 'signIn', message }
+            : {
+                kind: 'error',
+                message,
+                stderrTail: this.stderr.text(),
+                ...(err instanceof SpawnError ? { cannotStart: true as const } : {}),
+              },
+        );
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));
     }
   }
@@ -159,7 +189,12 @@ export class McpToolSource {
   private async fetchTools(): Promise<RemoteTool[]> {
     const client = this.connector.client;
     if (!client?.getServerCapabilities()?.tools) return [];
-    const { tools, problems } = await listCheckedTools(client, this.name, iconContext(this.name, this.config), this.connectTimeoutMs);
+    const { tools, problems } = await listCheckedTools(
+      client,
+      this.name,
+      iconContext(this.name, this.config),
+      this.connectTimeoutMs,
+    );
     this.problems = problems;
     for (const p of problems) this.log.warn(p.message);
     return tools;
@@ -186,7 +221,11 @@ export class McpToolSource {
   }
 
   /** Adapts one remote tool to a registry tool named `name` whose calls go to `route` (default: this source). */
-  toTool(remote: RemoteTool, name = remote.name, route: ToolRoute = (remoteName, args, options) => this.result(remoteName, args, options)): Tool {
+  toTool(
+    remote: RemoteTool,
+    name = remote.name,
+    route: ToolRoute = (remoteName, args, options) => this.result(remoteName, args, options),
+  ): Tool {
     return toRegistryTool(remote, this.name, name, route);
   }
 
@@ -214,14 +253,25 @@ export class McpToolSource {
     return loggedCall(this.log, remoteName, args, () => this.callRaw(remoteName, args, options));
   }
 
-  private async callRaw(remoteName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolResult> {
+  private async callRaw(
+    remoteName: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions,
+  ): Promise<ToolResult> {
     const client = this.connector.client;
     if (!client && this.ending) return failed(`${NOT_CONNECTED}: ${await this.ending}`);
     if (!client || this.currentState.kind !== 'running') return failed(this.notRunning());
     if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     try {
-      const result = await this.connector.afterSignIn(() => sendToolCall(client, remoteName, args, options, this.callTimeoutMs));
-      return presentResult(result, options, this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars, this.name);
+      const result = await this.connector.afterSignIn(() =>
+        sendToolCall(client, remoteName, args, options, this.callTimeoutMs),
+      );
+      return presentResult(
+        result,
+        options,
+        this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars,
+        this.name,
+      );
     } catch (err) {
       if (options.signal?.aborted) return failed('cancelled', 'cancelled');
       // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
@@ -243,9 +293,12 @@ export class McpToolSource {
     return NOT_CONNECTED;
   }
 
-  /** Why a request to the server failed: a timeout, the server's own message, or what became of the server; redacted. */
+  /**
+   * Why a request to the server failed: a timeout, the server's own message, or what became of the server; redacted.
+   */
   private async requestFailure(err: unknown): Promise<string> {
-    if (isTimeout(err)) return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.callTimeoutMs} ms`;
+    if (isTimeout(err))
+      return `timeout after ${(err.data as { timeout?: number } | undefined)?.timeout ?? this.callTimeoutMs} ms`;
     // The server's own message arrived redacted (redactedTransport).
     if (err instanceof ProtocolError) return err.message.replace(/^MCP error -?\d+: /, '');
     return this.failureMessage(err, 'call');
@@ -285,12 +338,23 @@ export class McpToolSource {
    * server (its stderr, an HTTP error body) where no message of its passed redactedTransport.
    */
   private async failureMessage(err: unknown, phase: FailurePhase): Promise<string> {
-    const text = await describeFailure(err, phase, { config: this.config, transport: this.connector.transport, stderr: () => this.stderr.text(), hasAuth: !!this.options.auth, sandboxed: !!this.options.sandbox });
+    const text = await describeFailure(err, phase, {
+      config: this.config,
+      transport: this.connector.transport,
+      stderr: () => this.stderr.text(),
+      hasAuth: !!this.options.auth,
+      sandboxed: !!this.options.sandbox,
+    });
     return this.redactor.redact(text);
   }
 
   private setState(state: ServerState): void {
-    if (state.kind === 'error') state = { ...state, message: this.redactor.redact(state.message), stderrTail: this.redactor.redact(state.stderrTail) };
+    if (state.kind === 'error')
+      state = {
+        ...state,
+        message: this.redactor.redact(state.message),
+        stderrTail: this.redactor.redact(state.stderrTail),
+      };
     else if (state.kind === 'signIn') state = { ...state, message: this.redactor.redact(state.message) };
     this.currentState = state;
     this.onDidChangeStateEmitter.fire(state);

@@ -13,7 +13,10 @@ export type CloseReason = 'restarted' | 'stopped';
 export interface SourceOptions {
   logger?: Logger;
   connectTimeoutMs?: number;
-  /** How long the era probe waits before the 2025 handshake is tried (default: the hub setting's default; at most half the connect limit). */
+  /**
+   * How long the era probe waits before the 2025 handshake is tried (default: the hub setting's default; at most half
+   * the connect limit).
+   */
   probeTimeoutMs?: number;
   callTimeoutMs?: number;
   maxOutputChars?: number;

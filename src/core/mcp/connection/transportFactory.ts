@@ -51,7 +51,9 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
         ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
         ...(s.serverPriority === 'low' ? { lowPriority: true } : {}),
         // What the host sees the sandbox deny goes where the server's own denials (its preload's) go.
-        ...(s.sandbox ? { sandbox: sandboxedSpawn(s.sandbox, s.log, (denied) => s.stderr.add(`${SANDBOX_NOTE}${denied}`)) } : {}),
+        ...(s.sandbox
+          ? { sandbox: sandboxedSpawn(s.sandbox, s.log, (denied) => s.stderr.add(`${SANDBOX_NOTE}${denied}`)) }
+          : {}),
         onGarbage: (line) => {
           const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
           s.stderr.add(`[stdout, not JSON-RPC] ${shown}`);
@@ -67,7 +69,9 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
   const fetch = httpFetch(s);
   const auth = s.auth ? { authProvider: s.auth } : {};
   s.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
-  return kind === 'sse' ? new SSEClientTransport(url, { requestInit, fetch, ...auth }) : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  return kind === 'sse'
+    ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
 }
 
 /** The fetch a server's HTTP transport reads through: capped in size, and guarded by its OAuth client if it has one. */
@@ -81,7 +85,12 @@ export function httpFetch(s: Pick<TransportSettings, 'config' | 'httpLimits' | '
  * with 400, 404 or 405 is tried once with the older SSE transport (`sse`). What is thrown is the
  * first failure, unless the server refused only the era offered (it speaks Streamable HTTP: no SSE).
  */
-export async function withSseFallback(s: Pick<TransportSettings, 'config' | 'log'>, closing: () => boolean, primary: () => Promise<void>, sse: () => Promise<void>): Promise<void> {
+export async function withSseFallback(
+  s: Pick<TransportSettings, 'config' | 'log'>,
+  closing: () => boolean,
+  primary: () => Promise<void>,
+  sse: () => Promise<void>,
+): Promise<void> {
   try {
     await primary();
   } catch (err) {
@@ -103,7 +112,10 @@ function logStderr(log: Logger, line: string, sandbox: SandboxPolicy | undefined
   if (sandbox && line.startsWith(SANDBOX_NOTE)) {
     const note = line.slice(SANDBOX_NOTE.length);
     // npm's own start, every time: said for --verbose; a failure's message still names it (sandboxDenials).
-    if (npmConfigRead(sandbox, note)) log.info(`sandbox: npm read ${sandbox.npmUserConfig}, which is hidden (it may hold tokens): npm installs from the registry \`npm config get registry\` names; the file's other settings (tokens, scoped registries) do not apply in the sandbox`);
+    if (npmConfigRead(sandbox, note))
+      log.info(
+        `sandbox: npm read ${sandbox.npmUserConfig}, which is hidden (it may hold tokens): npm installs from the registry \`npm config get registry\` names; the file's other settings (tokens, scoped registries) do not apply in the sandbox`,
+      );
     else log.warn(`sandbox denied: ${note}`);
   } else if (isErrorLine(line)) log.warn(`stderr: ${line}`);
   else log.info(`stderr: ${line}`);

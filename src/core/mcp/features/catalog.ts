@@ -2,7 +2,16 @@ import { Emitter, type Disposable } from '../../event';
 import type { Tool } from '../../tools';
 import type { HubSettings } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
-import type { Completion, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
+import type {
+  Completion,
+  FeatureError,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  PromptResult,
+  ReadResourceResult,
+  ServerIdentityInfo,
+} from './featureTypes';
 import type { FeatureKind } from './features';
 import { instructionsSection } from './instructions';
 import { assignNames, type NamingProblem } from '../tools/naming';
@@ -55,7 +64,9 @@ export class HubCatalog implements Disposable {
   }
 
   private running(): Array<{ config: ServerConfig; source: McpToolSource }> {
-    return this.host.servers().flatMap(({ config, source }) => (source?.state.kind === 'running' ? [{ config, source }] : []));
+    return this.host
+      .servers()
+      .flatMap(({ config, source }) => (source?.state.kind === 'running' ? [{ config, source }] : []));
   }
 
   private source(server: string): McpToolSource | undefined {
@@ -72,19 +83,27 @@ export class HubCatalog implements Disposable {
 
   /** The servers that list a resource with this URI, in settings order (more than one is a conflict by URI). */
   serversWithResource(uri: string): string[] {
-    return this.running().flatMap(({ config, source }) => (source.features.resources.some((r) => r.uri === uri) ? [config.name] : []));
+    return this.running().flatMap(({ config, source }) =>
+      source.features.resources.some((r) => r.uri === uri) ? [config.name] : [],
+    );
   }
 
   /** Every prompt under its merged name, in settings order, and the naming problems. */
   promptsWithProblems(): { prompts: NamedPrompt[]; problems: NamingProblem[] } {
     const running = this.running();
     const { assignments, problems } = assignNames(
-      running.map(({ config, source }) => ({ server: config.name, ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), tools: source.features.prompts.map((p) => p.remoteName) })),
+      running.map(({ config, source }) => ({
+        server: config.name,
+        ...(config.namespace !== undefined ? { namespace: config.namespace } : {}),
+        tools: source.features.prompts.map((p) => p.remoteName),
+      })),
       this.host.settings().conflictPolicy,
       'prompt',
     );
     const prompts = assignments.map((a) => {
-      const prompt = running.find((r) => r.config.name === a.server)!.source.features.prompts.find((p) => p.remoteName === a.remoteName)!;
+      const prompt = running
+        .find((r) => r.config.name === a.server)!
+        .source.features.prompts.find((p) => p.remoteName === a.remoteName)!;
       return { ...prompt, name: a.name, ...(a.renamed ? { renamed: a.renamed } : {}) };
     });
     return { prompts, problems };
@@ -116,25 +135,44 @@ export class HubCatalog implements Disposable {
     const prompt = this.prompts().find((p) => p.name === name);
     if (!prompt) return Promise.resolve(this.unknownPrompt(name));
     const missing = prompt.arguments.filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
-    if (missing.length) return Promise.resolve({ error: `prompt "${name}" needs ${missing.map((m) => `"${m.name}"`).join(', ')}` });
+    if (missing.length)
+      return Promise.resolve({ error: `prompt "${name}" needs ${missing.map((m) => `"${m.name}"`).join(', ')}` });
     return this.source(prompt.server)!.features.getPrompt(prompt.remoteName, args);
   }
 
   /** Completions for an argument of a prompt (by merged name). */
-  completePrompt(name: string, argument: string, value: string, context?: Record<string, string>): Promise<Completion | FeatureError> {
+  completePrompt(
+    name: string,
+    argument: string,
+    value: string,
+    context?: Record<string, string>,
+  ): Promise<Completion | FeatureError> {
     const prompt = this.prompts().find((p) => p.name === name);
     if (!prompt) return Promise.resolve(this.unknownPrompt(name));
-    return this.source(prompt.server)!.features.complete({ type: 'ref/prompt', name: prompt.remoteName }, { name: argument, value }, context);
+    return this.source(prompt.server)!.features.complete(
+      { type: 'ref/prompt', name: prompt.remoteName },
+      { name: argument, value },
+      context,
+    );
   }
 
   /** Completions for a variable of a server's resource template. */
-  completeTemplate(server: string, uriTemplate: string, variable: string, value: string, context?: Record<string, string>): Promise<Completion | FeatureError> {
+  completeTemplate(
+    server: string,
+    uriTemplate: string,
+    variable: string,
+    value: string,
+    context?: Record<string, string>,
+  ): Promise<Completion | FeatureError> {
     const source = this.source(server);
     if (!source) return Promise.resolve(this.unknownServer(server));
     return source.features.complete({ type: 'ref/resource', uri: uriTemplate }, { name: variable, value }, context);
   }
 
-  /** Subscribes to a resource's updates (see onDidUpdateResource); dispose to unsubscribe. Ends with the server's session. */
+  /**
+   * Subscribes to a resource's updates (see onDidUpdateResource); dispose to unsubscribe. Ends with the server's
+   * session.
+   */
   subscribe(server: string, uri: string): Promise<Disposable | FeatureError> {
     const source = this.source(server);
     if (!source) return Promise.resolve(this.unknownServer(server));
@@ -146,10 +184,17 @@ export class HubCatalog implements Disposable {
     return this.running().find(({ config }) => config.name === server)?.source.features.instructions;
   }
 
-  /** The servers' instructions as a system-prompt section (bounded), skipping servers whose entry says `"instructions": false`. */
+  /**
+   * The servers' instructions as a system-prompt section (bounded), skipping servers whose entry says `"instructions":
+   * false`.
+   */
   instructions(): string {
     return instructionsSection(
-      this.running().flatMap(({ config, source }) => (config.instructions !== false && source.features.instructions ? [{ server: config.name, instructions: source.features.instructions }] : [])),
+      this.running().flatMap(({ config, source }) =>
+        config.instructions !== false && source.features.instructions
+          ? [{ server: config.name, instructions: source.features.instructions }]
+          : [],
+      ),
     );
   }
 
@@ -160,7 +205,13 @@ export class HubCatalog implements Disposable {
   builtinTools(taken: ReadonlySet<string>): Tool[] {
     const servers = this.running()
       .filter(({ source }) => source.features.resources.length > 0 || source.features.templates.length > 0)
-      .map(({ config, source }) => ({ server: config.name, examples: source.features.resources.slice(0, 2).map((r) => r.uri).concat(source.features.templates.slice(0, 1).map((t) => t.uriTemplate)) }));
+      .map(({ config, source }) => ({
+        server: config.name,
+        examples: source.features.resources
+          .slice(0, 2)
+          .map((r) => r.uri)
+          .concat(source.features.templates.slice(0, 1).map((t) => t.uriTemplate)),
+      }));
     if (!servers.length) {
       this.builtin = undefined;
       return [];
@@ -168,7 +219,16 @@ export class HubCatalog implements Disposable {
     const name = taken.has(READ_RESOURCE) ? `minagent.${READ_RESOURCE}` : READ_RESOURCE;
     const key = JSON.stringify([name, servers]);
     // The same object while nothing changed, so the registry is not replaced for nothing.
-    if (this.builtin?.key !== key) this.builtin = { key, tool: readResourceTool(name, servers, (s, u, signal) => this.readResource(s, u, signal), () => this.host.settings().maxOutputChars) };
+    if (this.builtin?.key !== key)
+      this.builtin = {
+        key,
+        tool: readResourceTool(
+          name,
+          servers,
+          (s, u, signal) => this.readResource(s, u, signal),
+          () => this.host.settings().maxOutputChars,
+        ),
+      };
     return [this.builtin.tool];
   }
 

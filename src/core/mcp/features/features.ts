@@ -2,7 +2,17 @@ import type { Client, ClientOptions, McpSubscription } from '@modelcontextprotoc
 import { Emitter, type Disposable } from '../../event';
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../tools';
-import type { Completion, CompletionRef, FeatureError, McpPrompt, McpResource, McpResourceTemplate, PromptResult, ReadResourceResult, ServerIdentityInfo } from './featureTypes';
+import type {
+  Completion,
+  CompletionRef,
+  FeatureError,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  PromptResult,
+  ReadResourceResult,
+  ServerIdentityInfo,
+} from './featureTypes';
 import { checkIcons, type IconContext } from './icons';
 import { boundInstructions } from './instructions';
 import { listPages, type ListProblem } from './paging';
@@ -67,7 +77,9 @@ export class ServerFeatures implements Disposable {
 
   /** Reads what the connection told us and lists everything the server offers; never throws. */
   async load(client: Client, timeoutMs = this.host.timeoutMs()): Promise<void> {
-    client.setNotificationHandler('notifications/resources/updated', (n) => this.onDidUpdateResourceEmitter.fire(n.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', (n) =>
+      this.onDidUpdateResourceEmitter.fire(n.params.uri),
+    );
     this.instructions = boundInstructions(client.getInstructions());
     const version = client.getServerVersion();
     const problems: ListProblem[] = [];
@@ -81,10 +93,18 @@ export class ServerFeatures implements Disposable {
         }
       : { icons: [] };
     this.problems = problems;
-    await Promise.all([this.refresh('resources', client, false, timeoutMs), this.refresh('prompts', client, false, timeoutMs)]);
+    await Promise.all([
+      this.refresh('resources', client, false, timeoutMs),
+      this.refresh('prompts', client, false, timeoutMs),
+    ]);
   }
 
-  private async refresh(kind: FeatureKind, client = this.host.client(), fire = true, timeout = this.host.timeoutMs()): Promise<void> {
+  private async refresh(
+    kind: FeatureKind,
+    client = this.host.client(),
+    fire = true,
+    timeout = this.host.timeoutMs(),
+  ): Promise<void> {
     if (!client) return;
     const caps = client.getServerCapabilities();
     const problems: ListProblem[] = [];
@@ -93,10 +113,16 @@ export class ServerFeatures implements Disposable {
         if (!caps?.resources) return;
         const [resources, templates] = await Promise.all([
           listPages(client, 'resources/list', 'resources', this.server, timeout),
-          listPages(client, 'resources/templates/list', 'resourceTemplates', this.server, timeout).catch((err: unknown) => {
-            problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list resource templates: ${this.redacted(errorMessage(err))}` });
-            return { items: [], problems: [] };
-          }),
+          listPages(client, 'resources/templates/list', 'resourceTemplates', this.server, timeout).catch(
+            (err: unknown) => {
+              problems.push({
+                server: this.server,
+                item: '',
+                message: `server "${this.server}" failed to list resource templates: ${this.redacted(errorMessage(err))}`,
+              });
+              return { items: [], problems: [] };
+            },
+          ),
         ]);
         problems.push(...resources.problems, ...templates.problems);
         this.resources = parseResources(resources.items, this.icons, problems);
@@ -108,7 +134,11 @@ export class ServerFeatures implements Disposable {
         this.prompts = parsePrompts(prompts.items, this.icons, problems);
       }
     } catch (err) {
-      problems.push({ server: this.server, item: '', message: `server "${this.server}" failed to list its ${kind}: ${this.redacted(errorMessage(err))}` });
+      problems.push({
+        server: this.server,
+        item: '',
+        message: `server "${this.server}" failed to list its ${kind}: ${this.redacted(errorMessage(err))}`,
+      });
     }
     this.problems = [...this.problems.filter((p) => !isProblemOf(p, kind)), ...problems.map((p) => ({ ...p, kind }))];
     for (const p of problems) this.host.log.warn(p.message);
@@ -126,7 +156,11 @@ export class ServerFeatures implements Disposable {
     return this.guard('prompts', (c) => getPrompt(c, this.server, name, args, this.host.timeoutMs()));
   }
 
-  complete(ref: CompletionRef, argument: { name: string; value: string }, context?: Record<string, string>): Promise<Completion | FeatureError> {
+  complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<Completion | FeatureError> {
     return this.guard('completions', (c) => complete(c, ref, argument, context, this.host.timeoutMs()));
   }
 
@@ -138,7 +172,8 @@ export class ServerFeatures implements Disposable {
   async subscribe(uri: string): Promise<Disposable | FeatureError> {
     const client = this.host.client();
     if (!client) return { error: `server "${this.server}" is not connected` };
-    if (!client.getServerCapabilities()?.resources?.subscribe) return { error: `server "${this.server}" does not offer resource subscriptions` };
+    if (!client.getServerCapabilities()?.resources?.subscribe)
+      return { error: `server "${this.server}" does not offer resource subscriptions` };
     let sub = this.subscriptions.get(uri);
     if (!sub) {
       sub = { count: 0, opening: this.open(client, uri) };
@@ -165,7 +200,8 @@ export class ServerFeatures implements Disposable {
 
   private async open(client: Client, uri: string): Promise<McpSubscription | undefined | FeatureError> {
     try {
-      if (client.getProtocolEra() === 'modern') return await client.listen({ resourceSubscriptions: [uri] }, { timeout: this.host.timeoutMs() });
+      if (client.getProtocolEra() === 'modern')
+        return await client.listen({ resourceSubscriptions: [uri] }, { timeout: this.host.timeoutMs() });
       await client.subscribeResource({ uri }, { timeout: this.host.timeoutMs() });
       return undefined;
     } catch (err) {
@@ -176,16 +212,21 @@ export class ServerFeatures implements Disposable {
   private async close(client: Client, uri: string, handle: McpSubscription | undefined): Promise<void> {
     try {
       if (handle) await handle.close();
-      else if (this.host.client() === client) await client.unsubscribeResource({ uri }, { timeout: this.host.timeoutMs() });
+      else if (this.host.client() === client)
+        await client.unsubscribeResource({ uri }, { timeout: this.host.timeoutMs() });
     } catch (err) {
       this.host.log.warn(`unsubscribing from <${uri}> failed: ${errorMessage(err)}`);
     }
   }
 
-  private async guard<T>(capability: 'resources' | 'prompts' | 'completions', run: (client: Client) => Promise<T>): Promise<T | FeatureError> {
+  private async guard<T>(
+    capability: 'resources' | 'prompts' | 'completions',
+    run: (client: Client) => Promise<T>,
+  ): Promise<T | FeatureError> {
     const client = this.host.client();
     if (!client) return { error: await this.host.describe(undefined) };
-    if (!client.getServerCapabilities()?.[capability]) return { error: `server "${this.server}" does not offer ${capability}` };
+    if (!client.getServerCapabilities()?.[capability])
+      return { error: `server "${this.server}" does not offer ${capability}` };
     try {
       return await run(client);
     } catch (err) {

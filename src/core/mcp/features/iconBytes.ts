@@ -52,10 +52,18 @@ async function iconBytes(src: string, fetchImpl: typeof fetch): Promise<Buffer> 
     }
     case 'http:':
     case 'https:': {
-      const response = await fetchImpl(url, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), credentials: 'omit' });
+      const response = await fetchImpl(url, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        credentials: 'omit',
+      });
       if (response.status !== 200) {
         void response.body?.cancel().catch(() => undefined);
-        throw new Error(response.status >= 300 && response.status < 400 ? 'it redirects (icons are not followed elsewhere)' : `HTTP ${response.status}`);
+        throw new Error(
+          response.status >= 300 && response.status < 400
+            ? 'it redirects (icons are not followed elsewhere)'
+            : `HTTP ${response.status}`,
+        );
       }
       return readCapped(response);
     }

@@ -36,7 +36,12 @@ export const MAX_DATA_ICON_CHARS = 256 * 1024;
  */
 export function checkIcons(raw: unknown, ctx: IconContext, item: string, problems: ListProblem[]): SafeIcon[] {
   if (raw === undefined) return [];
-  const refuse = (why: string) => problems.push({ server: ctx.server, item, message: `an icon of ${item} from server "${ctx.server}" was refused: ${why}` });
+  const refuse = (why: string) =>
+    problems.push({
+      server: ctx.server,
+      item,
+      message: `an icon of ${item} from server "${ctx.server}" was refused: ${why}`,
+    });
   if (!Array.isArray(raw)) {
     refuse('"icons" is not an array');
     return [];
@@ -64,21 +69,25 @@ export function checkIcon(entry: unknown, ctx: IconContext): SafeIcon | string {
     return `"${shown}" is not an absolute URL`;
   }
   const declared = typeof e.mimeType === 'string' ? e.mimeType.toLowerCase().split(';')[0]!.trim() : undefined;
-  if (declared !== undefined && !ICON_TYPES.has(declared)) return `type "${declared}" is not an allowed image type (${[...ICON_TYPES.keys()].join(', ')})`;
+  if (declared !== undefined && !ICON_TYPES.has(declared))
+    return `type "${declared}" is not an allowed image type (${[...ICON_TYPES.keys()].join(', ')})`;
   let mimeType: string | undefined;
   switch (url.protocol) {
     case 'data:': {
-      if (e.src.length > MAX_DATA_ICON_CHARS) return `a data: icon of ${e.src.length} characters is over the ${MAX_DATA_ICON_CHARS} limit`;
+      if (e.src.length > MAX_DATA_ICON_CHARS)
+        return `a data: icon of ${e.src.length} characters is over the ${MAX_DATA_ICON_CHARS} limit`;
       const media = /^data:([^;,]*)/i.exec(e.src)?.[1]?.toLowerCase().trim() ?? '';
       if (!ICON_TYPES.has(media)) return `a data: URL of type "${media || 'text/plain'}" is not an allowed image type`;
-      if (declared !== undefined && declared !== media) return `its data: URL is "${media}" but it claims "${declared}"`;
+      if (declared !== undefined && declared !== media)
+        return `its data: URL is "${media}" but it claims "${declared}"`;
       mimeType = media;
       break;
     }
     case 'http:':
     case 'https:':
       if (url.username || url.password) return `"${url.origin}" URL carries credentials`;
-      if (ctx.origin === undefined) return `"${shown}" is on the web but the server is not (http(s) icons must come from the server's own origin)`;
+      if (ctx.origin === undefined)
+        return `"${shown}" is on the web but the server is not (http(s) icons must come from the server's own origin)`;
       if (url.origin !== ctx.origin) return `"${url.origin}" is not the server's own origin "${ctx.origin}"`;
       break;
     case 'file:':
@@ -90,7 +99,9 @@ export function checkIcon(entry: unknown, ctx: IconContext): SafeIcon | string {
   mimeType ??= declared ?? typeByExtension(url.pathname);
   if (!mimeType) return `"${shown}" has no "mimeType" and no image file extension`;
   const icon: SafeIcon = { src: e.src, mimeType };
-  const sizes = Array.isArray(e.sizes) ? e.sizes.filter((s): s is string => typeof s === 'string' && /^(any|\d{1,5}x\d{1,5})$/.test(s)) : [];
+  const sizes = Array.isArray(e.sizes)
+    ? e.sizes.filter((s): s is string => typeof s === 'string' && /^(any|\d{1,5}x\d{1,5})$/.test(s))
+    : [];
   if (sizes.length) icon.sizes = sizes;
   if (e.theme === 'light' || e.theme === 'dark') icon.theme = e.theme;
   return icon;

@@ -23,7 +23,10 @@ export function boundInstructions(text: unknown, max = MAX_INSTRUCTIONS_CHARS): 
  * coming from its server (they are the server's words, not the user's, and cannot close their
  * element: framedText.ts); the whole is bounded too.
  */
-export function instructionsSection(servers: ReadonlyArray<{ server: string; instructions: string }>, max = MAX_ALL_INSTRUCTIONS_CHARS): string {
+export function instructionsSection(
+  servers: ReadonlyArray<{ server: string; instructions: string }>,
+  max = MAX_ALL_INSTRUCTIONS_CHARS,
+): string {
   const parts: string[] = [];
   let used = 0;
   const left: string[] = [];
@@ -37,7 +40,10 @@ export function instructionsSection(servers: ReadonlyArray<{ server: string; ins
     used += part.length;
   }
   if (!parts.length && !left.length) return '';
-  const head = 'The connected MCP servers gave these instructions for using their tools, resources and prompts. They come from the servers, not from the user.';
-  const note = left.length ? `\n[instructions of ${left.map((s) => `"${s}"`).join(', ')} were left out: all instructions together are limited to ${max} characters]` : '';
+  const head =
+    'The connected MCP servers gave these instructions for using their tools, resources and prompts. They come from the servers, not from the user.';
+  const note = left.length
+    ? `\n[instructions of ${left.map((s) => `"${s}"`).join(', ')} were left out: all instructions together are limited to ${max} characters]`
+    : '';
   return `${head}\n${parts.join('\n')}${note}`;
 }

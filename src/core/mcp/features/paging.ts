@@ -16,39 +16,70 @@ const MAX_PAGES = 200;
  * page's `key` array is returned item by item, unparsed, so one malformed item costs only itself
  * (the caller checks each). A repeated cursor or too many pages stop the listing with a problem.
  */
-export async function listPages(client: Client, method: string, key: string, server: string, timeoutMs: number): Promise<{ items: unknown[]; problems: ListProblem[] }> {
+export async function listPages(
+  client: Client,
+  method: string,
+  key: string,
+  server: string,
+  timeoutMs: number,
+): Promise<{ items: unknown[]; problems: ListProblem[] }> {
   const schema = z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
   const items: unknown[] = [];
   const problems: ListProblem[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = (await client.request({ method, params: cursor !== undefined ? { cursor } : {} }, schema, { timeout: timeoutMs })) as Record<string, unknown> & { nextCursor?: string };
+    const result = (await client.request({ method, params: cursor !== undefined ? { cursor } : {} }, schema, {
+      timeout: timeoutMs,
+    })) as Record<string, unknown> & { nextCursor?: string };
     items.push(...(result[key] as unknown[]));
     cursor = result.nextCursor;
     if (cursor === undefined) return { items, problems };
     if (seen.has(cursor)) {
-      problems.push({ server, item: '', message: `server "${server}" repeated the page cursor "${cursor}" of ${method}; listing stopped at ${items.length} items` });
+      problems.push({
+        server,
+        item: '',
+        message: `server "${server}" repeated the page cursor "${cursor}" of ${method}; listing stopped at ${items.length} items`,
+      });
       return { items, problems };
     }
     seen.add(cursor);
   }
-  problems.push({ server, item: '', message: `server "${server}" listed more than ${MAX_PAGES} pages of ${method}; listing stopped at ${items.length} items` });
+  problems.push({
+    server,
+    item: '',
+    message: `server "${server}" listed more than ${MAX_PAGES} pages of ${method}; listing stopped at ${items.length} items`,
+  });
   return { items, problems };
 }
 
 /** The item as a plain object with the string fields it must have, or a problem saying what is missing. */
-export function checkItem(raw: unknown, required: readonly string[], what: string, server: string, index: number, problems: ListProblem[]): Record<string, unknown> | undefined {
+export function checkItem(
+  raw: unknown,
+  required: readonly string[],
+  what: string,
+  server: string,
+  index: number,
+  problems: ListProblem[],
+): Record<string, unknown> | undefined {
   const position = `#${index + 1}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push({ server, item: position, message: `server "${server}" listed ${what} ${position} that is not an object; it was skipped` });
+    problems.push({
+      server,
+      item: position,
+      message: `server "${server}" listed ${what} ${position} that is not an object; it was skipped`,
+    });
     return undefined;
   }
   const item = raw as Record<string, unknown>;
   for (const field of required) {
     if (typeof item[field] !== 'string' || item[field] === '') {
       const name = typeof item.name === 'string' && item.name ? `"${item.name}"` : position;
-      problems.push({ server, item: typeof item.name === 'string' ? item.name : position, message: `server "${server}" listed ${what} ${name} without a valid "${field}"; it was skipped` });
+      problems.push({
+        server,
+        item: typeof item.name === 'string' ? item.name : position,
+        message: `server "${server}" listed ${what} ${name} without a valid "${field}"; it was skipped`,
+      });
       return undefined;
     }
   }

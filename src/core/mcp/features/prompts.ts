@@ -12,7 +12,11 @@ export function parsePrompts(items: unknown[], icons: IconContext, problems: Lis
     if (!p) return;
     const name = p.name as string;
     if (seen.has(name)) {
-      problems.push({ server: icons.server, item: name, message: `server "${icons.server}" listed prompt "${name}" more than once; the later one was ignored` });
+      problems.push({
+        server: icons.server,
+        item: name,
+        message: `server "${icons.server}" listed prompt "${name}" more than once; the later one was ignored`,
+      });
       return;
     }
     seen.add(name);
@@ -33,28 +37,51 @@ export function parsePrompts(items: unknown[], icons: IconContext, problems: Lis
 function parseArguments(raw: unknown, prompt: string, server: string, problems: ListProblem[]): McpPromptArgument[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
-    problems.push({ server, item: prompt, message: `prompt "${prompt}" of server "${server}" has "arguments" that is not an array; it takes none` });
+    problems.push({
+      server,
+      item: prompt,
+      message: `prompt "${prompt}" of server "${server}" has "arguments" that is not an array; it takes none`,
+    });
     return [];
   }
   const args: McpPromptArgument[] = [];
   for (const a of raw) {
     if (typeof a !== 'object' || a === null || typeof (a as { name?: unknown }).name !== 'string') {
-      problems.push({ server, item: prompt, message: `prompt "${prompt}" of server "${server}" has an argument without a name; it was skipped` });
+      problems.push({
+        server,
+        item: prompt,
+        message: `prompt "${prompt}" of server "${server}" has an argument without a name; it was skipped`,
+      });
       continue;
     }
     const arg = a as Record<string, unknown>;
     const description = optionalString(arg, 'description');
-    args.push({ name: arg.name as string, required: arg.required === true, ...(description !== undefined ? { description } : {}) });
+    args.push({
+      name: arg.name as string,
+      required: arg.required === true,
+      ...(description !== undefined ? { description } : {}),
+    });
   }
   return args;
 }
 
-const messageSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.looseObject({ type: z.string() }) });
+const messageSchema = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.looseObject({ type: z.string() }),
+});
 const getSchema = z.looseObject({ description: z.string().optional(), messages: z.array(z.unknown()) });
 
 /** `prompts/get`; messages the spec does not allow are dropped, the rest are kept as sent. */
-export async function getPrompt(client: Client, server: string, name: string, args: Record<string, string>, timeoutMs: number): Promise<PromptResult> {
-  const result = await client.request({ method: 'prompts/get', params: { name, arguments: args } }, getSchema, { timeout: timeoutMs });
+export async function getPrompt(
+  client: Client,
+  server: string,
+  name: string,
+  args: Record<string, string>,
+  timeoutMs: number,
+): Promise<PromptResult> {
+  const result = await client.request({ method: 'prompts/get', params: { name, arguments: args } }, getSchema, {
+    timeout: timeoutMs,
+  });
   const messages: PromptResult['messages'] = [];
   for (const m of result.messages) {
     const parsed = messageSchema.safeParse(m);
@@ -64,18 +91,37 @@ export async function getPrompt(client: Client, server: string, name: string, ar
 }
 
 const MAX_COMPLETIONS = 100;
-const completeSchema = z.looseObject({ completion: z.looseObject({ values: z.array(z.unknown()), total: z.number().optional(), hasMore: z.boolean().optional() }) });
+const completeSchema = z.looseObject({
+  completion: z.looseObject({
+    values: z.array(z.unknown()),
+    total: z.number().optional(),
+    hasMore: z.boolean().optional(),
+  }),
+});
 
 /** `completion/complete` for a prompt argument or a template variable; at most 100 string values. */
-export async function complete(client: Client, ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string> | undefined, timeoutMs: number): Promise<Completion> {
+export async function complete(
+  client: Client,
+  ref: CompletionRef,
+  argument: { name: string; value: string },
+  context: Record<string, string> | undefined,
+  timeoutMs: number,
+): Promise<Completion> {
   const result = await client.request(
-    { method: 'completion/complete', params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) } },
+    {
+      method: 'completion/complete',
+      params: { ref, argument, ...(context ? { context: { arguments: context } } : {}) },
+    },
     completeSchema,
     { timeout: timeoutMs },
   );
   const c = result.completion;
   const values = c.values.filter((v): v is string => typeof v === 'string').slice(0, MAX_COMPLETIONS);
-  return { values, ...(c.total !== undefined ? { total: c.total } : {}), ...(c.hasMore !== undefined ? { hasMore: c.hasMore } : {}) };
+  return {
+    values,
+    ...(c.total !== undefined ? { total: c.total } : {}),
+    ...(c.hasMore !== undefined ? { hasMore: c.hasMore } : {}),
+  };
 }
 
 /** Prompt messages as plain text (for the CLI and for a model that takes only text). */
@@ -92,7 +138,9 @@ export function describeContent(content: { type: string } & Record<string, unkno
       return `[${content.type} ${String(content.mimeType ?? '')}]`;
     case 'resource': {
       const r = (content.resource ?? {}) as Record<string, unknown>;
-      return typeof r.text === 'string' ? `[resource <${String(r.uri)}>]\n${r.text}` : `[resource <${String(r.uri)}>, binary]`;
+      return typeof r.text === 'string'
+        ? `[resource <${String(r.uri)}>]\n${r.text}`
+        : `[resource <${String(r.uri)}>, binary]`;
     }
     case 'resource_link':
       return `[resource link: ${String(content.name ?? '')} <${String(content.uri)}>]`;

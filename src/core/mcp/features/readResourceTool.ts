@@ -18,7 +18,9 @@ export function readResourceTool(
   maxChars: () => number,
 ): Tool {
   const names = servers.map((s) => s.server);
-  const listing = servers.map((s) => `"${s.server}"${s.examples.length ? ` (e.g. ${s.examples.map((u) => `<${u}>`).join(', ')})` : ''}`).join('; ');
+  const listing = servers
+    .map((s) => `"${s.server}"${s.examples.length ? ` (e.g. ${s.examples.map((u) => `<${u}>`).join(', ')})` : ''}`)
+    .join('; ');
   return {
     name,
     description: `Read a resource of an MCP server by its URI: a resource the server listed, a URI built from one of its resource templates, or a resource link a tool returned. Servers with resources: ${listing}.`,
@@ -36,7 +38,8 @@ export function readResourceTool(
       const { server, uri } = args;
       if (typeof server !== 'string' || !server) return failed(`${name} needs "server", one of: ${names.join(', ')}`);
       if (typeof uri !== 'string' || !uri) return failed(`${name} needs "uri", the resource's URI`);
-      if (!names.includes(server)) return failed(`server "${server}" has no resources; servers with resources: ${names.join(', ') || '(none)'}`);
+      if (!names.includes(server))
+        return failed(`server "${server}" has no resources; servers with resources: ${names.join(', ') || '(none)'}`);
       const result = await read(server, uri, options?.signal);
       if (isFeatureError(result)) return failed(result.error, options?.signal?.aborted ? 'cancelled' : 'error');
       return formatReadResult(result, maxChars());

@@ -12,7 +12,13 @@ export type ResourceView =
   | { kind: 'image'; mimeType: string; data: string; uri: string; size: number };
 
 /** Image types shown in a preview (as `<img>`, where an SVG's script never runs). */
-export const PREVIEW_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml']);
+export const PREVIEW_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+]);
 
 const LANGUAGES: ReadonlyMap<string, string> = new Map([
   ['text/plain', 'plaintext'],
@@ -110,9 +116,15 @@ export function resourceView(result: ReadResourceResult): ResourceView {
   if (result.contents.length === 1 && only) {
     const image = previewType(only);
     if (image) return { kind: 'image', mimeType: image, data: only.blob!, uri: only.uri, size: only.size };
-    if (only.text !== undefined) return { kind: 'text', text: only.text + cutNote(only), language: languageFor(only.mimeType, only.uri) };
+    if (only.text !== undefined)
+      return { kind: 'text', text: only.text + cutNote(only), language: languageFor(only.mimeType, only.uri) };
   }
-  if (!result.contents.length) return { kind: 'text', text: `(resource <${result.uri}> of server "${result.server}" has no contents)`, language: 'plaintext' };
+  if (!result.contents.length)
+    return {
+      kind: 'text',
+      text: `(resource <${result.uri}> of server "${result.server}" has no contents)`,
+      language: 'plaintext',
+    };
   const parts = result.contents.map((c) => {
     const head = `--- <${c.uri}>${c.mimeType ? ` (${c.mimeType})` : ''}`;
     return c.text !== undefined ? `${head}\n${c.text}${cutNote(c)}` : `${head}\n${binaryNote(c)}`;
@@ -125,5 +137,7 @@ export function binaryNote(c: ResourceContent): string {
 }
 
 function cutNote(c: ResourceContent): string {
-  return c.truncated ? `\n…[cut: ${c.truncated.kept.toLocaleString('en')} of ${c.truncated.total.toLocaleString('en')} characters shown]` : '';
+  return c.truncated
+    ? `\n…[cut: ${c.truncated.kept.toLocaleString('en')} of ${c.truncated.total.toLocaleString('en')} characters shown]`
+    : '';
 }

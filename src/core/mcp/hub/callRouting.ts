@@ -21,14 +21,22 @@ export class CallRouter {
     return this.active;
   }
 
-  async call(server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolResult> {
+  async call(
+    server: string,
+    remoteName: string,
+    identity: string,
+    args: Record<string, unknown>,
+    options?: ToolCallOptions,
+  ): Promise<ToolResult> {
     // A burst of calls made in one tick is made a budgeted slice per event-loop iteration (see
     // inbox). The checks below run after the turn, on the server as it is then.
     await sendTurn();
     if (options?.signal?.aborted) return failed('cancelled', 'cancelled');
     const entry = this.entryOf(server);
     if (entry && serverIdentity(entry.config) !== identity) {
-      return failed(`server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`);
+      return failed(
+        `server "${server}" changed (its origin, command, arguments or URL) since tool "${remoteName}" was listed; the call was not made`,
+      );
     }
     if (entry && entry.source?.state.kind !== 'running' && isRestarting(entry)) {
       return failed(`${NOT_CONNECTED}: "${server}" crashed and is restarting; try again shortly`);

@@ -26,8 +26,17 @@ export interface HubOptions {
   sandbox?: SandboxRules;
 }
 
-/** A new source's options: the hub's settings read live (a settings change reaches running servers), the server's log, trace and OAuth client. */
-export function sourceOptions(config: ServerConfig, settings: () => HubSettings, logger: Logger, trace: McpTrace, options: HubOptions): SourceOptions {
+/**
+ * A new source's options: the hub's settings read live (a settings change reaches running servers), the server's log,
+ * trace and OAuth client.
+ */
+export function sourceOptions(
+  config: ServerConfig,
+  settings: () => HubSettings,
+  logger: Logger,
+  trace: McpTrace,
+  options: HubOptions,
+): SourceOptions {
   const live: SourceOptions = {
     logger,
     get connectTimeoutMs() {

@@ -8,7 +8,10 @@ export interface RestartPolicy {
   healthyAfterMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000], healthyAfterMs: 60_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  delaysMs: [500, 1_000, 2_000, 4_000, 8_000],
+  healthyAfterMs: 60_000,
+};
 
 /** Counts one server's consecutive crashes and says what to do about the next one. */
 export class CrashCounter {
@@ -54,7 +57,13 @@ export function isRestarting(state: RestartState): boolean {
  * policy's delay, or gives up and says so (at once when an automatic restart `cannotStart`). Returns
  * false when it gave up.
  */
-export function scheduleRestart(state: RestartState, ranForMs: number, log: Logger, restart: () => void, cannotStart?: true): boolean {
+export function scheduleRestart(
+  state: RestartState,
+  ranForMs: number,
+  log: Logger,
+  restart: () => void,
+  cannotStart?: true,
+): boolean {
   // An automatic restart whose process could not be started at all (its command, folder or sandbox is gone):
   // the next attempts would fail the same way.
   const hopeless = cannotStart === true && state.restarting;

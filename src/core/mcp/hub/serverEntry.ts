@@ -8,8 +8,17 @@ import { ClosedWhileStarting, type CloseReason, type McpToolSource } from '../co
 import type { FeatureKind } from '../features/features';
 import { cancelRestart, CrashCounter, scheduleRestart, type RestartPolicy, type RestartState } from './restarts';
 
-/** Where the hub routes a call of a registered tool: by server, the server's own tool name and the entry identity it was listed under. */
-export type HubRoute = (server: string, remoteName: string, identity: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<ToolResult>;
+/**
+ * Where the hub routes a call of a registered tool: by server, the server's own tool name and the entry identity it was
+ * listed under.
+ */
+export type HubRoute = (
+  server: string,
+  remoteName: string,
+  identity: string,
+  args: Record<string, unknown>,
+  options?: ToolCallOptions,
+) => Promise<ToolResult>;
 
 /** What an entry needs of the hub that keeps it. */
 export interface EntryHost {
@@ -43,7 +52,10 @@ export class ServerEntry implements RestartState {
   connecting: Promise<void> | undefined;
   /** Set while the current source registers its tools. */
   registering: Promise<void> | undefined;
-  /** The tools the last running source registered (under the server's own names), with the identity they were listed under. */
+  /**
+   * The tools the last running source registered (under the server's own names), with the identity they were listed
+   * under.
+   */
   lastTools: { tools: readonly Tool[]; identity: string } | undefined;
   readonly crashes: CrashCounter;
   restartNote: string | undefined;
@@ -66,7 +78,10 @@ export class ServerEntry implements RestartState {
     return this.config.name;
   }
 
-  /** Settings with the same key (where they were written may differ): another origin is another identity, whose tools are listed again. */
+  /**
+   * Settings with the same key (where they were written may differ): another origin is another identity, whose tools
+   * are listed again.
+   */
   configure(config: ServerConfig): void {
     const moved = serverIdentity(this.config) !== serverIdentity(config);
     this.config = config;
@@ -126,13 +141,16 @@ export class ServerEntry implements RestartState {
           this.registerTools(source);
         }
         // A crash while running, or a failed automatic restart, schedules the next attempt.
-        if (state.kind === 'error' && (runningSince !== undefined || this.restarting)) this.crashed(runningSince ? Date.now() - runningSince : 0, state.cannotStart);
+        if (state.kind === 'error' && (runningSince !== undefined || this.restarting))
+          this.crashed(runningSince ? Date.now() - runningSince : 0, state.cannotStart);
         this.host.stateChanged(state.kind !== 'starting');
       }),
     );
     this.sourceListeners.add(source.onDidChangeTools(() => mine() && this.registerTools(source)));
     this.sourceListeners.add(source.features.onDidChange((kind) => mine() && this.host.featuresChanged(kind)));
-    this.sourceListeners.add(source.features.onDidUpdateResource((uri) => mine() && this.host.resourceUpdated(this.name, uri)));
+    this.sourceListeners.add(
+      source.features.onDidUpdateResource((uri) => mine() && this.host.resourceUpdated(this.name, uri)),
+    );
     const log = this.host.log(this.name);
     // Connect on a later turn of the event loop: spawning is synchronous, and the hub's reconcile
     // (so activation) must return at once however many servers there are.
@@ -160,7 +178,10 @@ export class ServerEntry implements RestartState {
     const identity = serverIdentity(this.config);
     const tools: Tool[] = [];
     const registering: Promise<void> = source
-      .register({ add: (tool) => void tools.push(tool) }, { route: (remoteName, args, o) => this.host.route(server, remoteName, identity, args, o) })
+      .register(
+        { add: (tool) => void tools.push(tool) },
+        { route: (remoteName, args, o) => this.host.route(server, remoteName, identity, args, o) },
+      )
       .then(
         () => {
           if (this.source !== source || source.state.kind !== 'running') return;
@@ -168,7 +189,8 @@ export class ServerEntry implements RestartState {
           this.host.toolsChanged();
         },
         (err: unknown) => {
-          if (!(err instanceof ClosedWhileStarting)) this.host.log(server).warn(`registering its tools failed: ${errorMessage(err)}`);
+          if (!(err instanceof ClosedWhileStarting))
+            this.host.log(server).warn(`registering its tools failed: ${errorMessage(err)}`);
         },
       )
       .finally(() => {

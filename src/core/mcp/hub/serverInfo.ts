@@ -25,7 +25,12 @@ export interface ServerInfo {
 }
 
 /** A server's info as it is now; its tools are looked up in `registry` when read. */
-export function serverInfo(name: string, entry: ServerEntry, registry: ToolRegistry, sandbox?: SandboxPolicy): ServerInfo {
+export function serverInfo(
+  name: string,
+  entry: ServerEntry,
+  registry: ToolRegistry,
+  sandbox?: SandboxPolicy,
+): ServerInfo {
   const source = entry.source;
   // A source waits a tick before it connects; it is starting from the moment it exists.
   const own = source?.state ?? { kind: 'stopped' as const };

@@ -23,7 +23,7 @@ export class TraceSet {
 
   /** Drops the traces of servers no longer configured. */
   keepOnly(names: ReadonlySet<string>): void {
-    for (const [name, trace] of this.traces) if (!names.has(name)) (trace.dispose(), this.traces.delete(name));
+    for (const [name, trace] of this.traces) if (!names.has(name)) trace.dispose(), this.traces.delete(name);
   }
 
   dispose(): void {

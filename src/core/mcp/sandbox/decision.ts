@@ -48,7 +48,11 @@ export function sandboxCacheRoot(env: NodeJS.ProcessEnv, home: string): string {
 }
 
 /** A rule from a setting or a flag (one of `allowed`); anything else is reported and `always` kept. */
-export function parseWorkspaceRule(value: unknown, where: string, allowed: readonly WorkspaceSandboxRule[] = WORKSPACE_SANDBOX_RULES): { rule: WorkspaceSandboxRule; problem?: string } {
+export function parseWorkspaceRule(
+  value: unknown,
+  where: string,
+  allowed: readonly WorkspaceSandboxRule[] = WORKSPACE_SANDBOX_RULES,
+): { rule: WorkspaceSandboxRule; problem?: string } {
   if (value === undefined || value === null || value === '') return { rule: 'always' };
   if (allowed.includes(value as WorkspaceSandboxRule)) return { rule: value as WorkspaceSandboxRule };
   return { rule: 'always', problem: `${where} must be one of ${allowed.join(', ')}; using "always"` };

@@ -51,7 +51,10 @@ function picked(base: NodeJS.ProcessEnv, keep: (name: string) => boolean): Recor
  * The environment of a sandboxed server: the host's variables a server needs to run, with the entry's
  * own `env` on top (an entry that names `GITHUB_TOKEN` gets it; one that does not, does not).
  */
-export function sandboxedServerEnvironment(own: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sandboxedServerEnvironment(
+  own: Record<string, string>,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   return { ...picked(base, (k) => SERVER_NEEDS.has(k) || k.startsWith('LC_')), ...own };
 }
 
@@ -78,7 +81,12 @@ const carrier = (index: number) => `__MINAGENT_ENV_${index}`;
  * the user can read), and take their own names only inside the sandbox, just before the server
  * starts: on the host, an entry's `BASH_ENV` or `NODE_OPTIONS` is an inert value.
  */
-export function insideCommand(command: string, args: readonly string[], env: Record<string, string>, quote: (word: string) => string): { line: string; carriers: Record<string, string> } {
+export function insideCommand(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  quote: (word: string) => string,
+): { line: string; carriers: Record<string, string> } {
   const carriers: Record<string, string> = {};
   const exports: string[] = [];
   const exported: string[] = [];

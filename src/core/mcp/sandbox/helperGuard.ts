@@ -14,10 +14,18 @@ export async function guardSandboxHelpers(): Promise<() => void> {
   const pids: number[] = [];
   for (const name of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(name)) continue;
-    const [stat, cmdline] = await Promise.all([readFile(`/proc/${name}/stat`, 'utf8').catch(() => ''), readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '')]);
+    const [stat, cmdline] = await Promise.all([
+      readFile(`/proc/${name}/stat`, 'utf8').catch(() => ''),
+      readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => ''),
+    ]);
     // The parent pid is the second field after the command's closing parenthesis.
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === process.pid && /^(?:[^\0]*\/)?socat\0/.test(cmdline) && /claude-(http|socks)-[0-9a-f]+\.sock/.test(cmdline)) pids.push(Number(name));
+    if (
+      ppid === process.pid &&
+      /^(?:[^\0]*\/)?socat\0/.test(cmdline) &&
+      /claude-(http|socks)-[0-9a-f]+\.sock/.test(cmdline)
+    )
+      pids.push(Number(name));
   }
   for (const pid of pids) guardProcessGroup(pid);
   return () => {

@@ -19,7 +19,9 @@ if (process.env.MINAGENT_IN_SANDBOX === '1' && proxyUrl) install(new URL(proxyUr
 function install(proxy) {
   const proxyHost = proxy.hostname;
   const proxyPort = Number(proxy.port) || 3128;
-  const auth = proxy.username ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n` : '';
+  const auth = proxy.username
+    ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
+    : '';
   const loopbackAllowed = new Set((process.env.MINAGENT_SANDBOX_LOOPBACK || '').split(',').filter(Boolean));
   const originalConnect = net.Socket.prototype.connect;
   const originalTlsConnect = tls.connect;
@@ -30,7 +32,12 @@ function install(proxy) {
   /** Whether a connection to host:port goes through the proxy. */
   const tunnelled = (host, port) => {
     if (host === proxyHost && Number(port) === proxyPort) return false;
-    if (isLoopback(host)) return loopbackAllowed.has(`${bracket(host)}:${port}`) || (host === '127.0.0.1' && loopbackAllowed.has(`localhost:${port}`)) || (host === 'localhost' && loopbackAllowed.has(`127.0.0.1:${port}`));
+    if (isLoopback(host))
+      return (
+        loopbackAllowed.has(`${bracket(host)}:${port}`) ||
+        (host === '127.0.0.1' && loopbackAllowed.has(`localhost:${port}`)) ||
+        (host === 'localhost' && loopbackAllowed.has(`127.0.0.1:${port}`))
+      );
     return true;
   };
 
@@ -41,7 +48,8 @@ function install(proxy) {
     const normalized = normalize(args);
     const options = normalized[0];
     const cb = normalized[1];
-    if (this[TUNNEL] || this instanceof tls.TLSSocket || options.path || options.port === undefined) return originalConnect.apply(this, args);
+    if (this[TUNNEL] || this instanceof tls.TLSSocket || options.path || options.port === undefined)
+      return originalConnect.apply(this, args);
     const host = options.host || 'localhost';
     if (tunnelled(host, options.port)) return tunnel(this, host, Number(options.port), cb);
     if (isLoopback(host)) hintOnRefusal(this, `${bracket(host)}:${options.port}`);
@@ -55,7 +63,9 @@ function install(proxy) {
   function hintOnRefusal(socket, target) {
     socket.once('error', (err) => {
       if (err && err.code === 'ECONNREFUSED') {
-        process.stderr.write(`[minagent sandbox] connection to ${target} refused inside the sandbox; if it is a service on this machine, allow it with "${target}" in the entry's sandbox.network.allowedDomains\n`);
+        process.stderr.write(
+          `[minagent sandbox] connection to ${target} refused inside the sandbox; if it is a service on this machine, allow it with "${target}" in the entry's sandbox.network.allowedDomains\n`,
+        );
       }
     });
   }
@@ -82,7 +92,9 @@ function install(proxy) {
       const status = head.subarray(0, end).toString('latin1').split('\r\n')[0];
       const after = head.subarray(end + 4);
       if (!/^HTTP\/1\.[01] 200\b/.test(status)) {
-        const err = new Error(`connect ECONNREFUSED ${target}: the sandbox's proxy refused it (${status.slice(0, 120)}); the server's sandbox may reach only the hosts its entry allows (sandbox.network.allowedDomains)`);
+        const err = new Error(
+          `connect ECONNREFUSED ${target}: the sandbox's proxy refused it (${status.slice(0, 120)}); the server's sandbox may reach only the hosts its entry allows (sandbox.network.allowedDomains)`,
+        );
         err.code = 'ECONNREFUSED';
         socket.destroy(err);
         return false;

@@ -14,7 +14,11 @@ export function knownNpmRegistry(): string | undefined {
 
 /** `name` on the PATH of this process (the user's own environment, never an entry's), by its absolute path. */
 function onOwnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
-  return path.split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, name)).find((p) => existsSync(p));
+  return path
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir))
+    .map((dir) => join(dir, name))
+    .find((p) => existsSync(p));
 }
 
 /**
@@ -31,17 +35,25 @@ export function npmRegistry(): Promise<string | undefined> {
     if (!npm) return resolve(undefined);
     const env = { ...helperEnvironment(), PATH: node ? `${dirname(node)}${delimiter}${HOST_PATH}` : HOST_PATH };
     const [file, args] = node ? [node, [npm, 'config', 'get', 'registry']] : [npm, ['config', 'get', 'registry']];
-    execFile(file, args, { env, cwd: homedir(), timeout: 10_000, shell: process.platform === 'win32' }, (err, stdout) => {
-      const url = String(stdout ?? '').trim();
-      known = !err && /^https?:\/\//.test(url) ? url : undefined;
-      resolve(known);
-    });
+    execFile(
+      file,
+      args,
+      { env, cwd: homedir(), timeout: 10_000, shell: process.platform === 'win32' },
+      (err, stdout) => {
+        const url = String(stdout ?? '').trim();
+        known = !err && /^https?:\/\//.test(url) ? url : undefined;
+        resolve(known);
+      },
+    );
   });
   return asked;
 }
 
 /** An npx server's policy with its registry: the registry's host is one it may reach. */
-export function withRegistry<P extends { allowedDomains: string[]; npmRegistry?: string }>(policy: P, registry: string | undefined): P {
+export function withRegistry<P extends { allowedDomains: string[]; npmRegistry?: string }>(
+  policy: P,
+  registry: string | undefined,
+): P {
   if (!registry) return policy;
   let host: string;
   try {

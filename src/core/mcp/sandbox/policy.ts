@@ -20,9 +20,15 @@ export interface SandboxPolicy {
   npmRegistry?: string;
   /** An npx server's hidden `~/.npmrc`, which npm reads at every start (see npmConfigRead). */
   npmUserConfig?: string;
-  /** Where it starts: its entry's `cwd`, or for a workspace's entry that names one outside the workspace, the workspace's folder. */
+  /**
+   * Where it starts: its entry's `cwd`, or for a workspace's entry that names one outside the workspace, the
+   * workspace's folder.
+   */
   cwd: string;
-  /** What of a workspace's entry was refused, by field (`cwd`, `sandbox.filesystem.allowWrite[0]`, ...): logged as it starts. */
+  /**
+   * What of a workspace's entry was refused, by field (`cwd`, `sandbox.filesystem.allowWrite[0]`, ...): logged as it
+   * starts.
+   */
   refused: string[];
 }
 
@@ -68,13 +74,21 @@ export const HOME_SECRETS: readonly string[] = [
 /** The policy for a server that is sandboxed: the defaults, with what its entry adds. */
 export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, ctx: PolicyContext): SandboxPolicy {
   const asked: SandboxEntry = config.sandbox || { allowWrite: [], denyRead: [], allowedDomains: [] };
-  const { own, cwd, cwdWritable, refused } = reason === 'workspace' ? bounded(config.cwd, asked, ctx) : { own: asked, cwd: config.cwd, cwdWritable: true, refused: [] };
+  const { own, cwd, cwdWritable, refused } =
+    reason === 'workspace'
+      ? bounded(config.cwd, asked, ctx)
+      : { own: asked, cwd: config.cwd, cwdWritable: true, refused: [] };
   const npx = isNpx(config.command);
   const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config, reason)) : undefined;
   const envFiles = [...new Set([cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
   const policy: SandboxPolicy = {
     allowWrite: unique([...(cwdWritable ? [cwd] : []), ...(npmCache ? [npmCache] : []), ...own.allowWrite]),
-    denyRead: unique([...HOME_SECRETS.map((p) => join(ctx.home, p)), ...ctx.privatePaths, ...envFiles, ...own.denyRead]),
+    denyRead: unique([
+      ...HOME_SECRETS.map((p) => join(ctx.home, p)),
+      ...ctx.privatePaths,
+      ...envFiles,
+      ...own.denyRead,
+    ]),
     allowedDomains: unique(own.allowedDomains),
     reason,
     cwd,
@@ -96,7 +110,8 @@ function bounded(cwd: string, asked: SandboxEntry, ctx: PolicyContext) {
   // Outside the workspace, it starts in the workspace's folder; the workspace's folder itself may be
   // the home folder (a window opened on ~): then it writes none of it.
   const start = cwdRefusal && inside && !writeRefusal(inside, b) ? inside : cwd;
-  if (cwdRefusal) refused.push(`cwd: ${cwdRefusal}${start !== cwd ? `; it starts in ${start}` : '; it writes none of it'}`);
+  if (cwdRefusal)
+    refused.push(`cwd: ${cwdRefusal}${start !== cwd ? `; it starts in ${start}` : '; it writes none of it'}`);
   const allowWrite = asked.allowWrite.filter((p, i) => {
     const why = writeRefusal(p, b);
     if (why) refused.push(`sandbox.filesystem.allowWrite[${i}]: ${why}`);
@@ -132,7 +147,7 @@ export function describePolicy(p: SandboxPolicy): string[] {
     `writes: ${list(p.allowWrite)} and its own temp folder (in a repository's .git only objects, refs, logs, index and HEAD; never .vscode, .devcontainer or .gitmodules: git and the editor run those outside the sandbox)`,
     `network: ${describeNetwork(p)}`,
     `cannot read: ${p.denyRead.length} secret locations (~/.ssh, ~/.aws, .env files, the editor's storage, ...)`,
-    'environment: what a server needs (PATH, HOME, locale...) and its entry\'s env, none of your other variables',
+    "environment: what a server needs (PATH, HOME, locale...) and its entry's env, none of your other variables",
     ...p.refused.map((r) => `refused from its entry: ${r}`),
   ];
 }
@@ -141,7 +156,9 @@ export function describePolicy(p: SandboxPolicy): string[] {
 export function describeNetwork(p: SandboxPolicy): string {
   const hosts = p.allowedDomains.length ? p.allowedDomains.join(', ') : 'none';
   // An npx server reaches npm's registry too, once `npm config get registry` named it (as it starts).
-  return p.npmCache && !p.npmRegistry ? `${hosts === 'none' ? '' : `${hosts}, `}npm's registry (as \`npm config get registry\` names it)` : hosts;
+  return p.npmCache && !p.npmRegistry
+    ? `${hosts === 'none' ? '' : `${hosts}, `}npm's registry (as \`npm config get registry\` names it)`
+    : hosts;
 }
 
 /**
@@ -150,7 +167,10 @@ export function describeNetwork(p: SandboxPolicy): string {
  * one with a server of the user's (nothing one plants there runs in the other).
  */
 function serverFolder(config: StdioServerConfig, reason: SandboxReason): string {
-  return createHash('sha256').update(JSON.stringify({ reason, command: config.command, args: config.args })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ reason, command: config.command, args: config.args }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function unique(xs: string[]): string[] {

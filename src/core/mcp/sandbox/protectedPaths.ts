@@ -39,13 +39,28 @@ export function protectedPaths(cwd: string, otherRoots: readonly string[]): stri
 }
 
 /** Dotfiles that a shell or git reads from the folder it starts in or from home (the sandbox library's list). */
-const READ_BY_OTHERS = ['.gitconfig', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json', '.idea', '.claude'];
+const READ_BY_OTHERS = [
+  '.gitconfig',
+  '.bashrc',
+  '.bash_profile',
+  '.zshrc',
+  '.zprofile',
+  '.profile',
+  '.ripgreprc',
+  '.mcp.json',
+  '.idea',
+  '.claude',
+];
 
-/** What git and the editor read from a folder, outside the sandbox: its submodules, tasks and settings, its dev container. */
+/**
+ * What git and the editor read from a folder, outside the sandbox: its submodules, tasks and settings, its dev
+ * container.
+ */
 const READ_BY_TOOLS = ['.vscode', '.gitmodules', '.devcontainer', '.devcontainer.json'];
 
 /** What of a repository's `.git` a git that commits writes (lock files are made beside them, and renamed onto them). */
-const GIT_WRITABLE = /^(objects|refs|logs|index|HEAD|[A-Z_]+_HEAD|COMMIT_EDITMSG|MERGE_MSG|MERGE_MODE|SQUASH_MSG|packed-refs|[^/]+\.lock)$/;
+const GIT_WRITABLE =
+  /^(objects|refs|logs|index|HEAD|[A-Z_]+_HEAD|COMMIT_EDITMSG|MERGE_MSG|MERGE_MODE|SQUASH_MSG|packed-refs|[^/]+\.lock)$/;
 
 /** What git obeys in `.git` when it is there, and what stands for it when it is not (nothing to git). */
 const GIT_PLACEHOLDERS: Array<[name: string, make: 'dir' | string]> = [
@@ -64,10 +79,12 @@ function protect(folder: string, out: Set<string>, names: readonly string[]): vo
   // A worktree's `.git` is a file that says where its repository is: the file whole.
   if (kind === 'file' || kind === 'other') out.add(git);
   if (kind === 'dir') {
-    for (const [name, make] of GIT_PLACEHOLDERS) (make === 'dir' ? made : (p: string) => madeFile(p, make))(join(git, name));
+    for (const [name, make] of GIT_PLACEHOLDERS)
+      (make === 'dir' ? made : (p: string) => madeFile(p, make))(join(git, name));
     for (const entry of entries(git)) if (!GIT_WRITABLE.test(entry)) out.add(join(git, entry));
   }
-  for (const name of [...READ_BY_TOOLS, ...names]) if (kindOf(join(folder, name)) !== 'absent') out.add(join(folder, name));
+  for (const name of [...READ_BY_TOOLS, ...names])
+    if (kindOf(join(folder, name)) !== 'absent') out.add(join(folder, name));
 }
 
 /** A file made where there was none, holding `text` (left in place). */

@@ -26,12 +26,19 @@ if (process.env.MINAGENT_IN_SANDBOX === '1' && hidden.length) install(hidden);
 
 function install(locations) {
   const matchers = locations.map((p) =>
-    p.endsWith('*') ? { where: p, dir: path.dirname(p), prefix: path.basename(p).slice(0, -1) } : { where: p, exact: path.resolve(p) },
+    p.endsWith('*')
+      ? { where: p, dir: path.dirname(p), prefix: path.basename(p).slice(0, -1) }
+      : { where: p, exact: path.resolve(p) },
   );
   /** The hidden location `abs` is in, if any. */
   const locationOf = (abs) => {
     for (const m of matchers) {
-      if (m.exact !== undefined ? abs === m.exact || abs.startsWith(m.exact + path.sep) : path.dirname(abs) === m.dir && path.basename(abs).startsWith(m.prefix)) return m.where;
+      if (
+        m.exact !== undefined
+          ? abs === m.exact || abs.startsWith(m.exact + path.sep)
+          : path.dirname(abs) === m.dir && path.basename(abs).startsWith(m.prefix)
+      )
+        return m.where;
     }
     return undefined;
   };
@@ -49,7 +56,9 @@ function install(locations) {
     const where = locationOf(abs);
     if (!where || noted.has(abs) || noted.size >= MAX_NOTES) return;
     noted.add(abs);
-    process.stderr.write(`[minagent sandbox] read ${JSON.stringify(abs)}: hidden by the sandbox (under ${JSON.stringify(where)}; a location of the entry's sandbox.filesystem.denyRead can be removed from it, a default secret location is readable only without the sandbox)\n`);
+    process.stderr.write(
+      `[minagent sandbox] read ${JSON.stringify(abs)}: hidden by the sandbox (under ${JSON.stringify(where)}; a location of the entry's sandbox.filesystem.denyRead can be removed from it, a default secret location is readable only without the sandbox)\n`,
+    );
   };
   const watch = (owner, names) => {
     for (const name of names) {
@@ -61,7 +70,28 @@ function install(locations) {
       };
     }
   };
-  watch(fs, ['open', 'openSync', 'readFile', 'readFileSync', 'readdir', 'readdirSync', 'opendir', 'opendirSync', 'stat', 'statSync', 'lstat', 'lstatSync', 'access', 'accessSync', 'existsSync', 'createReadStream', 'copyFile', 'copyFileSync', 'cp', 'cpSync']);
+  watch(fs, [
+    'open',
+    'openSync',
+    'readFile',
+    'readFileSync',
+    'readdir',
+    'readdirSync',
+    'opendir',
+    'opendirSync',
+    'stat',
+    'statSync',
+    'lstat',
+    'lstatSync',
+    'access',
+    'accessSync',
+    'existsSync',
+    'createReadStream',
+    'copyFile',
+    'copyFileSync',
+    'cp',
+    'cpSync',
+  ]);
   watch(fs.promises, ['open', 'readFile', 'readdir', 'opendir', 'stat', 'lstat', 'access', 'copyFile', 'cp']);
   // `import { readFileSync } from 'node:fs'` sees the wrapped functions too.
   require('node:module').syncBuiltinESMExports();

@@ -66,9 +66,11 @@ class SandboxRuntime {
     } catch (err) {
       return `the sandbox library could not be loaded (${(err as Error).message})`;
     }
-    if (!srt.SandboxManager.isSupportedPlatform()) return `no sandbox is available on ${process.platform} (MinAgent sandboxes servers on Linux and macOS)`;
+    if (!srt.SandboxManager.isSupportedPlatform())
+      return `no sandbox is available on ${process.platform} (MinAgent sandboxes servers on Linux and macOS)`;
     const check = await srt.SandboxManager.checkDependenciesAsync();
-    if (check.errors.length) return `${check.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}`;
+    if (check.errors.length)
+      return `${check.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}`;
     return undefined;
   }
 
@@ -76,7 +78,11 @@ class SandboxRuntime {
    * Puts a server's process in a sandbox with `policy`; each denial the sandbox sees goes to
    * `onDenied` (`protectedPath`: a write that no allowWrite allows, see protectedPaths.ts).
    */
-  async wrap(spawn: SpawnRequest, asked: SandboxPolicy, onDenied: (what: string, about: { protectedPath?: boolean }) => void): Promise<SandboxedSpawn> {
+  async wrap(
+    spawn: SpawnRequest,
+    asked: SandboxPolicy,
+    onDenied: (what: string, about: { protectedPath?: boolean }) => void,
+  ): Promise<SandboxedSpawn> {
     // Its own temp folder first: a host temp folder that is missing fails here, by its name.
     const temp = makeTempFolder();
     const policy: SandboxPolicy = { ...asked, allowWrite: [...asked.allowWrite, temp.path] };
@@ -94,8 +100,12 @@ class SandboxRuntime {
     const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
     // What it may never write inside those folders (a repository's config and hooks, .vscode, ...):
     // looked up now, as the folders are when it starts.
-    const denyWrite = protectedPaths(spawn.cwd, asked.allowWrite.filter((p) => p !== policy.npmCache));
-    const under = (path: string, roots: string[]) => roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
+    const denyWrite = protectedPaths(
+      spawn.cwd,
+      asked.allowWrite.filter((p) => p !== policy.npmCache),
+    );
+    const under = (path: string, roots: string[]) =>
+      roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
     const unsubscribe = this.watch(srt, id, (line) => {
       const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];
       if (path !== undefined && under(path, denyWrite)) onDenied(line, { protectedPath: true });
@@ -112,7 +122,14 @@ class SandboxRuntime {
     try {
       if (policy.npmCache) await mkdir(policy.npmCache, { recursive: true });
       srt.SandboxManager.registerCommandNetworkLists(id, { allowedDomains: policy.allowedDomains });
-      const inside = { ...spawn.env, ...npmSettings(policy), ...nodeSettings(spawn.env, policy), TMPDIR: temp.path, TMP: temp.path, TEMP: temp.path };
+      const inside = {
+        ...spawn.env,
+        ...npmSettings(policy),
+        ...nodeSettings(spawn.env, policy),
+        TMPDIR: temp.path,
+        TMP: temp.path,
+        TEMP: temp.path,
+      };
       const { line, carriers } = insideCommand(spawn.command, spawn.args, inside, shellQuote);
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
         line,
@@ -127,7 +144,13 @@ class SandboxRuntime {
       if (!file) throw new Error('the sandbox gave no command to run');
       // What runs on the host (the library's shell, bubblewrap, socat) runs with an environment built
       // here; the server's own is carried inside under inert names (environment.ts).
-      return { command: file, args, cwd: spawn.cwd, env: { ...helperEnvironment(), ...proxySettings(wrapped.env), ...shellSettings(), ...carriers }, release };
+      return {
+        command: file,
+        args,
+        cwd: spawn.cwd,
+        env: { ...helperEnvironment(), ...proxySettings(wrapped.env), ...shellSettings(), ...carriers },
+        release,
+      };
     } catch (err) {
       release();
       throw err;
@@ -153,7 +176,16 @@ class SandboxRuntime {
       // a server's folder (those are protectedPaths' work; the bundle shows it `/`, scripts/build.mjs):
       // one level is enough there. At its default depth, from `/`, the search ran into its 10 s limit
       // at every sandboxed start.
-      this.started ??= srt.SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, mandatoryDenySearchDepth: 1, ...hostPrograms() }, undefined, true).then(async () => {
+      this.started ??= srt.SandboxManager.initialize(
+        {
+          network: { allowedDomains: [], deniedDomains: [] },
+          filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+          mandatoryDenySearchDepth: 1,
+          ...hostPrograms(),
+        },
+        undefined,
+        true,
+      ).then(async () => {
         this.releaseHelpers = await guardSandboxHelpers();
       });
       await this.started;
@@ -197,7 +229,9 @@ class SandboxRuntime {
     // The extension and the CLI load the library from its own bundle (beside this one) when a
     // sandboxed server first starts; from the sources, from node_modules.
     const bundled = join(__dirname, 'sandbox.mjs');
-    this.srt ??= existsSync(bundled) ? (import(pathToFileURL(bundled).href) as Promise<Srt>) : import('@anthropic-ai/sandbox-runtime');
+    this.srt ??= existsSync(bundled)
+      ? (import(pathToFileURL(bundled).href) as Promise<Srt>)
+      : import('@anthropic-ai/sandbox-runtime');
     return this.srt;
   }
 }
@@ -208,13 +242,19 @@ export const sandboxRuntime = new SandboxRuntime();
 /** bubblewrap and socat by their absolute paths on the system's PATH (never an entry's, never a relative one). */
 function hostPrograms(): { bwrapPath?: string; socatPath?: string } {
   if (process.platform !== 'linux') return {};
-  const find = (name: string) => HOST_PATH.split(':').map((dir) => join(dir, name)).find((p) => existsSync(p));
+  const find = (name: string) =>
+    HOST_PATH.split(':')
+      .map((dir) => join(dir, name))
+      .find((p) => existsSync(p));
   const bwrapPath = find('bwrap');
   const socatPath = find('socat');
   return { ...(bwrapPath ? { bwrapPath } : {}), ...(socatPath ? { socatPath } : {}) };
 }
 
-/** Only the proxy settings of the environment the library built (it starts from this process's, which the server's is not). */
+/**
+ * Only the proxy settings of the environment the library built (it starts from this process's, which the server's is
+ * not).
+ */
 function proxySettings(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== process.env[k]) out[k] = v;

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 export function makeTempFolder(): { path: string; remove(): void } {
   const host = tmpdir();
   if (!existsSync(host) || !statSync(host).isDirectory()) {
-    throw new Error(`the host's temp folder ${host}${process.env.TMPDIR ? ' (TMPDIR)' : ''} does not exist: create it, or set TMPDIR to a folder that does`);
+    throw new Error(
+      `the host's temp folder ${host}${process.env.TMPDIR ? ' (TMPDIR)' : ''} does not exist: create it, or set TMPDIR to a folder that does`,
+    );
   }
   const path = mkdtempSync(join(host, 'minagent-sandbox-'));
   return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 2 }) };

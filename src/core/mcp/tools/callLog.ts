@@ -5,7 +5,12 @@ import type { Logger } from '../../logger';
  * Runs one tool call and logs it: the tool and its arguments (cut), then how it ended and how long it
  * took. A failure is a warning; a cancel is not. The result's text is not logged, only its length.
  */
-export async function loggedCall(log: Logger, tool: string, args: Record<string, unknown>, run: () => Promise<ToolResult>): Promise<ToolResult> {
+export async function loggedCall(
+  log: Logger,
+  tool: string,
+  args: Record<string, unknown>,
+  run: () => Promise<ToolResult>,
+): Promise<ToolResult> {
   const started = Date.now();
   log.info(`tool call "${tool}" ${preview(JSON.stringify(args) ?? '{}')}`);
   const result = await run();

@@ -58,7 +58,12 @@ export function assignNames(
         ? `prefixed with the server's namespace "${prefix}"`
         : policy === 'prefixAll'
           ? `prefixed with the server name (conflictPolicy "prefixAll")`
-          : `prefixed because ${clashes.slice(0, 3).map((c) => `"${c}"`).join(', ')}${clashes.length > 3 ? ` and ${clashes.length - 3} more` : ''} already belonged to an earlier server`;
+          : `prefixed because ${clashes
+              .slice(0, 3)
+              .map((c) => `"${c}"`)
+              .join(
+                ', ',
+              )}${clashes.length > 3 ? ` and ${clashes.length - 3} more` : ''} already belonged to an earlier server`;
 
     for (const remoteName of tools) {
       if (!prefixAll && taken.has(remoteName)) {
@@ -76,10 +81,16 @@ export function assignNames(
         const base = name;
         for (let i = 2; taken.has(name); i++) name = `${base}~${i}`;
         renamed = `${renamed ?? 'renamed'}; "${base}" was taken too, so it became "${name}"`;
-        problems.push({ server: entry.server, tool: remoteName, message: `${kind} "${remoteName}" of server "${entry.server}" was registered as "${name}" because "${base}" was taken` });
+        problems.push({
+          server: entry.server,
+          tool: remoteName,
+          message: `${kind} "${remoteName}" of server "${entry.server}" was registered as "${name}" because "${base}" was taken`,
+        });
       }
       taken.add(name);
-      assignments.push(renamed ? { server: entry.server, remoteName, name, renamed } : { server: entry.server, remoteName, name });
+      assignments.push(
+        renamed ? { server: entry.server, remoteName, name, renamed } : { server: entry.server, remoteName, name },
+      );
     }
   }
   return { assignments, problems };
@@ -90,7 +101,11 @@ function dedupeWithinServer(entry: ServerToolNames, problems: NamingProblem[], k
   const out: string[] = [];
   for (const t of entry.tools) {
     if (seen.has(t)) {
-      problems.push({ server: entry.server, tool: t, message: `server "${entry.server}" listed ${kind} "${t}" more than once; the later one was ignored` });
+      problems.push({
+        server: entry.server,
+        tool: t,
+        message: `server "${entry.server}" listed ${kind} "${t}" more than once; the later one was ignored`,
+      });
       continue;
     }
     seen.add(t);
@@ -128,7 +143,8 @@ export class WireNames {
     for (const name of names) {
       let wire = toWireName(name);
       if (this.fromWire.has(wire)) wire = `${wire.slice(0, WIRE_MAX - 9)}_${shortHash(name)}`;
-      for (let i = 2; this.fromWire.has(wire); i++) wire = `${wire.slice(0, WIRE_MAX - 12)}_${shortHash(`${name}#${i}`)}`;
+      for (let i = 2; this.fromWire.has(wire); i++)
+        wire = `${wire.slice(0, WIRE_MAX - 12)}_${shortHash(`${name}#${i}`)}`;
       this.toWire.set(name, wire);
       this.fromWire.set(wire, name);
     }

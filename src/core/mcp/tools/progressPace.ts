@@ -20,12 +20,15 @@ export function progressPace<T>(report: (p: T) => void, everyMs: number): { repo
       const wait = last + everyMs - Date.now();
       if (wait <= 0 && !timer) return send(p);
       held = { p };
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        const next = held;
-        held = undefined;
-        if (next && !stopped) send(next.p);
-      }, Math.max(wait, 0));
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          const next = held;
+          held = undefined;
+          if (next && !stopped) send(next.p);
+        },
+        Math.max(wait, 0),
+      );
     },
     stop() {
       stopped = true;

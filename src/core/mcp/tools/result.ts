@@ -41,7 +41,8 @@ function describeBlock(block: ContentBlock, server: string | undefined): string 
       return `[resource link${from}: ${block.title ?? block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.size !== undefined ? `, ${block.size} bytes` : ''}${block.description ? ` - ${block.description}` : ''}]`;
     case 'resource': {
       const r = block.resource;
-      if ('text' in r && typeof r.text === 'string') return `[embedded resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}${from}]\n${r.text}\n[end of resource <${r.uri}>]`;
+      if ('text' in r && typeof r.text === 'string')
+        return `[embedded resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}${from}]\n${r.text}\n[end of resource <${r.uri}>]`;
       const blob = 'blob' in r && typeof r.blob === 'string' ? r.blob : '';
       return `[embedded resource <${r.uri}>${r.mimeType ? ` (${r.mimeType})` : ''}${from}, ${base64Bytes(blob)} bytes of binary data]`;
     }

@@ -5,7 +5,11 @@ import type { SafeIcon } from '../features/icons';
 import { appOfTool } from '../../apps/appMeta';
 
 /** Where a registered tool's calls go, by the server's own tool name. */
-export type ToolRoute = (remoteName: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<ToolResult>;
+export type ToolRoute = (
+  remoteName: string,
+  args: Record<string, unknown>,
+  options?: ToolCallOptions,
+) => Promise<ToolResult>;
 
 /** What `register` adds tools to: a registry, or an owner that collects them. */
 export type ToolSink = Pick<ToolRegistry, 'add'>;
@@ -39,7 +43,12 @@ export function toRegistryTool(remote: RemoteTool, server: string, name: string,
  * The seed's `register(registry, namespace)` once the tools are listed: adds each one, prefixed when a
  * namespace is given, through `adapt`, and returns the names it added.
  */
-export function registerTools(registry: ToolSink, tools: readonly RemoteTool[], options: string | RegisterOptions | undefined, adapt: (remote: RemoteTool, name: string, route: ToolRoute | undefined) => Tool): string[] {
+export function registerTools(
+  registry: ToolSink,
+  tools: readonly RemoteTool[],
+  options: string | RegisterOptions | undefined,
+  adapt: (remote: RemoteTool, name: string, route: ToolRoute | undefined) => Tool,
+): string[] {
   const { namespace, route } = typeof options === 'string' ? { namespace: options, route: undefined } : (options ?? {});
   const names: string[] = [];
   for (const remote of tools) {

@@ -12,7 +12,13 @@ const PROGRESS_EVERY_MS = 250;
  * Sends one `tools/call`: the timeout restarts on each progress report, which reaches `onProgress`;
  * the caller's signal cancels it (the server gets `notifications/cancelled`). Rejects on failure.
  */
-export async function sendToolCall(client: Client, remoteName: string, args: Record<string, unknown>, options: ToolCallOptions, timeoutMs: number): Promise<CallToolResult> {
+export async function sendToolCall(
+  client: Client,
+  remoteName: string,
+  args: Record<string, unknown>,
+  options: ToolCallOptions,
+  timeoutMs: number,
+): Promise<CallToolResult> {
   const paced = options.onProgress && progressPace(options.onProgress, PROGRESS_EVERY_MS);
   try {
     const result = await client.callTool(
@@ -21,7 +27,12 @@ export async function sendToolCall(client: Client, remoteName: string, args: Rec
         timeout: timeoutMs,
         // Every report restarts the timeout (the SDK sees them all); the views see them paced.
         resetTimeoutOnProgress: true,
-        onprogress: (p) => paced?.report({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: progressText(p.message) } : {}) }),
+        onprogress: (p) =>
+          paced?.report({
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+            ...(p.message !== undefined ? { message: progressText(p.message) } : {}),
+          }),
         ...(options.signal ? { signal: options.signal } : {}),
       },
     );
@@ -31,12 +42,22 @@ export async function sendToolCall(client: Client, remoteName: string, args: Rec
   }
 }
 
-/** A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string (cut at `maxChars`). */
-export function presentResult(result: CallToolResult, options: ToolCallOptions, maxChars: number, server: string): ToolResult {
+/**
+ * A call's result as the registry returns it: images and resources go to their callbacks, the rest becomes the string
+ * (cut at `maxChars`).
+ */
+export function presentResult(
+  result: CallToolResult,
+  options: ToolCallOptions,
+  maxChars: number,
+  server: string,
+): ToolResult {
   options.onResult?.(result as Record<string, unknown>);
   if (options.onImage && !result.isError) {
-    for (const block of result.content ?? []) if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
+    for (const block of result.content ?? [])
+      if (block.type === 'image') options.onImage({ mimeType: block.mimeType, data: block.data });
   }
-  if (options.onResource && !result.isError) for (const block of result.content ?? []) reportResource(block, server, options.onResource);
+  if (options.onResource && !result.isError)
+    for (const block of result.content ?? []) reportResource(block, server, options.onResource);
   return asToolResult(result, maxChars, server);
 }

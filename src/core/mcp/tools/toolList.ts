@@ -18,13 +18,21 @@ const MAX_PAGES = 200;
  * are kept (the SDK's strict parse would reject the whole list, so a single bad tool would hide
  * every tool of the server). A tool without a valid `inputSchema` gets an empty object schema.
  */
-export async function listAllTools(client: Client, server: string, timeoutMs: number): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
+export async function listAllTools(
+  client: Client,
+  server: string,
+  timeoutMs: number,
+): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
   const tools: RemoteTool[] = [];
   const problems: ToolProblem[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, pageSchema, { timeout: timeoutMs });
+    const result = await client.request(
+      { method: 'tools/list', params: cursor !== undefined ? { cursor } : {} },
+      pageSchema,
+      { timeout: timeoutMs },
+    );
     result.tools.forEach((raw, i) => {
       const tool = adaptTool(raw, server, problems, `#${tools.length + i + 1}`);
       if (tool) tools.push(tool);
@@ -32,17 +40,33 @@ export async function listAllTools(client: Client, server: string, timeoutMs: nu
     cursor = result.nextCursor;
     if (cursor === undefined) return { tools, problems };
     if (seenCursors.has(cursor)) {
-      problems.push({ server, tool: '', message: `server "${server}" repeated the page cursor "${cursor}"; listing stopped at ${tools.length} tools` });
+      problems.push({
+        server,
+        tool: '',
+        message: `server "${server}" repeated the page cursor "${cursor}"; listing stopped at ${tools.length} tools`,
+      });
       return { tools, problems };
     }
     seenCursors.add(cursor);
   }
-  problems.push({ server, tool: '', message: `server "${server}" listed more than ${MAX_PAGES} pages of tools; listing stopped at ${tools.length} tools` });
+  problems.push({
+    server,
+    tool: '',
+    message: `server "${server}" listed more than ${MAX_PAGES} pages of tools; listing stopped at ${tools.length} tools`,
+  });
   return { tools, problems };
 }
 
-/** Every tool of a server (see listAllTools) with its icons checked: an icon of a type or origin not allowed is dropped and reported. */
-export async function listCheckedTools(client: Client, server: string, icons: IconContext, timeoutMs: number): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
+/**
+ * Every tool of a server (see listAllTools) with its icons checked: an icon of a type or origin not allowed is dropped
+ * and reported.
+ */
+export async function listCheckedTools(
+  client: Client,
+  server: string,
+  icons: IconContext,
+  timeoutMs: number,
+): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
   const { tools, problems } = await listAllTools(client, server, timeoutMs);
   const iconProblems: ListProblem[] = [];
   for (const t of tools) if ('icons' in t) t.icons = checkIcons(t.icons, icons, `tool "${t.name}"`, iconProblems);
@@ -52,26 +76,46 @@ export async function listCheckedTools(client: Client, server: string, icons: Ic
 
 function adaptTool(raw: unknown, server: string, problems: ToolProblem[], position: string): RemoteTool | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push({ server, tool: position, message: `server "${server}" listed tool ${position} that is not an object; it was skipped` });
+    problems.push({
+      server,
+      tool: position,
+      message: `server "${server}" listed tool ${position} that is not an object; it was skipped`,
+    });
     return undefined;
   }
   const t = raw as Record<string, unknown>;
   if (typeof t.name !== 'string' || t.name.length === 0) {
-    problems.push({ server, tool: position, message: `server "${server}" listed tool ${position} without a name; it was skipped` });
+    problems.push({
+      server,
+      tool: position,
+      message: `server "${server}" listed tool ${position} without a name; it was skipped`,
+    });
     return undefined;
   }
   const schema = t.inputSchema;
   const oversized = schemaBounds(schema);
   if (oversized) {
-    problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has an inputSchema ${oversized}; the tool was skipped` });
+    problems.push({
+      server,
+      tool: t.name,
+      message: `tool "${t.name}" of server "${server}" has an inputSchema ${oversized}; the tool was skipped`,
+    });
     return undefined;
   }
   let inputSchema = schema as RemoteTool['inputSchema'];
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has ${schema === undefined ? 'no' : 'an invalid'} inputSchema; it takes no arguments` });
+    problems.push({
+      server,
+      tool: t.name,
+      message: `tool "${t.name}" of server "${server}" has ${schema === undefined ? 'no' : 'an invalid'} inputSchema; it takes no arguments`,
+    });
     inputSchema = { type: 'object', properties: {} };
   } else if ((schema as { type?: unknown }).type !== 'object') {
-    problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" has an inputSchema whose type is not "object"; it is sent as given` });
+    problems.push({
+      server,
+      tool: t.name,
+      message: `tool "${t.name}" of server "${server}" has an inputSchema whose type is not "object"; it is sent as given`,
+    });
   }
   const { problem } = appOfTool(t._meta);
   if (problem) problems.push({ server, tool: t.name, message: `tool "${t.name}" of server "${server}" ${problem}` });

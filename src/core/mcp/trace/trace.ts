@@ -36,7 +36,10 @@ const REDACT_MARGIN = 4096;
 const MAX_PENDING = 10_000;
 /** Field names whose string values never reach the trace, whatever the server or client put there. */
 const SECRET_KEY = /authorization|token|secret|password|passwd|api[_-]?key|apikey|cookie|credential/i;
-/** A JSON string member: a short key, and its value up to the closing quote (or the end of a cut text). Keys are bounded so a long value cannot make the scan backtrack far. */
+/**
+ * A JSON string member: a short key, and its value up to the closing quote (or the end of a cut text). Keys are bounded
+ * so a long value cannot make the scan backtrack far.
+ */
 const STRING_MEMBER = /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)("|\\?$)/g;
 
 /**
@@ -70,7 +73,9 @@ export class McpTrace {
     return this.enabled;
   }
 
-  /** The server's own redaction (its substituted secrets), set by whoever knows them; applied before anything is kept. */
+  /**
+   * The server's own redaction (its substituted secrets), set by whoever knows them; applied before anything is kept.
+   */
   setRedactor(redact: ((text: string) => string) | undefined): void {
     this.redact = redact;
   }
@@ -103,7 +108,15 @@ export class McpTrace {
     const at = Date.now();
     const json = safeStringify(message);
     const m = message as { id?: string | number; method?: string; error?: unknown };
-    const entry: TraceEntry = { seq: ++this.seq, at, direction, ...(app !== undefined ? { app } : {}), kind: 'notification', size: Buffer.byteLength(json), text: '' };
+    const entry: TraceEntry = {
+      seq: ++this.seq,
+      at,
+      direction,
+      ...(app !== undefined ? { app } : {}),
+      kind: 'notification',
+      size: Buffer.byteLength(json),
+      text: '',
+    };
     // An app numbers its requests on its own: its ids are told apart from the server's.
     const channel = app !== undefined ? `app ${app}:` : '';
     if (m.method !== undefined) {
@@ -126,7 +139,8 @@ export class McpTrace {
       }
     }
     // Redact a little past the cut, then cut: a secret that straddles the cut is still whole when redacted.
-    const wide = json.length > this.maxMessageChars + REDACT_MARGIN ? json.slice(0, this.maxMessageChars + REDACT_MARGIN) : json;
+    const wide =
+      json.length > this.maxMessageChars + REDACT_MARGIN ? json.slice(0, this.maxMessageChars + REDACT_MARGIN) : json;
     const redacted = redactFields(this.redact ? this.redact(wide) : wide);
     entry.text = redacted.length > this.maxMessageChars ? redacted.slice(0, this.maxMessageChars) : redacted;
     if (json.length > this.maxMessageChars) entry.cut = json.length - this.maxMessageChars;
@@ -137,7 +151,8 @@ export class McpTrace {
     const cost = entry.text.length + ENTRY_OVERHEAD;
     this.kept.push(entry);
     this.bytes += cost;
-    while (this.bytes > this.maxBytes && this.kept.length - this.head > 1) this.bytes -= this.kept[this.head++]!.text.length + ENTRY_OVERHEAD;
+    while (this.bytes > this.maxBytes && this.kept.length - this.head > 1)
+      this.bytes -= this.kept[this.head++]!.text.length + ENTRY_OVERHEAD;
     if (this.head > 1024 && this.head * 2 > this.kept.length) {
       this.kept.splice(0, this.head);
       this.head = 0;
@@ -153,7 +168,9 @@ export class McpTrace {
 /** Replaces the string value of every secret-looking field (`authorization`, `token`, `apiKey`, ...). */
 export function redactFields(json: string): string {
   if (!SECRET_KEY.test(json)) return json; // most messages name no secret at all: one scan
-  return json.replace(STRING_MEMBER, (all, key: string, colon: string, _value: string, end: string) => (SECRET_KEY.test(key) ? `"${key}"${colon}"[redacted]${end === '"' ? '"' : ''}` : all));
+  return json.replace(STRING_MEMBER, (all, key: string, colon: string, _value: string, end: string) =>
+    SECRET_KEY.test(key) ? `"${key}"${colon}"[redacted]${end === '"' ? '"' : ''}` : all,
+  );
 }
 
 function safeStringify(message: unknown): string {

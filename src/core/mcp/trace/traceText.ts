@@ -10,14 +10,36 @@ export function traceSummary(server: string, trace: Pick<McpTrace, 'entries' | '
   const entries = trace.entries();
   const head = [
     `MCP trace of server "${server}": ${entries.length} message${entries.length === 1 ? '' : 's'} kept (${formatBytes(trace.keptBytes)}, oldest dropped first)`,
-    trace.isEnabled ? 'Recording. Open a message: follow the link on its #number (Ctrl+click).' : 'Not recording: the setting minagent.trace is off. Turn it on to record each server\'s messages.',
+    trace.isEnabled
+      ? 'Recording. Open a message: follow the link on its #number (Ctrl+click).'
+      : "Not recording: the setting minagent.trace is off. Turn it on to record each server's messages.",
     '',
   ];
   if (!entries.length) return head.join('\n');
-  const rows = entries.map((e) => [`#${e.seq}`, clock(e.at), e.app !== undefined ? (e.direction === 'out' ? `→ app ${e.app}` : `← app ${e.app}`) : e.direction === 'out' ? '→ out' : '← in', e.kind, e.method ?? '', e.id === undefined ? '' : String(e.id), formatBytes(e.size), e.durationMs === undefined ? '' : `${e.durationMs} ms`, e.cut ? `cut, ${e.cut} chars not kept` : '']);
+  const rows = entries.map((e) => [
+    `#${e.seq}`,
+    clock(e.at),
+    e.app !== undefined
+      ? e.direction === 'out'
+        ? `→ app ${e.app}`
+        : `← app ${e.app}`
+      : e.direction === 'out'
+        ? '→ out'
+        : '← in',
+    e.kind,
+    e.method ?? '',
+    e.id === undefined ? '' : String(e.id),
+    formatBytes(e.size),
+    e.durationMs === undefined ? '' : `${e.durationMs} ms`,
+    e.cut ? `cut, ${e.cut} chars not kept` : '',
+  ]);
   const header = ['#', 'time', 'dir', 'kind', 'method', 'id', 'size', 'took', ''];
   const widths = header.map((h, i) => Math.min(40, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [...head, line(header), ...rows.map(line), ''].join('\n');
 }
 

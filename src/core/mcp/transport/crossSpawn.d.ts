@@ -4,5 +4,8 @@ declare module 'cross-spawn/lib/util/escape.js' {
   export function argument(arg: string, doubleEscapeMetaChars?: boolean): string;
 }
 declare module 'cross-spawn/lib/util/resolveCommand.js' {
-  export default function resolveCommand(parsed: { command: string; options: { env?: Record<string, string>; cwd?: string } }): string | undefined;
+  export default function resolveCommand(parsed: {
+    command: string;
+    options: { env?: Record<string, string>; cwd?: string };
+  }): string | undefined;
 }

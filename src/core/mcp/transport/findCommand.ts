@@ -15,7 +15,8 @@ async function executable(path: string): Promise<boolean> {
  * process (a sandbox), whose failure would otherwise read as the launcher's.
  */
 export async function commandExists(command: string, env: Record<string, string>, cwd: string): Promise<boolean> {
-  if (command.includes('/') || (process.platform === 'win32' && command.includes('\\'))) return executable(isAbsolute(command) ? command : resolve(cwd, command));
+  if (command.includes('/') || (process.platform === 'win32' && command.includes('\\')))
+    return executable(isAbsolute(command) ? command : resolve(cwd, command));
   const path = env.PATH ?? env.Path ?? '';
   const exts = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
   for (const dir of path.split(delimiter).filter(Boolean)) {

@@ -30,7 +30,10 @@
 const BUDGET_MS = 8;
 /** Immediates queued at a time; a slice rarely fits more items than this. */
 const STEPS_PER_SLICE = 64;
-/** Items run at once (not queued) per iteration at most, however cheap they have been: room for a burst of 100 answers and the 100 calls a model makes right after them. */
+/**
+ * Items run at once (not queued) per iteration at most, however cheap they have been: room for a burst of 100 answers
+ * and the 100 calls a model makes right after them.
+ */
 const INLINE_ITEMS = 256;
 /** The cost of one item, with what it sets going, assumed until one has been measured. */
 const FIRST_GUESS_MS = 1;
@@ -150,7 +153,8 @@ export class Inbox {
   }
 
   private readonly endIteration = (): void => {
-    if (this.inlineItems > 0 && this.inlineBegan !== undefined) this.learn(workBetween(this.inlineBegan, this.mark()) / this.inlineItems);
+    if (this.inlineItems > 0 && this.inlineBegan !== undefined)
+      this.learn(workBetween(this.inlineBegan, this.mark()) / this.inlineItems);
     this.inlineBegan = undefined;
     this.inlineItems = 0;
     this.inlineChain = undefined;

@@ -23,8 +23,15 @@ export class LineReader {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
       if (this.skipping || this.pending + piece.length > this.maxLineBytes) {
-        const head = this.skipping ? this.head : Buffer.concat([...this.chunks, piece.subarray(0, EDGE)]).subarray(0, EDGE).toString('utf8');
-        this.onOversize(this.pending + piece.length, { head, tail: piece.subarray(Math.max(0, piece.length - EDGE)).toString('utf8') });
+        const head = this.skipping
+          ? this.head
+          : Buffer.concat([...this.chunks, piece.subarray(0, EDGE)])
+              .subarray(0, EDGE)
+              .toString('utf8');
+        this.onOversize(this.pending + piece.length, {
+          head,
+          tail: piece.subarray(Math.max(0, piece.length - EDGE)).toString('utf8'),
+        });
         this.reset();
         continue;
       }
@@ -38,7 +45,9 @@ export class LineReader {
       if (this.skipping) return;
       if (this.pending > this.maxLineBytes) {
         this.skipping = true;
-        this.head = Buffer.concat([...this.chunks, rest.subarray(0, EDGE)]).subarray(0, EDGE).toString('utf8');
+        this.head = Buffer.concat([...this.chunks, rest.subarray(0, EDGE)])
+          .subarray(0, EDGE)
+          .toString('utf8');
         this.chunks = [];
       } else {
         this.chunks.push(rest);

@@ -9,7 +9,11 @@ import { LineReader } from './lineReader';
  * response whose id can be read from its first or last bytes, its call fails at once with a clear
  * message instead of waiting for its timeout.
  */
-export function messageReader(maxBytes: number, onMessage: (message: JSONRPCMessage) => void, onGarbage?: (line: string) => void): LineReader {
+export function messageReader(
+  maxBytes: number,
+  onMessage: (message: JSONRPCMessage) => void,
+  onGarbage?: (line: string) => void,
+): LineReader {
   const line = (text: string) => {
     if (!text.trim()) return;
     deliver(() => {
@@ -26,7 +30,9 @@ export function messageReader(maxBytes: number, onMessage: (message: JSONRPCMess
   const oversize = (bytes: number, { head, tail }: { head: string; tail: string }) => {
     const message = `the server sent a message of ${bytes} bytes, over the ${maxBytes}-byte limit; it was dropped`;
     onGarbage?.(`[${message}]`);
-    const idText = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
+    const idText =
+      /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1] ??
+      /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
     if (idText === undefined || !/"result"|"error"/.test(head + tail)) return;
     const id = JSON.parse(idText) as string | number;
     deliver(() => onMessage({ jsonrpc: '2.0', id, error: { code: -32603, message } } as JSONRPCMessage));

@@ -30,11 +30,19 @@ export interface ProcessParams {
    * Puts the process in a sandbox: what to spawn instead, and a release for when it is gone. Its
    * failure fails the start (a sandboxed server never starts without its sandbox).
    */
-  sandbox?: (spawn: { command: string; args: string[]; env: Record<string, string>; cwd: string }) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): void }>;
+  sandbox?: (spawn: {
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd: string;
+  }) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): void }>;
 }
 
 export interface CloseTimings {
-  /** How long a server gets to exit on stdin EOF before SIGTERM (the SDK's client gives 2 s: a server that flushes on exit needs it on a busy machine). */
+  /**
+   * How long a server gets to exit on stdin EOF before SIGTERM (the SDK's client gives 2 s: a server that flushes on
+   * exit needs it on a busy machine).
+   */
   eofGraceMs: number;
   /** How long after SIGTERM before SIGKILL. */
   termGraceMs: number;
@@ -105,7 +113,9 @@ export class ProcessTransport implements Transport {
   /** What the process is: a digest of its command, arguments, working directory and environment. */
   get identity(): string {
     const { command, args, cwd, env } = this.params;
-    return createHash('sha256').update(JSON.stringify([command, args, cwd, Object.entries(env).sort()])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([command, args, cwd, Object.entries(env).sort()]))
+      .digest('hex');
   }
 
   /** Resolves once the process has exited (with its status in `exit`), or after `ms`, whichever is first. */
@@ -150,20 +160,28 @@ export class ProcessTransport implements Transport {
       });
       this.child = child;
       if (child.pid !== undefined && this.params.lowPriority) lowerPriority(child.pid);
-      const reader = messageReader(this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, (m) => this.onmessage?.(m), this.params.onGarbage);
+      const reader = messageReader(
+        this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+        (m) => this.onmessage?.(m),
+        this.params.onGarbage,
+      );
       child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
       child.stderr!.on('data', (chunk: Buffer) => this.params.onStderr?.(chunk.toString('utf8')));
       child.stdin!.on('error', () => {
         // EPIPE after the server died; the exit handler reports it.
       });
       let pipesEnded = false;
-      const pipesEnd = Promise.all([new Promise((r) => child.stdout!.once('close', r)), new Promise((r) => child.stderr!.once('close', r))]).then(() => {
+      const pipesEnd = Promise.all([
+        new Promise((r) => child.stdout!.once('close', r)),
+        new Promise((r) => child.stderr!.once('close', r)),
+      ]).then(() => {
         pipesEnded = true;
       });
       this.exited = new Promise<void>((r) => {
         child.once('exit', (code, signal) => {
           this.exitInfo = { code, signal };
-          // Let the last stdout and stderr bytes arrive (the stderr says why it died), unless a grandchild holds a pipe open.
+          // Let the last stdout and stderr bytes arrive (the stderr says why it died), unless a grandchild holds a pipe
+          // open.
           const settle = pipesEnded ? Promise.resolve() : settledWithin(pipesEnd, 50);
           void settle.then(() => this.fireClose()).then(r);
         });
@@ -191,7 +209,8 @@ export class ProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo) return Promise.reject(new Error(PROCESS_NOT_RUNNING));
+    if (!stdin || stdin.destroyed || !stdin.writable || this.exitInfo)
+      return Promise.reject(new Error(PROCESS_NOT_RUNNING));
     if (!stdin.writableCorked) {
       // The messages sent in this tick go out in one write (a burst of calls is one wake-up of the
       // server, not a hundred).

@@ -61,7 +61,9 @@ function listProc(): Promise<string[]> {
 }
 
 function ps(): Promise<string> {
-  return new Promise((resolve) => execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' }, (err, out) => resolve(err ? '' : out)));
+  return new Promise((resolve) =>
+    execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' }, (err, out) => resolve(err ? '' : out)),
+  );
 }
 
 let inFlight: Promise<ProcInfo[]> | undefined;
@@ -90,7 +92,8 @@ async function readSnapshot(): Promise<ProcInfo[]> {
   // No ps: the process group signal still covers the usual case.
   for (const line of (await ps()).split('\n')) {
     const [pid, ppid, pgrp, stat] = line.trim().split(/\s+/);
-    if (pid && ppid && pgrp && !stat?.startsWith('Z')) out.push({ pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) });
+    if (pid && ppid && pgrp && !stat?.startsWith('Z'))
+      out.push({ pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) });
   }
   return out;
 }

@@ -35,7 +35,11 @@ export function planSpawn(command: string, args: readonly string[], ctx: PlanCon
   if (ctx.platform !== 'win32') return { file: command, args: [...args] };
   const file = ctx.resolve?.(command) ?? command;
   if (EXECUTABLE.test(file)) return { file, args: [...args] };
-  return { file: ctx.comspec ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${cmdLine(command, args, NODE_MODULES_SHIM.test(file))}"`], windowsVerbatimArguments: true };
+  return {
+    file: ctx.comspec ?? 'cmd.exe',
+    args: ['/d', '/s', '/c', `"${cmdLine(command, args, NODE_MODULES_SHIM.test(file))}"`],
+    windowsVerbatimArguments: true,
+  };
 }
 
 /**

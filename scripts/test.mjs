@@ -245,6 +245,10 @@ const packaging =
     : undefined;
 if (status === 0) status = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 if (status !== 0) failed('the type check');
+// The formatter and the linter (biome.json): a file not as the formatter writes it, or a lint error, fails the run.
+if (status === 0)
+  status = run(process.execPath, ['node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.']);
+if (status !== 0) failed('the format and lint check (npm run format writes the formatting)');
 const pack = await packaging;
 if (pack && pack.status !== 0) {
   pack.print();

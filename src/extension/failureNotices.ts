@@ -50,9 +50,7 @@ export class FailureNotices implements vscode.Disposable {
     const [first] = still;
     const one = still.length === 1 ? first : undefined;
     const text = noticeText(
-      one
-        ? `MinAgent: server "${one.server}" ${one.crashed ? 'crashed and did not come back' : 'failed to start'}${IN_SANDBOX.test(one.message) ? ' in its sandbox' : ''}: ${cut(summarizeError(one.message, one.stderrTail).line)}`
-        : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`,
+      one ? oneFailed(one) : `MinAgent: ${still.length} servers failed: ${still.map((f) => f.server).join(', ')}.`,
     );
     const logs = 'Show Logs';
     const restart = one ? 'Restart' : 'Restart Them';
@@ -80,4 +78,11 @@ const IN_SANDBOX = /^[^;]*, in its sandbox \(denied: /;
 
 function cut(text: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The notice for one server that failed: how, where, and the line of its error that says why. */
+function oneFailed(one: { server: string; crashed?: boolean; message: string; stderrTail: string }): string {
+  const how = one.crashed ? 'crashed and did not come back' : 'failed to start';
+  const where = IN_SANDBOX.test(one.message) ? ' in its sandbox' : '';
+  return `MinAgent: server "${one.server}" ${how}${where}: ${cut(summarizeError(one.message, one.stderrTail).line)}`;
 }

@@ -32,7 +32,13 @@ export class StatusBar implements vscode.Disposable {
     const tools = counts.model;
     const uncounted = uncountedNote(counts);
     this.item.text = `${starting ? '$(loading~spin)' : '$(plug)'} ${running}/${total} · ${tools} tool${tools === 1 ? '' : 's'}`;
-    this.item.tooltip = `MinAgent: ${running} of ${total} servers running${starting ? `, ${starting} starting` : ''}${signIn ? `, ${signIn} waiting for you to sign in` : ''}${failed ? `, ${failed} failed` : ''}; ${toolCountText(counts)}${uncounted ? `\n${uncounted}` : ''}`;
+    const states = [
+      `${running} of ${total} servers running`,
+      ...(starting ? [`${starting} starting`] : []),
+      ...(signIn ? [`${signIn} waiting for you to sign in`] : []),
+      ...(failed ? [`${failed} failed`] : []),
+    ];
+    this.item.tooltip = `MinAgent: ${states.join(', ')}; ${toolCountText(counts)}${uncounted ? `\n${uncounted}` : ''}`;
     this.item.backgroundColor =
       failed === 0
         ? undefined

@@ -70,8 +70,8 @@ export class AppFrames {
   /** A host message about an app. */
   handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' }>): void {
     if (m.type === 'appFrame') m.consent ? this.ask(m.callId, m.consent) : this.show(m.callId, m.url, m.error);
-    else if (m.type === 'appMessage')
-      this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*'); // an opaque origin: only `*` reaches it
+    // An opaque origin: only `*` reaches it.
+    else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*');
     else if (m.type === 'appSize') this.resize(m.callId, m.height);
     else if (m.place === 'tab') this.inTab(m.callId);
     else if (m.place === 'pip') this.pin(m.callId);

@@ -47,7 +47,12 @@ export class BudgetMeterView {
     const over = b.over !== undefined;
     this.root.classList.toggle('over', over);
     this.root.classList.toggle('trimmed', !!b.trimmed);
-    this.label.textContent = `${about}${formatTokens(b.total)} / ${formatTokens(b.window)}${b.deferred ? ` · ${b.deferred.count.toLocaleString('en-US')} deferred` : ''}${b.trimmed ? ' · trimmed' : ''}${over ? ' · too long' : ''}`;
+    const notes = [
+      ...(b.deferred ? [`${b.deferred.count.toLocaleString('en-US')} deferred`] : []),
+      ...(b.trimmed ? ['trimmed'] : []),
+      ...(over ? ['too long'] : []),
+    ];
+    this.label.textContent = [`${about}${formatTokens(b.total)} / ${formatTokens(b.window)}`, ...notes].join(' · ');
     const lines = this.rows(b, tools).map(([k, v]) => `${k}: ${v}`);
     lines.push(this.summary(b));
     if (b.trimmed) lines.push('', b.trimmed);
@@ -91,7 +96,8 @@ export class BudgetMeterView {
   /** The sentence under the parts: the total against the window, and how it was counted. */
   private summary(b: BudgetView): string {
     const reserve = b.reserve ? `, ${formatTokens(b.reserve)} kept for the answer` : '';
-    return `Next request: ${b.exact ? '' : 'about '}${formatTokens(b.total)} of ${formatTokens(b.window - b.reserve)} usable tokens (window ${formatTokens(b.window)}: ${b.windowSource}${reserve}). Counted by ${b.counter}.`;
+    const usable = `${formatTokens(b.window - b.reserve)} usable tokens (window ${formatTokens(b.window)}: ${b.windowSource}${reserve})`;
+    return `Next request: ${b.exact ? '' : 'about '}${formatTokens(b.total)} of ${usable}. Counted by ${b.counter}.`;
   }
 
   private rows(b: BudgetView, tools: number): Array<[string, string]> {

@@ -68,8 +68,15 @@ describe('the demo', () => {
         try {
           await waitFor('the caret in the chat input on arrival', async () => (await focused()) === 'input', 120_000);
         } catch (err) {
+          const screenshot = await w.screenshot('demo-arrival-failed');
+          const page = await chat
+            .evaluate(
+              'JSON.stringify({ hasFocus: document.hasFocus(), active: document.activeElement && document.activeElement.tagName + "#" + document.activeElement.id })',
+            )
+            .catch((e: Error) => e.message);
+          const workbench = await w.page.evaluate('document.activeElement && document.activeElement.className');
           throw new Error(
-            `${(err as Error).message} (screenshot: ${await w.screenshot('demo-arrival-failed')}; page: ${await chat.evaluate('JSON.stringify({ hasFocus: document.hasFocus(), active: document.activeElement && document.activeElement.tagName + "#" + document.activeElement.id })').catch((e: Error) => e.message)}, workbench focus: ${await w.page.evaluate('document.activeElement && document.activeElement.className')})`,
+            `${(err as Error).message} (screenshot: ${screenshot}; page: ${page}, workbench focus: ${workbench})`,
           );
         }
         // Nothing else competes: VS Code's own Chat is not open, and no git notice.

@@ -206,7 +206,8 @@ describe('the Tools tree, polished', () => {
             await one.first().locator('.monaco-button', { hasText: 'Show Logs' }).click();
             const output = page.locator('.part.panel .monaco-editor .view-lines').first();
             // Its own channel: lines without the "[missing]" tag the shared log puts on them, and no other server's.
-            const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' '); // Monaco renders spaces as nbsp
+            // Monaco renders spaces as nbsp.
+            const outputText = async () => (await output.innerText().catch(() => '')).replace(/\s+/g, ' ');
             await waitFor(
               'the server log in the Output view',
               async () => /\[error\] server "missing": server process exited with code 1/.test(await outputText()),

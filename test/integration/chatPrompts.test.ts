@@ -132,6 +132,8 @@ describe('server prompts in the chat', { timeout: 60_000 }, () => {
         { role: 'user', text: 'Summarize note guide of the beta in a short style.' },
         { role: 'user', text: '[resource <library://notes/guide>]\nHow to use the beta: read the notes.' },
       ],
+      // Sent with every tool: nothing deferred (a later switch is marked).
+      deferred: false,
     });
     assert.ok(
       got.some((m) => m.type === 'append' && m.item.kind === 'prompt'),

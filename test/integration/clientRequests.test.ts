@@ -313,7 +313,8 @@ describe('a user who takes longer than the call timeout', { timeout: 60_000 }, (
   test('the call waits while the form is open (2025 era: the call is open meanwhile) instead of timing out on the user', async () => {
     hub.reconcile([fixture('asker', 'asker.mjs')]);
     await hub.whenIdle();
-    s.ui.formGate = new Promise((resolve) => setTimeout(resolve, 4000)); // the user reads for 4 s; calls time out after 1.5 s
+    // The user reads for 4 s; calls time out after 1.5 s.
+    s.ui.formGate = new Promise((resolve) => setTimeout(resolve, 4000));
     s.ui.form = (ask) => ({ action: 'accept', content: { ...initialValues(ask.fields), name: 'Slow Sam' } });
     assert.equal(
       await hub.registry.call('ask_profile', {}),

@@ -37,8 +37,12 @@ function describeBlock(block: ContentBlock, server: string | undefined): string 
       return `[image ${block.mimeType}, ${base64Bytes(block.data)} bytes]`;
     case 'audio':
       return `[audio ${block.mimeType}, ${base64Bytes(block.data)} bytes]`;
-    case 'resource_link':
-      return `[resource link${from}: ${block.title ?? block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.size !== undefined ? `, ${block.size} bytes` : ''}${block.description ? ` - ${block.description}` : ''}]`;
+    case 'resource_link': {
+      const type = block.mimeType ? ` (${block.mimeType})` : '';
+      const size = block.size !== undefined ? `, ${block.size} bytes` : '';
+      const about = block.description ? ` - ${block.description}` : '';
+      return `[resource link${from}: ${block.title ?? block.name} <${block.uri}>${type}${size}${about}]`;
+    }
     case 'resource': {
       const r = block.resource;
       if ('text' in r && typeof r.text === 'string')

@@ -46,7 +46,11 @@ export function traceSummary(server: string, trace: Pick<McpTrace, 'entries' | '
 /** One message's kept text, pretty-printed when it is whole JSON, after a comment line that says what it is. */
 export function traceDetail(server: string, entry: TraceEntry): string {
   const peer = entry.app !== undefined ? `the app of tool "${entry.app}" of server "${server}"` : `server "${server}"`;
-  const what = `// ${entry.direction === 'out' ? 'sent to' : 'received from'} ${peer} at ${new Date(entry.at).toISOString()}: ${entry.kind}${entry.method ? ` ${entry.method}` : ''}${entry.id !== undefined ? ` (id ${String(entry.id)})` : ''}, ${formatBytes(entry.size)}${entry.durationMs !== undefined ? `, ${entry.durationMs} ms after its request` : ''}`;
+  const way = entry.direction === 'out' ? 'sent to' : 'received from';
+  const method = entry.method ? ` ${entry.method}` : '';
+  const id = entry.id !== undefined ? ` (id ${String(entry.id)})` : '';
+  const after = entry.durationMs !== undefined ? `, ${entry.durationMs} ms after its request` : '';
+  const what = `// ${way} ${peer} at ${new Date(entry.at).toISOString()}: ${entry.kind}${method}${id}, ${formatBytes(entry.size)}${after}`;
   const lines = [what];
   if (entry.cut) lines.push(`// only the head was kept: ${entry.cut} more characters were not`);
   let body = entry.text;

@@ -88,6 +88,8 @@ export class ScrollFollow {
   }
 
   private updateJump(): void {
+    // Nothing below any more (the turn was taken back, the chat emptied): there is nothing to jump to.
+    if (this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < NEAR_END) this.pinned = true;
     if (this.pinned) {
       this.jump.hidden = true;
       return;

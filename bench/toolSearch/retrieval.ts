@@ -16,7 +16,7 @@ import { toolTokens, sum } from '../../src/core/budget/tokens';
 import type { ServerHub } from '../../src/core/mcp/hub';
 import { searchToolSchema } from '../../src/core/toolSearch/deferral';
 import { SEARCH_LOADS, ToolIndex } from '../../src/core/toolSearch/toolIndex';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT } from '../../test/helpers';
 import { record } from '../results';
 

@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from '../core/logger';
+import { silentLogger, type Logger } from '../core/base/logger';
 import type { LoadedConfig } from '../core/settingsFile';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub';

@@ -4,7 +4,7 @@ import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
 import { describeProblem } from '../core/mcp/config/describe';
 import { ServerHub } from '../core/mcp/hub';
-import { streamLogger } from '../core/logger';
+import { streamLogger } from '../core/base/logger';
 import { loadConfig, readSettingsFile, settingsValue } from '../core/settingsFile';
 import { storedInputs } from '../core/mcp/config/storedInputs';
 import { RegistryError } from '../core/registry/client';

@@ -8,7 +8,7 @@ import { suggestedName } from '../core/registry/names';
 import { registryText, SERVER_NAME, type RegistryServer } from '../core/registry/serverJson';
 import { readSettingsFile, settingsValue } from '../core/settingsFile';
 import { writeServerEntry } from '../core/settingsEdit';
-import { errorMessage } from '../core/tools';
+import { errorMessage } from '../core/toolRegistry/toolRegistry';
 import type { Terminal } from './approve';
 import { UsageError, type Output } from './commands';
 import { terminalLine } from './terminalText';

@@ -5,7 +5,7 @@ import { tryTool } from './tryTool';
 import { addServer } from './addServer';
 import type { ServerLogs } from './serverLogs';
 import type { ResultDocuments } from './resultDocuments';
-import { taggedLogger, type Logger } from '../core/logger';
+import { taggedLogger, type Logger } from '../core/base/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */

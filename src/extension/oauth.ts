@@ -10,7 +10,7 @@ import {
   type RedirectReceiver,
 } from '../core/auth/redirect';
 import type { SecretStore } from '../core/auth/store';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/base/logger';
 import type { ServerHub } from '../core/mcp/hub';
 import { setting } from './trustedSettings';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { countTools, toolCountText, uncountedNote } from '../core/toolCounts';
+import { countTools, toolCountText, uncountedNote } from '../core/toolRegistry/toolCounts';
 import { signInLook } from './oauth';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeLaunch, describeProblem } from '../core/mcp/config/describe';
@@ -8,8 +8,8 @@ import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
 import { failureText, type ServerHub, type ServerInfo } from '../core/mcp/hub';
 import { assertNever } from '../core/mcp/connection/state';
-import type { Tool } from '../core/tools';
-import type { ToolSwitches } from '../core/toolSwitches';
+import type { Tool } from '../core/toolRegistry/toolRegistry';
+import type { ToolSwitches } from '../core/toolRegistry/toolSwitches';
 import type { ToolPins } from '../core/toolSearch/pins';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Disposable } from '../core/event';
+import type { Disposable } from '../core/base/event';
 import type { ServerHub } from '../core/mcp/hub';
 import { traceDetail, traceLinks, traceSummary } from '../core/mcp/trace/traceText';
 import { pickServer } from './commands';

@@ -7,7 +7,7 @@ import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { asResult } from '../../src/core/toolResult';
+import { asResult } from '../../src/core/toolRegistry/toolResult';
 import { fixture, parseError, SERVERS, waitFor } from '../helpers';
 
 const TIMEOUT = { timeout: 30_000 };

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import { silentLogger } from '../../src/core/logger';
+import { silentLogger } from '../../src/core/base/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';

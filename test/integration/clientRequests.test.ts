@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import { silentLogger } from '../../src/core/logger';
+import { silentLogger } from '../../src/core/base/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { initialValues, type FieldValue } from '../../src/shared/form';

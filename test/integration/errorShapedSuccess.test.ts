@@ -1,5 +1,5 @@
 // A server whose tool answers with the text `{"error":"x"}` succeeded: how a call ended comes from the
-// call (src/core/toolResult.ts), never from what its text looks like. Through the chat (its card and
+// call (src/core/toolRegistry/toolResult.ts), never from what its text looks like. Through the chat (its card and
 // the exported chat), the trace and the CLI, against the research fixture's echo; and a real failure
 // (a tool the server fails with isError) still reads as one.
 import assert from 'node:assert/strict';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ServerHub } from '../../src/core/mcp/hub';
-import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
+import { WIRE_NAME_PATTERN } from '../../src/core/toolRegistry/wireNames';
 import { McpToolSource, type SourceOptions } from '../../src/core/mcp/connection/source';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { processTree } from '../../src/core/mcp/transport/processTree';

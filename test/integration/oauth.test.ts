@@ -8,7 +8,7 @@ import { LoopbackReceiver } from '../../src/core/auth/redirect';
 import { MemorySecretStore } from '../../src/core/auth/store';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import { followInBrowser, startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
 /** Each test's own limit (a sign-in is a few HTTP round trips; the machine may be busy). */

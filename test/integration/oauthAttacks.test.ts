@@ -11,7 +11,7 @@ import { LoopbackReceiver } from '../../src/core/auth/redirect';
 import { MemorySecretStore } from '../../src/core/auth/store';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import { createTestHost, type TestHost } from '../netns';
 import { followInBrowser, startOAuthFixture, startOAuthFixtureIn, type OAuthFixture } from '../oauthFixture';
 

@@ -10,7 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';

@@ -13,7 +13,7 @@ import { describeEndpoint } from '../../src/core/mcp/config/describe';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { Attachments } from '../../src/core/chat/attachments';
@@ -23,7 +23,7 @@ import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
 import { isFeatureError } from '../../src/core/mcp/features/featureTypes';
 import { formatPromptMessages } from '../../src/core/mcp/features/prompts';
-import type { ToolResource } from '../../src/core/tools';
+import type { ToolResource } from '../../src/core/toolRegistry/toolRegistry';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import { freePort, httpMcpServer, ROOT, SERVERS, stopFixtures } from '../helpers';
 

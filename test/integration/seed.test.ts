@@ -8,7 +8,7 @@ import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { ServerHub } from '../../src/core/mcp/hub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { fixture, parseError } from '../helpers';
 
 const SEED_NAMES = ['echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count'];

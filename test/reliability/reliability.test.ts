@@ -14,7 +14,7 @@ import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../../src/core/mcp/confi
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { failureText, ServerHub } from '../../src/core/mcp/hub';
-import { WIRE_NAME_PATTERN } from '../../src/core/mcp/tools/naming';
+import { WIRE_NAME_PATTERN } from '../../src/core/toolRegistry/wireNames';
 import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';

@@ -16,7 +16,7 @@ import { ChatRouter } from '../../src/core/chat/router';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import type { TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
 import { chatView, oneModel, quietActions } from '../chatHarness';

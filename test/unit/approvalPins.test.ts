@@ -6,7 +6,7 @@ import { preapproval, type PolicyContext } from '../../src/core/approvals/policy
 import type { ApprovalRequest } from '../../src/core/agent/agent';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
-import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
+import { pinOf, ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 function storage(initial: Record<string, unknown> = {}): GrantStorage & { data: Map<string, unknown> } {
   const data = new Map(Object.entries(initial));

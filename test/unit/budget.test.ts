@@ -13,7 +13,7 @@ import { counterFor, o200kCounter } from '../../src/core/budget/limits';
 import { startO200kWorker } from '../../src/core/budget/tokenizerWorker';
 import { estimateCounter, messageTokens } from '../../src/core/budget/tokens';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT } from '../helpers';
 
 interface WireMessage {

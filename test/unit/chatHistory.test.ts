@@ -10,7 +10,7 @@ import { FileConversationStore } from '../../src/core/chat/store/fileConversatio
 import { ChatRouter } from '../../src/core/chat/router';
 import { quietActions } from '../chatHarness';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import type { HostMessage } from '../../src/shared/protocol';
 import { offerOf } from '../helpers';
 

@@ -10,7 +10,7 @@ import { ChatRouter } from '../../src/core/chat/router';
 import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { BudgetMeter } from '../../src/extension/chat/budgetMeter';
 import type { HostMessage, TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';

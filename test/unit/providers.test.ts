@@ -7,7 +7,7 @@ import type { ChatModel } from '../../src/core/agent/model';
 import type { ChatMessage } from '../../src/core/agent/messages';
 import { AnthropicModel } from '../../src/core/models/anthropic';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT, waitFor } from '../helpers';
 
 interface Mock {

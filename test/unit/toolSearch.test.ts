@@ -7,7 +7,7 @@ import { planTools, SEARCH_TOOL, touchedTools, type SearchResult } from '../../s
 import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { tokenize } from '../../src/core/toolSearch/terms';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 const tool = (name: string, server: string, description: string, params: Record<string, string> = {}): Tool => ({
   name,

@@ -6,12 +6,12 @@ import {
   type ToolImage,
   type ToolRegistry,
   type ToolResource,
-} from '../tools';
+} from '../toolRegistry/toolRegistry';
 import { BudgetError } from '../budget/fit';
 import { fitForModel } from '../budget/request';
 import { DEFAULT_WINDOW } from '../budget/window';
 import type { ChatMessage, ToolCall } from './messages';
-import { asResult, failed, type ToolResult, type ToolStatus } from '../toolResult';
+import { asResult, failed, type ToolResult, type ToolStatus } from '../toolRegistry/toolResult';
 import { searchStep } from './providerSearch';
 import type { AgentToolOptions } from './toolOptions';
 import type { ChatModel } from './model';

@@ -1,6 +1,6 @@
 import { SEARCH_TOOL } from '../toolSearch/deferral';
 import { firstLine } from '../toolSearch/toolIndex';
-import type { ToolRegistry } from '../tools';
+import type { ToolRegistry } from '../toolRegistry/toolRegistry';
 import type { ProviderSearch } from './messages';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import type { HttpServerConfig, ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { ServerAuth } from './provider';

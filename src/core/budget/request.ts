@@ -1,6 +1,6 @@
 import type { ChatModel } from '../agent/model';
 import type { ChatMessage } from '../agent/messages';
-import { errorMessage, type ToolSchema } from '../tools';
+import { errorMessage, type ToolSchema } from '../toolRegistry/toolRegistry';
 import { BudgetError, describeTrim, fitRequest } from './fit';
 
 /** A request as it goes to the model, and a note for the user when it was trimmed to fit. */

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../agent/messages';
-import { Emitter } from '../event';
+import { Emitter } from '../base/event';
 import type { TranscriptItem } from '../../shared/protocol';
 
 /** What changed in a conversation: the chat views apply exactly this, never the whole state. */

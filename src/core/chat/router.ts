@@ -1,6 +1,6 @@
-import type { Disposable } from '../event';
-import { silentLogger, type Logger } from '../logger';
-import { errorMessage } from '../tools';
+import type { Disposable } from '../base/event';
+import { silentLogger, type Logger } from '../base/logger';
+import { errorMessage } from '../toolRegistry/toolRegistry';
 import type { ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { describeDropped, parseWebviewMessage } from '../../shared/validate';
 import type { ChatActions, Post } from './chatActions';

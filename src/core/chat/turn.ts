@@ -1,8 +1,8 @@
-import type { ToolStatus } from '../toolResult';
+import type { ToolStatus } from '../toolRegistry/toolResult';
 import { searchCardLines } from '../toolSearch/searchCard';
 import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
 import type { ChatModel } from '../agent/model';
-import { errorMessage, type ToolRegistry } from '../tools';
+import { errorMessage, type ToolRegistry } from '../toolRegistry/toolRegistry';
 import type { ToolOffer } from '../toolSearch/toolOffer';
 import { deferralSwitch, watchedOffer } from './deferralNotice';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';

@@ -1,4 +1,4 @@
-import { Emitter } from '../event';
+import { Emitter } from '../base/event';
 import type { TakenContext } from './attachments';
 import type { Conversation } from './conversation';
 import { Turn, type EndReason, type TurnHost, type TurnInput, type TurnOutcome } from './turn';

@@ -1,6 +1,6 @@
-import { Emitter } from '../event';
-import { silentLogger, taggedLogger, type Logger } from '../logger';
-import { ToolRegistry } from '../tools';
+import { Emitter } from '../base/event';
+import { silentLogger, taggedLogger, type Logger } from '../base/logger';
+import { ToolRegistry } from '../toolRegistry/toolRegistry';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from './config/hubSettings';
 import type { ConfigProblem, ServerConfig } from './config/serverConfig';
 import { McpToolSource } from './connection/source';

@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type * as vscode from 'vscode';
 import type { AppDocuments } from '../../core/apps/appDocuments';
 import type { Post } from '../../core/chat/chatActions';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub';
 import { serverIdentity } from '../../core/mcp/config/identity';

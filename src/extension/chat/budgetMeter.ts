@@ -3,8 +3,8 @@ import type { ChatModel } from '../../core/agent/model';
 import type { ChatMessage } from '../../core/agent/messages';
 import { measureRequest, type BudgetBreakdown } from '../../core/budget/breakdown';
 import { describeTrim } from '../../core/budget/fit';
-import { Emitter } from '../../core/event';
-import type { ToolSchema } from '../../core/tools';
+import { Emitter } from '../../core/base/event';
+import type { ToolSchema } from '../../core/toolRegistry/toolRegistry';
 import type { BudgetView, HostMessage } from '../../shared/protocol';
 
 /** What the meter measures: the conversation as the next turn would send it. */

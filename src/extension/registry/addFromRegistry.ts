@@ -3,7 +3,7 @@ import { storedInputKey } from '../../core/mcp/config/storedInputs';
 import { commandExists } from '../../core/mcp/transport/findCommand';
 import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/registry/launch';
 import { registryText, type ServerJson } from '../../core/registry/serverJson';
-import { errorMessage } from '../../core/tools';
+import { errorMessage } from '../../core/toolRegistry/toolRegistry';
 import { visibleLine } from '../../shared/visibleText';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { openServerEntry } from '../settingsLocation';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { RegistryClient } from '../../core/registry/client';
 import { allowedBy, due, refreshCatalog, type CatalogState } from '../../core/registry/catalog';
 import type { RegistryServer } from '../../core/registry/serverJson';
-import { errorMessage } from '../../core/tools';
+import { errorMessage } from '../../core/toolRegistry/toolRegistry';
 
 /** The official MCP Registry: `minagent.registries`' default. */
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/';

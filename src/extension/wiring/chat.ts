@@ -6,7 +6,7 @@ import type { LegacyConversation } from '../../core/chat/store/legacy';
 import { ChatPrompts } from '../../core/chat/prompts';
 import { ChatRouter } from '../../core/chat/router';
 import { TurnRunner } from '../../core/chat/turns';
-import { taggedLogger } from '../../core/logger';
+import { taggedLogger } from '../../core/base/logger';
 import type { ServerHub } from '../../core/mcp/hub';
 import { draftWithAttachments, vscodeChatActions } from '../chat/actions';
 import { Approvals } from '../chat/approvals';

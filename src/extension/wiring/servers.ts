@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
 import type { AuthManager } from '../../core/auth/manager';
-import { taggedLogger, type Logger } from '../../core/logger';
+import { taggedLogger, type Logger } from '../../core/base/logger';
 import { ServerHub } from '../../core/mcp/hub';
 import { enableOrphanGuard } from '../../core/mcp/transport/orphanGuard';
 import { editorEraMemory } from '../eraStore';

@@ -1,5 +1,5 @@
 // Keeping a conversation's file within its bound: what goes when it grows past it.
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import type { Conversation } from '../conversation';
 
 export const RESULTS_REMOVED =

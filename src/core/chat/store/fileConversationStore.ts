@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { silentLogger, type Logger } from '../../logger';
-import { errorMessage } from '../../tools';
+import { silentLogger, type Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { Conversation } from '../conversation';
 import { compact, DEFAULT_MAX_FILE_BYTES } from './compaction';
 import { firstLine, IndexFile, MAX_TITLE, type Index, type IndexEntry } from './conversationIndex';

@@ -1,5 +1,5 @@
-import { Emitter, type Disposable } from '../../event';
-import type { Tool } from '../../tools';
+import { Emitter, type Disposable } from '../../base/event';
+import type { Tool } from '../../toolRegistry/toolRegistry';
 import type { HubSettings } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
 import type {

@@ -1,4 +1,4 @@
-import type { Tool } from '../../tools';
+import type { Tool } from '../../toolRegistry/toolRegistry';
 import { assignNames, type ConflictPolicy, type NamingProblem } from '../tools/naming';
 
 /** One server's tools as its source registered them (under the server's own names). */

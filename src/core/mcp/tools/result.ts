@@ -1,6 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import type { ToolResource } from '../../tools';
-import { failed, succeeded, type ToolResult } from '../../toolResult';
+import type { ToolResource } from '../../toolRegistry/toolRegistry';
+import { failed, succeeded, type ToolResult } from '../../toolRegistry/toolResult';
 
 /**
  * Turns a `tools/call` result into the string the registry returns. Text blocks are joined;

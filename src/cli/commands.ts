@@ -8,7 +8,7 @@ import { createModel, DEFAULT_BASE_URLS, KEY_ENV, type ProviderSpec } from '../c
 import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
-import { failureText, type ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub/serverHub';
 import { table, terminalLine } from './terminalText';
 import type { ToolVisibility } from '../core/toolRegistry/toolTypes';
 import { forApp, forModel, type Tool } from '../core/toolRegistry/toolRegistry';

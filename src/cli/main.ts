@@ -3,7 +3,7 @@ import { dirname, basename, join, resolve } from 'node:path';
 import { cliConfigDir, FileSecretStore } from '../core/auth/fileStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
 import { describeProblem } from '../core/mcp/config/describe';
-import { ServerHub } from '../core/mcp/hub';
+import { ServerHub } from '../core/mcp/hub/serverHub';
 import { streamLogger } from '../core/base/logger';
 import { loadConfig, readSettingsFile, settingsValue } from '../core/settingsFile';
 import { storedInputs } from '../core/mcp/config/storedInputs';

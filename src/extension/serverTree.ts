@@ -6,7 +6,7 @@ import { describeEndpoint, describeLaunch, describeProblem } from '../core/mcp/c
 import { serverRedactor } from '../core/mcp/config/serverRedactor';
 import { describeProtocol } from '../core/mcp/connection/era';
 import { markdownCode, markdownText } from '../shared/markdownText';
-import { failureText, type ServerHub, type ServerInfo } from '../core/mcp/hub';
+import { failureText, type ServerHub, type ServerInfo } from '../core/mcp/hub/serverHub';
 import { assertNever } from '../core/mcp/connection/state';
 import type { Tool } from '../core/toolRegistry/toolRegistry';
 import type { ToolSwitches } from '../core/toolRegistry/toolSwitches';

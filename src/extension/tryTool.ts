@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isFailure } from '../core/toolRegistry/toolResult';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { checkArguments, exampleArguments } from '../core/toolRegistry/schema';
 import type { Logger } from '../core/base/logger';
 import { firstValueSelection, resultDocument } from '../core/tryToolText';

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { asResult } from '../../src/core/toolRegistry/toolResult';
 import { fixture, parseError, SERVERS, waitFor } from '../helpers';
 

@@ -15,7 +15,7 @@ import { silentLogger } from '../../src/core/base/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import { fixture, ROOT, SERVERS } from '../helpers';
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { estimateCounter } from '../../src/core/budget/tokens';
 import { measureRequest } from '../../src/core/budget/breakdown';
 import { attachableResources, Attachments } from '../../src/core/chat/attachments';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { countTools, toolCountText, uncountedNote } from '../../src/core/toolRegistry/toolCounts';
 import { fixture, offerOf } from '../helpers';
 

@@ -11,7 +11,7 @@ import { FileConversationStore } from '../../src/core/chat/store/fileConversatio
 import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { estimateCounter } from '../../src/core/budget/tokens';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { expandTemplate } from '../../src/core/mcp/features/resources';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { parseHostMessage, parseWebviewMessage } from '../../src/shared/validate';

@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import type { CardResource, ToolCard } from '../../src/shared/protocol';
 import { isTranscriptItem, parseWebviewMessage } from '../../src/shared/validate';

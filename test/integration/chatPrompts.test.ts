@@ -14,7 +14,7 @@ import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatPrompts } from '../../src/core/chat/prompts';
 import { ChatRouter } from '../../src/core/chat/router';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { HostMessage, PromptChoice } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
 import { fixture, offerOf } from '../helpers';

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { silentLogger } from '../../src/core/base/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';

@@ -12,7 +12,7 @@ import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatRouter } from '../../src/core/chat/router';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import type { ToolCard } from '../../src/shared/protocol';
 import { chatView, quietActions } from '../chatHarness';

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { WIRE_NAME_PATTERN } from '../../src/core/toolRegistry/wireNames';
 import { McpToolSource, type SourceOptions } from '../../src/core/mcp/connection/source';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';

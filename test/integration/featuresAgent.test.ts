@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 import { fixture, parseError, reference } from '../helpers';
 

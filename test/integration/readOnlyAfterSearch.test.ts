@@ -11,7 +11,7 @@ import { ApprovalPolicy } from '../../src/core/approvals/approvalPolicy';
 import { ChatRouter } from '../../src/core/chat/router';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
 import { ToolIndex } from '../../src/core/toolSearch/toolIndex';

@@ -6,7 +6,7 @@ import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, grantKey, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { preapproval } from '../../src/core/approvals/policy';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
 import { fixture, parseError } from '../helpers';
 

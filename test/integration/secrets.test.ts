@@ -12,7 +12,7 @@ import { ScriptedModel } from '../../src/core/agent/model';
 import { describeEndpoint } from '../../src/core/mcp/config/describe';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { Logger } from '../../src/core/base/logger';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';

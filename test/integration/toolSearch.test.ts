@@ -12,7 +12,7 @@ import { ChatRouter } from '../../src/core/chat/router';
 import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
 import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { SEARCH_TOOL } from '../../src/core/toolSearch/deferral';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';

@@ -13,7 +13,7 @@ import { describeProblem } from '../../src/core/mcp/config/describe';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { failureText, ServerHub } from '../../src/core/mcp/hub';
+import { failureText, ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { WIRE_NAME_PATTERN } from '../../src/core/toolRegistry/wireNames';
 import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../agent/messages';
 import type { Event } from '../base/event';
-import type { NamedPrompt } from '../mcp/features/catalog';
+import type { NamedPrompt } from '../mcp/hub/catalog';
 import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/features/featureTypes';
 import { describeContent } from '../mcp/features/prompts';
 import type { ToolImage } from '../toolRegistry/toolRegistry';

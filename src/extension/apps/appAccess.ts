@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/agent/agent';
 import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { forApp, pinOf } from '../../core/toolRegistry/toolRegistry';
 
 /**

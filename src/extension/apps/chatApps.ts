@@ -4,7 +4,7 @@ import type { AppDocuments } from '../../core/apps/appDocuments';
 import type { Post } from '../../core/chat/chatActions';
 import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { serverIdentity } from '../../core/mcp/config/identity';
 import type { AppLook, ToolCard } from '../../shared/protocol';
 import { APP_CONSENT_DETAIL, type AppAccess } from './appAccess';

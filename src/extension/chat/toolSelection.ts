@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../core/agent/messages';
 import { Emitter } from '../../core/base/event';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { forApp, forModel, type Tool, type ToolSchema } from '../../core/toolRegistry/toolRegistry';
 import type { ToolSwitches } from '../../core/toolRegistry/toolSwitches';
 import { DEFAULT_DEFERRAL, type DeferralSettings } from '../../core/toolSearch/deferral';

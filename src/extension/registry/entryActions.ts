@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerHub, ServerInfo } from '../../core/mcp/hub';
+import type { ServerHub, ServerInfo } from '../../core/mcp/hub/serverHub';
 import { inputReferences, storedInputKey } from '../../core/mcp/config/storedInputs';
 import { plansOf } from '../../core/registry/launch';
 import { shownCommand } from '../../core/registry/shownCommand';

@@ -7,7 +7,7 @@ import { ChatPrompts } from '../../core/chat/prompts';
 import { ChatRouter } from '../../core/chat/router';
 import { TurnRunner } from '../../core/chat/turns';
 import { taggedLogger } from '../../core/base/logger';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { draftWithAttachments, vscodeChatActions } from '../chat/actions';
 import { Approvals } from '../chat/approvals';
 import { showChatHistory } from '../chat/history';

@@ -1,6 +1,4 @@
-/** How a clash between tool names of different servers is resolved. Overwriting is never a policy. */
-export type ConflictPolicy = 'prefix' | 'prefixAll' | 'error';
-export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['prefix', 'prefixAll', 'error'];
+import type { ConflictPolicy } from '../config/hubSettings';
 
 export interface ServerToolNames {
   /** The server's name (its key in settings). */

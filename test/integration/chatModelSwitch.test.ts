@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ChatRouter } from '../../src/core/chat/router';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ScriptedModel } from '../../src/core/agent/model';
 import type { ChatMessage } from '../../src/core/agent/messages';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatPrompts } from '../../src/core/chat/prompts';
 import { ChatRouter } from '../../src/core/chat/router';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatRouter } from '../../src/core/chat/router';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import type { ApprovalRequest } from '../../src/core/agent/agent';
 import { ApprovalPolicy } from '../../src/core/approvals/approvalPolicy';
 import { ChatRouter } from '../../src/core/chat/router';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';

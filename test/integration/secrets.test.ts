@@ -14,7 +14,7 @@ import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { Logger } from '../../src/core/base/logger';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { Attachments } from '../../src/core/chat/attachments';
 import { estimateCounter } from '../../src/core/budget/tokens';

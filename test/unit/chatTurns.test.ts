@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { ChatRouter } from '../../src/core/chat/router';
 import type { TurnHost } from '../../src/core/chat/turn';
 import { TurnRunner } from '../../src/core/chat/turns';

@@ -1,5 +1,5 @@
 import type { TranscriptItem } from '../../shared/protocol';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 import { framed } from '../base/framedText';
 
 /** The most one app may tell the model (`ui/update-model-context`), in characters; longer is cut. */

@@ -10,7 +10,7 @@ import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
 import { appContextSection } from './appContext';
 import { withContext, type TakenContext } from './attachments';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 import type { PromptInput } from './prompts';
 
 /** What the user sent: a message, or a server's prompt expanded into messages. */

@@ -3,7 +3,7 @@
 import type { ChatMessage } from '../../agent/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 
 /** One line of a conversation file. */
 type Line =

@@ -2,7 +2,7 @@
 import type { ChatMessage } from '../../agent/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 
 /** A conversation as the old extension kept it in workspace state (one per workspace). */
 export interface LegacyConversation {

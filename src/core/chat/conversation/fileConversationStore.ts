@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { silentLogger, type Logger } from '../../base/logger';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
-import { Conversation } from '../conversation';
+import { Conversation } from './conversation';
 import { compact, DEFAULT_MAX_FILE_BYTES } from './compaction';
 import { firstLine, IndexFile, MAX_TITLE, type Index, type IndexEntry } from './conversationIndex';
 import { changesText, replay, stateText } from './conversationLog';

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../base/logger';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 import type { ConversationInfo } from './conversationStore';
 
 export interface IndexEntry extends ConversationInfo {

@@ -1,6 +1,7 @@
 import { describeNetwork, type SandboxPolicy } from '../core/mcp/sandbox/policy';
 import { readFileSync } from 'node:fs';
-import { Agent, type ApprovalRequest } from '../core/agent/agent';
+import { Agent } from '../core/agent/agent';
+import type { ApprovalRequest } from '../core/agentTypes/events';
 import { isFailure } from '../core/toolRegistry/toolResult';
 import { APPROVE_MODES } from './approve';
 import { parseScript, type ChatModel } from '../core/agent/model';

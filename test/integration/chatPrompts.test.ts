@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ScriptedModel } from '../../src/core/agent/model';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatPrompts } from '../../src/core/chat/prompts';

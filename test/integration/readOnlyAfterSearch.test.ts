@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import { ApprovalPolicy } from '../../src/core/approvals/approvalPolicy';
 import { ChatRouter } from '../../src/core/chat/router';
 import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';

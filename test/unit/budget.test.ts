@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { BudgetError, fitRequest, pairToolCalls, SHORTENED_CHARS } from '../../src/core/budget/fit';
 import { counterFor, o200kCounter } from '../../src/core/budget/limits';
 import { startO200kWorker } from '../../src/core/budget/tokenizerWorker';

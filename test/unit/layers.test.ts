@@ -114,13 +114,8 @@ test('no import circles in src/', () => {
   assert.deepEqual(circles, []);
 });
 
-/**
- * The folder cycles inside src/core still to break (issue 54), each the folders of one strongly connected
- * group, sorted; `core` is the files at the root of src/core. This list only shrinks: a new cycle, or a known
- * one that grows, fails the test, and so does one that is gone but still listed.
- */
-const KNOWN_CYCLES: string[][] = [['agent', 'approvals', 'budget', 'toolSearch']];
-
+// Folders inside src/core form layers of their own: a folder that imports another is never imported by it,
+// by way of any others (`core` is the files at the root of src/core).
 test('no import circles between the folders of src/core', () => {
   const CORE = join(SRC, 'core');
   const folderOf = (file: string): string => relative(CORE, dirname(file)) || 'core';
@@ -135,10 +130,8 @@ test('no import circles between the folders of src/core', () => {
   }
   const next = new Map([...arrows].map(([folder, to]) => [folder, [...to.keys()]]));
   const groups = stronglyConnected(next).filter((group) => group.length > 1);
-  const known = new Set(KNOWN_CYCLES.map((group) => group.join(' ')));
-  const found = groups.map((group) => [...group].sort());
-  const news = found
-    .filter((group) => !known.has(group.join(' ')))
+  const circles = groups
+    .map((group) => [...group].sort())
     .map((group) => {
       const circle = circleThrough(group, next);
       const steps = circle
@@ -146,13 +139,7 @@ test('no import circles between the folders of src/core', () => {
         .map((to, i) => `  ${circle[i]} -> ${to}: ${arrows.get(circle[i]!)!.get(to)!.join('; ')}`);
       return `${circle.join(' -> ')} (all of: ${group.join(', ')})\n${steps.join('\n')}`;
     });
-  assert.deepEqual(news, [], 'folders of src/core that import one another');
-  const foundKeys = new Set(found.map((group) => group.join(' ')));
-  assert.deepEqual(
-    KNOWN_CYCLES.filter((group) => !foundKeys.has(group.join(' '))),
-    [],
-    'cycles in KNOWN_CYCLES that are no more: take them off the list',
-  );
+  assert.deepEqual(circles, [], 'folders of src/core that import one another');
 });
 
 /** Tarjan's strongly connected components: each group of files that reach one another. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/core/agent/agent';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { resultSources } from '../../src/core/approvals/contextSources';
 import { preapproval, readOnlyRisk, trustedByUser, USER_ORIGIN } from '../../src/core/approvals/policy';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';

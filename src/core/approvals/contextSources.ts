@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from '../agent/messages';
+import type { ChatMessage, ToolCall } from '../agentTypes/messages';
 import type { ToolRegistry } from '../toolRegistry/toolRegistry';
 import { SEARCH_TOOL } from '../toolSearch/deferral';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import { messageTokens, sum, toolTokens, type TokenCounter } from './tokens';
 import { answerReserve, type ContextWindow } from './window';

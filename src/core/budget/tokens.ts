@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import type { ToolSchema } from '../toolRegistry/toolRegistry';
 
 /**

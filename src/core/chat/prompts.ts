@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import type { Event } from '../base/event';
 import type { NamedPrompt } from '../mcp/hub/catalog';
 import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/features/featureTypes';

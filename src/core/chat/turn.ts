@@ -1,6 +1,7 @@
 import type { ToolStatus } from '../toolRegistry/toolResult';
 import { searchCardLines } from '../toolSearch/searchCard';
-import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
+import { Agent } from '../agent/agent';
+import type { AgentEvent, ApprovalRequest, Step } from '../agentTypes/events';
 import type { ChatModel } from '../agent/model';
 import { errorMessage, type ToolRegistry } from '../toolRegistry/toolRegistry';
 import type { ToolOffer } from '../toolSearch/toolOffer';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import { CHARS_PER_TOKEN, PER_TOOL } from '../budget/tokens';
 import type { ToolSchema } from '../toolRegistry/toolRegistry';
 

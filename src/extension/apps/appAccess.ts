@@ -1,6 +1,6 @@
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../core/agent/agent';
+import type { ApprovalRequest } from '../../core/agentTypes/events';
 import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
 import type { ServerHub } from '../../core/mcp/hub/serverHub';

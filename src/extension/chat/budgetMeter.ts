@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
-import type { ChatMessage } from '../../core/agent/messages';
+import type { ChatMessage } from '../../core/agentTypes/messages';
 import { measureRequest, type BudgetBreakdown } from '../../core/budget/breakdown';
 import { describeTrim } from '../../core/budget/fit';
 import { Emitter } from '../../core/base/event';

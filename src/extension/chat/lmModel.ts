@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { abortError, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../../core/agent/model';
-import type { ChatMessage, ToolCall } from '../../core/agent/messages';
+import type { ChatMessage, ToolCall } from '../../core/agentTypes/messages';
 import { IdleWatch } from '../../core/models/idle';
 import type { ModelLimits } from '../../core/budget/limits';
 import { CachedCounter, type TokenCounter } from '../../core/budget/tokens';

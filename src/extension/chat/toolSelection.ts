@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/agent/messages';
+import type { ChatMessage } from '../../core/agentTypes/messages';
 import { Emitter } from '../../core/base/event';
 import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { forApp, forModel, type Tool, type ToolSchema } from '../../core/toolRegistry/toolRegistry';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import { Emitter } from '../../base/event';
 import type { TranscriptItem } from '../../../shared/protocol';
 

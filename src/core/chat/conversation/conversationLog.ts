@@ -1,6 +1,6 @@
 // One conversation's file: JSON lines, appended as the conversation changes; a later line for an
 // item replaces an earlier one, so replaying the file gives the conversation back.
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
 import type { Conversation } from './conversation';

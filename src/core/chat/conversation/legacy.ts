@@ -1,5 +1,5 @@
 // The conversation older versions kept in workspace state (one per workspace), moved into a file once.
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
 import type { Conversation } from './conversation';

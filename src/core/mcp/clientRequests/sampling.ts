@@ -5,7 +5,7 @@ import {
   type CreateMessageResult,
 } from '@modelcontextprotocol/client';
 import type { ChatModel } from '../../agent/model';
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import type { Logger } from '../../base/logger';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { stripUnsafe } from '../../../shared/serverText';

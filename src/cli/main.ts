@@ -7,7 +7,7 @@ import { ServerHub } from '../core/mcp/hub/serverHub';
 import { streamLogger } from '../core/base/logger';
 import { loadConfig, readSettingsFile, settingsValue } from '../core/settingsFile';
 import { storedInputs } from '../core/mcp/config/storedInputs';
-import { RegistryError } from '../core/registry/client';
+import { RegistryError } from '../core/serverRegistry/client';
 import { cliInputsFile, registryAdd, registrySearch } from './registryCommand';
 import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { RegistryClient } from '../../core/registry/client';
-import { allowedBy, due, refreshCatalog, type CatalogState } from '../../core/registry/catalog';
-import type { RegistryServer } from '../../core/registry/serverJson';
+import { RegistryClient } from '../../core/serverRegistry/client';
+import { allowedBy, due, refreshCatalog, type CatalogState } from '../../core/serverRegistry/catalog';
+import type { RegistryServer } from '../../core/serverRegistry/serverJson';
 import { errorMessage } from '../../core/toolRegistry/toolRegistry';
 
 /** The official MCP Registry: `minagent.registries`' default. */

@@ -1,7 +1,7 @@
 // 5. Agent overhead per step: a ScriptedModel and an in-process tool, against calling the tool directly.
 import { Agent } from '../src/core/agent/agent';
 import { ScriptedModel, type ChatModel, type ModelTurn } from '../src/core/agent/model';
-import { ToolRegistry } from '../src/core/tools';
+import { ToolRegistry } from '../src/core/toolRegistry/toolRegistry';
 import { median, record } from './results';
 
 // ScriptedModel records a copy of the conversation at every step (so tests can inspect it): that cost grows with

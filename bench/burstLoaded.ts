@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { fixture } from '../test/helpers';
 import { alternate, median, record } from './results';
 

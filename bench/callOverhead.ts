@@ -1,7 +1,7 @@
 // 1. Tool-call overhead: registry.call through the adapter vs the SDK's Client.callTool vs the floor.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { fixture } from '../test/helpers';
 import { RawClient } from './rawClient';
 import { median, record } from './results';

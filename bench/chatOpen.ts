@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Conversation } from '../src/core/chat/conversation';
-import { FileConversationStore } from '../src/core/chat/store/fileConversationStore';
+import { Conversation } from '../src/core/chat/conversation/conversation';
+import { FileConversationStore } from '../src/core/chat/conversation/fileConversationStore';
 import type { ToolCard } from '../src/shared/protocol';
 import { launchChromium, openChatPage } from './chatPage';
 import { median, record } from './results';

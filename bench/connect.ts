@@ -1,6 +1,6 @@
 // 2. Connect: time until every server's tools are listed, for 1, 10 and 30 servers in parallel,
 // against a hand-written client connecting the same servers in the same run (the floor).
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { fixture } from '../test/helpers';
 import { RawClient } from './rawClient';
 import { alternate, median, record } from './results';

@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { DEFAULT_HUB_SETTINGS } from '../src/core/mcp/config/hubSettings';
 import type { StdioServerConfig } from '../src/core/mcp/config/serverConfig';
 import { EraMemory } from '../src/core/mcp/connection/eraMemory';
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { ROOT } from '../test/helpers';
 import { COMPAT_MODULES, COMPAT_SERVERS, entryOf } from '../test/compat/servers';
 import { alternate, median, record } from './results';

@@ -6,7 +6,7 @@
 // `minagent.serverPriority: "low"` this bench measures; priority.ts).
 // Interleaved rounds; the per-round ratio's median is reported.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { enableOrphanGuard } from '../src/core/mcp/transport/orphanGuard';
 import { fixture } from '../test/helpers';
 import { DEFAULT_HUB_SETTINGS } from '../src/core/mcp/config/hubSettings';

@@ -1,5 +1,5 @@
 // 7. Memory: heap growth over 1,000 tool calls and 100 reconnects, after a full GC each time.
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { fixture } from '../test/helpers';
 import { record } from './results';
 

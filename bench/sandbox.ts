@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StdioServerConfig } from '../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import type { SandboxRules } from '../src/core/mcp/sandbox/decision';
 import { fixture, reference } from '../test/helpers';
 import { alternate, median, record } from './results';

@@ -1,8 +1,8 @@
 // 4. Scale: 50 servers x 100 tools registered, named and conflict-resolved (every name clashes).
-import { succeeded } from '../src/core/toolResult';
+import { succeeded } from '../src/core/toolRegistry/toolResult';
 import { assignNames } from '../src/core/mcp/tools/naming';
 import { McpToolSource, type RemoteTool } from '../src/core/mcp/connection/source';
-import { ToolRegistry, type Tool } from '../src/core/tools';
+import { ToolRegistry, type Tool } from '../src/core/toolRegistry/toolRegistry';
 import { median, record } from './results';
 
 const SERVERS = 50;

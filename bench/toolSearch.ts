@@ -1,6 +1,6 @@
 // Tool search (issue 27): recall over real servers' tools, tokens per request at scale, and a
 // search's time. Alone: `node --import tsx bench/toolSearch.ts` (BENCH_MISSES=1 lists the misses).
-import { ServerHub } from '../src/core/mcp/hub';
+import { ServerHub } from '../src/core/mcp/hub/serverHub';
 import { catalogue, lookalikes } from './toolSearch/catalogue';
 import { benchRetrieval, QUERIES } from './toolSearch/retrieval';
 import { benchSearchScale } from './toolSearch/scale';

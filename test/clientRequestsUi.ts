@@ -1,7 +1,7 @@
 // A UI for the core's client requests that answers from a script and records what it was shown:
 // the user's part in the integration tests (the editor and the CLI have their own, tested apart).
 import type { ChatModel, ModelTurn, ChatRequestOptions } from '../src/core/agent/model';
-import type { ChatMessage } from '../src/core/agent/messages';
+import type { ChatMessage } from '../src/core/agentTypes/messages';
 import type {
   ClientRequestUi,
   FormAnswer,

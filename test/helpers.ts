@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
-import type { ToolRegistry } from '../src/core/tools';
+import type { ToolRegistry } from '../src/core/toolRegistry/toolRegistry';
 import { ToolIndex } from '../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../src/core/toolSearch/toolOffer';
 import { fixtureServers } from './fixtureServers';

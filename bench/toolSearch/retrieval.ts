@@ -13,10 +13,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { o200kCounter } from '../../src/core/budget/limits';
 import { toolTokens, sum } from '../../src/core/budget/tokens';
-import type { ServerHub } from '../../src/core/mcp/hub';
+import type { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { searchToolSchema } from '../../src/core/toolSearch/deferral';
 import { SEARCH_LOADS, ToolIndex } from '../../src/core/toolSearch/toolIndex';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT } from '../../test/helpers';
 import { record } from '../results';
 

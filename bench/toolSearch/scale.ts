@@ -5,7 +5,7 @@ import { o200kCounter } from '../../src/core/budget/limits';
 import { sum, toolTokens } from '../../src/core/budget/tokens';
 import { DEFAULT_DEFERRAL, planTools } from '../../src/core/toolSearch/deferral';
 import { SEARCH_LOADS, ToolIndex } from '../../src/core/toolSearch/toolIndex';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 import { alternate, median, record } from '../results';
 import type { Query } from './retrieval';
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { ProgressLine } from './progressLine';
-import type { ApprovalRequest } from '../core/agent/agent';
+import type { ApprovalRequest } from '../core/agentTypes/events';
 import { stderr, terminalLine } from './terminalText';
 import type { ApprovalPolicy } from '../core/approvals/approvalPolicy';
 import type { GrantStorage } from '../core/approvals/alwaysAllow';

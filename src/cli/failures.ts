@@ -1,6 +1,6 @@
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
-import { failureText, type ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub/serverHub';
 
 /**
  * Servers that did not connect, and what the CLI says about them. A list of tools from a server that

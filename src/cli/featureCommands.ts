@@ -1,5 +1,5 @@
 import { isFeatureError, type FeatureError } from '../core/mcp/features/featureTypes';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { formatPromptMessages } from '../core/mcp/features/prompts';
 import { listStatus, NotFound, parseNameAndJson, printTable, UsageError, type Output } from './commands';
 import { couldHaveBeen, type FailedServer } from './failures';

@@ -1,7 +1,7 @@
-import { silentLogger, type Logger } from '../core/logger';
+import { silentLogger, type Logger } from '../core/base/logger';
 import type { LoadedConfig } from '../core/settingsFile';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
-import { failureText, type ServerHub } from '../core/mcp/hub';
+import { failureText, type ServerHub } from '../core/mcp/hub/serverHub';
 import type { CliAuth } from './signIn';
 import type { Output } from './commands';
 import { stderr } from './terminalText';

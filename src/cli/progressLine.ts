@@ -1,5 +1,5 @@
 import { percentDone } from '../core/mcp/tools/progressShare';
-import type { ToolProgress } from '../core/tools';
+import type { ToolProgress } from '../core/toolRegistry/toolRegistry';
 import { terminalLine } from './terminalText';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { ToolIndex } from '../core/toolSearch/toolIndex';
 import type { CliArgs } from './args';
 import { listStatus, printTable, UsageError, type Output } from './commands';

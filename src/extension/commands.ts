@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import type { Node } from './treeNode';
 import { tryTool } from './tryTool';
 import { addServer } from './addServer';
 import type { ServerLogs } from './serverLogs';
 import type { ResultDocuments } from './resultDocuments';
-import { taggedLogger, type Logger } from '../core/logger';
+import { taggedLogger, type Logger } from '../core/base/logger';
 import { entryRef, openServerEntry, openServersSettings } from './settingsLocation';
 
 /** Server commands take a tree node (from a menu) or ask which server (from the palette). */

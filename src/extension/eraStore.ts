@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { SecretStore } from '../core/auth/store';
+import type { SecretStore } from '../core/base/secretStore';
 import { EraMemory } from '../core/mcp/connection/eraMemory';
 
 /**

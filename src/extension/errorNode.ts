@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { failureText, type ServerInfo } from '../core/mcp/hub';
+import { failureText, type ServerInfo } from '../core/mcp/hub/serverHub';
 import { summarizeError } from '../core/mcp/connection/errorLine';
 import { markdownText } from '../shared/markdownText';
 import type { Node } from './treeNode';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { registerCommands } from './commands';
 import { registerAuthCommands } from './oauth';
 import { ResultDocuments } from './resultDocuments';

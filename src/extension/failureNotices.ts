@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { summarizeError } from '../core/mcp/connection/errorLine';
-import { FailureWatch, type FinalFailure } from '../core/mcp/connection/failureWatch';
-import type { ServerHub } from '../core/mcp/hub';
+import { FailureWatch, type FinalFailure } from '../core/mcp/hub/failureWatch';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { noticeText } from './noticeText';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { rebindNotice, type InputBinding } from '../core/mcp/config/inputBinding';
 import type { InputDefinition } from './mcpFiles';
-import type { SecretStore } from '../core/auth/store';
+import type { SecretStore } from '../core/base/secretStore';
 
 /** Which inputs have a stored value in this workspace (names and entries, never values), for "forget". */
 const INDEX_KEY = 'minagent.inputs.stored';

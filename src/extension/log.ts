@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/base/logger';
 
 /**
  * The core's Logger backed by the "MinAgent" LogOutputChannel; lines carry their server tag.

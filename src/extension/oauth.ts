@@ -9,9 +9,9 @@ import {
   type CallbackBinding,
   type RedirectReceiver,
 } from '../core/auth/redirect';
-import type { SecretStore } from '../core/auth/store';
-import type { Logger } from '../core/logger';
-import type { ServerHub } from '../core/mcp/hub';
+import type { SecretStore } from '../core/base/secretStore';
+import type { Logger } from '../core/base/logger';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { setting } from './trustedSettings';
 
 const CALLBACK_PATH = '/oauth-callback';

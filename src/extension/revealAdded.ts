@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import type { Node } from './treeNode';
 
 /** How long a server the user added is waited for (its entry written, the settings read again). */

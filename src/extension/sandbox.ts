@@ -5,7 +5,7 @@ import { USER_ORIGIN } from '../core/approvals/policy';
 import { describeEndpoint, describeLaunch } from '../core/mcp/config/describe';
 import { serverIdentity } from '../core/mcp/config/identity';
 import type { ServerConfig } from '../core/mcp/config/serverConfig';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import type { ServerInfo } from '../core/mcp/hub/serverInfo';
 import {
   parseWorkspaceRule,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { taggedLogger, type Logger } from '../core/logger';
+import { taggedLogger, type Logger } from '../core/base/logger';
 import { channelLogger } from './log';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerHub } from '../core/mcp/hub';
-import { countTools, toolCountText, uncountedNote } from '../core/toolCounts';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
+import { countTools, toolCountText, uncountedNote } from '../core/toolRegistry/toolCounts';
 import type { WorkspaceConfig } from './configLoader';
 
 /** `MinAgent 2/3 · 5 tools`; yellow when something failed, red when nothing runs; click opens the tree. */

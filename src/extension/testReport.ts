@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import type { ServerHub } from '../core/mcp/hub';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { processTree } from '../core/mcp/transport/processTree';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { forApp, forModel, type Tool, type ToolRegistry } from '../core/tools';
-import type { ToolSwitches } from '../core/toolSwitches';
+import { forApp, forModel, type Tool, type ToolRegistry } from '../core/toolRegistry/toolRegistry';
+import type { ToolSwitches } from '../core/toolRegistry/toolSwitches';
 import type { ToolPins } from '../core/toolSearch/pins';
 import { markdownText } from '../shared/markdownText';
 import type { IconSource } from './icons/iconSource';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Disposable } from '../core/event';
-import type { ServerHub } from '../core/mcp/hub';
+import type { Disposable } from '../core/base/event';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { traceDetail, traceLinks, traceSummary } from '../core/mcp/trace/traceText';
 import { pickServer } from './commands';
 import { setting } from './trustedSettings';

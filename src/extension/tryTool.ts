@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { isFailure } from '../core/toolResult';
-import type { ServerHub } from '../core/mcp/hub';
-import { checkArguments, exampleArguments } from '../core/schema';
-import type { Logger } from '../core/logger';
+import { isFailure } from '../core/toolRegistry/toolResult';
+import type { ServerHub } from '../core/mcp/hub/serverHub';
+import { checkArguments, exampleArguments } from '../core/toolRegistry/schema';
+import type { Logger } from '../core/base/logger';
 import { firstValueSelection, resultDocument } from '../core/tryToolText';
 import type { ResultDocuments } from './resultDocuments';
 import { duringTryTool } from './serverAsks/tryToolScope';

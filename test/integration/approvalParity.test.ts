@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import { ApprovalPolicy } from '../../src/core/approvals/approvalPolicy';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
 import { loadConfig } from '../../src/core/settingsFile';

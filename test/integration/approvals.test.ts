@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
+import { Agent } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
-import { ServerHub } from '../../src/core/mcp/hub';
-import { asResult } from '../../src/core/toolResult';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
+import { asResult } from '../../src/core/toolRegistry/toolResult';
 import { fixture, parseError, SERVERS, waitFor } from '../helpers';
 
 const TIMEOUT = { timeout: 30_000 };

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import { silentLogger } from '../../src/core/logger';
+import { silentLogger } from '../../src/core/base/logger';
 import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import { fixture, ROOT, SERVERS } from '../helpers';
 

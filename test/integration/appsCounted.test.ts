@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { estimateCounter } from '../../src/core/budget/tokens';
 import { measureRequest } from '../../src/core/budget/breakdown';
 import { attachableResources, Attachments } from '../../src/core/chat/attachments';
-import { ServerHub } from '../../src/core/mcp/hub';
-import { countTools, toolCountText, uncountedNote } from '../../src/core/toolCounts';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
+import { countTools, toolCountText, uncountedNote } from '../../src/core/toolRegistry/toolCounts';
 import { fixture, offerOf } from '../helpers';
 
 describe("apps' tools and pages, counted and listed", { timeout: 60_000 }, () => {

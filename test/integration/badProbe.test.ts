@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import type { HttpServerConfig, ServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
-import type { Logger } from '../../src/core/logger';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
+import type { Logger } from '../../src/core/base/logger';
 import { fixture, freePort, httpFixtureWithMethods, ROOT, waitFor } from '../helpers';
 
 /**

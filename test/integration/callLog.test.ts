@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import { fixture } from '../helpers';
 
 function recorder(): { logger: Logger; lines: string[] } {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { EraMemory } from '../../src/core/mcp/connection/eraMemory';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { fixture, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';

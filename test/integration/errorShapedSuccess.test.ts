@@ -1,5 +1,5 @@
 // A server whose tool answers with the text `{"error":"x"}` succeeded: how a call ended comes from the
-// call (src/core/toolResult.ts), never from what its text looks like. Through the chat (its card and
+// call (src/core/toolRegistry/toolResult.ts), never from what its text looks like. Through the chat (its card and
 // the exported chat), the trace and the CLI, against the research fixture's echo; and a real failure
 // (a tool the server fails with isError) still reads as one.
 import assert from 'node:assert/strict';
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { conversationMarkdown } from '../../src/core/chat/markdown';
 import { ChatRouter } from '../../src/core/chat/router';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
 import type { ToolCard } from '../../src/shared/protocol';
 import { chatView, quietActions } from '../chatHarness';

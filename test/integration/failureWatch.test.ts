@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import { FailureWatch, type FinalFailure } from '../../src/core/mcp/connection/failureWatch';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { FailureWatch, type FinalFailure } from '../../src/core/mcp/hub/failureWatch';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { fixture } from '../helpers';
 
 function watched(hub: ServerHub): FinalFailure[] {

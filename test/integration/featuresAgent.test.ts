@@ -2,9 +2,10 @@
 // the built-in read_resource tool (approved per server), and resources in tool results.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
+import { Agent } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import { ScriptedModel } from '../../src/core/agent/model';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 import { fixture, parseError, reference } from '../helpers';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, mock, test } from 'node:test';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { enableOrphanGuard, guardPid } from '../../src/core/mcp/transport/orphanGuard';
 import { fixture, isAlive } from '../helpers';

@@ -7,7 +7,7 @@ import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { fixture, isAlive, parseError, waitFor } from '../helpers';
 
 const research = () => fixture('research', 'research.mjs');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { listeningFixture } from '../helpers';
 

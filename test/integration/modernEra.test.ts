@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { silentLogger } from '../../src/core/logger';
+import { silentLogger } from '../../src/core/base/logger';
 import { isFeatureError } from '../../src/core/mcp/features/featureTypes';
 import { ServerFeatures } from '../../src/core/mcp/features/features';
 import { SERVERS } from '../helpers';

@@ -5,10 +5,10 @@ import { after, describe, test } from 'node:test';
 import { AuthManager } from '../../src/core/auth/manager';
 import type { SignInUi } from '../../src/core/auth/signInUi';
 import { LoopbackReceiver } from '../../src/core/auth/redirect';
-import { MemorySecretStore } from '../../src/core/auth/store';
+import { MemorySecretStore } from '../../src/core/base/secretStore';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
-import type { Logger } from '../../src/core/logger';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
+import type { Logger } from '../../src/core/base/logger';
 import { followInBrowser, startOAuthFixture, type OAuthFixture } from '../oauthFixture';
 
 /** Each test's own limit (a sign-in is a few HTTP round trips; the machine may be busy). */

@@ -2,11 +2,12 @@
 // workspace's storage (as the extension's Approvals keeps it), never for every server at once.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Agent, type ApprovalRequest } from '../../src/core/agent/agent';
+import { Agent } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import { ScriptedModel } from '../../src/core/agent/model';
 import { AlwaysAllow, grantKey, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { preapproval } from '../../src/core/approvals/policy';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
 import { fixture, parseError } from '../helpers';
 

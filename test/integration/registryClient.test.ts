@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_REGISTRY_LIMITS, parseRegistryUrl, RegistryClient } from '../../src/core/registry/client';
+import { DEFAULT_REGISTRY_LIMITS, parseRegistryUrl, RegistryClient } from '../../src/core/serverRegistry/client';
 import { ROOT } from '../helpers';
 
 interface Fixture {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expandTemplate, MAX_READ_TEXT_CHARS } from '../../src/core/mcp/features/resources';
 import { isFeatureError, type ReadResourceResult } from '../../src/core/mcp/features/featureTypes';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
 import { fixture, reference } from '../helpers';
 

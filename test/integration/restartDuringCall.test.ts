@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { fixture, parseError } from '../helpers';
 
 const slow = () => fixture('slow', 'faulty.mjs', ['slow']);

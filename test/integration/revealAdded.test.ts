@@ -2,7 +2,7 @@
 // hub and server; the view is a recording stand-in (the reveal in a real VS Code: test/e2e/registry.test.ts).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { AddedServerReveal } from '../../src/extension/revealAdded';
 import type { Node } from '../../src/extension/treeNode';
 import { fixture, waitFor } from '../helpers';

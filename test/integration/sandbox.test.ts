@@ -10,9 +10,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Logger } from '../../src/core/logger';
+import type { Logger } from '../../src/core/base/logger';
 import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
 import { fixture, processesNaming, reference, ROOT, waitFor } from '../helpers';
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { fixture, parseError } from '../helpers';
 
 const SEED_NAMES = ['echo', 'search_corpus', 'word_count', 'analytics.echo', 'analytics.row_count'];

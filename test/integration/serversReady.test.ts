@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serversReady } from '../../src/core/chat/serversReady';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { fixture } from '../helpers';
 
 test('a turn waits for a starting server and then has its tools; one that never answers is shown while waited for and named after the bound; Stop ends the wait', async () => {

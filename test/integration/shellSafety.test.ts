@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { SERVERS } from '../helpers';
 
 test('a folder name and arguments with shell metacharacters run nothing extra', { timeout: 30_000 }, async () => {

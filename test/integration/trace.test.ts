@@ -1,7 +1,7 @@
 // The per-server JSON-RPC trace, against real servers over stdio and Streamable HTTP.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { fixture, httpMcpServer, stopFixtures } from '../helpers';
 
 describe('MCP trace', { timeout: 60_000 }, () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
-import { ServerHub } from '../../src/core/mcp/hub';
+import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { traceDetail, traceLinks, traceSummary } from '../../src/core/mcp/trace/traceText';
 import { fixture, httpMcpServer, SERVERS, stopFixtures } from '../helpers';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel, parseScript } from '../../src/core/agent/model';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 function registry(...tools: Array<Partial<Tool> & Pick<Tool, 'name' | 'call'>>): ToolRegistry {
   const r = new ToolRegistry();

@@ -11,12 +11,12 @@ import {
   MAX_APP_CONTEXTS_CHARS,
   setAppContext,
 } from '../../src/core/chat/appContext';
-import { Conversation } from '../../src/core/chat/conversation';
+import { Conversation } from '../../src/core/chat/conversation/conversation';
 import { ChatRouter } from '../../src/core/chat/router';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { TurnRunner } from '../../src/core/chat/turns';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import type { TranscriptItem } from '../../src/shared/protocol';
 import { parseHostMessage } from '../../src/shared/validate';
 import { chatView, oneModel, quietActions } from '../chatHarness';

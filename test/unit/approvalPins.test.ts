@@ -3,10 +3,10 @@ import { test } from 'node:test';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../src/core/approvals/waiting';
 import { preapproval, type PolicyContext } from '../../src/core/approvals/policy';
-import type { ApprovalRequest } from '../../src/core/agent/agent';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
-import { pinOf, ToolRegistry, type Tool } from '../../src/core/tools';
+import { pinOf, ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 function storage(initial: Record<string, unknown> = {}): GrantStorage & { data: Map<string, unknown> } {
   const data = new Map(Object.entries(initial));

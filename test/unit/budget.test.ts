@@ -7,13 +7,13 @@ import { build } from 'esbuild';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { ScriptedModel } from '../../src/core/agent/model';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { BudgetError, fitRequest, pairToolCalls, SHORTENED_CHARS } from '../../src/core/budget/fit';
 import { counterFor, o200kCounter } from '../../src/core/budget/limits';
 import { startO200kWorker } from '../../src/core/budget/tokenizerWorker';
 import { estimateCounter, messageTokens } from '../../src/core/budget/tokens';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT } from '../helpers';
 
 interface WireMessage {

@@ -5,12 +5,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Conversation } from '../../src/core/chat/conversation';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
+import type { Conversation } from '../../src/core/chat/conversation/conversation';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { ChatRouter } from '../../src/core/chat/router';
 import { quietActions } from '../chatHarness';
 import { TurnRunner } from '../../src/core/chat/turns';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import type { HostMessage } from '../../src/shared/protocol';
 import { offerOf } from '../helpers';
 

@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, appendFileSync, readdirSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Conversation } from '../../src/core/chat/conversation';
-import { FileConversationStore } from '../../src/core/chat/store/fileConversationStore';
-import { RESULTS_REMOVED } from '../../src/core/chat/store/compaction';
-import type { LegacyConversation } from '../../src/core/chat/store/legacy';
+import type { Conversation } from '../../src/core/chat/conversation/conversation';
+import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
+import { RESULTS_REMOVED } from '../../src/core/chat/conversation/compaction';
+import type { LegacyConversation } from '../../src/core/chat/conversation/legacy';
 import type { ToolCard } from '../../src/shared/protocol';
 
 const dirs: string[] = [];

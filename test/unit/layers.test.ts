@@ -114,6 +114,34 @@ test('no import circles in src/', () => {
   assert.deepEqual(circles, []);
 });
 
+// Folders inside src/core form layers of their own: a folder that imports another is never imported by it,
+// by way of any others (`core` is the files at the root of src/core).
+test('no import circles between the folders of src/core', () => {
+  const CORE = join(SRC, 'core');
+  const folderOf = (file: string): string => relative(CORE, dirname(file)) || 'core';
+  const inCore = (file: string): boolean => layerOf(file) === 'core';
+  /** Folder -> folder -> the file imports that make that arrow. */
+  const arrows = new Map<string, Map<string, string[]>>();
+  for (const f of sources.filter(inCore)) arrows.set(folderOf(f), new Map());
+  for (const { from, spec, to } of edges) {
+    if (!to || !inCore(from) || !inCore(to) || folderOf(from) === folderOf(to)) continue;
+    const why = arrows.get(folderOf(from))!;
+    why.set(folderOf(to), [...(why.get(folderOf(to)) ?? []), `${name(from)} imports ${spec}`]);
+  }
+  const next = new Map([...arrows].map(([folder, to]) => [folder, [...to.keys()]]));
+  const groups = stronglyConnected(next).filter((group) => group.length > 1);
+  const circles = groups
+    .map((group) => [...group].sort())
+    .map((group) => {
+      const circle = circleThrough(group, next);
+      const steps = circle
+        .slice(1)
+        .map((to, i) => `  ${circle[i]} -> ${to}: ${arrows.get(circle[i]!)!.get(to)!.join('; ')}`);
+      return `${circle.join(' -> ')} (all of: ${group.join(', ')})\n${steps.join('\n')}`;
+    });
+  assert.deepEqual(circles, [], 'folders of src/core that import one another');
+});
+
 /** Tarjan's strongly connected components: each group of files that reach one another. */
 function stronglyConnected(next: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();

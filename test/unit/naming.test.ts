@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assignNames, toWireName, WIRE_NAME_PATTERN, WireNames } from '../../src/core/mcp/tools/naming';
+import { assignNames } from '../../src/core/mcp/tools/naming';
+import { toWireName, WIRE_NAME_PATTERN, WireNames } from '../../src/core/toolRegistry/wireNames';
 
 const seed = [
   { server: 'research', tools: ['echo', 'search_corpus', 'word_count'] },

@@ -11,7 +11,8 @@ import { AddressPolicy, endpointProblem } from '../../src/core/auth/endpoints';
 import { CredentialOriginError, EndpointRefused, guardedFetch } from '../../src/core/auth/guardedFetch';
 import { MixUpRefused, PendingCallbacks, redirectRoute } from '../../src/core/auth/redirect';
 import { addressClass } from '../../src/core/net/addresses';
-import { AuthRecordStore, MemorySecretStore } from '../../src/core/auth/store';
+import { AuthRecordStore } from '../../src/core/auth/store';
+import { MemorySecretStore } from '../../src/core/base/secretStore';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 
 describe('oauth settings', () => {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import type { ChatModel } from '../../src/core/agent/model';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { AnthropicModel } from '../../src/core/models/anthropic';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { ROOT, waitFor } from '../helpers';
 
 interface Mock {

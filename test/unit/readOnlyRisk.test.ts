@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/core/agent/agent';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ApprovalRequest } from '../../src/core/agentTypes/events';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { resultSources } from '../../src/core/approvals/contextSources';
 import { preapproval, readOnlyRisk, trustedByUser, USER_ORIGIN } from '../../src/core/approvals/policy';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 const tool = (name: string, server?: string, extra: Partial<Tool> = {}): Tool => ({
   name,

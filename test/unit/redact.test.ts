@@ -4,7 +4,7 @@ import { describeEndpoint, describeLaunch } from '../../src/core/mcp/config/desc
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { serverRedactor } from '../../src/core/mcp/config/serverRedactor';
 import { serverEnvironment } from '../../src/core/mcp/config/env';
-import { REDACTED, Redactor, redactingLogger, redactUrl } from '../../src/core/redact';
+import { REDACTED, Redactor, redactingLogger, redactUrl } from '../../src/core/base/redact';
 
 const TOKEN = 'tok-3f9a1c77e2';
 

@@ -3,9 +3,9 @@
 // organisation's allowlist of names and globs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ListOptions, Listing } from '../../src/core/registry/client';
-import { allowedBy, DAILY_MS, due, refreshCatalog } from '../../src/core/registry/catalog';
-import type { RegistryServer } from '../../src/core/registry/serverJson';
+import type { ListOptions, Listing } from '../../src/core/serverRegistry/client';
+import { allowedBy, DAILY_MS, due, refreshCatalog } from '../../src/core/serverRegistry/catalog';
+import type { RegistryServer } from '../../src/core/serverRegistry/serverJson';
 
 const server = (name: string, version: string, updatedAt: string): RegistryServer => ({
   server: { name, description: 'x', version },

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { buildEntry, plansOf, previewOf, type Plan } from '../../src/core/registry/launch';
-import { shellWord } from '../../src/core/registry/shownCommand';
-import { parseServerJson, registryText, type ServerJson } from '../../src/core/registry/serverJson';
+import { buildEntry, plansOf, previewOf, type Plan } from '../../src/core/serverRegistry/launch';
+import { shellWord } from '../../src/core/serverRegistry/shownCommand';
+import { parseServerJson, registryText, type ServerJson } from '../../src/core/serverRegistry/serverJson';
 import { ROOT } from '../helpers';
 
 const FIXTURES = join(ROOT, 'fixtures', 'registry');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCallResult, truncate } from '../../src/core/mcp/tools/result';
+import { truncate } from '../../src/core/base/text';
+import { formatCallResult } from '../../src/core/mcp/tools/result';
 
 test('text blocks are joined; isError becomes {"error"} with the text', () => {
   assert.equal(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkArguments, exampleArguments } from '../../src/core/schema';
+import { checkArguments, exampleArguments } from '../../src/core/toolRegistry/schema';
 
 const schema = {
   type: 'object',

@@ -7,7 +7,7 @@ import { Agent } from '../../src/core/agent/agent';
 import type { ChatModel } from '../../src/core/agent/model';
 import { AnthropicModel, maxOutputTokens } from '../../src/core/models/anthropic';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { ToolRegistry } from '../../src/core/tools';
+import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
 import { startMockModel } from '../mockModel';
 
 const providers: Array<[string, (port: number) => ChatModel]> = [

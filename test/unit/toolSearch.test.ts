@@ -2,12 +2,12 @@
 // registry; a request past its share carries only pinned, loaded and search_tools; search loads.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatMessage } from '../../src/core/agent/messages';
+import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { planTools, SEARCH_TOOL, touchedTools, type SearchResult } from '../../src/core/toolSearch/deferral';
 import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
 import { tokenize } from '../../src/core/toolSearch/terms';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 const tool = (name: string, server: string, description: string, params: Record<string, string> = {}): Tool => ({
   name,

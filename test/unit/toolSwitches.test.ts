@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { measureRequest } from '../../src/core/budget/breakdown';
 import { estimateCounter } from '../../src/core/budget/tokens';
-import { ToolSwitches, type SwitchState } from '../../src/core/toolSwitches';
+import { ToolSwitches, type SwitchState } from '../../src/core/toolRegistry/toolSwitches';
 import { ToolIndex } from '../../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../../src/core/toolSearch/toolOffer';
-import { ToolRegistry, type Tool } from '../../src/core/tools';
+import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 function setup() {
   let stored: SwitchState | undefined;

@@ -1,54 +1,20 @@
+import type { AgentEvent, ApprovalRequest, Step } from '../agentTypes/events';
 import { resultSources } from '../approvals/contextSources';
 import {
   errorMessage,
   pinOf,
-  type ToolAnnotations,
   type ToolImage,
   type ToolRegistry,
   type ToolResource,
-} from '../tools';
+} from '../toolRegistry/toolRegistry';
 import { BudgetError } from '../budget/fit';
-import { fitForModel } from '../budget/request';
+import { fitForModel } from './fitForModel';
 import { DEFAULT_WINDOW } from '../budget/window';
-import type { ChatMessage, ToolCall } from './messages';
-import { asResult, failed, type ToolResult, type ToolStatus } from '../toolResult';
+import type { ChatMessage, ToolCall } from '../agentTypes/messages';
+import { asResult, failed, type ToolResult, type ToolStatus } from '../toolRegistry/toolResult';
 import { searchStep } from './providerSearch';
-import type { AgentToolOptions } from './toolOptions';
+import type { AgentToolOptions } from '../agentTypes/toolOptions';
 import type { ChatModel } from './model';
-
-export type StepKind = 'tool_call' | 'final' | 'error';
-
-export interface Step {
-  index: number;
-  kind: StepKind;
-  /** `name -> result` for a tool call, the answer for `final`, the reason for `error`. */
-  detail: string;
-  /** For tool calls: the registry name, the wire name the model used, its arguments and result. */
-  tool?: {
-    callId: string;
-    images: ToolImage[];
-    resources?: ToolResource[];
-    name: string;
-    wireName: string;
-    server?: string;
-    arguments: unknown;
-    result: string;
-    isError: boolean;
-    status: ToolStatus;
-    durationMs: number;
-    appResult?: Record<string, unknown>;
-  };
-}
-
-/** Events while a turn runs, for a UI that shows every call as it happens. */
-export type AgentEvent =
-  | { type: 'text'; delta: string }
-  | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
-  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'notice'; message: string }
-  /** The answer was cut at the model's output limit; the turn ends with what arrived. */
-  | { type: 'cut' }
-  | { type: 'step'; step: Step };
 
 /** One tool call as it ran: what the model asked, what came back, and what came with it. */
 interface ToolRun {
@@ -65,25 +31,6 @@ interface ToolRun {
   resources?: ToolResource[];
   /** The result as the server sent it, for a tool with an app. */
   appResult?: Record<string, unknown>;
-}
-
-/** What the user is asked to approve: the exact tool (pinned by server identity and the server's own name). */
-export interface ApprovalRequest {
-  callId: string;
-  name: string;
-  wireName: string;
-  server?: string;
-  /** The server's own name for the tool. */
-  remoteName?: string;
-  /** The identity of the server's entry (see serverIdentity). */
-  serverIdentity?: string;
-  arguments: unknown;
-  annotations?: ToolAnnotations;
-  /**
-   * The servers whose results the model has read in this conversation before this call (see
-   * resultSources): a read-only call runs unasked only when none of them is another server.
-   */
-  contextServers?: string[];
 }
 
 export interface AgentOptions extends AgentToolOptions {

@@ -1,8 +1,8 @@
 import type { ModelLimits } from '../budget/limits';
 import { DEFAULT_WINDOW } from '../budget/window';
 import { estimateCounter } from '../budget/tokens';
-import type { ToolSchema } from '../tools';
-import type { ChatMessage, ProviderSearch, ToolCall } from './messages';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
+import type { ChatMessage, ProviderSearch, ToolCall } from '../agentTypes/messages';
 
 /** What the model answered in one turn: text, tool calls, or both. */
 export interface ModelTurn {

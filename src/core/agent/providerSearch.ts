@@ -1,7 +1,7 @@
 import { SEARCH_TOOL } from '../toolSearch/deferral';
 import { firstLine } from '../toolSearch/toolIndex';
-import type { ToolRegistry } from '../tools';
-import type { ProviderSearch } from './messages';
+import type { ToolRegistry } from '../toolRegistry/toolRegistry';
+import type { ProviderSearch } from '../agentTypes/messages';
 
 /**
  * A search the provider ran itself (Anthropic's tool search) as the step of a search_tools call, so

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../agent/agent';
+import type { ApprovalRequest } from '../agentTypes/events';
 import type { ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { AlwaysAllow, grantKey, type GrantStorage } from './alwaysAllow';

@@ -1,5 +1,5 @@
-import type { ChatMessage, ToolCall } from '../agent/messages';
-import type { ToolRegistry } from '../tools';
+import type { ChatMessage, ToolCall } from '../agentTypes/messages';
+import type { ToolRegistry } from '../toolRegistry/toolRegistry';
 import { SEARCH_TOOL } from '../toolSearch/deferral';
 
 /**

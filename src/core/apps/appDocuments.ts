@@ -1,4 +1,4 @@
-import type { Disposable } from '../event';
+import type { Disposable } from '../base/event';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/features/featureTypes';
 import { appCsp, appCspDomains, withinSandbox } from './appCsp';
 import { APP_MIME_TYPE } from './appMeta';

@@ -14,21 +14,9 @@ export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** What a client that renders apps declares in its capabilities. */
 export const APPS_CAPABILITY = { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
 
+import type { ToolApp, ToolVisibility } from '../toolRegistry/toolTypes';
+
 const MAX_URI_CHARS = 2048;
-
-/** A tool's app: where its UI is. */
-export interface ToolApp {
-  /** The `ui://` resource of the app's HTML, on the tool's own server. */
-  resourceUri: string;
-}
-
-/** Who may call a tool, as its server declared (`_meta.ui.visibility`); a tool that declares none: both. */
-export interface ToolVisibility {
-  /** The model is offered it (and may call it). */
-  model: boolean;
-  /** An app of its server may call it. */
-  app: boolean;
-}
 
 /**
  * What a listed tool declares of apps: its app, who may call it, and a problem with either; none of

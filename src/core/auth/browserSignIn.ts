@@ -1,7 +1,7 @@
 // One server's sign-in in the browser: the authorization page opened (or printed) once its
 // endpoint passed the checks, and the callback awaited on the issuer's own route (the mix-up defence).
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import { endpointProblem } from './endpoints';
 import { EndpointRefused } from './guardedFetch';
 import { MixUpRefused, redirectRoute, type RedirectReceiver } from './redirect';

@@ -6,7 +6,7 @@ import {
   type OAuthClientMetadata,
   type StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { isLoopbackHostname } from '../net/addresses';
 import { endpointProblem, shortHost } from './endpoints';

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SecretStore } from './store';
+import type { SecretStore } from '../base/secretStore';
 
 /** The CLI's own folder: `$XDG_CONFIG_HOME/minagent`, else `~/.config/minagent`. */
 export function cliConfigDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,10 +1,11 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import type { HttpServerConfig, ServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { ServerAuth } from './provider';
 import type { Interaction, SignInUi } from './signInUi';
 import type { RedirectReceiver } from './redirect';
-import { AuthRecordStore, type SecretStore } from './store';
+import { AuthRecordStore } from './store';
+import type { SecretStore } from '../base/secretStore';
 
 export interface AuthManagerOptions {
   secrets: SecretStore;

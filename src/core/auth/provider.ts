@@ -9,7 +9,7 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { silentLogger, type Logger } from '../logger';
+import { silentLogger, type Logger } from '../base/logger';
 import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { serverIdentity } from '../mcp/config/identity';
 import { BrowserSignIn } from './browserSignIn';

@@ -1,6 +1,6 @@
 import type { BudgetParts } from '../../shared/protocol';
-import type { ChatMessage } from '../agent/messages';
-import type { ToolSchema } from '../tools';
+import type { ChatMessage } from '../agentTypes/messages';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import { BudgetError, fitRequest, type TrimReport } from './fit';
 import type { ModelLimits } from './limits';
 import { messageTokens, toolTokens } from './tokens';

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../agent/messages';
-import type { ToolSchema } from '../tools';
+import type { ChatMessage } from '../agentTypes/messages';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import { messageTokens, sum, toolTokens, type TokenCounter } from './tokens';
 import { answerReserve, type ContextWindow } from './window';
 

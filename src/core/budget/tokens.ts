@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../agent/messages';
-import type { ToolSchema } from '../tools';
+import type { ChatMessage } from '../agentTypes/messages';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 
 /**
  * Counts tokens of text the way one provider does. `exact` is false for an estimate, so the meter

@@ -1,6 +1,6 @@
 import type { TranscriptItem } from '../../shared/protocol';
-import type { Conversation } from './conversation';
-import { framed } from '../framedText';
+import type { Conversation } from './conversation/conversation';
+import { framed } from '../base/framedText';
 
 /** The most one app may tell the model (`ui/update-model-context`), in characters; longer is cut. */
 export const MAX_APP_CONTEXT_CHARS = 4_000;

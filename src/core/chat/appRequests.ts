@@ -1,6 +1,6 @@
 import type { WebviewMessage } from '../../shared/protocol';
 import type { ChatAppsActions, Post } from './chatActions';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 
 type AppRequest = Extract<
   WebviewMessage,

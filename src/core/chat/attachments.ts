@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../budget/tokens';
-import { Emitter, type Disposable } from '../event';
+import { Emitter, type Disposable } from '../base/event';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../mcp/features/featureTypes';
 import { formatReadResult } from '../mcp/features/resources';
 import type { AttachmentChip } from '../../shared/protocol';

@@ -1,4 +1,4 @@
-import type { ToolResource } from '../tools';
+import type { ToolResource } from '../toolRegistry/toolRegistry';
 import type { CardResource } from '../../shared/protocol';
 
 /** Most resources one card lists, and the most of an embedded text it keeps. */

@@ -1,4 +1,4 @@
-import type { AgentToolOptions } from '../agent/toolOptions';
+import type { AgentToolOptions } from '../agentTypes/toolOptions';
 import type { ToolPlan } from '../toolSearch/deferral';
 import { offerOptions, type ToolOffer } from '../toolSearch/toolOffer';
 import type { TranscriptItem } from '../../shared/protocol';

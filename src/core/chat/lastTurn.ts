@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import type { TranscriptItem } from '../../shared/protocol';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 
 /** What Continue sends: the model picks up an answer its output limit cut off. */
 export const CONTINUE_MESSAGE = 'Continue exactly where your previous answer was cut off.';

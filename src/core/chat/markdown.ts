@@ -1,4 +1,4 @@
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 
 /** The conversation as Markdown, tool calls and their full results included. */
 export function conversationMarkdown(conversation: Conversation): string {

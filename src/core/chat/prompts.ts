@@ -1,9 +1,9 @@
-import type { ChatMessage } from '../agent/messages';
-import type { Event } from '../event';
-import type { NamedPrompt } from '../mcp/features/catalog';
+import type { ChatMessage } from '../agentTypes/messages';
+import type { Event } from '../base/event';
+import type { NamedPrompt } from '../mcp/hub/catalog';
 import { isFeatureError, type Completion, type FeatureError, type PromptResult } from '../mcp/features/featureTypes';
 import { describeContent } from '../mcp/features/prompts';
-import type { ToolImage } from '../tools';
+import type { ToolImage } from '../toolRegistry/toolRegistry';
 import type { PromptChoice, PromptMessageView } from '../../shared/protocol';
 import { SHOWN_IMAGE } from '../../shared/validatePrompts';
 

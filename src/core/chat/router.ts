@@ -1,16 +1,16 @@
-import type { Disposable } from '../event';
-import { silentLogger, type Logger } from '../logger';
-import { errorMessage } from '../tools';
+import type { Disposable } from '../base/event';
+import { silentLogger, type Logger } from '../base/logger';
+import { errorMessage } from '../toolRegistry/toolRegistry';
 import type { ChatState, HostMessage, WebviewMessage } from '../../shared/protocol';
 import { describeDropped, parseWebviewMessage } from '../../shared/validate';
 import type { ChatActions, Post } from './chatActions';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 import { CONTINUE_MESSAGE, putBackTurn, takeBackLastTurn, type TakenTurn } from './lastTurn';
 import { conversationMarkdown, exportTitle } from './markdown';
 import { routeAppRequest } from './appRequests';
 import { promptCompletions, promptTurnInput } from './promptRequests';
 import type { ChatPrompts } from './prompts';
-import type { ConversationInfo, ConversationStore } from './store/conversationStore';
+import type { ConversationInfo, ConversationStore } from './conversation/conversationStore';
 import { TurnBusy, type TurnRunner } from './turns';
 
 /**

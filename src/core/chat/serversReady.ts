@@ -1,6 +1,6 @@
 // A turn sent while servers are still starting (right after the window opened or reloaded, or a
 // restart) waits for them, bounded, so the model is not told that their tools do not exist.
-import type { ServerHub } from '../mcp/hub';
+import type { ServerHub } from '../mcp/hub/serverHub';
 
 /** How long a turn waits for servers still starting before it is sent without their tools. */
 export const STARTING_WAIT_MS = 15_000;

@@ -1,8 +1,9 @@
-import type { ToolStatus } from '../toolResult';
+import type { ToolStatus } from '../toolRegistry/toolResult';
 import { searchCardLines } from '../toolSearch/searchCard';
-import { Agent, type AgentEvent, type ApprovalRequest, type Step } from '../agent/agent';
+import { Agent } from '../agent/agent';
+import type { AgentEvent, ApprovalRequest, Step } from '../agentTypes/events';
 import type { ChatModel } from '../agent/model';
-import { errorMessage, type ToolRegistry } from '../tools';
+import { errorMessage, type ToolRegistry } from '../toolRegistry/toolRegistry';
 import type { ToolOffer } from '../toolSearch/toolOffer';
 import { deferralSwitch, watchedOffer } from './deferralNotice';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
@@ -10,7 +11,7 @@ import { cardResources } from './cardResources';
 import { isCardIcon } from '../../shared/validate';
 import { appContextSection } from './appContext';
 import { withContext, type TakenContext } from './attachments';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 import type { PromptInput } from './prompts';
 
 /** What the user sent: a message, or a server's prompt expanded into messages. */

@@ -1,6 +1,6 @@
-import { Emitter } from '../event';
+import { Emitter } from '../base/event';
 import type { TakenContext } from './attachments';
-import type { Conversation } from './conversation';
+import type { Conversation } from './conversation/conversation';
 import { Turn, type EndReason, type TurnHost, type TurnInput, type TurnOutcome } from './turn';
 
 /** Thrown to the view that sent a message while its conversation already runs a turn. */

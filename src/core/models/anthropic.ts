@@ -1,7 +1,7 @@
 import type { ChatRequestOptions, ModelTurn } from '../agent/model';
-import type { ChatMessage, ProviderSearch, ToolCall } from '../agent/messages';
+import type { ChatMessage, ProviderSearch, ToolCall } from '../agentTypes/messages';
 import { anthropicLimits, type ModelLimits } from '../budget/limits';
-import type { ToolSchema } from '../tools';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import { parseData, ProviderError, StreamingChatModel, streamSse } from './http';
 
 export interface AnthropicOptions {

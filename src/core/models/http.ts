@@ -1,8 +1,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { abortError, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../agent/model';
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import { capStream, DEFAULT_LIMITS, readTextCapped, SizeLimitError } from '../net/limits';
-import type { ToolSchema } from '../tools';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import { IdleWatch } from './idle';
 import { originOf, redirectAllowed } from './origins';
 

@@ -1,4 +1,4 @@
-import { errorMessage } from '../tools';
+import { errorMessage } from '../toolRegistry/toolRegistry';
 
 const UNRESOLVED = /^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EAI_NODATA)$/;
 const NO_ROUTE = /^(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN|EADDRNOTAVAIL)$/;

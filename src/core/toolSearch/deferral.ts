@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../agent/messages';
+import type { ChatMessage } from '../agentTypes/messages';
 import { CHARS_PER_TOKEN, PER_TOOL } from '../budget/tokens';
-import type { ToolSchema } from '../tools';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 
 /** The tool a request carries in place of the deferred ones. */
 export const SEARCH_TOOL = 'search_tools';

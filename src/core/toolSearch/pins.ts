@@ -1,6 +1,6 @@
-import { Emitter } from '../event';
-import { toolKey } from '../toolSwitches';
-import type { Tool } from '../tools';
+import { Emitter } from '../base/event';
+import { toolKey } from '../toolRegistry/toolSwitches';
+import type { Tool } from '../toolRegistry/toolRegistry';
 
 export interface PinStore {
   get(): unknown;

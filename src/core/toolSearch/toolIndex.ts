@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
-import type { Disposable } from '../event';
-import { forModel, type Tool, type ToolRegistry } from '../tools';
+import type { Disposable } from '../base/event';
+import { forModel, type Tool, type ToolRegistry } from '../toolRegistry/toolRegistry';
 import { expansions } from './synonyms';
 import { normalizeTerm, tokenize } from './terms';
 

@@ -1,8 +1,8 @@
-import type { AgentToolOptions } from '../agent/toolOptions';
-import type { ChatMessage } from '../agent/messages';
-import { toolKey } from '../toolSwitches';
-import { forModel, type Tool, type ToolRegistry, type ToolSchema } from '../tools';
-import { failed, succeeded, type ToolResult } from '../toolResult';
+import type { AgentToolOptions } from '../agentTypes/toolOptions';
+import type { ChatMessage } from '../agentTypes/messages';
+import { toolKey } from '../toolRegistry/toolSwitches';
+import { forModel, type Tool, type ToolRegistry, type ToolSchema } from '../toolRegistry/toolRegistry';
+import { failed, succeeded, type ToolResult } from '../toolRegistry/toolResult';
 import {
   DEFAULT_DEFERRAL,
   planTools,

@@ -1,10 +1,10 @@
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../core/agent/agent';
-import type { Logger } from '../../core/logger';
+import type { ApprovalRequest } from '../../core/agentTypes/events';
+import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
-import type { ServerHub } from '../../core/mcp/hub';
-import { forApp, pinOf } from '../../core/tools';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
+import { forApp, pinOf } from '../../core/toolRegistry/toolRegistry';
 
 /**
  * What the user is told before a server's first app shows: what it can do, and plainly what its

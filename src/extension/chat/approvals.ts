@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../core/agent/agent';
+import type { ApprovalRequest } from '../../core/agentTypes/events';
 import { ApprovalPolicy } from '../../core/approvals/approvalPolicy';
 import { WaitingApprovals } from '../../core/approvals/waiting';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { setting } from '../trustedSettings';
 
 /**

@@ -1,10 +1,10 @@
 import type * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
-import type { ChatMessage } from '../../core/agent/messages';
+import type { ChatMessage } from '../../core/agentTypes/messages';
 import { measureRequest, type BudgetBreakdown } from '../../core/budget/breakdown';
 import { describeTrim } from '../../core/budget/fit';
-import { Emitter } from '../../core/event';
-import type { ToolSchema } from '../../core/tools';
+import { Emitter } from '../../core/base/event';
+import type { ToolSchema } from '../../core/toolRegistry/toolRegistry';
 import type { BudgetView, HostMessage } from '../../shared/protocol';
 
 /** What the meter measures: the conversation as the next turn would send it. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatRouter } from '../../core/chat/router';
-import type { ConversationInfo } from '../../core/chat/store/conversationStore';
+import type { ConversationInfo } from '../../core/chat/conversation/conversationStore';
 
 interface Item extends vscode.QuickPickItem {
   info: ConversationInfo;

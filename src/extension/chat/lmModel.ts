@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { abortError, type ChatModel, type ChatRequestOptions, type ModelTurn } from '../../core/agent/model';
-import type { ChatMessage, ToolCall } from '../../core/agent/messages';
+import type { ChatMessage, ToolCall } from '../../core/agentTypes/messages';
 import { IdleWatch } from '../../core/models/idle';
 import type { ModelLimits } from '../../core/budget/limits';
 import { CachedCounter, type TokenCounter } from '../../core/budget/tokens';
-import type { ToolSchema } from '../../core/tools';
+import type { ToolSchema } from '../../core/toolRegistry/toolRegistry';
 
 /**
  * A `vscode.lm` model (Copilot or any extension's provider) as a core ChatModel: tools go as

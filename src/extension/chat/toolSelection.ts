@@ -1,8 +1,8 @@
-import type { ChatMessage } from '../../core/agent/messages';
-import { Emitter } from '../../core/event';
-import type { ServerHub } from '../../core/mcp/hub';
-import { forApp, forModel, type Tool, type ToolSchema } from '../../core/tools';
-import type { ToolSwitches } from '../../core/toolSwitches';
+import type { ChatMessage } from '../../core/agentTypes/messages';
+import { Emitter } from '../../core/base/event';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
+import { forApp, forModel, type Tool, type ToolSchema } from '../../core/toolRegistry/toolRegistry';
+import type { ToolSwitches } from '../../core/toolRegistry/toolSwitches';
 import { DEFAULT_DEFERRAL, type DeferralSettings } from '../../core/toolSearch/deferral';
 import type { ToolPins } from '../../core/toolSearch/pins';
 import { ToolIndex } from '../../core/toolSearch/toolIndex';

@@ -1,6 +1,6 @@
-import type { ApprovalRequest } from '../../core/agent/agent';
+import type { ApprovalRequest } from '../../core/agentTypes/events';
 import type { TurnHost } from '../../core/chat/turn';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import type { UserWait } from '../../core/mcp/clientRequests/clientRequests';
 import { serversReady } from '../../core/chat/serversReady';
 import type { Approvals } from './approvals';

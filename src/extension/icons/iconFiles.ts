@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../core/base/logger';
 import { iconDataUri, loadIcon } from '../../core/mcp/features/iconBytes';
-import type { SafeIcon } from '../../core/mcp/features/icons';
+import type { SafeIcon } from '../../core/toolRegistry/toolTypes';
 
 type Entry = { kind: 'loading' } | { kind: 'refused' } | { kind: 'ready'; file: vscode.Uri; dataUri: string };
 

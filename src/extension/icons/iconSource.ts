@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { SafeIcon } from '../../core/mcp/features/icons';
+import type { SafeIcon } from '../../core/toolRegistry/toolTypes';
 
 /** Where views get the icon files of servers, tools and resources (checked and kept by IconFiles). */
 export interface IconSource {

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { storedInputKey } from '../../core/mcp/config/storedInputs';
 import { commandExists } from '../../core/mcp/transport/findCommand';
-import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/registry/launch';
-import { registryText, type ServerJson } from '../../core/registry/serverJson';
-import { errorMessage } from '../../core/tools';
+import { buildEntry, plansOf, previewOf, type Ask, type Plan } from '../../core/serverRegistry/launch';
+import { registryText, type ServerJson } from '../../core/serverRegistry/serverJson';
+import { errorMessage } from '../../core/toolRegistry/toolRegistry';
 import { visibleLine } from '../../shared/visibleText';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { openServerEntry } from '../settingsLocation';
 import { writeServerSetting } from '../serverSettings';
-import { suggestedEntryName } from '../../core/registry/names';
+import { suggestedEntryName } from '../../core/serverRegistry/names';
 
 const TITLE = 'MinAgent: Add Server from Registry';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { RegistryClient } from '../../core/registry/client';
-import { allowedBy, due, refreshCatalog, type CatalogState } from '../../core/registry/catalog';
-import type { RegistryServer } from '../../core/registry/serverJson';
-import { errorMessage } from '../../core/tools';
+import { RegistryClient } from '../../core/serverRegistry/client';
+import { allowedBy, due, refreshCatalog, type CatalogState } from '../../core/serverRegistry/catalog';
+import type { RegistryServer } from '../../core/serverRegistry/serverJson';
+import { errorMessage } from '../../core/toolRegistry/toolRegistry';
 
 /** The official MCP Registry: `minagent.registries`' default. */
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/';

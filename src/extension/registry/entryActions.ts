@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ServerHub, ServerInfo } from '../../core/mcp/hub';
+import type { ServerHub, ServerInfo } from '../../core/mcp/hub/serverHub';
 import { inputReferences, storedInputKey } from '../../core/mcp/config/storedInputs';
-import { plansOf } from '../../core/registry/launch';
-import { shownCommand } from '../../core/registry/shownCommand';
-import { registryText } from '../../core/registry/serverJson';
+import { plansOf } from '../../core/serverRegistry/launch';
+import { shownCommand } from '../../core/serverRegistry/shownCommand';
+import { registryText } from '../../core/serverRegistry/serverJson';
 import { settingsInputOrigin, type InputStore } from '../inputs';
 import { markdownText } from '../../shared/markdownText';
 import { visibleLine } from '../../shared/visibleText';

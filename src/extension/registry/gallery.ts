@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { plansOf, previewOf } from '../../core/registry/launch';
-import { registryText } from '../../core/registry/serverJson';
+import { plansOf, previewOf } from '../../core/serverRegistry/launch';
+import { registryText } from '../../core/serverRegistry/serverJson';
 import type { InputStore } from '../inputs';
 import { addFromRegistry } from './addFromRegistry';
 import type { Catalogs, Listed } from './catalogs';

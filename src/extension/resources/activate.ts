@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../core/base/logger';
 import type { Attachments } from '../../core/chat/attachments';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import type { ModelChoices } from '../chat/models';
 import { createAttachments } from './attach';
 import { registerResourceCommands } from './resourceCommands';

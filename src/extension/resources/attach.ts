@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Attachments } from '../../core/chat/attachments';
 import { estimateCounter } from '../../core/budget/tokens';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import type { ModelChoices } from '../chat/models';
 import { setting } from '../trustedSettings';
 import { resolveResource } from './resourceCommands';

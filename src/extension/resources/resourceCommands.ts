@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { attachableResources } from '../../core/chat/attachments';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import type { ResourceRef } from './docUri';
 import type { ResourceDocuments } from './resourceDocs';
 import type { ResourceNode, ResourceTreeProvider } from './resourceTree';

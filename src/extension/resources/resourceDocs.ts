@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Disposable as CoreDisposable } from '../../core/event';
-import type { Logger } from '../../core/logger';
+import type { Disposable as CoreDisposable } from '../../core/base/event';
+import type { Logger } from '../../core/base/logger';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/features/featureTypes';
-import type { HubCatalog } from '../../core/mcp/features/catalog';
+import type { HubCatalog } from '../../core/mcp/hub/catalog';
 import { formatBytes, languageFor, resourceView } from '../../core/mcp/features/resourceView';
 import type { CardResource } from '../../shared/protocol';
 import { showImagePreview } from './imagePreview';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { isAppPage } from '../../core/chat/attachments';
-import type { HubCatalog } from '../../core/mcp/features/catalog';
+import type { HubCatalog } from '../../core/mcp/hub/catalog';
 import type { McpResource, McpResourceTemplate } from '../../core/mcp/features/featureTypes';
 import { formatBytes } from '../../core/mcp/features/resourceView';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { serverRedactor } from '../../core/mcp/config/serverRedactor';
 import type { IconSource } from '../icons/iconSource';
 import { markdownText } from '../../shared/markdownText';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HubCatalog } from '../../core/mcp/features/catalog';
+import type { HubCatalog } from '../../core/mcp/hub/catalog';
 import { isFeatureError, type McpResourceTemplate } from '../../core/mcp/features/featureTypes';
 import { expandTemplate } from '../../core/mcp/features/resources';
 

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { AppDocuments } from '../../core/apps/appDocuments';
 import type { ChatAppsActions } from '../../core/chat/chatActions';
-import type { ServerHub } from '../../core/mcp/hub';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { AppServer } from '../apps/appServer';
 import { ChatApps, type ChatAppsDeps } from '../apps/chatApps';
 import { appsEnabled } from '../apps/enabled';

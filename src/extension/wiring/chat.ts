@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { appContextSection, setAppContext } from '../../core/chat/appContext';
-import { FileConversationStore } from '../../core/chat/store/fileConversationStore';
-import type { LegacyConversation } from '../../core/chat/store/legacy';
+import { FileConversationStore } from '../../core/chat/conversation/fileConversationStore';
+import type { LegacyConversation } from '../../core/chat/conversation/legacy';
 import { ChatPrompts } from '../../core/chat/prompts';
 import { ChatRouter } from '../../core/chat/router';
 import { TurnRunner } from '../../core/chat/turns';
-import { taggedLogger } from '../../core/logger';
-import type { ServerHub } from '../../core/mcp/hub';
+import { taggedLogger } from '../../core/base/logger';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
 import { draftWithAttachments, vscodeChatActions } from '../chat/actions';
 import { Approvals } from '../chat/approvals';
 import { showChatHistory } from '../chat/history';

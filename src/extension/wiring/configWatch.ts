@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeProblem } from '../../core/mcp/config/describe';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../core/base/logger';
 import { loadWorkspaceConfig, type WorkspaceConfig } from '../configLoader';
 import { SERVER_FILES } from '../mcpFiles';
 import type { ServerWiring } from './servers';

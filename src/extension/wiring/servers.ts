@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
 import type { AuthManager } from '../../core/auth/manager';
-import { taggedLogger, type Logger } from '../../core/logger';
-import { ServerHub } from '../../core/mcp/hub';
+import { taggedLogger, type Logger } from '../../core/base/logger';
+import { ServerHub } from '../../core/mcp/hub/serverHub';
 import { enableOrphanGuard } from '../../core/mcp/transport/orphanGuard';
 import { editorEraMemory } from '../eraStore';
 import { FailureNotices } from '../failureNotices';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { taggedLogger, type Logger } from '../../core/logger';
-import type { ServerHub } from '../../core/mcp/hub';
-import { ToolSwitches, type SwitchState } from '../../core/toolSwitches';
+import { taggedLogger, type Logger } from '../../core/base/logger';
+import type { ServerHub } from '../../core/mcp/hub/serverHub';
+import { ToolSwitches, type SwitchState } from '../../core/toolRegistry/toolSwitches';
 import { ToolPins } from '../../core/toolSearch/pins';
 import { BudgetMeter } from '../chat/budgetMeter';
 import type { WorkspaceConfig } from '../configLoader';

@@ -1,7 +1,7 @@
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
-import type { Disposable } from '../../event';
-import type { Logger } from '../../logger';
-import { errorMessage } from '../../tools';
+import type { Disposable } from '../../base/event';
+import type { Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type { ServerConfig } from '../config/serverConfig';
 import { serverIdentity } from '../config/identity';
 import { answerElicitation } from './elicitation';

@@ -5,7 +5,7 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
 } from '@modelcontextprotocol/client';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import { answerContent, FormSchemaError, parseFormSchema } from './formSchema';
 import { validateAnswers } from '../../../shared/form';
 import { plainText, safeUrl } from '../../../shared/serverText';

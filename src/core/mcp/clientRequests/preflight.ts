@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import { FormSchemaError, parseFormSchema } from './formSchema';
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: unknown) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from '@modelcontextprotocol/client';
-import { Emitter, type Event } from '../../event';
+import { Emitter, type Event } from '../../base/event';
 
 /** The folders servers may see as the client's roots, and when they change. */
 export interface RootsSource {

@@ -5,9 +5,9 @@ import {
   type CreateMessageResult,
 } from '@modelcontextprotocol/client';
 import type { ChatModel } from '../../agent/model';
-import type { ChatMessage } from '../../agent/messages';
-import type { Logger } from '../../logger';
-import { errorMessage } from '../../tools';
+import type { ChatMessage } from '../../agentTypes/messages';
+import type { Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { stripUnsafe } from '../../../shared/serverText';
 import type { ClientRequestUi, SamplingAsk } from './ui';
 

@@ -1,5 +1,8 @@
-import { CONFLICT_POLICIES, type ConflictPolicy } from '../tools/naming';
 import type { ConfigProblem } from './serverConfig';
+
+/** How a clash between tool names of different servers is resolved. Overwriting is never a policy. */
+export type ConflictPolicy = 'prefix' | 'prefixAll' | 'error';
+export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['prefix', 'prefixAll', 'error'];
 
 /** Settings besides the servers, with their defaults. */
 export interface HubSettings {

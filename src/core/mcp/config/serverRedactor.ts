@@ -1,4 +1,4 @@
-import { Redactor } from '../../redact';
+import { Redactor } from '../../base/redact';
 import type { ServerConfig } from './serverConfig';
 
 /** The redactor for one server's secrets: its substituted values and its URL's credentials and query. */

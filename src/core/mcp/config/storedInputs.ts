@@ -1,4 +1,4 @@
-import type { SecretStore } from '../../auth/store';
+import type { SecretStore } from '../../base/secretStore';
 import { inputBinding } from './inputBinding';
 
 /** The `${input:ID}` ids an entry uses, once each. */

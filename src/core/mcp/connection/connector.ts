@@ -1,8 +1,8 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
-import type { Disposable } from '../../event';
-import type { Logger } from '../../logger';
-import type { Redactor } from '../../redact';
-import { errorMessage } from '../../tools';
+import type { Disposable } from '../../base/event';
+import type { Logger } from '../../base/logger';
+import type { Redactor } from '../../base/redact';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerFeatures } from '../features/features';

@@ -1,6 +1,6 @@
 import { SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
 import { isSignInNeeded, SignInNeeded } from '../../auth/signInErrors';
-import { errorMessage } from '../../tools';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type { ServerConfig } from '../config/serverConfig';
 import { PROCESS_NOT_RUNNING, ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';

@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../../auth/signInErrors';
-import { errorMessage } from '../../tools';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type { EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
 import { ProcessTransport } from '../transport/processTransport';

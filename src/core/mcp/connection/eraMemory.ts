@@ -1,4 +1,4 @@
-import type { SecretStore } from '../../auth/store';
+import type { SecretStore } from '../../base/secretStore';
 
 /** The protocol era a server spoke: 2026-07-28 (`server/discover`) or the 2025 initialize handshake. */
 export type Era = 'modern' | 'legacy';

@@ -1,6 +1,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import type { Logger } from '../../logger';
-import type { Redactor } from '../../redact';
+import type { Logger } from '../../base/logger';
+import type { Redactor } from '../../base/redact';
 import type { ServerConfig } from '../config/serverConfig';
 import { serverIdentity } from '../config/identity';
 import { tracedTransport, type McpTrace } from '../trace/trace';

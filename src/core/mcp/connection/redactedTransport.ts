@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import type { Redactor } from '../../redact';
+import type { Redactor } from '../../base/redact';
 import { mapIncoming } from './era';
 
 /**

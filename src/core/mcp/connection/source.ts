@@ -1,10 +1,10 @@
 import { ProtocolError, SdkError, SdkErrorCode, type Tool as RemoteTool } from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../../auth/signInErrors';
-import { Emitter } from '../../event';
-import { silentLogger, type Logger } from '../../logger';
-import { redactingLogger, type Redactor } from '../../redact';
-import { errorMessage, type Tool, type ToolCallOptions } from '../../tools';
-import { failed, type ToolResult } from '../../toolResult';
+import { Emitter } from '../../base/event';
+import { silentLogger, type Logger } from '../../base/logger';
+import { redactingLogger, type Redactor } from '../../base/redact';
+import { errorMessage, type Tool, type ToolCallOptions } from '../../toolRegistry/toolRegistry';
+import { failed, type ToolResult } from '../../toolRegistry/toolResult';
 import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import { serverRedactor } from '../config/serverRedactor';
 import type { ServerConfig } from '../config/serverConfig';

@@ -1,8 +1,8 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { ServerAuth } from '../../auth/provider';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import { cappedFetch } from '../../net/limits';
-import { errorMessage } from '../../tools';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { describeEndpoint } from '../config/describe';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerPriority } from '../config/hubSettings';

@@ -1,4 +1,4 @@
-import type { SafeIcon } from './icons';
+import type { SafeIcon } from '../../toolRegistry/toolTypes';
 
 /** What every read, get or completion resolves to when it fails: never a throw. */
 export interface FeatureError {

@@ -1,7 +1,7 @@
 import type { Client, ClientOptions, McpSubscription } from '@modelcontextprotocol/client';
-import { Emitter, type Disposable } from '../../event';
-import type { Logger } from '../../logger';
-import { errorMessage } from '../../tools';
+import { Emitter, type Disposable } from '../../base/event';
+import type { Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type {
   Completion,
   CompletionRef,

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { SafeIcon } from './icons';
+import type { SafeIcon } from '../../toolRegistry/toolTypes';
 import { sniffImage } from './resourceView';
 
 /** Largest icon loaded, in bytes. */

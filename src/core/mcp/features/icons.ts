@@ -1,12 +1,5 @@
+import type { SafeIcon } from '../../toolRegistry/toolTypes';
 import type { ListProblem } from './paging';
-
-/** An icon that passed the checks below: safe for the extension to load into an `<img>`. */
-export interface SafeIcon {
-  src: string;
-  mimeType: string;
-  sizes?: string[];
-  theme?: 'light' | 'dark';
-}
 
 /** Where icons come from: their server, and what that server may point at. */
 export interface IconContext {

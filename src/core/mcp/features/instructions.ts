@@ -1,4 +1,4 @@
-import { framed } from '../../framedText';
+import { framed } from '../../base/framedText';
 
 /** Most characters of one server's instructions that reach the model. */
 export const MAX_INSTRUCTIONS_CHARS = 8_000;

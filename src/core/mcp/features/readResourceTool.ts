@@ -1,5 +1,5 @@
-import type { Tool } from '../../tools';
-import { failed } from '../../toolResult';
+import type { Tool } from '../../toolRegistry/toolRegistry';
+import { failed } from '../../toolRegistry/toolResult';
 import { isFeatureError, type FeatureError, type ReadResourceResult } from './featureTypes';
 import { formatReadResult } from './resources';
 

@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
   ResourceContent,
 } from './featureTypes';
-import { base64Bytes, truncate } from '../tools/result';
+import { base64Bytes, truncate } from '../../base/text';
 
 /** Most characters of text kept from one read (a server may send tens of megabytes). */
 export const MAX_READ_TEXT_CHARS = 1_000_000;

@@ -1,5 +1,5 @@
-import type { ToolCallOptions } from '../../tools';
-import { failed, type ToolResult } from '../../toolResult';
+import type { ToolCallOptions } from '../../toolRegistry/toolRegistry';
+import { failed, type ToolResult } from '../../toolRegistry/toolResult';
 import { serverIdentity } from '../config/identity';
 import { NOT_CONNECTED } from '../connection/crashDiagnosis';
 import { sendTurn } from '../transport/inbox';

@@ -1,5 +1,5 @@
 import type { ServerAuth } from '../../auth/provider';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import type { ClientRequestsHost } from '../clientRequests/clientRequests';
 import type { HubSettings } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';

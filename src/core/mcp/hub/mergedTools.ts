@@ -1,5 +1,6 @@
-import type { Tool } from '../../tools';
-import { assignNames, type ConflictPolicy, type NamingProblem } from '../tools/naming';
+import type { Tool } from '../../toolRegistry/toolRegistry';
+import { assignNames, type NamingProblem } from '../tools/naming';
+import type { ConflictPolicy } from '../config/hubSettings';
 
 /** One server's tools as its source registered them (under the server's own names). */
 export interface ListedTools {

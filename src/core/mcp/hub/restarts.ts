@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 
 /** When a crashed server is started again: after growing delays, and not forever. */
 export interface RestartPolicy {

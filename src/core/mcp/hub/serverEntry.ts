@@ -1,7 +1,7 @@
-import { DisposableStore } from '../../event';
-import type { Logger } from '../../logger';
-import { errorMessage, type Tool, type ToolCallOptions } from '../../tools';
-import type { ToolResult } from '../../toolResult';
+import { DisposableStore } from '../../base/event';
+import type { Logger } from '../../base/logger';
+import { errorMessage, type Tool, type ToolCallOptions } from '../../toolRegistry/toolRegistry';
+import type { ToolResult } from '../../toolRegistry/toolResult';
 import { serverIdentity } from '../config/identity';
 import type { ServerConfig } from '../config/serverConfig';
 import { ClosedWhileStarting, type CloseReason, type McpToolSource } from '../connection/source';

@@ -1,4 +1,4 @@
-import type { Tool, ToolRegistry } from '../../tools';
+import type { Tool, ToolRegistry } from '../../toolRegistry/toolRegistry';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerState } from '../connection/state';
 import type { ServerEntry } from './serverEntry';

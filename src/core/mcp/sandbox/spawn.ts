@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import { commandExists } from '../transport/findCommand';
 import { SpawnError, spawnError } from '../transport/spawnError';
 import { describeNetwork, type SandboxPolicy } from './policy';

@@ -1,5 +1,5 @@
-import type { ToolResult } from '../../toolResult';
-import type { Logger } from '../../logger';
+import type { ToolResult } from '../../toolRegistry/toolResult';
+import type { Logger } from '../../base/logger';
 
 /**
  * Runs one tool call and logs it: the tool and its arguments (cut), then how it ended and how long it

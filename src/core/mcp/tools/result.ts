@@ -1,6 +1,7 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import type { ToolResource } from '../../tools';
-import { failed, succeeded, type ToolResult } from '../../toolResult';
+import type { ToolResource } from '../../toolRegistry/toolRegistry';
+import { base64Bytes, truncate } from '../../base/text';
+import { failed, succeeded, type ToolResult } from '../../toolRegistry/toolResult';
 
 /**
  * Turns a `tools/call` result into the string the registry returns. Text blocks are joined;
@@ -55,11 +56,6 @@ function describeBlock(block: ContentBlock, server: string | undefined): string 
   }
 }
 
-export function base64Bytes(data: string): number {
-  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
-}
-
 function safeEqualJson(text: string, value: unknown): boolean {
   if (text.length > 1_000_000) return false;
   try {
@@ -67,13 +63,6 @@ function safeEqualJson(text: string, value: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-/** Keeps the head of `text` and says how much was cut. */
-export function truncate(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const cut = text.length - maxChars;
-  return `${text.slice(0, maxChars)}\n…[truncated: ${cut} of ${text.length} characters cut]`;
 }
 
 /** Most characters of an embedded resource's text handed to a UI beside the result. */

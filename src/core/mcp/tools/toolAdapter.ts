@@ -1,7 +1,7 @@
-import type { ToolResult } from '../../toolResult';
+import type { ToolResult } from '../../toolRegistry/toolResult';
 import type { Tool as RemoteTool } from '@modelcontextprotocol/client';
-import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../tools';
-import type { SafeIcon } from '../features/icons';
+import type { JsonSchema, Tool, ToolCallOptions, ToolRegistry } from '../../toolRegistry/toolRegistry';
+import type { SafeIcon } from '../../toolRegistry/toolTypes';
 import { appOfTool } from '../../apps/appMeta';
 
 /** Where a registered tool's calls go, by the server's own tool name. */

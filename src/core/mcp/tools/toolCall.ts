@@ -1,9 +1,9 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { ToolCallOptions } from '../../tools';
+import type { ToolCallOptions } from '../../toolRegistry/toolRegistry';
 import { progressPace } from './progressPace';
 import { progressText } from './progressText';
 import { asToolResult, reportResource } from './result';
-import type { ToolResult } from '../../toolResult';
+import type { ToolResult } from '../../toolRegistry/toolResult';
 
 /** How often a call's progress reaches the views at most (four times a second). */
 const PROGRESS_EVERY_MS = 250;

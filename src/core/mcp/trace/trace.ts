@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { Emitter } from '../../event';
+import { Emitter } from '../../base/event';
 
 export interface TraceEntry {
   seq: number;

@@ -1,9 +1,9 @@
 // One conversation's file: JSON lines, appended as the conversation changes; a later line for an
 // item replaces an earlier one, so replaying the file gives the conversation back.
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 
 /** One line of a conversation file. */
 type Line =

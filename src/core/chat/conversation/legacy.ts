@@ -1,8 +1,8 @@
 // The conversation older versions kept in workspace state (one per workspace), moved into a file once.
-import type { ChatMessage } from '../../agent/messages';
+import type { ChatMessage } from '../../agentTypes/messages';
 import type { TranscriptItem } from '../../../shared/protocol';
 import { isTranscriptItem } from '../../../shared/validate';
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 
 /** A conversation as the old extension kept it in workspace state (one per workspace). */
 export interface LegacyConversation {

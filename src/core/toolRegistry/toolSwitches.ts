@@ -1,5 +1,5 @@
-import { Emitter } from './event';
-import type { Tool } from './tools';
+import { Emitter } from '../base/event';
+import type { Tool } from './toolRegistry';
 
 /** What is switched off, as stored: server names and tool keys (see `toolKey`). */
 export interface SwitchState {

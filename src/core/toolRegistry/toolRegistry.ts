@@ -1,7 +1,6 @@
-import { Emitter } from './event';
-import type { SafeIcon } from './mcp/features/icons';
-import type { ToolApp, ToolVisibility } from './apps/appMeta';
-import { WireNames } from './mcp/tools/naming';
+import { Emitter } from '../base/event';
+import type { SafeIcon, ToolApp, ToolVisibility } from './toolTypes';
+import { WireNames } from './wireNames';
 import { asResult, failed, type ToolResult } from './toolResult';
 
 export type JsonSchema = Record<string, unknown>;

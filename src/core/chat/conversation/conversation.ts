@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../agent/messages';
-import { Emitter } from '../event';
-import type { TranscriptItem } from '../../shared/protocol';
+import type { ChatMessage } from '../../agentTypes/messages';
+import { Emitter } from '../../base/event';
+import type { TranscriptItem } from '../../../shared/protocol';
 
 /** What changed in a conversation: the chat views apply exactly this, never the whole state. */
 export type ConversationChange =

@@ -1,7 +1,7 @@
 // How many conversations are kept: the oldest beyond the user's limit are deleted, and the owner
 // hears when the next new one will remove one.
 import { rm } from 'node:fs/promises';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../base/logger';
 import type { IndexEntry } from './conversationIndex';
 import type { ConversationInfo } from './conversationStore';
 

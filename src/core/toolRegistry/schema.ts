@@ -1,5 +1,5 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import type { JsonSchema } from './tools';
+import type { JsonSchema } from './toolRegistry';
 
 let validator: AjvJsonSchemaValidator | undefined;
 

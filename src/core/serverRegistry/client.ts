@@ -1,7 +1,7 @@
 import { isLoopbackHostname } from '../net/addresses';
 import { readTextCapped } from '../net/limits';
 import { unreachableCause } from '../net/unreachable';
-import { errorMessage } from '../tools';
+import { errorMessage } from '../toolRegistry/toolRegistry';
 import { parseRegistryServer, registryText, type RegistryServer } from './serverJson';
 
 /**

@@ -1,5 +1,5 @@
-import { Emitter, type Disposable } from '../../event';
-import type { Tool } from '../../tools';
+import { Emitter, type Disposable } from '../../base/event';
+import type { Tool } from '../../toolRegistry/toolRegistry';
 import type { HubSettings } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
 import type {
@@ -11,12 +11,12 @@ import type {
   PromptResult,
   ReadResourceResult,
   ServerIdentityInfo,
-} from './featureTypes';
-import type { FeatureKind } from './features';
-import { instructionsSection } from './instructions';
+} from '../features/featureTypes';
+import type { FeatureKind } from '../features/features';
+import { instructionsSection } from '../features/instructions';
 import { assignNames, type NamingProblem } from '../tools/naming';
-import type { ListProblem } from './paging';
-import { READ_RESOURCE, readResourceTool } from './readResourceTool';
+import type { ListProblem } from '../features/paging';
+import { READ_RESOURCE, readResourceTool } from '../features/readResourceTool';
 import type { McpToolSource } from '../connection/source';
 
 /** A prompt with its name in the merged list: `review`, or `server.review` after a clash (as for tools). */

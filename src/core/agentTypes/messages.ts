@@ -1,4 +1,4 @@
-import type { ToolImage } from '../tools';
+import type { ToolImage } from '../toolRegistry/toolRegistry';
 
 /** The conversation as a model is sent it: the agent keeps it, the budget measures it, providers translate it. */
 

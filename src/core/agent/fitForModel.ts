@@ -1,7 +1,7 @@
-import type { ChatModel } from '../agent/model';
-import type { ChatMessage } from '../agent/messages';
-import { errorMessage, type ToolSchema } from '../tools';
-import { BudgetError, describeTrim, fitRequest } from './fit';
+import type { ChatModel } from './model';
+import type { ChatMessage } from '../agentTypes/messages';
+import { errorMessage, type ToolSchema } from '../toolRegistry/toolRegistry';
+import { BudgetError, describeTrim, fitRequest } from '../budget/fit';
 
 /** A request as it goes to the model, and a note for the user when it was trimmed to fit. */
 export interface FittedRequest {

@@ -1,5 +1,5 @@
-import type { ToolResult } from '../toolResult';
-import type { ToolSchema } from '../tools';
+import type { ToolResult } from '../toolRegistry/toolResult';
+import type { ToolSchema } from '../toolRegistry/toolRegistry';
 import type { ChatMessage } from './messages';
 
 /** What the agent offers the model, request by request, and what it runs itself (see core/toolSearch). */

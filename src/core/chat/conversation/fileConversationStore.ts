@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { silentLogger, type Logger } from '../../logger';
-import { errorMessage } from '../../tools';
-import { Conversation } from '../conversation';
+import { silentLogger, type Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
+import { Conversation } from './conversation';
 import { compact, DEFAULT_MAX_FILE_BYTES } from './compaction';
 import { firstLine, IndexFile, MAX_TITLE, type Index, type IndexEntry } from './conversationIndex';
 import { changesText, replay, stateText } from './conversationLog';

@@ -1,6 +1,6 @@
 // Keeping a conversation's file within its bound: what goes when it grows past it.
-import type { Logger } from '../../logger';
-import type { Conversation } from '../conversation';
+import type { Logger } from '../../base/logger';
+import type { Conversation } from './conversation';
 
 export const RESULTS_REMOVED =
   'Older tool results were removed to keep this conversation small: their cards keep the first part, and the model sees a note in their place.';

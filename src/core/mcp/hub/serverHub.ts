@@ -1,25 +1,25 @@
-import { Emitter } from '../event';
-import { silentLogger, taggedLogger, type Logger } from '../logger';
-import { ToolRegistry } from '../tools';
-import { DEFAULT_HUB_SETTINGS, type HubSettings } from './config/hubSettings';
-import type { ConfigProblem, ServerConfig } from './config/serverConfig';
-import { McpToolSource } from './connection/source';
-import { HubCatalog } from './features/catalog';
-import { CallRouter } from './hub/callRouting';
-import { keyOf, ServerEntry, type EntryHost } from './hub/serverEntry';
-import { sourceOptions, type HubOptions } from './hub/hubOptions';
-import { mergeTools, sameTools } from './hub/mergedTools';
-import { DEFAULT_RESTART_POLICY, isRestarting } from './hub/restarts';
-import { serverInfo, type ServerInfo } from './hub/serverInfo';
-import { TraceSet } from './hub/traces';
-import { sandboxFor } from './sandbox/decision';
-import { sandboxRuntime } from './sandbox/runtime';
-import type { McpTrace } from './trace/trace';
-import type { NamingProblem } from './tools/naming';
-import type { ToolProblem } from './tools/toolList';
+import { Emitter } from '../../base/event';
+import { silentLogger, taggedLogger, type Logger } from '../../base/logger';
+import { ToolRegistry } from '../../toolRegistry/toolRegistry';
+import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../config/hubSettings';
+import type { ConfigProblem, ServerConfig } from '../config/serverConfig';
+import { McpToolSource } from '../connection/source';
+import { HubCatalog } from './catalog';
+import { CallRouter } from './callRouting';
+import { keyOf, ServerEntry, type EntryHost } from './serverEntry';
+import { sourceOptions, type HubOptions } from './hubOptions';
+import { mergeTools, sameTools } from './mergedTools';
+import { DEFAULT_RESTART_POLICY, isRestarting } from './restarts';
+import { serverInfo, type ServerInfo } from './serverInfo';
+import { TraceSet } from './traces';
+import { sandboxFor } from '../sandbox/decision';
+import { sandboxRuntime } from '../sandbox/runtime';
+import type { McpTrace } from '../trace/trace';
+import type { NamingProblem } from '../tools/naming';
+import type { ToolProblem } from '../tools/toolList';
 
 export type { HubOptions, ServerInfo };
-export { failureText } from './hub/serverInfo';
+export { failureText } from './serverInfo';
 
 /**
  * Keeps one entry per configured server (hub/serverEntry.ts: each owns its source, start, restarts,

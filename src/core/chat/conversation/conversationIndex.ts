@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../../logger';
-import { errorMessage } from '../../tools';
-import type { Conversation } from '../conversation';
+import type { Logger } from '../../base/logger';
+import { errorMessage } from '../../toolRegistry/toolRegistry';
+import type { Conversation } from './conversation';
 import type { ConversationInfo } from './conversationStore';
 
 export interface IndexEntry extends ConversationInfo {

@@ -1,4 +1,4 @@
-import { forApp, forModel, type Tool } from './tools';
+import { forApp, forModel, type Tool } from './toolRegistry';
 
 /**
  * Tools as the Tools view and the status bar count them. The first number is what the context meter

@@ -1,4 +1,4 @@
-import { failureText, type ServerInfo } from '../hub/serverInfo';
+import { failureText, type ServerInfo } from './serverInfo';
 
 /** A server whose failure is final: it never started, or it crashed and its automatic restarts gave up. */
 export interface FinalFailure {

@@ -1,6 +1,6 @@
 import type { Argument, Input, Package, Remote, ServerJson } from './serverJson';
 import { visibleLine } from '../../shared/visibleText';
-import { errorMessage } from '../tools';
+import { errorMessage } from '../toolRegistry/toolRegistry';
 import { argumentProblem, packageRunnerProblem } from './runnerOptions';
 import { runtimeOf, type Runtime } from './runtimes';
 import { shownCommand } from './shownCommand';

@@ -1,4 +1,4 @@
-import type { Conversation } from '../conversation';
+import type { Conversation } from './conversation';
 
 /** A kept conversation as the history lists it. */
 export interface ConversationInfo {

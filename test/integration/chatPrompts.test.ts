@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ScriptedModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { FileConversationStore } from '../../src/core/chat/conversation/fileConversationStore';
 import { conversationMarkdown } from '../../src/core/chat/markdown';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import type { ApprovalRequest } from '../../src/core/agentTypes/events';
-import { ScriptedModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/core/mcp/features/instructions';
 import { fixture, parseError, reference } from '../helpers';

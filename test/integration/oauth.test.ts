@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { AuthManager } from '../../src/core/auth/manager';
 import type { SignInUi } from '../../src/core/auth/signInUi';
 import { LoopbackReceiver } from '../../src/core/auth/redirect';
-import { MemorySecretStore } from '../../src/core/base/secretStore';
+import { MemorySecretStore } from '../memorySecretStore';
 import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { Logger } from '../../src/core/base/logger';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { ScriptedModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import { describeEndpoint } from '../../src/core/mcp/config/describe';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { ScriptedModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { ToolRegistry } from '../../src/core/toolRegistry/toolRegistry';
@@ -55,7 +55,10 @@ describe('the seed scenario', () => {
     try {
       await Promise.all([research.connect(), analytics.connect()]);
       assert.deepEqual(await research.register(registry), ['echo', 'search_corpus', 'word_count']);
-      assert.deepEqual(await analytics.register(registry, 'analytics'), ['analytics.echo', 'analytics.row_count']);
+      assert.deepEqual(await analytics.register(registry, { namespace: 'analytics' }), [
+        'analytics.echo',
+        'analytics.row_count',
+      ]);
       assert.deepEqual(registry.names(), SEED_NAMES);
       const first = (await research.listTools())[0]!;
       assert.throws(

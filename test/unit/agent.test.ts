@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { ScriptedModel, parseScript } from '../../src/core/agent/model';
+import { parseScript } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import { ToolRegistry, type Tool } from '../../src/core/toolRegistry/toolRegistry';
 
 function registry(...tools: Array<Partial<Tool> & Pick<Tool, 'name' | 'call'>>): ToolRegistry {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { after, describe, test } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
-import { ScriptedModel } from '../../src/core/agent/model';
+import { ScriptedModel } from '../scriptedModel';
 import type { ChatMessage } from '../../src/core/agentTypes/messages';
 import { BudgetError, fitRequest, pairToolCalls, SHORTENED_CHARS } from '../../src/core/budget/fit';
 import { counterFor, o200kCounter } from '../../src/core/budget/limits';

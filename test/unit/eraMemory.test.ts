@@ -2,7 +2,7 @@
 // its store, trusts a 2025 verdict for a week only, and forgets a verdict that failed.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MemorySecretStore } from '../../src/core/base/secretStore';
+import { MemorySecretStore } from '../memorySecretStore';
 import { EraMemory, LEGACY_HORIZON_MS } from '../../src/core/mcp/connection/eraMemory';
 
 describe('era memory', () => {

@@ -12,7 +12,7 @@ import { CredentialOriginError, EndpointRefused, guardedFetch } from '../../src/
 import { MixUpRefused, PendingCallbacks, redirectRoute } from '../../src/core/auth/redirect';
 import { addressClass } from '../../src/core/net/addresses';
 import { AuthRecordStore } from '../../src/core/auth/store';
-import { MemorySecretStore } from '../../src/core/base/secretStore';
+import { MemorySecretStore } from '../memorySecretStore';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 
 describe('oauth settings', () => {

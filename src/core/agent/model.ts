@@ -51,19 +51,21 @@ export type ScriptedTurn =
   | { final: string };
 
 /**
- * The `scripted` provider (`minagent.chat.scriptFile`, the CLI's `--script`): replays scripted turns
- * and records what it was asked (`calls`), so a whole agent run through real MCP servers runs, and is
- * testable, without a network or a key.
+ * The `scripted` provider (`minagent.chat.scriptFile`, the CLI's `--script`): replays scripted turns,
+ * so a whole agent run through real MCP servers runs without a network or a key (`asked` lets a test
+ * see each request).
  */
 export class ScriptedModel implements ChatModel {
   readonly id = 'fake';
-  readonly calls: Array<{ messages: ChatMessage[]; tools: ToolSchema[] }> = [];
   private next = 0;
 
   constructor(
     private readonly script: readonly ScriptedTurn[],
     private readonly contextWindow?: number,
   ) {}
+
+  /** Each request, before it is answered (nothing here). */
+  protected asked(_messages: readonly ChatMessage[], _tools: readonly ToolSchema[]): void {}
 
   async limits(): Promise<ModelLimits> {
     return {
@@ -80,7 +82,7 @@ export class ScriptedModel implements ChatModel {
     tools: readonly ToolSchema[],
     options: ChatRequestOptions = {},
   ): Promise<ModelTurn> {
-    this.calls.push({ messages: structuredClone([...messages]), tools: structuredClone([...tools]) });
+    this.asked(messages, tools);
     if (options.signal?.aborted) throw abortError();
     const turn = this.script[this.next++];
     if (!turn) throw new Error(`the script has no turn ${this.next} (it has ${this.script.length})`);

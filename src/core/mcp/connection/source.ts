@@ -230,11 +230,11 @@ export class McpToolSource {
   }
 
   /**
-   * The seed's `register(registry, namespace)`: lists the tools (connecting first), adds each one,
+   * The seed's `register(registry, { namespace })`: lists the tools (connecting first), adds each one,
    * prefixed when a namespace is given, and returns the names it added. An owner that outlives this
    * source (the hub, across restarts) passes a `route` for the calls.
    */
-  async register(registry: ToolSink, options?: string | RegisterOptions): Promise<string[]> {
+  async register(registry: ToolSink, options?: RegisterOptions): Promise<string[]> {
     const tools = await this.listTools();
     return registerTools(registry, tools, options, (remote, name, route) => this.toTool(remote, name, route));
   }

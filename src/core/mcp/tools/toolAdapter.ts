@@ -40,16 +40,16 @@ export function toRegistryTool(remote: RemoteTool, server: string, name: string,
 }
 
 /**
- * The seed's `register(registry, namespace)` once the tools are listed: adds each one, prefixed when a
- * namespace is given, through `adapt`, and returns the names it added.
+ * The seed's `register(registry, { namespace })` once the tools are listed: adds each one, prefixed
+ * when a namespace is given, through `adapt`, and returns the names it added.
  */
 export function registerTools(
   registry: ToolSink,
   tools: readonly RemoteTool[],
-  options: string | RegisterOptions | undefined,
+  options: RegisterOptions | undefined,
   adapt: (remote: RemoteTool, name: string, route: ToolRoute | undefined) => Tool,
 ): string[] {
-  const { namespace, route } = typeof options === 'string' ? { namespace: options, route: undefined } : (options ?? {});
+  const { namespace, route } = options ?? {};
   const names: string[] = [];
   for (const remote of tools) {
     const name = namespace ? `${namespace}.${remote.name}` : remote.name;

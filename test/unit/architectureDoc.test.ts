@@ -29,3 +29,19 @@ test("the page's long files are the files of src/ past 300 lines", () => {
     .sort();
   assert.deepEqual(listed, long);
 });
+
+test('no file in src/ sits beside a folder of the same name (hub.ts beside hub/ read as one thing)', () => {
+  const files = execFileSync('git', ['ls-files', 'src'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const folders = new Set(
+    files.flatMap((f) =>
+      f
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  assert.deepEqual(
+    files.filter((f) => folders.has(f.replace(/\.[^./]+$/, ''))),
+    [],
+  );
+});

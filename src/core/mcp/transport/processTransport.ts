@@ -4,7 +4,7 @@ import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcon
 import { deliver } from './inbox';
 import { messageReader } from './messageReader';
 import { guardProcessGroup, prepareOrphanGuard, releaseProcessGroup } from './orphanGuard';
-import { lowerPriority } from './priority';
+import { lowerPriority, startedLow } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
 import { spawnSlot } from './spawnQueue';
 import { spawnError } from './spawnError';
@@ -149,7 +149,10 @@ export class ProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       // Never a shell: on Windows a .cmd shim goes through cmd.exe with every argument escaped.
       const plan = planSpawn(command, args, hostPlanContext(env, cwd));
-      const child = spawn(plan.file, plan.args, {
+      const started = this.params.lowPriority
+        ? startedLow(plan.file, plan.args, env?.PATH ?? process.env.PATH)
+        : { ...plan, nice: false };
+      const child = spawn(started.file, started.args, {
         env,
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -159,7 +162,7 @@ export class ProcessTransport implements Transport {
         ...(plan.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       });
       this.child = child;
-      if (child.pid !== undefined && this.params.lowPriority) lowerPriority(child.pid);
+      if (child.pid !== undefined && this.params.lowPriority) lowerPriority(child.pid, started.nice);
       const reader = messageReader(
         this.params.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
         (m) => this.onmessage?.(m),

@@ -22,10 +22,10 @@ export async function writeServerSetting(
   if (scope === 'workspace' && (await editWorkspaceFile(name, entry))) return;
   const config = vscode.workspace.getConfiguration('minagent');
   const inspected = config.inspect<Record<string, unknown>>('servers');
-  const { [name]: _old, ...rest } = (scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+  const current = (scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
   await config.update(
     'servers',
-    entry === undefined ? rest : { ...rest, [name]: entry },
+    replacedInPlace(current, name, entry),
     scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace,
   );
 }
@@ -74,4 +74,22 @@ function configurationChange(): Promise<void> {
       if (e.affectsConfiguration('minagent.servers')) done();
     });
   });
+}
+
+/**
+ * The servers with `name` set where it is (an update keeps the entry's place, so the tree's order stays), added last,
+ * or removed.
+ */
+export function replacedInPlace(
+  servers: Record<string, unknown>,
+  name: string,
+  entry: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(servers)) {
+    if (key !== name) out[key] = value;
+    else if (entry !== undefined) out[key] = entry;
+  }
+  if (entry !== undefined && !(name in servers)) out[name] = entry;
+  return out;
 }

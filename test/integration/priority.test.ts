@@ -73,3 +73,15 @@ test('with serverPriority "low": nice 10, in a scheduling group at nice 10; the 
     await s.close();
   }
 });
+
+test('with serverPriority "low", a command that is not there still fails as itself, named (not as nice exiting)', async () => {
+  const s = new McpToolSource(
+    { ...fixture('gone', 'research.mjs'), command: 'no-such-mcp-server' },
+    { serverPriority: 'low' },
+  );
+  try {
+    await assert.rejects(s.connect(), /command not found: "no-such-mcp-server" \(spawn ENOENT/);
+  } finally {
+    await s.close();
+  }
+});

@@ -11,7 +11,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { delimiter, join } from 'node:path';
 
 /** The nice value of a server process and, on Linux, of its session's scheduling group (Windows: below normal). */
 export const SERVER_NICE = 10;
@@ -45,19 +44,14 @@ let niceBinary: string | null | undefined;
 export function startedLow(
   file: string,
   args: readonly string[],
-  pathVariable: string | undefined,
+  /** Whether the command is there to run (a missing one must fail to spawn as itself, ENOENT, not as nice's 127). */
+  runnable: boolean,
 ): { file: string; args: string[]; nice: boolean } {
   if (niceBinary === undefined) {
     niceBinary =
       process.platform === 'win32' ? null : (['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p)) ?? null);
   }
-  // A command that is not there must fail to spawn as itself (ENOENT, named), not as nice's exit 127.
-  return niceBinary && found(file, pathVariable)
+  return niceBinary && runnable
     ? { file: niceBinary, args: ['-n', String(SERVER_NICE), file, ...args], nice: true }
     : { file, args: [...args], nice: false };
-}
-
-function found(file: string, pathVariable: string | undefined): boolean {
-  if (file.includes('/')) return existsSync(file);
-  return (pathVariable ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, file)));
 }

@@ -8,6 +8,7 @@ import { lowerPriority, startedLow } from './priority';
 import { alivePids, processTree, signalTree } from './processTree';
 import { spawnSlot } from './spawnQueue';
 import { spawnError } from './spawnError';
+import resolveCommand from 'cross-spawn/lib/util/resolveCommand.js';
 import { hostPlanContext, planSpawn } from './spawnPlan';
 
 /** What send() rejects with once the process is gone. */
@@ -150,7 +151,7 @@ export class ProcessTransport implements Transport {
       // Never a shell: on Windows a .cmd shim goes through cmd.exe with every argument escaped.
       const plan = planSpawn(command, args, hostPlanContext(env, cwd));
       const started = this.params.lowPriority
-        ? startedLow(plan.file, plan.args, env?.PATH ?? process.env.PATH)
+        ? startedLow(plan.file, plan.args, !!resolveCommand({ command: plan.file, options: { env, cwd } }))
         : { ...plan, nice: false };
       const child = spawn(started.file, started.args, {
         env,

@@ -180,7 +180,13 @@ describe('resources and icons in VS Code', () => {
           });
 
           await stage('5-attach', async () => {
-            await w.contextMenu('Note guide', 'Add to Chat');
+            await w.contextMenu('Note guide', 'Add to Chat', () =>
+              waitFor(
+                'the note open from its row',
+                async () => (await w.editorText().catch(() => '')).includes('How to use the library'),
+                30_000,
+              ),
+            );
             const chip = chat.locator('#attachments .chip', { hasText: 'Note guide' });
             await chip.waitFor();
             assert.match(await chip.innerText(), /Note guide\s*~?\d+ tokens/);

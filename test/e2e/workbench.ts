@@ -263,11 +263,17 @@ export class Workbench {
     return row;
   }
 
-  async contextMenu(rowLabel: string, item: string): Promise<void> {
+  /**
+   * Runs `item` from the context menu of the row `rowLabel`. `opened`: what the row's own click opens (a
+   * document), waited for before the menu opens, so it cannot take focus and close the menu under the click:
+   * on a loaded CI machine the click landed as the menu closed, and the item never ran.
+   */
+  async contextMenu(rowLabel: string, item: string, opened?: () => Promise<unknown>): Promise<void> {
     const row = this.row(rowLabel);
     await this.pointerAway();
     // Take focus back from any webview first: a menu opened while an iframe has focus can miss clicks.
     await row.click();
+    await opened?.();
     const menuItem = this.page
       .locator('.context-view .action-item, .monaco-menu .action-item', { hasText: item })
       .first();

@@ -135,13 +135,15 @@ export async function callCommand(
 
 /** Where a tool's app is and who may call it, in a line of the CLI's output; empty for a plain tool. */
 function appNote(tool: Tool): string {
-  const who = !forModel(tool)
-    ? forApp(tool)
-      ? 'called by apps only'
-      : 'called by neither the model nor apps'
-    : !forApp(tool)
-      ? 'not called by apps'
-      : '';
+  const who = tool.leftOutByEntry
+    ? 'not offered to the model: its entry\'s "tools" list leaves it out'
+    : !forModel(tool)
+      ? forApp(tool)
+        ? 'called by apps only'
+        : 'called by neither the model nor apps'
+      : !forApp(tool)
+        ? 'not called by apps'
+        : '';
   const parts = [...(tool.app ? [`app: ${tool.app.resourceUri}`] : []), ...(who ? [who] : [])];
   return parts.length ? `[${parts.join(', ')}]` : '';
 }

@@ -15,7 +15,8 @@ export function cliSandboxRules(
   const home = env.HOME || homedir();
   return {
     workspaceServers: rule,
-    fromWorkspace: () => true,
+    // All but another tool's file in the user's profile (VS Code's mcp.json, Copilot's), which is the user's.
+    fromWorkspace: (config) => !config.userFile,
     context: {
       home,
       cacheRoot: sandboxCacheRoot(env, home),

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { indentOf, insertProperty, removeProperty, valueText, type Layout } from './jsoncProperty';
-import { parseSettingsText } from './settingsFile';
+import { parseSettingsText } from './base/jsonc';
 
 /**
  * Sets (or, with `undefined`, removes) one `minagent.servers` entry of a settings file (JSONC),

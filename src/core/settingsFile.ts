@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parseHubSettings, type HubSettings } from './mcp/config/hubSettings';
 import { parseServers } from './mcp/config/parseServers';
 import type { ConfigProblem, ParsedServers } from './mcp/config/serverConfig';
 import type { VariableContext } from './mcp/config/variables';
+import { parseSettingsText } from './base/jsonc';
 
 /** Reads a VS Code settings file (JSONC). Throws one clear line for a missing file or bad JSONC. */
 export function readSettingsFile(path: string): Record<string, unknown> {
@@ -19,24 +19,6 @@ export function readSettingsFile(path: string): Record<string, unknown> {
     );
   }
   return parseSettingsText(text, path);
-}
-
-export function parseSettingsText(text: string, path: string): Record<string, unknown> {
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length) {
-    const e = errors[0]!;
-    const { line, column } = position(text, e.offset);
-    throw new Error(`${path}:${line}:${column}: invalid JSONC (${printParseErrorCode(e.error)})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new Error(`${path}: settings must be a JSON object`);
-  return value as Record<string, unknown>;
-}
-
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 
 /**

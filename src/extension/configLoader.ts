@@ -8,10 +8,19 @@ import type { VariableContext } from '../core/mcp/config/variables';
 import { USER_ORIGIN } from '../core/approvals/policy';
 import { inputBinding } from '../core/mcp/config/inputBinding';
 import { settingsInputOrigin, type InputStore } from './inputs';
-import { storedInputs } from '../core/mcp/config/storedInputs';
 import { settingsValue } from '../core/settingsFile';
-import { inputReferences, readServerFile, SERVER_FILES } from './mcpFiles';
+import { inputReferences, storedInputs } from '../core/mcp/config/storedInputs';
+import {
+  claimServers,
+  readServerFile,
+  toolServerFiles,
+  withAlsoIn,
+  workspaceServerFiles,
+  type FileServers,
+  type ServerFile,
+} from '../core/mcp/config/serverFiles';
 import { readJsonc, setting } from './trustedSettings';
+import { approvalsDigest, fileEntry, type FileEntry, type UserFileConsent } from './userFiles';
 
 export interface WorkspaceConfig {
   servers: ServerConfig[];
@@ -20,6 +29,22 @@ export interface WorkspaceConfig {
   settings: HubSettings;
   /** Servers the workspace defines that do not start because it is not trusted. */
   untrusted: string[];
+  /** Other tools' files whose servers wait for the user's confirmation. */
+  waiting: WaitingFile[];
+}
+
+/** Another tool's file whose servers wait for the user to confirm it. */
+export interface WaitingFile {
+  file: ServerFile;
+  entries: FileEntry[];
+}
+
+/** What reading the configuration needs of the editor. */
+export interface ConfigDeps {
+  inputs: InputStore;
+  consent: UserFileConsent;
+  /** VS Code's user folder of this profile (where its `mcp.json` is), when known. */
+  userDir?: string;
 }
 
 async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promise<Record<string, unknown>> {
@@ -28,8 +53,11 @@ async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promis
   return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
-/** Reads `minagent.*` settings and, where enabled, the workspace's MCP files, honouring workspace trust. */
-export async function loadWorkspaceConfig(inputs: InputStore): Promise<WorkspaceConfig> {
+/**
+ * Reads `minagent.*` settings, the workspace's MCP files (honouring workspace trust) and other tools' MCP files of the
+ * user (honouring the user's confirmation of each).
+ */
+export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceConfig> {
   const config = vscode.workspace.getConfiguration('minagent');
   const trusted = vscode.workspace.isTrusted;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -58,8 +86,8 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
   const problems: ConfigProblem[] = [];
   // `${input:}` values of settings entries (a registry's secrets), each bound to its entry and scope.
   const stored = new Map([
-    ...(await storedInputs(userServers, settingsInputOrigin('user'), inputs.store)),
-    ...(trusted ? await storedInputs(workspaceServers, settingsInputOrigin('workspace'), inputs.store) : []),
+    ...(await storedInputs(userServers, settingsInputOrigin('user'), deps.inputs.store)),
+    ...(trusted ? await storedInputs(workspaceServers, settingsInputOrigin('workspace'), deps.inputs.store) : []),
   ]);
   const settingsCtx: VariableContext = { ...ctx, input: (id: string, server: string) => stored.get(server)?.get(id) };
   // Env files are read ahead, asynchronously: parsing then never blocks the extension host on the disk.
@@ -75,50 +103,106 @@ export async function loadWorkspaceConfig(inputs: InputStore): Promise<Workspace
     origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN,
   }));
   const disabled = [...parsed.disabled];
-  const taken = new Set(Object.keys(fromSettings));
-
-  for (const file of SERVER_FILES) {
-    if (!folder || !config.get<boolean>(file.setting)) continue;
-    if (!trusted) {
-      untrusted.push(`${file.label} (all servers)`);
-      continue;
-    }
-    let found: Awaited<ReturnType<typeof readServerFile>>;
+  // Each name's first source: settings, then the workspace's files, then other tools' files of the user's.
+  const taken = new Map(Object.keys(fromSettings).map((n) => [n, 'settings']));
+  const alsoIn = new Map<string, string[]>();
+  const noteAgain = (names: string[], label: string) => {
+    for (const name of names) alsoIn.set(name, [...(alsoIn.get(name) ?? []), label]);
+  };
+  const read = async (file: ServerFile) => {
+    if (!config.get<boolean>(file.setting, true)) return undefined;
     try {
-      found = await readServerFile(folder, file);
+      return await readServerFile(file);
     } catch (err) {
       problems.push({ server: '', field: file.label, message: (err as Error).message, severity: 'error' });
-      continue;
+      return undefined;
     }
-    if (!found) continue;
-    const own: Record<string, unknown> = {};
-    for (const [name, entry] of Object.entries(found.servers)) {
-      if (taken.has(name)) {
-        problems.push({
-          server: name,
-          field: '',
-          message: `also defined in ${file.label}; the entry in settings is used`,
-          severity: 'warning',
-        });
-        continue;
-      }
-      taken.add(name);
-      own[name] = entry;
-    }
+  };
+  const parseFile = async (file: ServerFile, found: FileServers, own: Record<string, unknown>) => {
     const values = new Map<string, Map<string, string>>();
     // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
     for (const [name, entry] of Object.entries(own))
       values.set(
         name,
-        await inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), found.inputs),
+        await deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), found.inputs),
       );
-    const fileCtx: VariableContext = { ...ctx, input: (id: string, server: string) => values.get(server)?.get(id) };
+    const fileCtx: VariableContext = {
+      ...ctx,
+      ...(found.portable ? { portable: true } : {}),
+      input: (id: string, server: string) => values.get(server)?.get(id),
+    };
     const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
     problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
-    servers.push(...fileParsed.servers);
     disabled.push(...fileParsed.disabled);
+    return fileParsed.servers;
+  };
+
+  // The workspace's files: what its settings are (trust first, then the sandbox for what it starts).
+  for (const file of folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []) {
+    const found = await read(file);
+    if (!found) continue;
+    if (!trusted) {
+      untrusted.push(...Object.keys(found.servers).map((n) => `${n} (${file.label})`));
+      continue;
+    }
+    const { own, again } = claimServers(taken, file.label, found.servers);
+    noteAgain(again, file.label);
+    servers.push(...(await parseFile(file, found, own)));
+  }
+
+  // Other tools' files in the user's profile: started once the user confirms the file; what they pre-approve counts
+  // only once confirmed too.
+  const waiting: WaitingFile[] = [];
+  for (const file of toolServerFiles(deps.userDir)) {
+    const found = await read(file);
+    if (!found) continue;
+    const { own, again } = claimServers(taken, file.label, found.servers);
+    noteAgain(again, file.label);
+    const entries = Object.entries(own)
+      .filter(([, e]) => !(e && typeof e === 'object' && (e as { disabled?: unknown }).disabled === true))
+      .map(([name, e]) => fileEntry(name, e));
+    if (!entries.length) continue;
+    if (!deps.consent.confirmed(file)) {
+      waiting.push({ file, entries });
+      continue;
+    }
+    const vouched = deps.consent.vouched(file, approvalsDigest(entries));
+    const kept = vouched ? own : withoutApprovals(own, file.label, problems);
+    servers.push(...(await parseFile(file, found, kept)).map((s) => ({ ...s, userFile: { vouched } })));
   }
 
   const settings = parseHubSettings((key) => setting(key, undefined), problems);
-  return { servers, disabled, problems, settings, untrusted };
+  return { servers: withAlsoIn(servers, alsoIn), disabled, problems, settings, untrusted, waiting };
+}
+
+/**
+ * A user file's entries without what they pre-approve (`autoApprove`, `trusted`), each one said by field: it counts
+ * once the user lets it (MinAgent: Review Servers of Other Tools).
+ */
+function withoutApprovals(
+  own: Record<string, unknown>,
+  label: string,
+  problems: ConfigProblem[],
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(own)) {
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+      kept[name] = entry;
+      continue;
+    }
+    const { autoApprove, trusted, ...rest } = entry as Record<string, unknown>;
+    for (const [field, value] of [
+      ['autoApprove', autoApprove],
+      ['trusted', trusted],
+    ] as const)
+      if (value !== undefined && !(Array.isArray(value) && !value.length))
+        problems.push({
+          server: name,
+          field,
+          message: `from ${label} does not count until you let it ("MinAgent: Review Servers of Other Tools")`,
+          severity: 'warning',
+        });
+    kept[name] = rest;
+  }
+  return kept;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { visibleLine } from '../shared/visibleText';
 import { rebindNotice, type InputBinding } from '../core/mcp/config/inputBinding';
-import type { InputDefinition } from './mcpFiles';
+import type { InputDefinition } from '../core/mcp/config/serverFiles';
 import type { SecretStore } from '../core/base/secretStore';
 
 /** Which inputs have a stored value in this workspace (names and entries, never values), for "forget". */
@@ -137,12 +138,9 @@ export class InputStore {
           ? rebindNotice(server, binding, earlier.find((s) => s.binding !== undefined)?.runs)
           : undefined;
         const about = def?.description ?? `A value used by the MCP server "${server}" in this workspace (${id})`;
-        const value = await vscode.window.showInputBox({
+        const value = await askInput(def, {
           title: `MinAgent: value for \${input:${id}} (server "${server}")`,
           prompt: notice ? `${notice} ${about}` : about,
-          password: def?.password ?? true,
-          value: def?.default ?? '',
-          ignoreFocusOut: true,
         });
         if (value !== undefined) {
           await this.secrets.store(key, value);
@@ -205,4 +203,52 @@ export function settingsInputOrigin(scope: 'user' | 'workspace'): string {
   return scope === 'user'
     ? 'user settings'
     : `workspace settings ${vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? ''}`;
+}
+
+/**
+ * One input's value, as its definition says: `pickString` picks one of its options, `command` runs the VS Code
+ * command it names (with its args) and takes the text it returns, anything else (`promptString`) is typed.
+ */
+async function askInput(
+  def: InputDefinition | undefined,
+  ask: { title: string; prompt: string },
+): Promise<string | undefined> {
+  if (def?.type === 'pickString' && Array.isArray(def.options) && def.options.length) {
+    const items = def.options.flatMap((o) => {
+      const value = typeof o === 'string' ? o : o && typeof o.value === 'string' ? o.value : undefined;
+      if (value === undefined) return [];
+      const label = typeof o === 'object' && typeof o.label === 'string' ? o.label : value;
+      return [{ label, description: label !== value ? value : undefined, value, picked: value === def.default }];
+    });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: ask.title,
+      placeHolder: ask.prompt,
+      ignoreFocusOut: true,
+    });
+    return picked?.value;
+  }
+  if (def?.type === 'command' && typeof def.command === 'string') {
+    // A file names the command and its arguments, and a command runs outside any sandbox with the editor's powers
+    // (a terminal's sendSequence types what it is given): it runs only when the user says so, shown as written.
+    const args = def.args === undefined ? '' : ` with ${visibleLine(JSON.stringify(def.args)).slice(0, 500)}`;
+    const RUN = 'Run Command';
+    const choice = await vscode.window.showWarningMessage(
+      `Run the VS Code command "${visibleLine(def.command)}"?`,
+      {
+        modal: true,
+        detail: `${ask.prompt}\n\nThe server's configuration gets this value by running the command ${visibleLine(def.command)}${args}. A command can do anything the editor can: run it only if you know it.`,
+      },
+      RUN,
+    );
+    if (choice !== RUN) return undefined;
+    const result: unknown = await vscode.commands.executeCommand(def.command, def.args);
+    return typeof result === 'string' ? result : undefined;
+  }
+  return vscode.window.showInputBox({
+    title: ask.title,
+    prompt: ask.prompt,
+    password: def?.password ?? true,
+    value: def?.default ?? '',
+    ignoreFocusOut: true,
+  });
 }

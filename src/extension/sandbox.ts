@@ -36,7 +36,8 @@ export class EditorSandbox implements SandboxRules {
   }
 
   fromWorkspace(config: ServerConfig): boolean {
-    return config.origin !== undefined && config.origin !== USER_ORIGIN;
+    // Another tool's file in the user's profile is the user's, as user settings are.
+    return config.origin !== undefined && config.origin !== USER_ORIGIN && !config.userFile;
   }
 
   exempt(identity: string): boolean {

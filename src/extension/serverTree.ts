@@ -107,6 +107,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const cfg = this.config();
     const nodes: Node[] = [];
     if (cfg?.untrusted.length) nodes.push({ kind: 'trust', names: cfg.untrusted });
+    for (const w of cfg?.waiting ?? [])
+      nodes.push({ kind: 'waiting', label: w.file.label, path: w.file.path, names: w.entries.map((e) => e.name) });
     for (const name of this.hub.serverNames()) nodes.push({ kind: 'server', name });
     const seen = new Set<string>();
     for (const p of cfg?.problems ?? []) {
@@ -208,6 +210,18 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.contextValue = 'trust';
         return item;
       }
+      case 'waiting': {
+        const item = new vscode.TreeItem(`Servers of ${node.label} wait for you`);
+        item.id = `waiting:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('question', new vscode.ThemeColor('editorInfo.foreground'));
+        item.description = node.names.join(', ');
+        item.tooltip = new vscode.MarkdownString(
+          `Another tool's MCP file lists ${markdownText(node.names.join(', '))}: ${markdownCode(node.path)}\n\nThey start in MinAgent once you confirm the file. Click to review.`,
+        );
+        item.command = { command: 'minagent.reviewUserFile', title: 'Review Servers', arguments: [node.path] };
+        item.contextValue = 'waiting';
+        return item;
+      }
       case 'server':
         return this.serverItem(this.hub.server(node.name));
       case 'broken': {
@@ -287,6 +301,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     }
     if (info.config.origin && info.config.origin !== USER_ORIGIN)
       lines.push('', markdownText(`from ${info.config.origin}`));
+    if (info.config.alsoIn?.length)
+      lines.push(
+        '',
+        markdownText(
+          `also defined in ${info.config.alsoIn.join(', ')} (not used: the entry above is the one that runs)`,
+        ),
+      );
     switch (state.kind) {
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');

@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
 import { locateEntry, locateServers, type EntryLocation, type ServersKey } from '../core/entryLocation';
-import { SERVER_FILES } from './mcpFiles';
+import { toolServerFiles, workspaceServerFiles } from '../core/mcp/config/serverFiles';
+
+/** VS Code's user folder of this profile (its `mcp.json` is there), once activation knows it. */
+let profileDir: string | undefined;
+
+/** Where this profile's `mcp.json` is looked for when an entry is opened. */
+export function useProfileDir(dir: string | undefined): void {
+  profileDir = dir;
+}
 
 /** A server entry to open, and the field at fault if a problem names one. */
 export interface EntryRef {
@@ -55,11 +63,18 @@ async function targetOf(name: string): Promise<Target | undefined> {
   if (name in servers(inspected?.workspaceValue)) return workspaceTarget(false);
   if (name in servers(inspected?.globalValue)) return { scope: 'user' };
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  for (const file of folder ? SERVER_FILES : []) {
-    const uri = vscode.Uri.joinPath(folder!, ...file.label.split('/'));
-    const where: ServersKey = { kind: 'mcp', key: file.key };
+  const files = [
+    ...(folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []),
+    ...toolServerFiles(profileDir),
+  ];
+  for (const file of files) {
+    const uri = vscode.Uri.file(file.path);
     const text = await readText(uri);
-    if (text !== undefined && locateEntry(text, where, name)) return { scope: 'file', uri, where };
+    if (text === undefined) continue;
+    for (const key of ['servers', 'mcpServers'] as const) {
+      const where: ServersKey = { kind: 'mcp', key };
+      if (locateEntry(text, where, name)) return { scope: 'file', uri, where };
+    }
   }
   return undefined;
 }

@@ -45,7 +45,13 @@ export function toolItem(
   }
   // The marks first: a narrow sidebar cuts the end of the row, and the wire name is also in the tooltip.
   const notes = [
-    modelSees ? undefined : forApp(tool) ? 'apps only' : 'not for the model',
+    modelSees
+      ? undefined
+      : tool.leftOutByEntry
+        ? "not in its entry's tools"
+        : forApp(tool)
+          ? 'apps only'
+          : 'not for the model',
     pinned ? 'pinned' : undefined,
     wire && loaded?.has(wire) ? 'loaded' : undefined,
     tool.renamed ? 'renamed' : undefined,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseSettingsText } from '../core/settingsFile';
+import { parseSettingsText } from '../core/base/jsonc';
 
 /**
  * `minagent.*` settings as an untrusted workspace may see them: the user's own values only. Every

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseSettingsText } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
 import { builtOnce } from '../builtOnce';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 

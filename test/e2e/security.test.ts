@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { parseSettingsText } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
 import { listeningFixture, ROOT } from '../helpers';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { fileEditor } from './fileEditor';

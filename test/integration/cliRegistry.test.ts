@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseSettingsText } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
 import { ROOT } from '../helpers';
 import { fetchForNpx, NPX_FROM_CACHE } from '../npxPackages';
 import { onTerminal } from '../pty';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseSettingsText } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
 import { ROOT } from '../helpers';
 import { NPX_FROM_CACHE } from '../npxPackages';
 

@@ -20,7 +20,7 @@ import type { RestartPolicy } from '../../src/core/mcp/hub/restarts';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
 import { processTree } from '../../src/core/mcp/transport/processTree';
 import { OpenAICompatibleModel } from '../../src/core/models/openai';
-import { parseSettingsText } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
 import {
   fixture,
   freePort,

@@ -8,7 +8,8 @@ import { parseHubSettings } from '../../src/core/mcp/config/hubSettings';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import { readEnvFiles } from '../../src/core/mcp/config/envFiles';
 import { serverEnvironment } from '../../src/core/mcp/config/env';
-import { parseSettingsText, loadConfig } from '../../src/core/settingsFile';
+import { parseSettingsText } from '../../src/core/base/jsonc';
+import { loadConfig } from '../../src/core/settingsFile';
 
 const ctx = { workspaceFolder: '/ws', env: { TOKEN: 'sekret', HOME: '/home/u' } };
 

@@ -43,8 +43,12 @@ describe('oauth settings', () => {
     const missing = parseServers({ gh: { type: 'http', url: 'https://x/mcp', oauth: { clientSecret: 'x' } } });
     assert.equal(missing.problems[0]?.field, 'oauth.clientId');
     const unknown = parseServers({ gh: { type: 'http', url: 'https://x/mcp', oauth: { clientId: 'a', scopes: 1 } } });
-    assert.equal(unknown.problems[0]?.field, 'oauth');
-    assert.equal(unknown.servers.length, 0);
+    // An unknown key is said by its path, and the entry is kept (never lost for one key).
+    assert.deepEqual(
+      unknown.problems.map((p) => [p.field, p.severity]),
+      [['oauth.scopes', 'warning']],
+    );
+    assert.equal(unknown.servers.length, 1);
     const stdio = parseServers({ local: { command: 'node', oauth: { clientId: 'a' } } });
     assert.deepEqual(
       stdio.problems.map((p) => [p.field, p.severity]),

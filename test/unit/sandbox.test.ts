@@ -336,3 +336,31 @@ test("a workspace entry's bounds: its folders, never home, / or a folder holding
     "the user's own settings may widen",
   );
 });
+
+test('deniedDomains wins over allowedDomains: a covered host goes, and so does a wildcard it cannot be cut out of', () => {
+  const sandbox = {
+    allowWrite: [],
+    denyRead: [],
+    allowedDomains: ['api.example.com', 'ads.example.com', '*.cdn.example.com', 'docs.example.org'],
+    deniedDomains: ['ads.example.com', 'evil.cdn.example.com', '*.example.org'],
+  };
+  const policy = sandboxPolicy(stdio({ sandbox }), 'entry', ctx);
+  assert.deepEqual(policy.allowedDomains, ['api.example.com']);
+  assert.equal(policy.refused.length, 3);
+  assert.match(
+    policy.refused.join('\n'),
+    /\*\.cdn\.example\.com is dropped: deniedDomains has evil\.cdn\.example\.com, which the sandbox cannot cut out of a wildcard/,
+  );
+});
+
+test('denyWrite from the entry reaches the policy, beside what it may write', () => {
+  const sandbox = {
+    allowWrite: ['/work/project'],
+    denyRead: [],
+    denyWrite: ['/work/project/secrets'],
+    allowedDomains: [],
+  };
+  const policy = sandboxPolicy(stdio({ sandbox }), 'entry', ctx);
+  assert.deepEqual(policy.denyWrite, ['/work/project/secrets']);
+  assert.ok(policy.allowWrite.includes('/work/project'));
+});

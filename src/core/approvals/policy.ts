@@ -68,17 +68,25 @@ export function readOnlyRisk(req: ApprovalRequest, serverTrusted: boolean): stri
 
 /** Whether the user vouched for a server: `trusted: true` on its entry in user settings (a workspace file cannot). */
 export function trustedByUser(server: ServerConfig | undefined): boolean {
-  return server?.trusted === true && server.origin === USER_ORIGIN;
+  return server?.trusted === true && fromUser(server);
+}
+
+/**
+ * Whether an entry is the user's own word: in user settings, or in a user file whose pre-approvals the user
+ * confirmed.
+ */
+function fromUser(server: ServerConfig): boolean {
+  return server.origin === USER_ORIGIN || server.userFile?.vouched === true;
 }
 
 function autoApproved(req: ApprovalRequest, ctx: PolicyContext): string | undefined {
   const server = ctx.server;
   if (!server || req.remoteName === undefined || serverIdentity(server) !== req.serverIdentity) return undefined;
-  const fromUser = server.origin === USER_ORIGIN;
-  if (!fromUser && !ctx.trusted) return undefined;
+  const own = fromUser(server);
+  if (!own && !ctx.trusted) return undefined;
   if (server.autoApprove.includes(req.remoteName))
     return `Ran without asking: listed in "autoApprove" of server "${server.name}" (${server.origin ?? 'settings'}).`;
-  if (fromUser && server.autoApprove.includes('*'))
+  if (own && server.autoApprove.includes('*'))
     return `Ran without asking: "autoApprove": ["*"] of server "${server.name}" (${server.origin}).`;
   return undefined;
 }

@@ -126,7 +126,7 @@ export async function readTextCapped(response: Response, maxBytes: number): Prom
   return new TextDecoder().decode(all);
 }
 
-type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+export type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
  * A fetch whose answers are capped: an event stream per event, anything else as a whole. For the

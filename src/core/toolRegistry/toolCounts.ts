@@ -14,12 +14,15 @@ export interface ToolCounts {
   appOnly: number;
   /** Kept by their server from the model and from apps. */
   hidden: number;
+  /** Left out by their server's entry (its `tools` list). */
+  leftOut: number;
 }
 
 export function countTools(tools: readonly Tool[], switchedOn: (tool: Tool) => boolean = () => true): ToolCounts {
-  const counts: ToolCounts = { model: 0, off: 0, appOnly: 0, hidden: 0 };
+  const counts: ToolCounts = { model: 0, off: 0, appOnly: 0, hidden: 0, leftOut: 0 };
   for (const t of tools) {
-    if (!forModel(t)) counts[forApp(t) ? 'appOnly' : 'hidden']++;
+    if (t.leftOutByEntry) counts.leftOut++;
+    else if (!forModel(t)) counts[forApp(t) ? 'appOnly' : 'hidden']++;
     else {
       counts.model++;
       if (!switchedOn(t)) counts.off++;
@@ -46,6 +49,9 @@ export function uncountedNote(c: ToolCounts): string | undefined {
         ]
       : []),
     ...(c.hidden ? [`${c.hidden} tool${c.hidden === 1 ? ' is' : 's are'} kept from the model and from apps`] : []),
+    ...(c.leftOut
+      ? [`${c.leftOut} tool${c.leftOut === 1 ? ' is' : 's are'} left out by the server's "tools" list in its entry`]
+      : []),
   ];
   return parts.length
     ? `${parts.join('; ')}: listed, never sent to the model, and not in the context meter's count.`

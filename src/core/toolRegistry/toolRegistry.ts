@@ -89,6 +89,8 @@ export interface Tool {
   app?: ToolApp;
   /** Who may call it, when its server said (`_meta.ui.visibility`); absent: the model and apps alike. */
   visibility?: ToolVisibility;
+  /** Kept from the model because its server's entry lists the tools it offers (`tools`) and not this one. */
+  leftOutByEntry?: true;
 }
 
 /** Whether the model may be offered (and may call) the tool: not when its server keeps it for apps alone. */

@@ -1,26 +1,31 @@
+import { dirname, basename } from 'node:path';
 import * as vscode from 'vscode';
 import { describeProblem } from '../../core/mcp/config/describe';
 import type { Logger } from '../../core/base/logger';
-import { loadWorkspaceConfig, type WorkspaceConfig } from '../configLoader';
-import { SERVER_FILES } from '../mcpFiles';
+import { toolServerFiles, workspaceServerFiles } from '../../core/mcp/config/serverFiles';
+import { loadWorkspaceConfig, type WaitingFile, type WorkspaceConfig } from '../configLoader';
+import { DevWatch } from '../devWatch';
+import { registerReviewCommand } from '../userFiles';
 import type { ServerWiring } from './servers';
 
 /**
  * The workspace's configuration, read again (one read at a time, in order) whenever what it is made of
- * changes: settings, trust, folders, the server files (`.vscode/mcp.json`) the user let count. Each read
+ * changes: settings, trust, folders, the MCP files (the workspace's and other tools' of the user). Each read
  * reconciles the hub with it.
  */
 export function watchConfiguration(
   context: vscode.ExtensionContext,
-  { hub, inputs, authReady, log }: Pick<ServerWiring, 'hub' | 'inputs' | 'authReady' | 'log'>,
+  { hub, inputs, consent, userDir, authReady, log }: ServerWiring,
   onLoaded: () => void,
 ) {
   let config: WorkspaceConfig | undefined;
   let loading = Promise.resolve();
+  const devWatch = new DevWatch(hub, log);
+  const offered = new Set<string>();
   const reload = (): Promise<void> => {
     loading = loading.then(async () => {
       try {
-        config = await loadWorkspaceConfig(inputs);
+        config = await loadWorkspaceConfig({ inputs, consent, ...(userDir ? { userDir } : {}) });
       } catch (err) {
         log.error(`reading the configuration failed: ${(err as Error).message}`);
         return;
@@ -28,19 +33,28 @@ export function watchConfiguration(
       report(config, log);
       await authReady;
       hub.reconcile(config.servers, config.problems, config.settings);
+      devWatch.update(config.servers);
+      for (const waiting of config.waiting) offerOnce(waiting, offered, log);
       onLoaded();
     });
     return loading;
   };
   context.subscriptions.push(
+    devWatch,
+    registerReviewCommand(consent, userDir, reload),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),
   );
   const folder = vscode.workspace.workspaceFolders?.[0];
-  for (const file of folder ? SERVER_FILES : []) {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder!, file.label));
-    const onFile = () => vscode.workspace.getConfiguration('minagent').get<boolean>(file.setting) && void reload();
+  const files = [
+    ...(folder?.uri.scheme === 'file' ? workspaceServerFiles(folder.uri.fsPath) : []),
+    ...toolServerFiles(userDir),
+  ];
+  for (const file of files) {
+    const where = new vscode.RelativePattern(vscode.Uri.file(dirname(file.path)), basename(file.path));
+    const watcher = vscode.workspace.createFileSystemWatcher(where);
+    const onFile = () => void reload();
     context.subscriptions.push(
       watcher,
       watcher.onDidChange(onFile),
@@ -54,4 +68,22 @@ export function watchConfiguration(
 function report(config: WorkspaceConfig, log: Logger): void {
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(`config: ${describeProblem(p)}`);
   if (config.untrusted.length) log.warn(`workspace not trusted: not starting ${config.untrusted.join(', ')}`);
+  for (const w of config.waiting)
+    log.info(`${w.file.label}: ${w.entries.map((e) => e.name).join(', ')} wait for your confirmation to start`);
+}
+
+/** Says once per window that another tool's file has servers that wait, with the way to start them. */
+function offerOnce(waiting: WaitingFile, offered: Set<string>, log: Logger): void {
+  if (offered.has(waiting.file.path)) return;
+  offered.add(waiting.file.path);
+  const n = waiting.entries.length;
+  void vscode.window
+    .showInformationMessage(
+      `MinAgent found ${n} MCP server${n === 1 ? '' : 's'} in ${waiting.file.label}. Start ${n === 1 ? 'it' : 'them'} here too?`,
+      'Review…',
+    )
+    .then(
+      (a) => a && vscode.commands.executeCommand('minagent.reviewUserFile', waiting.file.path),
+      (err: Error) => log.warn(`offering ${waiting.file.label}: ${err.message}`),
+    );
 }

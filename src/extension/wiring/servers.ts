@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
 import type { AuthManager } from '../../core/auth/manager';
@@ -13,6 +14,8 @@ import { editorServerAsks } from '../serverAsks/setup';
 import { ServerLogs } from '../serverLogs';
 import { EditorSandbox } from '../sandbox';
 import { SignInNotices } from '../signInNotices';
+import { useProfileDir } from '../settingsLocation';
+import { UserFileConsent } from '../userFiles';
 
 /** The servers' side of the editor: the hub and what it needs (logs, sign-in, servers' asks, inputs). */
 export interface ServerWiring {
@@ -25,6 +28,10 @@ export interface ServerWiring {
    */
   authReady: Promise<AuthManager | undefined>;
   inputs: InputStore;
+  /** What the user confirmed of other tools' MCP files (VS Code's profile mcp.json, Copilot's). */
+  consent: UserFileConsent;
+  /** VS Code's user folder of this profile, where its `mcp.json` is (undefined when not on this file system). */
+  userDir: string | undefined;
   /** Which servers run in a sandbox (the user's rule and the servers taken out of it). */
   sandbox: EditorSandbox;
   /** The chat's model, for servers' sampling requests, once the chat exists. */
@@ -47,6 +54,10 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     (err: Error) => (log.error(`oauth: sign-in is not available: ${err.message}`), undefined),
   );
   const sandbox = new EditorSandbox(context);
+  // The extension's global storage is <user folder>/globalStorage/<extension>, per profile.
+  const userDir =
+    context.globalStorageUri.scheme === 'file' ? dirname(dirname(context.globalStorageUri.fsPath)) : undefined;
+  useProfileDir(userDir);
   const hub = new ServerHub({
     logger: log,
     serverLogger: (name) => serverLogs.logger(name),
@@ -63,6 +74,8 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     serverAsks,
     authReady,
     inputs: new InputStore(context.secrets, context.workspaceState),
+    consent: new UserFileConsent(context.globalState),
+    userDir,
     sandbox,
     useChatModel: (model) => (chatModel = model),
   };

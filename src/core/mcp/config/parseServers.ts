@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { z } from 'zod';
-import { entrySchema, KNOWN_FIELDS } from './entrySchema';
+import { entrySchema, unknownFields } from './entrySchema';
 import { envFileText } from './envFiles';
 import type { ConfigProblem, HttpServerConfig, ParsedServers, SandboxEntry, ServerConfig } from './serverConfig';
 import { baseDir, folders, insideUntrusted, resolvePath } from './trust';
@@ -52,10 +52,8 @@ function parseEntry(
     return fail('', `server name "${name}" must not be empty, contain dots, or start or end with spaces`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('', 'must be an object');
 
-  for (const key of Object.keys(value)) {
-    if (!KNOWN_FIELDS.has(key))
-      problems.push({ server: name, field: key, message: `unknown field "${key}" is ignored`, severity: 'warning' });
-  }
+  for (const key of unknownFields(value as Record<string, unknown>))
+    problems.push({ server: name, field: key, message: `unknown field "${key}" is ignored`, severity: 'warning' });
   const checked = entrySchema.safeParse(value);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -88,8 +86,11 @@ function parseEntry(
     ...(e.instructions === false ? { instructions: false as const } : {}),
     ...(e.apps === false ? { apps: false as const } : {}),
     ...(e.registry ? { registry: { ...e.registry } } : {}),
+    ...(e.tools && !e.tools.includes('*') ? { tools: [...e.tools] } : {}),
+    ...devFields(e, name, problems),
   };
-  const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
+  const type =
+    e.type === 'local' ? 'stdio' : (e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio'));
 
   let config: ServerConfig;
   if (type === 'stdio') {
@@ -175,13 +176,16 @@ function parseEntry(
     const url = expand(e.url, 'url');
     try {
       const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      const socket = u.protocol === 'unix:' || u.protocol === 'pipe:';
+      if (u.protocol !== 'http:' && u.protocol !== 'https:' && !socket)
         errors.push({
           server: name,
           field: 'url',
-          message: `must be an http or https URL, got "${u.protocol}"`,
+          message: `must be an http or https URL, or a unix:/// or pipe:/// socket, got "${u.protocol}"`,
           severity: 'error',
         });
+      const refusal = socket ? socketRefusal(u) : undefined;
+      if (refusal) errors.push({ server: name, field: 'url', message: refusal, severity: 'error' });
     } catch {
       // The entry as written, never the expanded value: that may hold a substituted secret.
       errors.push({ server: name, field: 'url', message: `"${e.url}" is not a valid URL`, severity: 'error' });
@@ -234,11 +238,45 @@ function sandboxEntry(
   if (e.sandbox === false || e.sandboxEnabled === false) return false;
   if (e.sandbox === undefined && e.sandboxEnabled !== true) return undefined;
   const s = typeof e.sandbox === 'object' ? e.sandbox : {};
+  const paths = (list: string[] | undefined, field: string) => (list ?? []).map((p, i) => path(p, `${field}[${i}]`));
   return {
-    allowWrite: (s.filesystem?.allowWrite ?? []).map((p, i) => path(p, `sandbox.filesystem.allowWrite[${i}]`)),
-    denyRead: (s.filesystem?.denyRead ?? []).map((p, i) => path(p, `sandbox.filesystem.denyRead[${i}]`)),
+    allowWrite: paths(s.filesystem?.allowWrite, 'sandbox.filesystem.allowWrite'),
+    denyRead: paths(s.filesystem?.denyRead, 'sandbox.filesystem.denyRead'),
+    ...(s.filesystem?.denyWrite?.length
+      ? { denyWrite: paths(s.filesystem.denyWrite, 'sandbox.filesystem.denyWrite') }
+      : {}),
     allowedDomains: [...(s.network?.allowedDomains ?? [])],
+    ...(s.network?.deniedDomains?.length ? { deniedDomains: [...s.network.deniedDomains] } : {}),
   };
+}
+
+/**
+ * VS Code's `dev`: the files whose change restarts the server (`watch`, globs relative to the workspace folder).
+ * `debug` attaches VS Code's debugger, which MinAgent does not: said by name, the entry kept.
+ */
+function devFields(e: EntryFields, name: string, problems: ConfigProblem[]): { watch?: string[] } {
+  if (e.dev?.debug !== undefined)
+    problems.push({
+      server: name,
+      field: 'dev.debug',
+      message: 'is ignored: MinAgent does not attach a debugger to a server (VS Code does)',
+      severity: 'warning',
+    });
+  const watch = e.dev?.watch === undefined ? [] : [e.dev.watch].flat().filter((g) => g.trim() !== '');
+  return watch.length ? { watch } : {};
+}
+
+/**
+ * Why a socket URL cannot be used here, if it cannot: `unix:///path/to/server.sock` (a subpath after `#`), or on
+ * Windows `pipe:///pipe/name`.
+ */
+function socketRefusal(u: URL): string | undefined {
+  if (!u.pathname || u.pathname === '/')
+    return `"${u.protocol}" needs the socket's path, e.g. ${u.protocol}///tmp/server.sock`;
+  if (u.host) return `"${u.protocol}//${u.host}": a socket URL has no host; write ${u.protocol}///path`;
+  if (u.protocol === 'pipe:' && process.platform !== 'win32')
+    return 'pipe:/// names a Windows named pipe; on this system use a unix:/// socket';
+  return undefined;
 }
 
 type EntryFields = z.infer<typeof entrySchema>;

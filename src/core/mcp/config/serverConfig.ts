@@ -24,6 +24,17 @@ interface ServerConfigBase {
   /** Where the entry came from, e.g. `user settings`, `workspace settings` or `.vscode/mcp.json`. */
   origin?: string;
   /**
+   * From another tool's file in the user's profile (VS Code's `mcp.json`, Copilot's): the user's, not the
+   * workspace's. `vouched`: the user confirmed in MinAgent the entry's pre-approvals (`autoApprove`, `trusted`).
+   */
+  userFile?: { vouched: boolean };
+  /** The other files that define a server of this name (not used: the first source wins), for the tooltip. */
+  alsoIn?: string[];
+  /** The portable format's `tools`: the only tools offered to the model (absent: all of them). */
+  tools?: string[];
+  /** VS Code's `dev.watch`: globs (relative to the workspace folder) whose change restarts the server. */
+  watch?: string[];
+  /**
    * Values that must never become text: what `${input:}` and `${env:}` put into the entry, env-file
    * values and header values (see Redactor; short ones are left out there).
    */
@@ -53,7 +64,11 @@ export interface StdioServerConfig extends ServerConfigBase {
 export interface SandboxEntry {
   allowWrite: string[];
   denyRead: string[];
+  /** Never writable, even inside `allowWrite`. */
+  denyWrite?: string[];
   allowedDomains: string[];
+  /** Never reachable, even when `allowedDomains` covers them. */
+  deniedDomains?: string[];
 }
 
 export interface HttpServerConfig extends ServerConfigBase {

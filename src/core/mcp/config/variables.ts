@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { basename, sep } from 'node:path';
 
 export interface VariableContext {
   /** What `${workspaceFolder}` means: the first folder of the workspace. */
@@ -21,11 +22,17 @@ export interface VariableContext {
    * link inside a folder: the repository decides where its links point (see reachesInto).
    */
   untrusted?: boolean;
+  /**
+   * The entry is in the portable format (`mcpServers`: `.mcp.json`, the Copilot file), where `${NAME}` and
+   * `${NAME:-default}` read the environment as `${env:NAME}` does.
+   */
+  portable?: boolean;
 }
 
 /**
- * Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:ID}`; anything unresolved
- * is reported. `secret` hears each `${env:}` and `${input:}` value put into the text.
+ * Expands `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}` (`${/}`),
+ * `${env:NAME}` and `${input:ID}` (and in the portable format `${NAME}`, `${NAME:-default}`); anything unresolved is
+ * reported. `secret` hears each environment and `${input:}` value put into the text.
  */
 export function expandVariables(
   text: string,
@@ -40,7 +47,23 @@ export function expandVariables(
       report('${workspaceFolder} is used but no folder is open');
       return whole;
     }
+    if (inner === 'workspaceFolderBasename') {
+      if (ctx.workspaceFolder !== undefined) return basename(ctx.workspaceFolder);
+      report('${workspaceFolderBasename} is used but no folder is open');
+      return whole;
+    }
+    if (inner === 'pathSeparator' || inner === '/') return sep;
     if (inner === 'userHome') return ctx.userHome ?? homedir();
+    const portable = ctx.portable ? /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner) : null;
+    if (portable) {
+      const value = env[portable[1]!] || portable[2];
+      if (value !== undefined) {
+        if (env[portable[1]!]) secret?.(value);
+        return value;
+      }
+      report(`environment variable ${portable[1]} is not set (used as ${whole})`);
+      return whole;
+    }
     if (inner.startsWith('env:')) {
       const value = env[inner.slice(4)];
       if (value !== undefined) {

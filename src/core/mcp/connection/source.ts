@@ -226,7 +226,7 @@ export class McpToolSource {
     name = remote.name,
     route: ToolRoute = (remoteName, args, options) => this.result(remoteName, args, options),
   ): Tool {
-    return toRegistryTool(remote, this.name, name, route);
+    return toRegistryTool(remote, this.name, name, route, this.config.tools);
   }
 
   /**

@@ -1,7 +1,8 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { ServerAuth } from '../../auth/provider';
 import type { Logger } from '../../base/logger';
-import { cappedFetch } from '../../net/limits';
+import { cappedFetch, type Fetch } from '../../net/limits';
+import { socketEndpoint, socketFetch } from '../../net/socketFetch';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
 import { describeEndpoint } from '../config/describe';
 import type { ServerConfig } from '../config/serverConfig';
@@ -63,20 +64,23 @@ export function createTransport(kind: TransportKind, s: TransportSettings): Tran
       s.closeTimings ?? DEFAULT_CLOSE_TIMINGS,
     );
   }
-  const url = new URL(c.url);
+  // A `unix:` or `pipe:` URL: HTTP over that local socket, to the path after its `#`.
+  const socket = socketEndpoint(c.url);
+  const url = socket?.url ?? new URL(c.url);
   const requestInit = { headers: c.headers };
   // Whatever the server sends is read through size caps, so one huge reply cannot fill memory.
-  const fetch = httpFetch(s);
+  const fetch = httpFetch(s, socket && socketFetch(socket.socketPath));
   const auth = s.auth ? { authProvider: s.auth } : {};
-  s.log.info(`connecting to ${url.origin}${url.pathname} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
+  const where = socket ? `${socket.socketPath} (path ${url.pathname})` : `${url.origin}${url.pathname}`;
+  s.log.info(`connecting to ${where} (${kind === 'sse' ? 'SSE' : 'Streamable HTTP'})`);
   return kind === 'sse'
     ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
     : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
 }
 
 /** The fetch a server's HTTP transport reads through: capped in size, and guarded by its OAuth client if it has one. */
-export function httpFetch(s: Pick<TransportSettings, 'config' | 'httpLimits' | 'auth'>) {
-  const capped = cappedFetch(`the reply of server "${s.config.name}"`, s.httpLimits);
+export function httpFetch(s: Pick<TransportSettings, 'config' | 'httpLimits' | 'auth'>, base?: Fetch) {
+  const capped = cappedFetch(`the reply of server "${s.config.name}"`, s.httpLimits, base);
   return s.auth ? s.auth.guard(capped) : capped;
 }
 

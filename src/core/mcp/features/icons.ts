@@ -110,7 +110,10 @@ function typeByExtension(path: string): string | undefined {
 export function iconContext(server: string, config: { type: string; url?: string }): IconContext {
   if (config.type === 'stdio' || config.url === undefined) return { server, local: true };
   try {
-    return { server, origin: new URL(config.url).origin, local: false };
+    const url = new URL(config.url);
+    // A server on a local socket has no web origin: its icons are embedded (data:) ones, as a process's are.
+    if (url.protocol === 'unix:' || url.protocol === 'pipe:') return { server, local: true };
+    return { server, origin: url.origin, local: false };
   } catch {
     return { server, local: false };
   }

@@ -11,6 +11,8 @@ import { knownNpmRegistry, withRegistry } from './npmRegistry';
 export interface SandboxPolicy {
   allowWrite: string[];
   denyRead: string[];
+  /** What its entry says it must never write, even inside `allowWrite`. */
+  denyWrite?: string[];
   allowedDomains: string[];
   /** Why the server is in a sandbox: its entry asked, or it is a workspace's server (the rule for those). */
   reason: SandboxReason;
@@ -77,7 +79,8 @@ export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, 
   const { own, cwd, cwdWritable, refused } =
     reason === 'workspace'
       ? bounded(config.cwd, asked, ctx)
-      : { own: asked, cwd: config.cwd, cwdWritable: true, refused: [] };
+      : { own: asked, cwd: config.cwd, cwdWritable: true, refused: [] as string[] };
+  const allowedDomains = withoutDenied(own.allowedDomains, asked.deniedDomains ?? [], refused);
   const npx = isNpx(config.command);
   const npmCache = npx ? join(ctx.cacheRoot, 'npm', serverFolder(config, reason)) : undefined;
   const envFiles = [...new Set([cwd, ...ctx.workspaceFolders])].map((folder) => join(folder, '.env*'));
@@ -89,13 +92,35 @@ export function sandboxPolicy(config: StdioServerConfig, reason: SandboxReason, 
       ...envFiles,
       ...own.denyRead,
     ]),
-    allowedDomains: unique(own.allowedDomains),
+    ...(asked.denyWrite?.length ? { denyWrite: unique(asked.denyWrite) } : {}),
+    allowedDomains: unique(allowedDomains),
     reason,
     cwd,
     refused,
     ...(npmCache ? { npmCache, npmUserConfig: join(ctx.home, '.npmrc') } : {}),
   };
   return npx ? withRegistry(policy, ctx.npmRegistry ?? knownNpmRegistry()) : policy;
+}
+
+/**
+ * `allowedDomains` less what `deniedDomains` covers. The sandbox's proxy keeps one allow list per server and no deny
+ * list, so an allowed wildcard that covers a denied host cannot be narrowed: it is dropped (the denial wins) and said
+ * by field.
+ */
+function withoutDenied(allowed: readonly string[], denied: readonly string[], refused: string[]): string[] {
+  if (!denied.length) return [...allowed];
+  const covers = (pattern: string, host: string) => {
+    const [p, h] = [pattern.toLowerCase(), host.toLowerCase().replace(/^\*\./, '')];
+    return p === host.toLowerCase() || (p.startsWith('*.') && (h === p.slice(2) || h.endsWith(p.slice(1))));
+  };
+  return allowed.filter((a) => {
+    const by = denied.find((d) => covers(d, a) || covers(a, d));
+    if (by !== undefined)
+      refused.push(
+        `sandbox.network.allowedDomains: ${a} is dropped: deniedDomains has ${by}${covers(a, by) && a !== by ? ', which the sandbox cannot cut out of a wildcard' : ''}`,
+      );
+    return by === undefined;
+  });
 }
 
 /**

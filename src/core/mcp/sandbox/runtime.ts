@@ -100,16 +100,18 @@ class SandboxRuntime {
     const writable = [...policy.allowWrite, ...srt.getDefaultWritePaths()];
     // What it may never write inside those folders (a repository's config and hooks, .vscode, ...):
     // looked up now, as the folders are when it starts.
-    const denyWrite = protectedPaths(
+    const guarded = protectedPaths(
       spawn.cwd,
       asked.allowWrite.filter((p) => p !== policy.npmCache),
     );
+    // And what its entry says it must never write (`sandbox.filesystem.denyWrite`).
+    const denyWrite = [...guarded, ...(policy.denyWrite ?? [])];
     const under = (path: string, roots: string[]) =>
       roots.some((w) => path === w || path.startsWith(w.endsWith('/') ? w : `${w}/`));
     const unsubscribe = this.watch(srt, id, (line) => {
       const path = /^deny \S+ (\/.*)$/.exec(line)?.[1];
-      if (path !== undefined && under(path, denyWrite)) onDenied(line, { protectedPath: true });
-      else if (path === undefined || !under(path, writable)) onDenied(line, {});
+      if (path !== undefined && under(path, guarded)) onDenied(line, { protectedPath: true });
+      else if (path === undefined || !under(path, writable) || under(path, denyWrite)) onDenied(line, {});
     });
     const release = () => {
       if (released) return;

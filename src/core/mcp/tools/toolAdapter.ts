@@ -21,9 +21,21 @@ export interface RegisterOptions {
   route?: ToolRoute;
 }
 
-/** Adapts one remote tool of `server` to a registry tool named `name` whose calls go to `route`. */
-export function toRegistryTool(remote: RemoteTool, server: string, name: string, route: ToolRoute): Tool {
-  const { app, visibility } = appOfTool(remote._meta);
+/**
+ * Adapts one remote tool of `server` to a registry tool named `name` whose calls go to `route`. `offered`: the entry's
+ * `tools` list (the portable format's filter); a tool not on it is kept from the model, and said so.
+ */
+export function toRegistryTool(
+  remote: RemoteTool,
+  server: string,
+  name: string,
+  route: ToolRoute,
+  offered?: readonly string[],
+): Tool {
+  const declared = appOfTool(remote._meta);
+  const { app } = declared;
+  const leftOut = offered !== undefined && !offered.includes(remote.name);
+  const visibility = leftOut ? { model: false, app: declared.visibility?.app ?? true } : declared.visibility;
   return {
     name,
     description: remote.description ?? remote.title ?? '',
@@ -35,6 +47,7 @@ export function toRegistryTool(remote: RemoteTool, server: string, name: string,
     ...(remote.annotations ? { annotations: remote.annotations } : {}),
     ...(app ? { app } : {}),
     ...(visibility ? { visibility } : {}),
+    ...(leftOut ? { leftOutByEntry: true as const } : {}),
     call: (args, options) => route(remote.name, args, options),
   };
 }

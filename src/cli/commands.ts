@@ -44,12 +44,18 @@ export function serversCommand(hub: ServerHub, parsed: ParsedServers, io: Output
   for (const s of hub.servers()) {
     const count = `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`;
     const state = s.state;
+    // Where the entry is, when not the settings file (an MCP file), and where else the name is defined.
+    const from = [
+      ...(s.config.origin ? [`from ${s.config.origin}`] : []),
+      ...(s.config.alsoIn?.length ? [`also in ${s.config.alsoIn.join(', ')}, not used`] : []),
+    ].join('; ');
     rows.push(
-      state.kind === 'error'
+      (state.kind === 'error'
         ? [s.name, 'error', count, failureText(s)]
         : state.kind === 'signIn'
           ? [s.name, 'sign in', count, state.message]
-          : [s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : [])],
+          : [s.name, state.kind, count, ...(s.sandbox ? [sandboxNote(s.sandbox)] : [])]
+      ).concat(from ? [terminalLine(from)] : []),
     );
   }
   const broken = new Map<string, string>();

@@ -76,9 +76,9 @@ export async function decideFolderTrust(ask: TrustAsk): Promise<TrustDecision> {
   const folder = canonical(ask.folder);
   if (isTrustedFolder(folder, env)) return { trusted: true };
   const what = [
-    `the settings file ${terminalLine(ask.settingsPath)} starts:`,
+    `the settings file ${terminalLine(ask.settingsPath)} and the folder's MCP files start:`,
     ...enabled.flatMap((s) => [
-      `  ${terminalLine(s.name)}: ${terminalLine(describeEndpoint(s))}`,
+      `  ${terminalLine(s.name)}${s.origin ? ` (${terminalLine(s.origin)})` : ''}: ${terminalLine(describeEndpoint(s))}`,
       ...describeLaunch(s).map((line) => `    ${line}`),
     ]),
   ].join('\n');

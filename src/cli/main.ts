@@ -13,6 +13,8 @@ import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';
 import { DEFAULT_SETTINGS, parseCliArgs, USAGE, type CliArgs } from './args';
 import { noSettingsMessage } from './noProject';
+import { cliFileServers } from './mcpFiles';
+import { withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
 import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
 import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
 import {
@@ -119,11 +121,16 @@ async function main(argv: string[]): Promise<number> {
   );
   if (sandboxProblem) return fail(sandboxProblem, 2);
   const settingsPath = resolve(args.settings);
-  // Outside a project: what was looked for, and --settings.
-  if (args.settings === DEFAULT_SETTINGS && !existsSync(settingsPath)) return fail(noSettingsMessage(process.cwd()), 1);
-  let settings: Record<string, unknown>;
+  // Outside a project (no settings file, and no MCP file of the folder's either): what was looked for, and --settings.
+  const onlyMcpFiles =
+    args.settings === DEFAULT_SETTINGS &&
+    !existsSync(settingsPath) &&
+    workspaceServerFiles(process.cwd()).some((f) => existsSync(f.path));
+  if (args.settings === DEFAULT_SETTINGS && !existsSync(settingsPath) && !onlyMcpFiles)
+    return fail(noSettingsMessage(process.cwd()), 1);
+  let settings: Record<string, unknown> = {};
   try {
-    settings = readSettingsFile(settingsPath);
+    if (!onlyMcpFiles) settings = readSettingsFile(settingsPath);
   } catch (err) {
     return fail((err as Error).message, 1);
   }
@@ -136,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
     return fail((err as Error).message, 1);
   }
   // The settings file decides which programs start: say which one it is.
-  stderr(`settings: ${settingsPath}\n`);
+  stderr(`settings: ${onlyMcpFiles ? `none (${settingsPath} is not there; the folder's MCP files)` : settingsPath}\n`);
   const folder = dirname(settingsPath);
   const workspace = resolve(args.workspace ?? (basename(folder) === '.vscode' ? dirname(folder) : folder));
   // `${input:}` values the CLI was given for this file's entries (registry add), bound to each entry.
@@ -145,12 +152,11 @@ async function main(argv: string[]): Promise<number> {
     settingsPath,
     new FileSecretStore(cliInputsFile()),
   );
-  const config = loadConfig(settings, {
+  const fromSettings = loadConfig(settings, {
     workspaceFolder: workspace,
     input: (id, server) => inputs.get(server)?.get(id),
   });
   const log = streamLogger((line) => stderr(`${line}\n`), args.verbose);
-  for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
 
   const isTTY = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   // A tool's progress on one line of a terminal's stderr (src/cli/progressLine.ts), erased before anything else is
@@ -158,11 +164,34 @@ async function main(argv: string[]): Promise<number> {
   const progress = ProgressLine.forTerminal(process.stderr);
   onBeforeWrite(progress && (() => progress.clear()));
   const terminal = processTerminal(progress);
+  const trustedByFlag = args.trust || process.env.MINAGENT_TRUST === '1';
+  // The MCP files the editor reads (the folder's, and other tools' of the user once confirmed): the settings file wins
+  // a clash.
+  const files = await cliFileServers({
+    workspace,
+    settings,
+    taken: Object.keys(Object(settingsValue(settings, 'servers') ?? {})),
+    inputs: new FileSecretStore(cliInputsFile()),
+    terminal: isTTY ? terminal : undefined,
+    trustedByFlag,
+  });
+  const config = {
+    ...fromSettings,
+    servers: withAlsoIn([...fromSettings.servers, ...files.servers], files.alsoIn),
+    disabled: [...fromSettings.disabled, ...files.disabled],
+    problems: [...fromSettings.problems, ...files.problems],
+  };
+  for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
+  for (const w of files.waiting)
+    log.warn(
+      `${w.file.label}: ${w.entries.map((e) => e.name).join(', ')} not started: another tool's file starts once you confirm it on a terminal (or with --trust for this run)`,
+    );
   const trust = await decideFolderTrust({
     folder: workspace,
     settingsPath,
-    servers: config.servers,
-    trustedByFlag: args.trust || process.env.MINAGENT_TRUST === '1',
+    // The folder's servers; another tool's file of the user was confirmed for itself.
+    servers: config.servers.filter((s) => !s.userFile),
+    trustedByFlag,
     terminal: isTTY ? terminal : undefined,
   });
   if (!trust.trusted) {

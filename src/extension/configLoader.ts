@@ -10,17 +10,10 @@ import { inputBinding } from '../core/mcp/config/inputBinding';
 import { settingsInputOrigin, type InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, storedInputs } from '../core/mcp/config/storedInputs';
-import {
-  claimServers,
-  readServerFile,
-  toolServerFiles,
-  withAlsoIn,
-  workspaceServerFiles,
-  type FileServers,
-  type ServerFile,
-} from '../core/mcp/config/serverFiles';
+import { toolServerFiles, withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
+import { readFileServers, type WaitingFile } from '../core/mcp/config/fileServers';
 import { readJsonc, setting } from './trustedSettings';
-import { approvalsDigest, fileEntry, type FileEntry, type UserFileConsent } from './userFiles';
+import type { UserFileConsent } from './userFiles';
 
 export interface WorkspaceConfig {
   servers: ServerConfig[];
@@ -31,12 +24,6 @@ export interface WorkspaceConfig {
   untrusted: string[];
   /** Other tools' files whose servers wait for the user's confirmation. */
   waiting: WaitingFile[];
-}
-
-/** Another tool's file whose servers wait for the user to confirm it. */
-export interface WaitingFile {
-  file: ServerFile;
-  entries: FileEntry[];
 }
 
 /** What reading the configuration needs of the editor. */
@@ -105,104 +92,30 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
   const disabled = [...parsed.disabled];
   // Each name's first source: settings, then the workspace's files, then other tools' files of the user's.
   const taken = new Map(Object.keys(fromSettings).map((n) => [n, 'settings']));
-  const alsoIn = new Map<string, string[]>();
-  const noteAgain = (names: string[], label: string) => {
-    for (const name of names) alsoIn.set(name, [...(alsoIn.get(name) ?? []), label]);
-  };
-  const read = async (file: ServerFile) => {
-    if (!config.get<boolean>(file.setting, true)) return undefined;
-    try {
-      return await readServerFile(file);
-    } catch (err) {
-      problems.push({ server: '', field: file.label, message: (err as Error).message, severity: 'error' });
-      return undefined;
-    }
-  };
-  const parseFile = async (file: ServerFile, found: FileServers, own: Record<string, unknown>) => {
-    const values = new Map<string, Map<string, string>>();
-    // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
-    for (const [name, entry] of Object.entries(own))
-      values.set(
-        name,
-        await deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), found.inputs),
-      );
-    const fileCtx: VariableContext = {
-      ...ctx,
-      ...(found.portable ? { portable: true } : {}),
-      input: (id: string, server: string) => values.get(server)?.get(id),
-    };
-    const fileParsed = parseServers(own, { ...fileCtx, envFiles: await readEnvFiles(own, fileCtx) }, file.label);
-    problems.push(...fileParsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
-    disabled.push(...fileParsed.disabled);
-    return fileParsed.servers;
-  };
-
-  // The workspace's files: what its settings are (trust first, then the sandbox for what it starts).
-  for (const file of folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []) {
-    const found = await read(file);
-    if (!found) continue;
-    if (!trusted) {
-      untrusted.push(...Object.keys(found.servers).map((n) => `${n} (${file.label})`));
-      continue;
-    }
-    const { own, again } = claimServers(taken, file.label, found.servers);
-    noteAgain(again, file.label);
-    servers.push(...(await parseFile(file, found, own)));
-  }
-
-  // Other tools' files in the user's profile: started once the user confirms the file; what they pre-approve counts
-  // only once confirmed too.
-  const waiting: WaitingFile[] = [];
-  for (const file of toolServerFiles(deps.userDir)) {
-    const found = await read(file);
-    if (!found) continue;
-    const { own, again } = claimServers(taken, file.label, found.servers);
-    noteAgain(again, file.label);
-    const entries = Object.entries(own)
-      .filter(([, e]) => !(e && typeof e === 'object' && (e as { disabled?: unknown }).disabled === true))
-      .map(([name, e]) => fileEntry(name, e));
-    if (!entries.length) continue;
-    if (!deps.consent.confirmed(file)) {
-      waiting.push({ file, entries });
-      continue;
-    }
-    const vouched = deps.consent.vouched(file, approvalsDigest(entries));
-    const kept = vouched ? own : withoutApprovals(own, file.label, problems);
-    servers.push(...(await parseFile(file, found, kept)).map((s) => ({ ...s, userFile: { vouched } })));
-  }
+  const files = await readFileServers(
+    [...(folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []), ...toolServerFiles(deps.userDir)],
+    taken,
+    {
+      ctx,
+      trusted,
+      reads: (file) => config.get<boolean>(file.setting, true) !== false,
+      // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
+      inputs: (file, name, entry, definitions) =>
+        deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), definitions),
+      confirmed: (file) => deps.consent.confirmed(file),
+      vouched: (file, digest) => deps.consent.vouched(file, digest),
+    },
+  );
+  problems.push(...files.problems);
+  untrusted.push(...files.untrusted);
 
   const settings = parseHubSettings((key) => setting(key, undefined), problems);
-  return { servers: withAlsoIn(servers, alsoIn), disabled, problems, settings, untrusted, waiting };
-}
-
-/**
- * A user file's entries without what they pre-approve (`autoApprove`, `trusted`), each one said by field: it counts
- * once the user lets it (MinAgent: Review Servers of Other Tools).
- */
-function withoutApprovals(
-  own: Record<string, unknown>,
-  label: string,
-  problems: ConfigProblem[],
-): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const [name, entry] of Object.entries(own)) {
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-      kept[name] = entry;
-      continue;
-    }
-    const { autoApprove, trusted, ...rest } = entry as Record<string, unknown>;
-    for (const [field, value] of [
-      ['autoApprove', autoApprove],
-      ['trusted', trusted],
-    ] as const)
-      if (value !== undefined && !(Array.isArray(value) && !value.length))
-        problems.push({
-          server: name,
-          field,
-          message: `from ${label} does not count until you let it ("MinAgent: Review Servers of Other Tools")`,
-          severity: 'warning',
-        });
-    kept[name] = rest;
-  }
-  return kept;
+  return {
+    servers: withAlsoIn([...servers, ...files.servers], files.alsoIn),
+    disabled: [...disabled, ...files.disabled],
+    problems,
+    settings,
+    untrusted,
+    waiting: files.waiting,
+  };
 }

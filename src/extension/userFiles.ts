@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { approvalsDigest, fileEntry, type FileEntry } from '../core/mcp/config/fileServers';
 import { readServerFile, toolServerFiles, type ServerFile } from '../core/mcp/config/serverFiles';
 import { visibleLine } from '../shared/visibleText';
 
@@ -9,15 +9,6 @@ const KEY = 'minagent.userFiles.confirmed';
 interface Confirmed {
   at: string;
   /** The digest of the file's pre-approvals the user let count (`approvalsDigest`); absent: none count. */
-  approvals?: string;
-}
-
-/** An entry of another tool's file, as the confirmation shows it. */
-export interface FileEntry {
-  name: string;
-  /** What it runs or reaches, as written. */
-  runs: string;
-  /** Its `autoApprove` and `trusted`, as written, when it has them. */
   approvals?: string;
 }
 
@@ -93,26 +84,6 @@ export class UserFileConsent {
     const v = this.state.get<unknown>(KEY);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, Confirmed>) : {};
   }
-}
-
-/** A digest of what a file's entries pre-approve, by server: confirmed for exactly these. */
-export function approvalsDigest(entries: readonly FileEntry[]): string {
-  const approving = entries.filter((e) => e.approvals).map((e) => [e.name, e.approvals]);
-  return createHash('sha256').update(JSON.stringify(approving)).digest('hex').slice(0, 32);
-}
-
-/** An entry as written, for the confirmation: what it runs or reaches and what it pre-approves. */
-export function fileEntry(name: string, entry: unknown): FileEntry {
-  const e = (entry && typeof entry === 'object' ? entry : {}) as Record<string, unknown>;
-  const runs =
-    typeof e.url === 'string'
-      ? e.url
-      : [e.command, ...(Array.isArray(e.args) ? e.args : [])].filter((a) => typeof a === 'string').join(' ');
-  const approvals = [
-    ...(Array.isArray(e.autoApprove) && e.autoApprove.length ? [`autoApprove ${JSON.stringify(e.autoApprove)}`] : []),
-    ...(e.trusted === true ? ['trusted'] : []),
-  ].join(', ');
-  return { name, runs: runs || '(no command or URL)', ...(approvals ? { approvals } : {}) };
 }
 
 /**

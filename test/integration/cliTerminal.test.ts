@@ -187,7 +187,7 @@ describe("a folder's servers start only once the folder is trusted", { timeout: 
       assert.equal(code, 1, command);
       assert.ok(
         err.includes(
-          `not started: the folder ${dir} is not trusted; the settings file ${join(dir, '.vscode', 'settings.json')} starts:`,
+          `not started: the folder ${dir} is not trusted; the settings file ${join(dir, '.vscode', 'settings.json')} and the folder's MCP files start:`,
         ),
         err,
       );

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AlwaysAllow, type GrantStorage } from '../../src/core/approvals/alwaysAllow';
 import { WaitingApprovals } from '../../src/core/approvals/waiting';
-import { preapproval, type PolicyContext } from '../../src/core/approvals/policy';
+import { preapproval, trustedByUser, type PolicyContext } from '../../src/core/approvals/policy';
 import type { ApprovalRequest } from '../../src/core/agentTypes/events';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { serverIdentity } from '../../src/core/mcp/config/identity';
@@ -230,4 +230,18 @@ test('read-only tools keep running without asking, and the card says the server 
     preapproval(request(s, 'write_file'), policy(s, { alwaysAllowed: true }))!,
     /Always allowed for this server's command and arguments/,
   );
+});
+
+test("another tool's user file: its autoApprove and trusted are the user's word only once the user vouched for them", () => {
+  const copilot = (vouched: boolean) =>
+    entry({ origin: '~/.copilot/mcp-config.json', autoApprove: ['*'], trusted: true, userFile: { vouched } });
+  const asked = copilot(false);
+  assert.equal(preapproval(request(asked, 'write_file'), policy(asked, { trusted: false })), undefined);
+  assert.equal(trustedByUser(asked), false);
+  const vouched = copilot(true);
+  assert.match(
+    preapproval(request(vouched, 'write_file'), policy(vouched, { trusted: false }))!,
+    /"autoApprove": \["\*"\] of server "files" \(~\/\.copilot\/mcp-config\.json\)/,
+  );
+  assert.equal(trustedByUser(vouched), true);
 });

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseSettingsText } from '../../src/core/base/jsonc';
 import { builtOnce } from '../builtOnce';
@@ -27,7 +27,7 @@ export const VSIX = join(ROOT, 'minagent.vsix');
 
 /** What the extension writes of its servers for the e2e suite (MINAGENT_TEST_REPORT, src/extension/testReport.ts). */
 export interface ServerReport {
-  servers: Array<{ name: string; state: string; pid?: number; tree: number[] }>;
+  servers: Array<{ name: string; state: string; pid?: number; tree: number[]; origin?: string; sandboxed: boolean }>;
   tools: string[];
   /** Every process id that was ever part of a server's process tree. */
   everSeenPids: number[];
@@ -68,6 +68,10 @@ export interface CodeServerOptions {
   workspaceSettings?: Record<string, unknown>;
   /** More files of the workspace (path relative to it: JSON content), e.g. `.vscode/mcp.json`. */
   workspaceFiles?: Record<string, unknown>;
+  /** Files of the user's home folder (path relative to it: JSON content), e.g. `.copilot/mcp-config.json`. */
+  homeFiles?: Record<string, unknown>;
+  /** Files of the editor's user folder, beside its settings.json (name: JSON content), e.g. `mcp.json`. */
+  userFiles?: Record<string, unknown>;
   /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
   extensions?: string[];
 }
@@ -170,8 +174,16 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   if (!options.inPlace) cpSync(join(ROOT, 'fixtures', 'workspaces', options.workspace), workspace, { recursive: true });
   if (options.workspaceSettings)
     writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
-  for (const [file, content] of Object.entries(options.workspaceFiles ?? {}))
-    writeFileSync(join(workspace, file), JSON.stringify(content, null, 2));
+  const files = [
+    [workspace, options.workspaceFiles],
+    [home, options.homeFiles],
+    [join(userData, 'User'), options.userFiles],
+  ] as const;
+  for (const [base, more] of files)
+    for (const [file, content] of Object.entries(more ?? {})) {
+      mkdirSync(dirname(join(base, file)), { recursive: true });
+      writeFileSync(join(base, file), JSON.stringify(content, null, 2));
+    }
   writeFileSync(
     join(userData, 'User', 'settings.json'),
     JSON.stringify({ ...QUIET_EDITOR, ...options.userSettings }, null, 2),

@@ -11,6 +11,7 @@ import { describe } from 'node:test';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createSocket } from 'node:dgram';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { FrameLocator } from 'playwright-core';
 import { freePort, ROOT, SERVERS, waitFor } from '../helpers';
 import { inMockChat, requests } from './mockChat';
 import { inSight } from './workbench';
@@ -115,11 +116,7 @@ describe('MCP Apps in VS Code', () => {
           // The app got the tool's result through the bridge.
           await waitFor(
             'the app to show the tool result',
-            async () =>
-              (await app
-                .locator('#server-time')
-                .innerText()
-                .catch(() => '')) === result,
+            async () => (await shownIn(app, '#server-time')) === result,
             60_000,
           );
           await w.screenshot('apps-1-inline');
@@ -134,10 +131,7 @@ describe('MCP Apps in VS Code', () => {
           await waitFor(
             'the app to show a new time',
             async () => {
-              const t = await app
-                .locator('#server-time')
-                .innerText()
-                .catch(() => '');
+              const t = await shownIn(app, '#server-time');
               return ISO.test(t) && t !== result;
             },
             60_000,
@@ -210,11 +204,7 @@ describe('MCP Apps in VS Code', () => {
           const tabApp = (await w.webview({ panel: true })).frameLocator('iframe');
           await waitFor(
             'the app in its tab to show the tool result',
-            async () =>
-              (await tabApp
-                .locator('#server-time')
-                .innerText()
-                .catch(() => '')) === result,
+            async () => (await shownIn(tabApp, '#server-time')) === result,
             60_000,
           );
           assert.equal(
@@ -243,11 +233,7 @@ describe('MCP Apps in VS Code', () => {
           await w.command('View: Close Editor');
           await waitFor(
             'the app back in its card',
-            async () =>
-              (await app
-                .locator('#server-time')
-                .innerText()
-                .catch(() => '')) === result,
+            async () => (await shownIn(app, '#server-time')) === result,
             60_000,
           );
           assert.equal(await w.page.locator('.tab', { hasText: 'get-time (app)' }).count(), 0);
@@ -381,39 +367,22 @@ describe('MCP Apps in VS Code', () => {
           assert.match(unescaped, /(CTX )+[CTX ]*$/);
           assert.doesNotMatch(system, /REPLACED/, 'an update replaces the one before');
 
-          // The official Preact example, over HTTP: its app renders the result under its own card.
-          const { result: preactResult } = await askForApp('Show the preact clock', 'preact', 'preact');
-          assert.match(preactResult, ISO);
-          const preactApp = chat.frameLocator('.card:has-text("preact") .app-host iframe');
-          await waitFor(
-            'the Preact app to show the tool result',
-            async () =>
-              (
-                await preactApp
-                  .locator('body')
-                  .innerText()
-                  .catch(() => '')
-              ).includes(preactResult),
-            60_000,
-          );
-          await w.screenshot('apps-4-preact-http');
-
+          /** An official example's clock, asked for: its app renders the result under its own card. */
+          const showsClock = async (server: string, name: string, screenshot: string) => {
+            const { result: clock } = await askForApp(`Show the ${server} clock`, server, server);
+            assert.match(clock, ISO);
+            const clockApp = chat.frameLocator(`.card:has-text("${server}") .app-host iframe`);
+            await waitFor(
+              `the ${name} app to show the tool result`,
+              async () => (await shownIn(clockApp, 'body')).includes(clock),
+              60_000,
+            );
+            await w.screenshot(screenshot);
+          };
+          // The official Preact example, over HTTP.
+          await showsClock('preact', 'Preact', 'apps-4-preact-http');
           // The official Vue example, over stdio beside the vanilla one (its get-time under the server's prefix).
-          const { result: vueResult } = await askForApp('Show the vue clock', 'vue', 'vue');
-          assert.match(vueResult, ISO);
-          const vueApp = chat.frameLocator('.card:has-text("vue") .app-host iframe');
-          await waitFor(
-            'the Vue app to show the tool result',
-            async () =>
-              (
-                await vueApp
-                  .locator('body')
-                  .innerText()
-                  .catch(() => '')
-              ).includes(vueResult),
-            60_000,
-          );
-          await w.screenshot('apps-5-vue-stdio');
+          await showsClock('vue', 'Vue', 'apps-5-vue-stdio');
 
           // The official system monitor: the model is never offered poll-system-stats; its app calls it,
           // the user allowing that app once for all its polls.
@@ -426,13 +395,7 @@ describe('MCP Apps in VS Code', () => {
           const monitorApp = monitorCard.frameLocator('.app-host iframe');
           await waitFor(
             'the monitor app to show the polled memory use',
-            async () =>
-              /\d+(\.\d+)?%/.test(
-                await monitorApp
-                  .locator('#memory-percent')
-                  .innerText()
-                  .catch(() => ''),
-              ),
+            async () => /\d+(\.\d+)?%/.test(await shownIn(monitorApp, '#memory-percent')),
             60_000,
           );
           // It polls on (every 2 s): the next polls run without asking again.
@@ -462,6 +425,14 @@ describe('MCP Apps in VS Code', () => {
     },
   );
 });
+
+/** What an element of an app shows: '' while its frame or the element is not there yet. */
+function shownIn(app: FrameLocator, selector: string): Promise<string> {
+  return app
+    .locator(selector)
+    .innerText()
+    .catch(() => '');
+}
 
 /** A UDP and a TCP listener on this machine's loopback, counting what reaches them (a TURN server's view). */
 async function turnListener() {

@@ -62,6 +62,9 @@ const settings = () =>
 describe('minagent registry', () => {
   let registry: Fixture;
   let hostile: Fixture;
+  /** `minagent registry add NAME --registry <the local one> --settings <the work folder's>`, and the rest. */
+  const add = (name: string, ...rest: string[]) =>
+    cli(['registry', 'add', name, '--registry', registry.url, '--settings', settingsFile, ...rest]);
   before(async () => {
     // The two real npm servers the entries added here run (`npx -y`), fetched before the starts the tests watch.
     await fetchForNpx(['@modelcontextprotocol/server-memory@2026.7.4', '@modelcontextprotocol/server-github@2025.4.8']);
@@ -112,18 +115,12 @@ describe('minagent registry', () => {
   });
 
   test('add: an older version of a real npm server is written (comments kept) and starts from the entry', async () => {
-    const added = await cli([
-      'registry',
-      'add',
+    const added = await add(
       'io.github.modelcontextprotocol/server-memory@2026.7.4',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
       '--set',
       `MEMORY_FILE_PATH=${join(work, 'graph.jsonl')}`,
       '--yes',
-    ]);
+    );
     assert.equal(added.code, 0, added.err);
     assert.match(added.err, /npx -y @modelcontextprotocol\/server-memory@2026\.7\.4/);
     assert.match(readFileSync(settingsFile, 'utf8'), /my own comment stays/);
@@ -138,33 +135,18 @@ describe('minagent registry', () => {
   });
 
   test('add: a secret given without a terminal goes to the inputs file (0600), the settings hold ${input:}, and the server gets it', async () => {
-    const missing = await cli([
-      'registry',
-      'add',
-      'io.github.modelcontextprotocol/server-github',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--yes',
-    ]);
+    const missing = await add('io.github.modelcontextprotocol/server-github', '--yes');
     assert.equal(missing.code, 2);
     assert.match(
       missing.err,
       /needs "GITHUB_PERSONAL_ACCESS_TOKEN" \(A personal access token \(repo scope\)\.\): give it with --set 'env\.GITHUB_PERSONAL_ACCESS_TOKEN=VALUE'/,
     );
-    const added = await cli([
-      'registry',
-      'add',
+    const added = await add(
       'io.github.modelcontextprotocol/server-github',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
       '--set',
       'GITHUB_PERSONAL_ACCESS_TOKEN=ghp_registry_secret_1234',
       '--yes',
-    ]);
+    );
     assert.equal(added.code, 0, added.err);
     assert.doesNotMatch(readFileSync(settingsFile, 'utf8') + added.out + added.err, /ghp_registry_secret_1234/);
     assert.deepEqual(settings()['minagent.servers'].github!.env, {
@@ -213,18 +195,7 @@ describe('minagent registry', () => {
   });
 
   test('add: a remote with a URL variable becomes an HTTP entry; a name taken, a bad --set and a missing terminal are refused', async () => {
-    const added = await cli([
-      'registry',
-      'add',
-      'com.example.mcp/weather',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--set',
-      'url.port=9400',
-      '--yes',
-    ]);
+    const added = await add('com.example.mcp/weather', '--set', 'url.port=9400', '--yes');
     assert.equal(added.code, 0, added.err);
     assert.deepEqual(settings()['minagent.servers'].weather, {
       type: 'http',
@@ -232,44 +203,12 @@ describe('minagent registry', () => {
       headers: { 'X-Units': 'metric' },
       registry: { url: registry.url, name: 'com.example.mcp/weather', version: '1.4.0' },
     });
-    const again = await cli([
-      'registry',
-      'add',
-      'com.example.mcp/weather',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--yes',
-    ]);
+    const again = await add('com.example.mcp/weather', '--yes');
     assert.equal(again.code, 2);
     assert.match(again.err, /already has a server named "weather"; choose another with --name/);
-    const badSet = await cli([
-      'registry',
-      'add',
-      'com.example.mcp/weather',
-      '--name',
-      'w2',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--set',
-      'nope=1',
-      '--yes',
-    ]);
+    const badSet = await add('com.example.mcp/weather', '--name', 'w2', '--set', 'nope=1', '--yes');
     assert.match(badSet.err, /--set "nope": the server asks for url\.port, header\.X-Units/);
-    const unconfirmed = await cli([
-      'registry',
-      'add',
-      'com.example.mcp/weather',
-      '--name',
-      'w3',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-    ]);
+    const unconfirmed = await add('com.example.mcp/weather', '--name', 'w3');
     assert.equal(unconfirmed.code, 2);
     assert.match(unconfirmed.err, /no terminal to confirm on: add --yes to write it/);
     assert.equal(settings()['minagent.servers'].w3, undefined);

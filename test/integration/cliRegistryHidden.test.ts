@@ -60,6 +60,9 @@ const servers = () =>
 
 describe('a registry that adds what the user never sees', () => {
   let registry: Fixture;
+  /** `minagent registry add NAME --yes` from the hostile registry into the work folder's settings. */
+  const add = (name: string) =>
+    cli(['registry', 'add', name, '--registry', registry.url, '--settings', settingsFile, '--yes']);
   before(async () => {
     registry = await start('runner-options');
     writeFileSync(settingsFile, '{}\n');
@@ -67,16 +70,7 @@ describe('a registry that adds what the user never sees', () => {
   after(() => registry.close());
 
   test('attack: the real memory server with a fixed --registry marked secret is refused, naming the server, the argument and the option; nothing is written', async () => {
-    const added = await cli([
-      'registry',
-      'add',
-      'com.example.hostile/memory',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--yes',
-    ]);
+    const added = await add('com.example.hostile/memory');
     assert.equal(added.code, 1, added.err);
     assert.match(
       added.err,
@@ -159,16 +153,7 @@ describe('a registry that adds what the user never sees', () => {
       search.out,
       /^ {4}npm: MEMORY_FILE_PATH='\/tmp\/their graph\.jsonl' npx -y --loglevel=warn @modelcontextprotocol\/server-memory@2026\.7\.4$/m,
     );
-    const added = await cli([
-      'registry',
-      'add',
-      'com.example.hostile/fixed-secret',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--yes',
-    ]);
+    const added = await add('com.example.hostile/fixed-secret');
     assert.equal(added.code, 0, added.err);
     assert.match(
       added.err,
@@ -188,16 +173,7 @@ describe('a registry that adds what the user never sees', () => {
     const line = `MEMORY_FILE_PATH=$'/tmp/graph\\u202elnosj.jsonl' npx -y @modelcontextprotocol/server-memory@2026.7.4 $'ok\\nnpx -y @modelcontextprotocol/server-memory@2026.7.4'`;
     const search = await cli(['registry', 'search', 'invisible', '--registry', registry.url]);
     assert.ok(search.out.includes(`    npm: ${line}\n`), search.out);
-    const added = await cli([
-      'registry',
-      'add',
-      'com.example.hostile/invisible',
-      '--registry',
-      registry.url,
-      '--settings',
-      settingsFile,
-      '--yes',
-    ]);
+    const added = await add('com.example.hostile/invisible');
     assert.equal(added.code, 0, added.err);
     assert.ok(added.err.includes(`    ${line}\n`), added.err);
     assert.doesNotMatch(added.out + added.err + search.out, /\u202e/);

@@ -206,6 +206,37 @@ async function serveHttp(server: CompatServer): Promise<{ url: string; child: Ch
   return { url, child };
 }
 
+/** A server's stdio entry, and what the SDK's client sees of it run from that entry. */
+async function overStdio(server: CompatServer) {
+  const entry = {
+    command: process.execPath,
+    args: [entryOf(server), ...(server.args ?? [])],
+    ...(server.env ? { env: server.env } : {}),
+  };
+  const sdk = await bySdk(
+    server,
+    new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...(process.env as Record<string, string>), ...server.env },
+      cwd: work,
+      stderr: 'ignore',
+    }),
+  );
+  return { entry, sdk };
+}
+
+/** `minagent ARGS --trust` run in a folder, its servers in the sandbox (a workspace's, always sandboxed). */
+const sandboxedCli =
+  (folder: string) =>
+  (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args, '--trust'], {
+      cwd: folder,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' },
+    });
+
 const installed = existsSync(join(ROOT, 'compat', 'node_modules'));
 
 describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 }, () => {
@@ -219,13 +250,7 @@ describe('a git server commits in the default sandbox', { timeout: 5 * 60_000 },
     git('config', 'user.name', 'compat');
     writeFileSync(join(folder, '.gitignore'), 'config/\n.vscode/\n');
     writeFileSync(join(folder, 'notes.md'), 'from the sandbox\n');
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, [CLI, ...args, '--trust'], {
-        cwd: folder,
-        encoding: 'utf8',
-        timeout: 120_000,
-        env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' },
-      });
+    const run = sandboxedCli(folder);
     const added = run('call', 'git_add', JSON.stringify({ path: folder, paths: ['.'] }));
     assert.equal(added.status, 0, `git_add: ${added.stdout}${added.stderr}`);
     const committed = run(
@@ -252,13 +277,7 @@ describe('a database server that installs from npm alone works in the default sa
       command: node,
       args: [join(COMPAT_MODULES, '@bytebase/dbhub/dist/index.js'), '--dsn', 'sqlite://${workspaceFolder}/app.db'],
     });
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, [CLI, ...args, '--trust'], {
-        cwd: folder,
-        encoding: 'utf8',
-        timeout: 120_000,
-        env: { ...process.env, XDG_CONFIG_HOME: join(folder, 'config'), MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'always' },
-      });
+    const run = sandboxedCli(folder);
     const made = run(
       'call',
       'execute_sql',
@@ -284,21 +303,7 @@ describe("third-party servers: the minagent CLI sees what the SDK's client sees"
 
   for (const server of COMPAT_SERVERS) {
     test(`${server.name} (${server.pkg}) over stdio`, { timeout: 5 * 60_000 }, async () => {
-      const entry = {
-        command: process.execPath,
-        args: [entryOf(server), ...(server.args ?? [])],
-        ...(server.env ? { env: server.env } : {}),
-      };
-      const sdk = await bySdk(
-        server,
-        new StdioClientTransport({
-          command: entry.command,
-          args: entry.args,
-          env: { ...(process.env as Record<string, string>), ...server.env },
-          cwd: work,
-          stderr: 'ignore',
-        }),
-      );
+      const { entry, sdk } = await overStdio(server);
       const cli = await byCli(folderFor(`${server.name}-stdio`, { ...entry, cwd: work }), server, sdk.resources[0]);
       compare(server, sdk, cli);
     });
@@ -306,21 +311,7 @@ describe("third-party servers: the minagent CLI sees what the SDK's client sees"
       timeout: 5 * 60_000,
       ...(server.sandbox?.skip ? { skip: server.sandbox.skip } : {}),
     }, async () => {
-      const entry = {
-        command: process.execPath,
-        args: [entryOf(server), ...(server.args ?? [])],
-        ...(server.env ? { env: server.env } : {}),
-      };
-      const sdk = await bySdk(
-        server,
-        new StdioClientTransport({
-          command: entry.command,
-          args: entry.args,
-          env: { ...(process.env as Record<string, string>), ...server.env },
-          cwd: work,
-          stderr: 'ignore',
-        }),
-      );
+      const { entry, sdk } = await overStdio(server);
       const folder = folderFor(`${server.name}-sandboxed`, entry);
       const cli = await byCli(folder, server, undefined, true);
       assert.deepEqual(cli.tools, sdk.tools, 'tool names');

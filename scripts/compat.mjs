@@ -1,7 +1,7 @@
 // `npm run compat`: the compatibility suite (test/compat). Installs the pinned third-party servers
 // of compat/package.json (install scripts off: none of them needs one to serve), builds the CLI and
 // compares what it sees of each server with what the SDK's client sees. CI runs it after `npm test`.
-import { ensureNodeModules, run } from './setup.mjs';
+import { ensureNodeModules, run, TEST_FLAGS } from './setup.mjs';
 
 ensureNodeModules();
 ensureNodeModules('compat', ['--ignore-scripts']);
@@ -16,19 +16,9 @@ let status = run(process.execPath, ['scripts/build.mjs']);
 // Without NODE_EXTRA_CA_CERTS, as in `npm test` (scripts/test.mjs says why): nothing here downloads.
 const { NODE_EXTRA_CA_CERTS: _machineCas, ...env } = process.env;
 if (status === 0)
-  status = run(
-    process.execPath,
-    [
-      '--require',
-      './test/timeouts.cjs',
-      '--import',
-      'tsx',
-      '--test',
-      '--test-force-exit',
-      'test/compat/compat.test.ts',
-    ],
-    { env: { ...env, MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' } },
-  );
+  status = run(process.execPath, [...TEST_FLAGS, 'scripts/testFiles.mjs', 'test/compat/compat.test.ts'], {
+    env: { ...env, MINAGENT_SANDBOX_WORKSPACE_SERVERS: 'off' },
+  });
 console.error(
   `npm run compat: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
 );

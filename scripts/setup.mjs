@@ -20,6 +20,12 @@ export function ensureNodeModules(folder = '.', extra = []) {
   }
 }
 
+/**
+ * The Node flags every test file runs with, before scripts/testFiles.mjs (which adds --test-force-exit):
+ * a default timeout for each test (test/timeouts.cjs) and TypeScript through tsx.
+ */
+export const TEST_FLAGS = ['--require', './test/timeouts.cjs', '--import', 'tsx'];
+
 export function run(cmd, args, options = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...options });
   return r.status ?? 1;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
-import { ensureNodeModules, ensureSandboxTools } from './setup.mjs';
+import { ensureNodeModules, ensureSandboxTools, TEST_FLAGS } from './setup.mjs';
 
 const marker = `MINAGENT_TEST_RUN=${randomUUID()}`;
 // The CLI's servers run as the user's own (unsandboxed) in the suites, as the editor's do under the
@@ -214,15 +214,7 @@ async function backgroundSetup() {
 }
 // In the order given (scripts/testFiles.mjs: `node --test` sorts its files by path).
 const nodeTest = (files, concurrency) =>
-  run(process.execPath, [
-    '--require',
-    './test/timeouts.cjs',
-    '--import',
-    'tsx',
-    'scripts/testFiles.mjs',
-    `--concurrency=${concurrency}`,
-    ...files,
-  ]);
+  run(process.execPath, [...TEST_FLAGS, 'scripts/testFiles.mjs', `--concurrency=${concurrency}`, ...files]);
 const failed = (what) => console.error(`\nnpm test: FAILED: ${what}`);
 
 // The e2e tools need nothing from node_modules: their install starts first, beside npm ci.

@@ -1,5 +1,6 @@
-// `npm test` runs every file the way this test runs the hanging fixture: one hung test fails by
-// itself (test/timeouts.cjs gives it a timeout), the rest of the file still runs, and the run ends.
+// `npm test` runs every file the way this test runs the hanging fixture (its flags, through
+// scripts/testFiles.mjs): one hung test fails by itself (test/timeouts.cjs gives it a timeout), the rest of
+// the file still runs, and the run ends.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -17,8 +18,7 @@ test('a hung test fails alone and the run still ends', { timeout: 60_000 }, () =
       './test/timeouts.cjs',
       '--import',
       'tsx',
-      '--test',
-      '--test-force-exit',
+      join('scripts', 'testFiles.mjs'),
       join('fixtures', 'test-runner', 'hangs.ts'),
     ],
     {

@@ -61,6 +61,20 @@ function setup(
 const userTexts = (body: { messages: Array<{ role: string; content: unknown }> }) =>
   body.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
 
+/** A chat whose model calls `delete_things` (a destructive tool that counts its runs), then answers `answer`. */
+async function deletingTurn(answer: string) {
+  const tools = new ToolRegistry();
+  let ran = 0;
+  tools.add({
+    name: 'delete_things',
+    description: 'destructive',
+    parameters: { type: 'object' },
+    call: async () => String(++ran),
+  });
+  const chat = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: answer }], tools);
+  return { ...chat, ran: () => ran };
+}
+
 describe('chat turns', { timeout: 20_000 }, () => {
   test('New Chat during a streaming turn: the new conversation stays empty and the next request has none of the old messages', async () => {
     const { mock: m, runner, router } = await setup([{ hang: true }, { text: 'fresh answer' }]);
@@ -100,20 +114,7 @@ describe('chat turns', { timeout: 20_000 }, () => {
   });
 
   test('New Chat during a waiting approval: the tool never runs and the next request starts clean', async () => {
-    const tools = new ToolRegistry();
-    let ran = 0;
-    tools.add({
-      name: 'delete_things',
-      description: 'destructive',
-      parameters: { type: 'object' },
-      call: async () => String(++ran),
-    });
-    const {
-      mock: m,
-      runner,
-      router,
-      asked,
-    } = await setup([{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'hello again' }], tools);
+    const { mock: m, runner, router, asked, ran } = await deletingTurn('hello again');
     const v = view(router);
     await v.send({ type: 'ready' });
     const old = await router.current();
@@ -123,7 +124,7 @@ describe('chat turns', { timeout: 20_000 }, () => {
     assert.equal(card?.kind === 'tool' && card.card.status, 'waiting');
     await v.send({ type: 'newChat' });
     await runner.idle();
-    assert.equal(ran, 0, 'the tool did not run');
+    assert.equal(ran(), 0, 'the tool did not run');
     const oldCard = old.items.find((i) => i.kind === 'tool');
     assert.equal(oldCard?.kind === 'tool' && oldCard.card.status, 'cancelled');
     const fresh = await router.current();
@@ -208,23 +209,7 @@ describe('chat turns', { timeout: 20_000 }, () => {
   });
 
   test('closing the editor panel during a waiting approval ends its turn: the tool never runs, and the turn writes nothing after its end', async () => {
-    const tools = new ToolRegistry();
-    let ran = 0;
-    tools.add({
-      name: 'delete_things',
-      description: 'destructive',
-      parameters: { type: 'object' },
-      call: async () => String(++ran),
-    });
-    const {
-      mock: m,
-      runner,
-      router,
-      asked,
-    } = await setup(
-      [{ toolCalls: [{ name: 'delete_things', arguments: {} }] }, { text: 'after the panel closed' }],
-      tools,
-    );
+    const { mock: m, runner, router, asked, ran } = await deletingTurn('after the panel closed');
     const sidebar = view(router);
     const panel = view(router);
     await Promise.all([sidebar.send({ type: 'ready' }), panel.send({ type: 'ready' })]);
@@ -235,7 +220,7 @@ describe('chat turns', { timeout: 20_000 }, () => {
 
     panel.close();
     await runner.idle();
-    assert.equal(ran, 0, 'the tool did not run');
+    assert.equal(ran(), 0, 'the tool did not run');
     assert.equal(runner.busy(c), false, 'the chat is free again');
     const card = c.items.find((i) => i.kind === 'tool');
     assert.equal(card?.kind === 'tool' && card.card.status, 'cancelled');
@@ -259,7 +244,7 @@ describe('chat turns', { timeout: 20_000 }, () => {
     );
     assert.match(JSON.stringify(c.items.at(-1)), /after the panel closed/);
     assert.equal(panel.got.length, panelGot, 'the closed panel is sent nothing more');
-    assert.equal(ran, 0);
+    assert.equal(ran(), 0);
     assert.equal(m.requests.length, 2);
     assert.deepEqual(userTexts(m.requests[1]!.body), ['delete the things', 'something else']);
   });

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
+import type { Logger } from '../src/core/base/logger';
+import type { HttpServerConfig, ServerConfig, StdioServerConfig } from '../src/core/mcp/config/serverConfig';
 import type { ToolRegistry } from '../src/core/toolRegistry/toolRegistry';
 import { ToolIndex } from '../src/core/toolSearch/toolIndex';
 import { ToolOffer } from '../src/core/toolSearch/toolOffer';
@@ -27,6 +28,21 @@ export function fixture(
     cwd: ROOT,
     autoApprove: [],
     ...extra,
+  };
+}
+
+/** An HTTP config for the server at `url`, sending `headers`. */
+export function httpConfig(name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig {
+  return { name, type: 'http', url, headers, autoApprove: [] };
+}
+
+/** A logger that keeps each line in `log` as "<level> <message>" (info, warn and error; trace is dropped). */
+export function loggerInto(log: string[]): Logger {
+  return {
+    trace: () => {},
+    info: (m) => log.push(`info ${m}`),
+    warn: (m) => log.push(`warn ${m}`),
+    error: (m) => log.push(`error ${m}`),
   };
 }
 

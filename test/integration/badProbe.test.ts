@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import type { HttpServerConfig, ServerConfig } from '../../src/core/mcp/config/serverConfig';
+import type { ServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
-import type { Logger } from '../../src/core/base/logger';
-import { fixture, freePort, httpFixtureWithMethods, ROOT, waitFor } from '../helpers';
+import { fixture, freePort, httpConfig, httpFixtureWithMethods, loggerInto, ROOT, waitFor } from '../helpers';
 
 /**
  * The probe bound in these tests; the connect limit is far above it, so a probe that waits for the connect limit
@@ -31,23 +30,10 @@ async function httpFixture(file: string, args: string[]): Promise<{ url: string;
   return { url, methods };
 }
 
-const http = (name: string, url: string): HttpServerConfig => ({
-  name,
-  type: 'http',
-  url,
-  headers: {},
-  autoApprove: [],
-});
-
 /** Connects `config` alone in a hub with a short probe bound; returns the hub and the lines of the server's own log. */
 async function connect(config: ServerConfig): Promise<{ hub: ServerHub; log: string[] }> {
   const log: string[] = [];
-  const logger: Logger = {
-    trace: () => {},
-    info: (m) => log.push(`info ${m}`),
-    warn: (m) => log.push(`warn ${m}`),
-    error: (m) => log.push(`error ${m}`),
-  };
+  const logger = loggerInto(log);
   const hub = new ServerHub({
     settings: { ...DEFAULT_HUB_SETTINGS, connectTimeoutMs: CONNECT_MS, probeTimeoutMs: PROBE_MS },
     serverLogger: () => logger,
@@ -82,7 +68,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
   for (const [kind, got] of HTTP_CASES) {
     test(`over HTTP: ${kind}`, { timeout: 20_000 }, async () => {
       const { url, methods } = await httpFixture('badProbe.mjs', ['--http', '--probe', kind]);
-      const { hub, log } = await connect(http('bad', url));
+      const { hub, log } = await connect(httpConfig('bad', url));
       try {
         const state = hub.server('bad')!.state;
         assert.equal(state.kind, 'running', JSON.stringify(state));
@@ -139,7 +125,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
     timeout: 20_000,
   }, async () => {
     const { url, methods } = await httpFixture('badProbe.mjs', ['--http', '--probe', '500', '--fail-handshake']);
-    const { hub, log } = await connect(http('broken', url));
+    const { hub, log } = await connect(httpConfig('broken', url));
     try {
       const state = hub.server('broken')!.state;
       assert.equal(state.kind, 'error');
@@ -161,7 +147,7 @@ describe('a bad answer to the era probe falls back to the 2025 handshake', { tim
   }, async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const started = Date.now();
-    const { hub, log } = await connect(http('gone', url));
+    const { hub, log } = await connect(httpConfig('gone', url));
     try {
       const state = hub.server('gone')!.state;
       assert.equal(state.kind, 'error');

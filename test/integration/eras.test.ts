@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_HUB_SETTINGS } from '../../src/core/mcp/config/hubSettings';
-import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { EraMemory } from '../../src/core/mcp/connection/eraMemory';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import { fixture, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';
+import { fixture, httpConfig, httpFixtureWithMethods, isAlive, waitFor } from '../helpers';
 
 /** Long enough that a probe waiting for its timeout would fail the test by the test's own timeout. */
 const NEVER = 10 * 60_000;
@@ -28,14 +27,6 @@ async function modernHttp(...args: string[]): Promise<{ url: string; methods: st
   return { url, methods };
 }
 
-const http = (name: string, url: string): HttpServerConfig => ({
-  name,
-  type: 'http',
-  url,
-  headers: {},
-  autoApprove: [],
-});
-
 describe('protocol eras', { timeout: 60_000 }, () => {
   test('a 2026-07-28-only and a 2025-06-18-only server side by side in one hub: both connect, list and call', {
     timeout: 30_000,
@@ -46,7 +37,7 @@ describe('protocol eras', { timeout: 60_000 }, () => {
       hub.reconcile([
         fixture('modern', 'modern-only.mjs'),
         fixture('legacy', 'legacy-only.mjs', ['--unknown', 'silent']),
-        http('modernHttp', url),
+        httpConfig('modernHttp', url),
       ]);
       await hub.whenIdle();
       const states = Object.fromEntries(hub.servers().map((s) => [s.name, s.state]));
@@ -215,7 +206,7 @@ describe('protocol eras', { timeout: 60_000 }, () => {
     timeout: 20_000,
   }, async () => {
     const { url, methods } = await modernHttp();
-    const source = new McpToolSource(http('modern', url), { connectTimeoutMs: NEVER });
+    const source = new McpToolSource(httpConfig('modern', url), { connectTimeoutMs: NEVER });
     try {
       await source.connect();
       assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2026-07-28');
@@ -231,7 +222,7 @@ describe('protocol eras', { timeout: 60_000 }, () => {
     timeout: 20_000,
   }, async () => {
     const { url, methods } = await modernHttp('--future');
-    const source = new McpToolSource(http('future', url), { connectTimeoutMs: NEVER });
+    const source = new McpToolSource(httpConfig('future', url), { connectTimeoutMs: NEVER });
     await assert.rejects(
       source.connect(),
       /server "future": the server speaks only protocol 2099-01-01, which MinAgent does not/,

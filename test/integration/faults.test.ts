@@ -11,7 +11,7 @@ import { WIRE_NAME_PATTERN } from '../../src/core/toolRegistry/wireNames';
 import { McpToolSource, type SourceOptions } from '../../src/core/mcp/connection/source';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { processTree } from '../../src/core/mcp/transport/processTree';
-import { fixture, isAlive, parseError, ROOT, waitFor } from '../helpers';
+import { fixture, isAlive, loggerInto, parseError, ROOT, waitFor } from '../helpers';
 
 const unhandled: unknown[] = [];
 process.on('unhandledRejection', (reason) => unhandled.push(reason));
@@ -123,12 +123,7 @@ describe('servers that fail to start', () => {
 
   test('a server slower to start than the connect limit gets it once more, on the same process, and the log says how long it took', async () => {
     const log: string[] = [];
-    const logger = {
-      trace: () => {},
-      info: (m: string) => log.push(`info ${m}`),
-      warn: (m: string) => log.push(`warn ${m}`),
-      error: (m: string) => log.push(`error ${m}`),
-    };
+    const logger = loggerInto(log);
     // 5 s of start against a 4 s limit: the patience (4 s more) leaves 3 s for Node itself to start on a busy
     // machine (with 2.5 s against 2 s, a fresh run's loaded fast stage took longer than the 4 s in all).
     const s = source(faulty('slow-start', { env: { FIXTURE_START_MS: '5000' } }), {

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
-import { freePort, httpMcpServer, listeningFixture, stopFixtures } from '../helpers';
+import { freePort, httpConfig, httpMcpServer, listeningFixture, stopFixtures } from '../helpers';
 
 const children: ChildProcess[] = [];
 after(() => {
@@ -13,18 +12,10 @@ after(() => {
 });
 const httpFixture = httpMcpServer;
 
-const http = (name: string, url: string, headers: Record<string, string> = {}): HttpServerConfig => ({
-  name,
-  type: 'http',
-  url,
-  headers,
-  autoApprove: [],
-});
-
 describe('Streamable HTTP', () => {
   test('connects, lists, calls, and sends the entry headers', async () => {
     const url = await httpFixture('--token', 's3cret');
-    const s = new McpToolSource(http('remote', url, { Authorization: 'Bearer s3cret' }));
+    const s = new McpToolSource(httpConfig('remote', url, { Authorization: 'Bearer s3cret' }));
     await s.connect();
     assert.deepEqual(
       (await s.listTools()).map((t) => t.name),
@@ -40,7 +31,7 @@ describe('Streamable HTTP', () => {
 
   test('401 says so and points at the headers', async () => {
     const s = new McpToolSource(
-      http('remote', await httpFixture('--token', 's3cret'), { Authorization: 'Bearer wrong' }),
+      httpConfig('remote', await httpFixture('--token', 's3cret'), { Authorization: 'Bearer wrong' }),
     );
     await assert.rejects(
       s.connect(),
@@ -50,20 +41,20 @@ describe('Streamable HTTP', () => {
   });
 
   test('500 is shown with its status', async () => {
-    const s = new McpToolSource(http('remote', await httpFixture('--fail-status', '500')));
+    const s = new McpToolSource(httpConfig('remote', await httpFixture('--fail-status', '500')));
     await assert.rejects(s.connect(), /HTTP 500 Internal Server Error from .*: fixture failure/);
   });
 
   test('a server that is down is named with the reason', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
-    const s = new McpToolSource(http('remote', url));
+    const s = new McpToolSource(httpConfig('remote', url));
     await assert.rejects(s.connect(), new RegExp(`cannot reach ${url.replace(/[./]/g, '\\$&')}: ECONNREFUSED`));
   });
 
   test('an old server that only speaks HTTP+SSE is reached through the fallback', async () => {
     const { port, child } = await listeningFixture('fixtures/servers/legacy-sse.mjs');
     children.push(child);
-    const s = new McpToolSource(http('old', `http://127.0.0.1:${port}/sse`));
+    const s = new McpToolSource(httpConfig('old', `http://127.0.0.1:${port}/sse`));
     await s.connect();
     assert.deepEqual(
       (await s.listTools()).map((t) => t.name),
@@ -71,7 +62,7 @@ describe('Streamable HTTP', () => {
     );
     assert.equal(await s.call('legacy_echo', { text: 'hi' }), '[sse] hi');
     await s.close();
-    const direct = new McpToolSource({ ...http('old2', `http://127.0.0.1:${port}/sse`), type: 'sse' });
+    const direct = new McpToolSource({ ...httpConfig('old2', `http://127.0.0.1:${port}/sse`), type: 'sse' });
     await direct.connect();
     assert.equal(await direct.call('legacy_echo', { text: 'direct' }), '[sse] direct');
     await direct.close();

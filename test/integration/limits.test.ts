@@ -3,10 +3,9 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import type { HttpServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { McpToolSource } from '../../src/core/mcp/connection/source';
-import { listeningFixture } from '../helpers';
+import { httpConfig, listeningFixture } from '../helpers';
 
 const children: ChildProcess[] = [];
 after(() => children.forEach((c) => c.stdin?.end()));
@@ -16,19 +15,12 @@ async function hostile(...args: string[]): Promise<string> {
   children.push(child);
   return `http://127.0.0.1:${port}/mcp`;
 }
-const http = (name: string, url: string): HttpServerConfig => ({
-  name,
-  type: 'http',
-  url,
-  headers: {},
-  autoApprove: [],
-});
 
 describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   test('a tool schema nested 5000 deep is a problem naming the tool; the other tools register and the registry stays sendable', async () => {
     const hub = new ServerHub();
     try {
-      hub.reconcile([http('hostile', await hostile('--deep', '5000'))]);
+      hub.reconcile([httpConfig('hostile', await hostile('--deep', '5000'))]);
       await hub.whenIdle();
       const server = hub.servers().find((s) => s.name === 'hostile')!;
       assert.equal(server.state.kind, 'running');
@@ -51,7 +43,7 @@ describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   });
 
   test('a JSON reply over the cap fails that call with a message naming the cap; the server keeps answering', async () => {
-    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
+    const s = new McpToolSource(httpConfig('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
       httpLimits: { bodyBytes: 1024 * 1024 },
       callTimeoutMs: 20_000,
     });
@@ -67,7 +59,7 @@ describe('bounded input over HTTP', { timeout: 60_000 }, () => {
   });
 
   test('one SSE event over the cap fails that call with a message naming the cap; the server keeps answering', async () => {
-    const s = new McpToolSource(http('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
+    const s = new McpToolSource(httpConfig('hostile', await hostile('--big-bytes', String(3 * 1024 * 1024))), {
       httpLimits: { eventBytes: 1024 * 1024 },
       callTimeoutMs: 20_000,
     });

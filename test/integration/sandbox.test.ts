@@ -14,7 +14,7 @@ import type { Logger } from '../../src/core/base/logger';
 import type { ServerConfig, StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { SandboxRules } from '../../src/core/mcp/sandbox/decision';
-import { fixture, processesNaming, reference, ROOT, waitFor } from '../helpers';
+import { fixture, loggerInto, processesNaming, reference, ROOT, waitFor } from '../helpers';
 
 const home = mkdtempSync(join(tmpdir(), 'minagent-sandbox-home-'));
 const work = mkdtempSync(join(tmpdir(), 'minagent-sandbox-work-'));
@@ -54,12 +54,7 @@ describe('a server in a sandbox', () => {
   let secureOther: Server;
   let hub: ServerHub;
   const log: string[] = [];
-  const logger: Logger = {
-    trace: () => {},
-    info: (m) => log.push(`info ${m}`),
-    warn: (m) => log.push(`warn ${m}`),
-    error: (m) => log.push(`error ${m}`),
-  };
+  const logger = loggerInto(log);
   let config: StdioServerConfig;
 
   before(async () => {
@@ -320,12 +315,7 @@ describe("a sandboxed server's start and the user's shell set-up", () => {
 describe("the reference servers in a sandbox with the defaults (a workspace's servers)", () => {
   let hub: ServerHub;
   const log: string[] = [];
-  const logger: Logger = {
-    trace: () => {},
-    info: (m) => log.push(`info ${m}`),
-    warn: (m) => log.push(`warn ${m}`),
-    error: (m) => log.push(`error ${m}`),
-  };
+  const logger = loggerInto(log);
   const fromRepo = <T extends ServerConfig>(c: T): T => ({ ...c, cwd: work, origin: '.vscode/mcp.json' });
 
   before(async () => {

@@ -51,6 +51,13 @@ function cliAsync(args: string[], env: NodeJS.ProcessEnv = process.env): Promise
   });
 }
 
+/** `minagent chat TEXT` on the OpenAI-compatible mock model listening on `port`, with `more` arguments. */
+const chatOnMock = (port: string, text: string, more: string[] = [], env?: NodeJS.ProcessEnv) =>
+  cliAsync(
+    ['chat', text, '--provider', 'openai', '--model', 'mock', '--base-url', `http://127.0.0.1:${port}/v1`, ...more],
+    env,
+  );
+
 describe('minagent CLI', () => {
   test('servers: one line per server with state, tool count and the error', () => {
     const { code, out } = cli(['servers']);
@@ -205,19 +212,10 @@ describe('minagent CLI', () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
       // As the chat's welcome writes it (src/core/chat/examples.ts), finished by the user.
-      const r = await cliAsync(
-        [
-          'chat',
-          'Use word_count to count the words of a sentence',
-          '--provider',
-          'openai',
-          '--model',
-          'mock',
-          '--base-url',
-          `http://127.0.0.1:${port}/v1`,
-        ],
-        { ...process.env, OPENAI_API_KEY: 'k' },
-      );
+      const r = await chatOnMock(port, 'Use word_count to count the words of a sentence', [], {
+        ...process.env,
+        OPENAI_API_KEY: 'k',
+      });
       assert.equal(r.code, 0, r.out);
       assert.match(r.out, /^\[0\] tool_call: word_count -> 2\n/, 'word_count of "demo text"');
     } finally {
@@ -228,18 +226,7 @@ describe('minagent CLI', () => {
   test('chat --context-window: a request over the window is not sent, and says why', async () => {
     const { port, child: mock } = await listeningFixture('fixtures/models/mock-model.mjs');
     try {
-      const r = await cliAsync([
-        'chat',
-        'What is MCP? '.repeat(200),
-        '--provider',
-        'openai',
-        '--model',
-        'mock',
-        '--base-url',
-        `http://127.0.0.1:${port}/v1`,
-        '--context-window',
-        '1000',
-      ]);
+      const r = await chatOnMock(port, 'What is MCP? '.repeat(200), ['--context-window', '1000']);
       assert.notEqual(r.code, 0);
       assert.match(
         r.out,

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../src/core/base/logger';
@@ -11,6 +11,24 @@ import { fixtureServers } from './fixtureServers';
 export const ROOT = resolve(__dirname, '..');
 /** The fixture servers (fixtures/servers), bundled: test/fixtureServers.ts. */
 export const SERVERS = fixtureServers(ROOT);
+
+/** The built CLI (`npm run build` writes it). */
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+/** Runs the built `minagent ARGS` to its end, with nothing on its stdin: its exit code, stdout and stderr. */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    timeout: options.timeout ?? 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
 
 /** A stdio config for a fixture server of fixtures/servers (its bundle). */
 export function fixture(

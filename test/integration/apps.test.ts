@@ -4,7 +4,6 @@
 // reported and the tool stays, and the apps extension is declared only to servers whose apps the
 // host renders.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
-import { fixture, ROOT, SERVERS } from '../helpers';
+import { fixture, ROOT, runCli, SERVERS } from '../helpers';
 
 const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
 const MONITOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-system-monitor', 'dist', 'index.js');
@@ -127,14 +126,7 @@ describe('MCP Apps in the CLI', { timeout: 60_000 }, () => {
       },
     }),
   );
-  const cli = (args: string[]) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--trust', ...args], {
-      cwd: work,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  const cli = (args: string[]) => runCli(['--trust', ...args], { cwd: work });
 
   test('tools --json carries the app on the tool, and the text list names it', () => {
     const { code, out } = cli(['tools', '--json']);

@@ -1,13 +1,12 @@
 // The `minagent` CLI as a user runs it: the built bin, from another directory, on a settings file.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { listeningFixture, ROOT, SERVERS } from '../helpers';
+import { CLI, listeningFixture, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-'));
 mkdirSync(join(work, '.vscode'));
 const settings = join(work, '.vscode', 'settings.json');
@@ -33,10 +32,7 @@ writeFileSync(
   ]),
 );
 
-function cli(args: string[], cwd = work) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[], cwd = work) => runCli(['--trust', ...args], { cwd });
 
 /**
  * The CLI run without blocking this process (a model server this process runs answers it): its exit code

@@ -2,14 +2,13 @@
 // util-linux `script`) it asks and obeys the answer; without one it denies unless told; it names
 // the settings file it read.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { CLI, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-approve-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 mkdirSync(join(work, '.vscode'));
@@ -39,15 +38,8 @@ writeFileSync(
 );
 const DENIED = 'analytics.row_count -> {"error":"the user denied the call to \\"analytics.row_count\\""}';
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', 'chat', 'count the papers', '--script', script, ...args], {
-    cwd: work,
-    encoding: 'utf8',
-    timeout: 30_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[]) =>
+  runCli(['--trust', 'chat', 'count the papers', '--script', script, ...args], { cwd: work });
 
 /** Runs the chat on a pty; answers `answer` once the question appears. Output is the terminal's (stdout and stderr). */
 function onTerminal(answer: string): Promise<string> {

@@ -7,9 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { CLI, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-failed-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -19,15 +18,7 @@ function folder(name: string, servers: Record<string, unknown>): string {
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'minagent.servers': servers }));
   return dir;
 }
-function cli(dir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--trust'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (dir: string, args: string[]) => runCli([...args, '--trust'], { cwd: dir, timeout: 60_000 });
 
 // The only server exits at start with a reason on stderr.
 const GIT = { command: 'node', args: ['-e', 'console.error("fatal: not a git repository"); process.exit(3)'] };

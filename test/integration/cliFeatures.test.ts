@@ -1,13 +1,11 @@
 // The CLI's resource and prompt commands as a user runs them: the built bin, on a settings file.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-features-'));
 mkdirSync(join(work, '.vscode'));
 writeFileSync(
@@ -21,10 +19,7 @@ writeFileSync(
   }),
 );
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], { cwd: work, encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[]) => runCli(['--trust', ...args], { cwd: work });
 
 describe('minagent resources, read, prompts, prompt', { timeout: 120_000 }, () => {
   test('resources: one line per resource and template, by server; --json gives both lists', () => {

@@ -3,7 +3,6 @@
 // and a server that ends as it should. Each test plays the user's steps on the built bin; where the
 // behaviour depends on a terminal it runs on a pty (test/pty.ts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,9 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { terminalLine } from '../../src/cli/terminalText';
 import { onTerminal } from '../pty';
-import { ROOT, SERVERS } from '../helpers';
+import { CLI, ROOT, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-newcomer-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -30,16 +28,8 @@ function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = userEnv()) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (cwd: string, args: string[], env: NodeJS.ProcessEnv = userEnv()) =>
+  runCli(args, { cwd, env, timeout: 60_000 });
 
 /** A folder whose `.vscode/settings.json` lists `servers`. */
 function project(name: string, servers: Record<string, unknown>): string {

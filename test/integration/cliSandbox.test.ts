@@ -2,14 +2,13 @@
 // policy, a write outside the folder is denied and logged, `--sandbox off` runs them as the user's
 // own, and where no sandbox can be had the server does not start at all (it is not run unsandboxed).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { isAlive, ppidOf, ROOT, SERVERS, waitFor } from '../helpers';
+import { CLI, isAlive, ppidOf, runCli, SERVERS, waitFor } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-sandbox-'));
 const outside = join(mkdtempSync(join(tmpdir(), 'minagent-cli-outside-')), 'planted.txt');
 mkdirSync(join(work, '.vscode'));
@@ -32,15 +31,8 @@ function cliEnv(dir: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], {
-    cwd: work,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: cliEnv(work, env),
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(['--trust', ...args], { cwd: work, env: cliEnv(work, env), timeout: 60_000 });
 
 /**
  * A repository whose settings list one sandboxed server with a tool that works for a while (faulty.mjs

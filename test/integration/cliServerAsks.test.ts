@@ -3,16 +3,14 @@
 // how to answer; --elicitation defaults accepts a form whose fields all have defaults; --root
 // sets the roots servers see.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { onTerminal } from '../pty';
-import { ROOT, SERVERS } from '../helpers';
+import { CLI, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-asks-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 mkdirSync(join(work, '.vscode'));
@@ -41,16 +39,7 @@ writeFileSync(
   ]),
 );
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--trust', ...args], {
-    cwd: work,
-    env,
-    encoding: 'utf8',
-    timeout: 30_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[]) => runCli(['--trust', ...args], { cwd: work, env });
 
 /** Runs the CLI on a pty and answers each question (matched by its prompt) in turn. */
 const onCliTerminal = (args: string[], answers: Array<[string, string]>) =>
@@ -118,13 +107,9 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   });
 
   test("attack: a sampling request over the server's limit (from the user's settings file) is refused without asking", () => {
-    const over = spawnSync(
-      process.execPath,
-      [CLI, '--trust', 'call', 'easy.sample', '{"prompt":"long","maxTokens":50}'],
-      { cwd: work, env, encoding: 'utf8', timeout: 30_000 },
-    );
-    assert.match(over.stdout, /asks for up to 50 tokens, and the user allows server \\"easy\\" at most 10 per request/);
-    assert.doesNotMatch(over.stderr, /asks to send this to your model/);
+    const over = cli(['call', 'easy.sample', '{"prompt":"long","maxTokens":50}']);
+    assert.match(over.out, /asks for up to 50 tokens, and the user allows server \\"easy\\" at most 10 per request/);
+    assert.doesNotMatch(over.err, /asks to send this to your model/);
   });
 
   test('--root sets the roots servers see (default: the current folder)', () => {

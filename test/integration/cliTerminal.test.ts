@@ -1,15 +1,13 @@
 // The CLI is a terminal citizen: what servers write reaches the terminal as text, never as control
 // sequences; and a folder's servers start only once the user trusted that folder.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { onTerminal } from '../pty';
-import { ROOT, SERVERS } from '../helpers';
+import { CLI, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = mkdtempSync(join(tmpdir(), 'minagent-cli-terminal-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -23,16 +21,7 @@ function folder(name: string, servers: Record<string, unknown>): { dir: string; 
   return { dir, env };
 }
 
-function cli(dir: string, env: NodeJS.ProcessEnv, args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: dir,
-    env,
-    encoding: 'utf8',
-    timeout: 30_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (dir: string, env: NodeJS.ProcessEnv, args: string[]) => runCli(args, { cwd: dir, env });
 
 // Bytes a terminal acts on: C0 but tab and newline, DEL, C1, and the bidi overrides and isolates.
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

@@ -2,14 +2,12 @@
 // reads a secret with the user's filesystem server (read-only too) and passes it to `save_note`.
 // The CLI (no terminal: read-only tools run, others are denied) must not let it leave.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { ROOT, runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'minagent-exfil-')));
 after(() => rmSync(work, { recursive: true, force: true }));
 const SECRET = 'AKIA-EXFIL-0123456789';
@@ -33,13 +31,7 @@ writeFileSync(
 function chat(turns: unknown[], flags: string[] = []) {
   const script = join(work, `script-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(script, JSON.stringify(turns));
-  const r = spawnSync(process.execPath, [CLI, 'chat', 'tidy my notes', '--script', script, '--trust', ...flags], {
-    cwd: work,
-    encoding: 'utf8',
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(['chat', 'tidy my notes', '--script', script, '--trust', ...flags], { cwd: work, timeout: 60_000 });
 }
 const collected = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
 

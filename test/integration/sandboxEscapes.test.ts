@@ -9,9 +9,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, SERVERS } from '../helpers';
+import { runCli, SERVERS } from '../helpers';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 const INTRUDER = join(SERVERS, 'intruder.mjs');
 
 /** A folder with `.vscode/settings.json` listing `servers`, a home and a place for marks outside both. */
@@ -37,13 +36,7 @@ function cli(f: { folder: string; home: string }, args: string[], env: NodeJS.Pr
     XDG_CACHE_HOME: join(f.home, '.cache'),
   };
   delete base.MINAGENT_SANDBOX_WORKSPACE_SERVERS;
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: f.folder,
-    encoding: 'utf8',
-    timeout: 90_000,
-    env: { ...base, ...env },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { cwd: f.folder, env: { ...base, ...env }, timeout: 90_000 });
 }
 
 const call = (f: { folder: string; home: string }, tool: string, args: unknown, env?: NodeJS.ProcessEnv) =>

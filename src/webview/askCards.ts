@@ -1,5 +1,6 @@
 import { initialValues, validateAnswers, type FieldValue, type FormField } from '../shared/form';
 import type { AskAnswer, AskView } from '../shared/asks';
+import { el } from './dom';
 
 /**
  * A server's ask as a card in the chat: an elicitation form (its fields with the defaults filled
@@ -213,15 +214,4 @@ function option(value: string, label: string): HTMLOptionElement {
   const o = el('option', '', label);
   o.value = value;
   return o;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }

@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ToolCard } from '../shared/protocol';
 import { resultError } from './resultText';
 import { renderCardResources } from './cardResources';
+import { el } from './dom';
 import { isCardIcon } from '../shared/validate';
 
 const STATUS_TEXT: Record<ToolCard['status'], string> = {
@@ -12,17 +13,6 @@ const STATUS_TEXT: Record<ToolCard['status'], string> = {
   cancelled: 'cancelled',
 };
 const COLLAPSE_OVER = 600;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 export interface CardActions {
   approve(callId: string, decision: ApprovalDecision): void;

@@ -1,5 +1,6 @@
 import type { ToolCard, TranscriptItem } from '../shared/protocol';
 import { renderCard, type CardActions } from './cards';
+import { el } from './dom';
 import { ScrollFollow } from './follow';
 import { addCopyButtons, renderMarkdown } from './markdown';
 import { renderPromptItem } from './promptItem';
@@ -158,8 +159,8 @@ export class Transcript {
   }
 
   /** Something that is not an item (a host error): shown below the transcript's end. */
-  appendNote(el: HTMLElement): void {
-    this.lastChunk().el.append(el);
+  appendNote(note: HTMLElement): void {
+    this.lastChunk().el.append(note);
     this.schedule();
   }
 
@@ -176,24 +177,24 @@ export class Transcript {
   /** The element of an entry (its chunk is rendered); a streaming answer gets its streaming renderer. */
   private create(entry: Entry): HTMLElement {
     const item = entry.item;
-    const el = this.render(item);
-    el.dataset.id = item.id;
-    entry.el = el;
-    if (item.kind === 'tool') this.follow.setWaiting(item.id, item.card.status === 'waiting' ? el : undefined);
+    const node = this.render(item);
+    node.dataset.id = item.id;
+    entry.el = node;
+    if (item.kind === 'tool') this.follow.setWaiting(item.id, item.card.status === 'waiting' ? node : undefined);
     if (item.kind === 'assistant' && item.streaming) {
-      entry.stream = new StreamingMarkdown(el);
+      entry.stream = new StreamingMarkdown(node);
       entry.stream.append(item.text);
       entry.stream.render();
     }
-    return el;
+    return node;
   }
 
   private render(item: TranscriptItem): HTMLElement {
     switch (item.kind) {
       case 'user': {
-        const e = text('div', 'msg user', item.text);
+        const e = el('div', 'msg user', item.text);
         if (item.attachments?.length)
-          e.append(...item.attachments.map((a) => text('div', 'msg-attachment', `attached: ${a}`)));
+          e.append(...item.attachments.map((a) => el('div', 'msg-attachment', `attached: ${a}`)));
         return e;
       }
       case 'assistant': {
@@ -203,8 +204,8 @@ export class Transcript {
         e.innerHTML = renderMarkdown(item.text);
         addCopyButtons(e);
         if (item.cut) {
-          const row = text('div', 'cut', 'The answer was cut: the model reached its output limit. ');
-          const button = text('button', 'secondary', 'Continue');
+          const row = el('div', 'cut', 'The answer was cut: the model reached its output limit. ');
+          const button = el('button', 'secondary', 'Continue');
           button.addEventListener('click', () => this.actions.continueAnswer());
           row.append(button);
           e.append(row);
@@ -217,7 +218,7 @@ export class Transcript {
         return card;
       }
       case 'notice':
-        return text('div', `notice ${item.level}`, item.text);
+        return el('div', `notice ${item.level}`, item.text);
       case 'prompt':
         return renderPromptItem(item);
     }
@@ -225,18 +226,5 @@ export class Transcript {
 }
 
 function newChunk(): Chunk {
-  const el = document.createElement('div');
-  el.className = 'chunk';
-  return { el, ids: [], rendered: false };
-}
-
-function text<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  content: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  e.className = className;
-  e.textContent = content;
-  return e;
+  return { el: el('div', 'chunk'), ids: [], rendered: false };
 }

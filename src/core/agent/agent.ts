@@ -265,18 +265,21 @@ export class Agent {
       status: outcome.status,
       ...extra,
     });
+    /** The card's start: this tool, on its server as known so far, with the arguments as shown. */
+    const announce = (shown: unknown) =>
+      onEvent?.({
+        type: 'tool_start',
+        callId,
+        name,
+        wireName: call.name,
+        ...(server ? { server } : {}),
+        arguments: shown,
+      });
     if (typeof args === 'string') {
       try {
         args = args.trim() === '' ? {} : JSON.parse(args);
       } catch (err) {
-        onEvent?.({
-          type: 'tool_start',
-          callId,
-          name,
-          wireName: call.name,
-          ...(server ? { server } : {}),
-          arguments: call.arguments,
-        });
+        announce(call.arguments);
         return ran(
           failed(`the arguments for tool "${call.name}" are not valid JSON (${errorMessage(err)}); send a JSON object`),
           { durationMs: 0, images: [] },
@@ -295,14 +298,7 @@ export class Agent {
     // A tool that routes by its arguments (read_resource) is shown, approved and remembered per target server.
     if (!server && tool?.targetServer && args && typeof args === 'object' && !Array.isArray(args))
       server = tool.targetServer(args as Record<string, unknown>);
-    onEvent?.({
-      type: 'tool_start',
-      callId,
-      name,
-      wireName: call.name,
-      ...(server ? { server } : {}),
-      arguments: args,
-    });
+    announce(args);
     const wire = this.registry.wireName(name);
     if (tool && wire !== undefined && !offered.has(wire) && !this.options.isCallable?.(wire)) {
       // The model may call only what it was shown: a tool switched off (or left out) is refused here.

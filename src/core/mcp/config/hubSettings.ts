@@ -31,43 +31,25 @@ export const DEFAULT_HUB_SETTINGS: HubSettings = {
 /** Reads the hub settings from a flat `minagent.*` map; a bad value is reported and the default used. */
 export function parseHubSettings(get: (key: string) => unknown, problems: ConfigProblem[]): HubSettings {
   const s = { ...DEFAULT_HUB_SETTINGS };
-  const policy = get('conflictPolicy');
-  if (policy !== undefined) {
-    if (CONFLICT_POLICIES.includes(policy as ConflictPolicy)) s.conflictPolicy = policy as ConflictPolicy;
-    else
-      problems.push({
-        server: '',
-        field: 'minagent.conflictPolicy',
-        message: `must be one of ${CONFLICT_POLICIES.join(', ')}; using "prefix"`,
-        severity: 'warning',
-      });
-  }
+  const warn = (setting: string, message: string) =>
+    problems.push({ server: '', field: `minagent.${setting}`, message, severity: 'warning' });
+  const oneOf = <K extends 'conflictPolicy' | 'serverPriority'>(key: K, allowed: readonly HubSettings[K][]) => {
+    const v = get(key);
+    if (v === undefined) return;
+    if (allowed.includes(v as HubSettings[K])) s[key] = v as HubSettings[K];
+    else warn(key, `must be one of ${allowed.join(', ')}; using "${s[key]}"`);
+  };
   const num = (key: keyof HubSettings & `${string}${'Ms' | 'Chars'}`, setting: string) => {
     const v = get(setting);
     if (v === undefined) return;
     if (typeof v === 'number' && Number.isInteger(v) && v > 0) (s[key] as number) = v;
-    else
-      problems.push({
-        server: '',
-        field: `minagent.${setting}`,
-        message: `must be a positive integer; using ${s[key]}`,
-        severity: 'warning',
-      });
+    else warn(setting, `must be a positive integer; using ${s[key]}`);
   };
+  oneOf('conflictPolicy', CONFLICT_POLICIES);
   num('connectTimeoutMs', 'connectTimeout');
   num('probeTimeoutMs', 'probeTimeout');
   num('callTimeoutMs', 'callTimeout');
   num('maxOutputChars', 'maxOutputChars');
-  const priority = get('serverPriority');
-  if (priority !== undefined) {
-    if (SERVER_PRIORITIES.includes(priority as ServerPriority)) s.serverPriority = priority as ServerPriority;
-    else
-      problems.push({
-        server: '',
-        field: 'minagent.serverPriority',
-        message: `must be one of ${SERVER_PRIORITIES.join(', ')}; using "normal"`,
-        severity: 'warning',
-      });
-  }
+  oneOf('serverPriority', SERVER_PRIORITIES);
   return s;
 }

@@ -1,5 +1,4 @@
 import type { ApprovalDecision, ToolCard } from '../shared/protocol';
-import { resultError } from './resultText';
 import { renderCardResources } from './cardResources';
 import { el } from './dom';
 import { isCardIcon } from '../shared/validate';
@@ -134,6 +133,17 @@ function toolIcon(card: ToolCard): HTMLElement | undefined {
   img.alt = '';
   img.src = card.icon;
   return img;
+}
+
+/** The message of a tool's `{"error": ...}` result, to show as a line of text rather than as JSON. */
+function resultError(result: string): string | undefined {
+  if (!result.startsWith('{"error"')) return undefined;
+  try {
+    const v = JSON.parse(result) as Record<string, unknown>;
+    return typeof v.error === 'string' && Object.keys(v).length === 1 ? v.error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function formatMs(ms: number): string {

@@ -9,7 +9,6 @@ import type { ServerFeatures } from '../features/features';
 import { ProcessTransport } from '../transport/processTransport';
 import { BadProbeAnswer, eraNegotiation, probeBound, type ProbeFallback } from './era';
 import { handshake } from './handshake';
-import { afterSignIn } from './signInRetry';
 import type { SourceOptions } from './sourceOptions';
 import type { StderrTail } from './stderrTail';
 import {
@@ -21,6 +20,8 @@ import {
 } from './transportFactory';
 
 const CLIENT_INFO = { name: 'minagent', version: '0.1.0' };
+/** How many times a step is run again after a sign-in put its authorization right. */
+const SIGN_IN_RETRIES = 2;
 
 /** What the connector works for: one server's session (see McpToolSource). */
 export interface ConnectorHost {
@@ -72,14 +73,26 @@ export class Connector {
     );
   }
 
-  /** Runs `step` again after a sign-in that puts its authorization problem right (see signInRetry). */
-  afterSignIn<T>(step: () => Promise<T>): Promise<T> {
-    return afterSignIn(
-      this.host.options.auth,
-      () => this.host.closing(),
-      () => httpFetch(this.transportSettings()),
-      step,
-    );
+  /**
+   * Runs `step`; when it stopped on an authorization problem that the server's OAuth client puts
+   * right (a sign-in the user completes), runs it again. Without an OAuth client, or once the session
+   * is closing, the failure stands.
+   */
+  async afterSignIn<T>(step: () => Promise<T>): Promise<T> {
+    const auth = this.host.options.auth;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        if (
+          !auth ||
+          this.host.closing() ||
+          attempt >= SIGN_IN_RETRIES ||
+          !(await auth.recover(err, httpFetch(this.transportSettings())))
+        )
+          throw err;
+      }
+    }
   }
 
   /** Closes the client and the transport (the whole process tree); the transport stays known. */

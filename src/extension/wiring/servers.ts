@@ -2,10 +2,11 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../core/agent/model';
 import type { AuthManager } from '../../core/auth/manager';
+import type { SecretStore } from '../../core/base/secretStore';
 import { taggedLogger, type Logger } from '../../core/base/logger';
+import { EraMemory } from '../../core/mcp/connection/eraMemory';
 import { ServerHub } from '../../core/mcp/hub/serverHub';
 import { enableOrphanGuard } from '../../core/mcp/transport/orphanGuard';
-import { editorEraMemory } from '../eraStore';
 import { FailureNotices } from '../failureNotices';
 import { InputStore } from '../inputs';
 import { channelLogger } from '../log';
@@ -79,4 +80,18 @@ export function startServers(context: vscode.ExtensionContext): ServerWiring {
     sandbox,
     useChatModel: (model) => (chatModel = model),
   };
+}
+
+/**
+ * The era memory of the editor, in its global state (not its secrets: the keys are digests and the
+ * values say only "modern" or "legacy"), so a server's next start in any window goes straight to the
+ * handshake it speaks.
+ */
+function editorEraMemory(state: vscode.Memento): EraMemory {
+  const store: SecretStore = {
+    get: (key) => Promise.resolve(state.get<string>(`minagent.${key}`)),
+    store: (key, value) => Promise.resolve(state.update(`minagent.${key}`, value)),
+    delete: (key) => Promise.resolve(state.update(`minagent.${key}`, undefined)),
+  };
+  return new EraMemory(store);
 }

@@ -14,7 +14,6 @@ import { showChatHistory } from '../chat/history';
 import { migrateModelSettings } from '../chat/modelSettings';
 import { ModelChoices } from '../chat/models';
 import { setupModel } from '../chat/setup';
-import { registerStopChat } from '../chat/stopCommand';
 import { ToolSelection } from '../chat/toolSelection';
 import { systemPrompt, vscodeTurnHost } from '../chat/turnHost';
 import { ChatPanels, ChatViewProvider, type OnReady, PANEL_TYPE, VIEW_ID } from '../chat/views';
@@ -227,4 +226,21 @@ function revealOnce(pageFocused: () => boolean): OnReady {
     };
     focus();
   };
+}
+
+/**
+ * "MinAgent: Stop Chat Response": stops the chat's running turn, and says so when none runs
+ * (rather than doing nothing).
+ */
+function registerStopChat(runner: TurnRunner, stop: () => void): vscode.Disposable {
+  let busy = 0;
+  const sub = runner.onDidChangeBusy((e) => (busy = Math.max(0, busy + (e.busy ? 1 : -1))));
+  const command = vscode.commands.registerCommand('minagent.stopChat', () => {
+    if (!busy) {
+      void vscode.window.showInformationMessage('MinAgent: no chat response is running; nothing to stop.');
+      return;
+    }
+    stop();
+  });
+  return vscode.Disposable.from(sub, command);
 }

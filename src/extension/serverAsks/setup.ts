@@ -3,14 +3,13 @@ import type { ChatModel } from '../../core/agent/model';
 import type { Post } from '../../core/chat/chatActions';
 import { ClientRequests } from '../../core/mcp/clientRequests/clientRequests';
 import { FolderRoots } from '../../core/mcp/clientRequests/roots';
-import { samplingInputLimit, samplingLimit } from '../../core/mcp/clientRequests/sampling';
+import { samplingInputLimit, samplingLimit, type SamplingGrants } from '../../core/mcp/clientRequests/sampling';
 import type { AskAnswer } from '../../shared/asks';
 import type { HostMessage } from '../../shared/protocol';
 import { setting } from '../trustedSettings';
 import { appsEnabled } from '../apps/enabled';
 import { ChatAsks } from './chatAsks';
 import { EditorClientRequestUi } from './editorUi';
-import { MementoGrants } from './grants';
 
 /** The chat as servers' asks need it: where cards go, and whether a view shows them. */
 export interface AskChat {
@@ -65,4 +64,29 @@ function workspaceRoots(): Array<{ path: string; name: string }> {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === 'file')
     .map((f) => ({ path: f.uri.fsPath, name: f.name }));
+}
+
+const GRANTS_KEY = 'minagent.sampling.allowed';
+
+/** Servers allowed to sample without asking, for this workspace, by server identity (a changed server asks again). */
+class MementoGrants implements SamplingGrants {
+  constructor(private readonly memento: vscode.Memento) {}
+
+  has(identity: string): boolean {
+    return this.list().some((g) => g.identity === identity);
+  }
+
+  async add(identity: string, server: string): Promise<void> {
+    if (!this.has(identity)) await this.memento.update(GRANTS_KEY, [...this.list(), { identity, server }]);
+  }
+
+  private list(): Array<{ identity: string; server: string }> {
+    const v = this.memento.get<unknown>(GRANTS_KEY);
+    return Array.isArray(v)
+      ? v.filter(
+          (g): g is { identity: string; server: string } =>
+            typeof g?.identity === 'string' && typeof g?.server === 'string',
+        )
+      : [];
+  }
 }

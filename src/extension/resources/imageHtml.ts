@@ -1,6 +1,7 @@
 import { formatBytes, type ResourceView } from '../../core/mcp/features/resourceView';
 
-type ImageView = Extract<ResourceView, { kind: 'image' }>;
+/** A resource read that is a raster or vector image. */
+export type ImageView = Extract<ResourceView, { kind: 'image' }>;
 
 /** The preview page of an image resource: no script at all; the CSP allows `data:` images and inline style only. */
 export function imageHtml(title: string, view: ImageView): string {

@@ -5,7 +5,7 @@ import { isFeatureError, type FeatureError, type ReadResourceResult } from '../.
 import type { HubCatalog } from '../../core/mcp/hub/catalog';
 import { formatBytes, languageFor, resourceView } from '../../core/mcp/features/resourceView';
 import type { CardResource } from '../../shared/protocol';
-import { showImagePreview } from './imagePreview';
+import { imageHtml, type ImageView } from './imageHtml';
 import { parseResourceDocUri, refKey, resourceDocUri, RESOURCE_SCHEME, type ResourceRef } from './docUri';
 
 interface Watch {
@@ -190,4 +190,19 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * An image resource in an editor tab: a webview without scripts whose CSP allows only `data:`
+ * images and its own inline style; the image is an `<img>` (an SVG's script never runs there).
+ */
+function showImagePreview(title: string, view: ImageView, existing?: vscode.WebviewPanel): vscode.WebviewPanel {
+  const panel =
+    existing ??
+    vscode.window.createWebviewPanel('minagent.resourceImage', title, vscode.ViewColumn.Active, {
+      enableScripts: false,
+      localResourceRoots: [],
+    });
+  panel.webview.html = imageHtml(title, view);
+  return panel;
 }

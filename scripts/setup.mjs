@@ -1,11 +1,23 @@
 // Set-up that the README's two commands run first, so they work on a fresh clone:
-// installs the locked npm dependencies when node_modules is missing or older than the lockfile.
+// installs the locked npm dependencies when node_modules is missing or was installed from another lock file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 
 export function ensureNodeModules(folder = '.', extra = []) {
   const marker = `${folder}/node_modules/.package-lock.json`;
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(`${folder}/package-lock.json`).mtimeMs) return;
+  // What was installed, by the lock file's content: a checkout whose lock file is newer on disk but the same (a git
+  // worktree beside the one that installed, sharing its node_modules) installs nothing.
+  const stamp = `${folder}/node_modules/.minagent-lock-sha256`;
+  const lock = createHash('sha256')
+    .update(readFileSync(`${folder}/package-lock.json`))
+    .digest('hex');
+  const stamped = () => writeFileSync(stamp, `${lock}\n`);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === lock) return;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(`${folder}/package-lock.json`).mtimeMs) {
+    stamped();
+    return;
+  }
   console.error(`setup: installing npm dependencies (npm ci${folder === '.' ? '' : ` in ${folder}`})...`);
   // Errors only: a dev tool's engine note (EBADENGINE: the conformance suite's packages declare Node 22;
   // it runs on the e2e cache's Node 24) is noise on a user's first run, and npm ci still fails loudly.
@@ -18,6 +30,7 @@ export function ensureNodeModules(folder = '.', extra = []) {
     console.error(`setup: npm ci failed${folder === '.' ? '' : ` in ${folder}`}`);
     process.exit(r.status ?? 1);
   }
+  stamped();
 }
 
 /**

@@ -13,15 +13,13 @@ export function testReporter(hub: ServerHub): (() => void) | undefined {
   const seen = new Set<number>();
   let writing = Promise.resolve();
   return () => {
-    const states = hub
-      .servers()
-      .map((s) => ({
-        name: s.name,
-        state: s.state.kind,
-        pid: s.state.kind === 'running' ? s.state.pid : undefined,
-        origin: s.config.origin,
-        sandboxed: s.sandbox !== undefined,
-      }));
+    const states = hub.servers().map((s) => ({
+      name: s.name,
+      state: s.state.kind,
+      pid: s.state.kind === 'running' ? s.state.pid : undefined,
+      origin: s.config.origin,
+      sandboxed: s.sandbox !== undefined,
+    }));
     const tools = hub.registry.names();
     writing = writing
       .then(async () => {

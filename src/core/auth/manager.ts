@@ -36,7 +36,7 @@ export class AuthManager {
   /** The OAuth client for an HTTP server entry (a changed entry gets a new one). */
   forServer(config: ServerConfig, log: Logger): ServerAuth | undefined {
     if (config.type === 'stdio') return undefined;
-    // A server on a local socket (unix:, pipe:) has no web origin for OAuth to be bound to: its entry's headers, if any.
+    // A server on a local socket (unix:, pipe:) has no web origin for OAuth to be bound to: its entry's headers only.
     if (/^(unix|pipe):/i.test(config.url)) return undefined;
     // An entry that sends its own Authorization header chose static credentials: a 401 is about those.
     if (Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return undefined;

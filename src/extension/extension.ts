@@ -9,8 +9,8 @@ import { watchConfiguration } from './wiring/configWatch';
 import { startServers } from './wiring/servers';
 import { startToolsView } from './wiring/toolsView';
 import { registerSandboxCommands } from './sandbox';
-import { Catalogs } from './registry/catalogs';
-import { registerRegistryCommands } from './registry/entryActions';
+import { Catalogs } from './serverRegistry/catalogs';
+import { registerRegistryCommands } from './serverRegistry/entryActions';
 
 let hub: ServerHub | undefined;
 /** Resolves once the chat's saves asked for so far are written. */

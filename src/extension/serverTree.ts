@@ -19,8 +19,8 @@ import { openEntryCommand, problemRef } from './entryCommand';
 import type { Node } from './treeNode';
 import type { IconSource } from './icons/iconSource';
 import { sandboxLook, type EditorSandbox } from './sandbox';
-import type { Catalogs } from './registry/catalogs';
-import { registryLook } from './registry/entryActions';
+import type { Catalogs } from './serverRegistry/catalogs';
+import { registryLook } from './serverRegistry/entryActions';
 
 /** Up to this many servers, server nodes start expanded. */
 const EXPANDED_UP_TO = 5;

@@ -9,7 +9,7 @@ import { IconFiles } from '../icons/iconFiles';
 import { AddedServerReveal } from '../revealAdded';
 import { ServerTreeProvider } from '../serverTree';
 import type { EditorSandbox } from '../sandbox';
-import type { Catalogs } from '../registry/catalogs';
+import type { Catalogs } from '../serverRegistry/catalogs';
 import { StatusBar } from '../statusBar';
 import { testReporter } from '../testReport';
 

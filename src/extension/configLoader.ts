@@ -13,6 +13,7 @@ import { inputReferences, storedInputs } from '../core/mcp/config/storedInputs';
 import { toolServerFiles, withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
 import { readFileServers, type WaitingFile } from '../core/mcp/config/fileServers';
 import { readJsonc, setting } from './trustedSettings';
+import type { AppearedFiles } from './appearedFiles';
 import type { UserFileConsent } from './userFiles';
 
 export interface WorkspaceConfig {
@@ -32,6 +33,8 @@ export interface ConfigDeps {
   consent: UserFileConsent;
   /** VS Code's user folder of this profile (where its `mcp.json` is), when known. */
   userDir?: string;
+  /** The workspace's MCP files that appeared while its sandboxed servers ran. */
+  appeared?: AppearedFiles;
 }
 
 async function untrustedWorkspaceServers(folder: vscode.Uri | undefined): Promise<Record<string, unknown>> {
@@ -92,20 +95,22 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
   const disabled = [...parsed.disabled];
   // Each name's first source: settings, then the workspace's files, then other tools' files of the user's.
   const taken = new Map(Object.keys(fromSettings).map((n) => [n, 'settings']));
-  const files = await readFileServers(
-    [...(folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []), ...toolServerFiles(deps.userDir)],
-    taken,
-    {
-      ctx,
-      trusted,
-      reads: (file) => config.get<boolean>(file.setting, true) !== false,
-      // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
-      inputs: (file, name, entry, definitions) =>
-        deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), definitions),
-      confirmed: (file) => deps.consent.confirmed(file),
-      vouched: (file, digest) => deps.consent.vouched(file, digest),
-    },
-  );
+  const sources = [
+    ...(folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []),
+    ...toolServerFiles(deps.userDir),
+  ];
+  deps.appeared?.note(sources);
+  const files = await readFileServers(sources, taken, {
+    ctx,
+    trusted,
+    reads: (file) => config.get<boolean>(file.setting, true) !== false,
+    // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
+    inputs: (file, name, entry, definitions) =>
+      deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), definitions),
+    confirmed: (file) => deps.consent.confirmed(file),
+    vouched: (file, digest) => deps.consent.vouched(file, digest),
+    heldBack: (file) => deps.appeared?.heldBack(file) ?? false,
+  });
   problems.push(...files.problems);
   untrusted.push(...files.untrusted);
 

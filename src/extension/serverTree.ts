@@ -108,7 +108,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     const nodes: Node[] = [];
     if (cfg?.untrusted.length) nodes.push({ kind: 'trust', names: cfg.untrusted });
     for (const w of cfg?.waiting ?? [])
-      nodes.push({ kind: 'waiting', label: w.file.label, path: w.file.path, names: w.entries.map((e) => e.name) });
+      nodes.push({
+        kind: 'waiting',
+        label: w.file.label,
+        path: w.file.path,
+        names: w.entries.map((e) => e.name),
+        ...(w.appeared ? { appeared: true as const } : {}),
+      });
     for (const name of this.hub.serverNames()) nodes.push({ kind: 'server', name });
     const seen = new Set<string>();
     for (const p of cfg?.problems ?? []) {
@@ -216,7 +222,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.iconPath = new vscode.ThemeIcon('question', new vscode.ThemeColor('editorInfo.foreground'));
         item.description = node.names.join(', ');
         item.tooltip = new vscode.MarkdownString(
-          `Another tool's MCP file lists ${markdownText(node.names.join(', '))}: ${markdownCode(node.path)}\n\nThey start in MinAgent once you confirm the file. Click to review.`,
+          node.appeared
+            ? `${markdownCode(node.path)} appeared while this workspace's sandboxed servers ran, so one of them may have written it. It lists ${markdownText(node.names.join(', '))}: they start once you say so. Click to review.`
+            : `Another tool's MCP file lists ${markdownText(node.names.join(', '))}: ${markdownCode(node.path)}\n\nThey start in MinAgent once you confirm the file. Click to review.`,
         );
         item.command = { command: 'minagent.reviewUserFile', title: 'Review Servers', arguments: [node.path] };
         item.contextValue = 'waiting';

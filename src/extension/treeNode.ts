@@ -5,7 +5,7 @@ import type { EntryRef } from './settingsLocation';
 /** A row of the Tools tree (serverTree.ts builds them; errorNode.ts and the commands read them). */
 export type Node =
   | { kind: 'trust'; names: string[] }
-  | { kind: 'waiting'; label: string; path: string; names: string[] }
+  | { kind: 'waiting'; label: string; path: string; names: string[]; appeared?: true }
   | { kind: 'server'; name: string }
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { approvalsDigest, fileEntry, type FileEntry } from '../core/mcp/config/fileServers';
+import { approvalsDigest, fileEntry, type FileEntry, type WaitingFile } from '../core/mcp/config/fileServers';
 import { readServerFile, toolServerFiles, type ServerFile } from '../core/mcp/config/serverFiles';
 import { visibleLine } from '../shared/visibleText';
 
@@ -94,8 +94,15 @@ export function registerReviewCommand(
   consent: UserFileConsent,
   userDir: string | undefined,
   reload: () => Promise<void>,
+  appeared: { waiting(): WaitingFile[]; ask(w: WaitingFile): Promise<boolean> },
 ): vscode.Disposable {
   return vscode.commands.registerCommand('minagent.reviewUserFile', async (path?: unknown) => {
+    // A workspace file that appeared while sandboxed servers ran: asked about as that.
+    const held = appeared.waiting().find((w) => w.file.path === path);
+    if (held) {
+      if (await appeared.ask(held)) await reload();
+      return;
+    }
     const listed = [];
     for (const file of toolServerFiles(userDir)) {
       const found = await readServerFile(file).catch(() => undefined);

@@ -6,6 +6,7 @@ import { toolServerFiles, workspaceServerFiles } from '../../core/mcp/config/ser
 import type { WaitingFile } from '../../core/mcp/config/fileServers';
 import { loadWorkspaceConfig, type WorkspaceConfig } from '../configLoader';
 import { DevWatch } from '../devWatch';
+import { AppearedFiles } from '../appearedFiles';
 import { registerReviewCommand } from '../userFiles';
 import type { ServerWiring } from './servers';
 
@@ -23,10 +24,11 @@ export function watchConfiguration(
   let loading = Promise.resolve();
   const devWatch = new DevWatch(hub, log);
   const offered = new Set<string>();
+  const appeared = new AppearedFiles(() => hub.servers().some((s) => s.sandbox !== undefined));
   const reload = (): Promise<void> => {
     loading = loading.then(async () => {
       try {
-        config = await loadWorkspaceConfig({ inputs, consent, ...(userDir ? { userDir } : {}) });
+        config = await loadWorkspaceConfig({ inputs, consent, appeared, ...(userDir ? { userDir } : {}) });
       } catch (err) {
         log.error(`reading the configuration failed: ${(err as Error).message}`);
         return;
@@ -42,7 +44,10 @@ export function watchConfiguration(
   };
   context.subscriptions.push(
     devWatch,
-    registerReviewCommand(consent, userDir, reload),
+    registerReviewCommand(consent, userDir, reload, {
+      waiting: () => config?.waiting.filter((w) => w.appeared) ?? [],
+      ask: (w) => appeared.ask(w.file, w.entries),
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('minagent') && void reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),
@@ -78,9 +83,12 @@ function offerOnce(waiting: WaitingFile, offered: Set<string>, log: Logger): voi
   if (offered.has(waiting.file.path)) return;
   offered.add(waiting.file.path);
   const n = waiting.entries.length;
+  const servers = `${n} MCP server${n === 1 ? '' : 's'}`;
   void vscode.window
     .showInformationMessage(
-      `MinAgent found ${n} MCP server${n === 1 ? '' : 's'} in ${waiting.file.label}. Start ${n === 1 ? 'it' : 'them'} here too?`,
+      waiting.appeared
+        ? `${waiting.file.label} appeared while this workspace's sandboxed servers ran: its ${servers} ${n === 1 ? 'waits' : 'wait'} for you.`
+        : `MinAgent found ${servers} in ${waiting.file.label}. Start ${n === 1 ? 'it' : 'them'} here too?`,
       'Review…',
     )
     .then(

@@ -21,10 +21,14 @@ export interface FileEntry {
   approvals?: string;
 }
 
-/** Another tool's file whose servers wait for the user to confirm it. */
+/**
+ * A file whose servers wait for the user to confirm it: another tool's file, or (`appeared`) a workspace file that
+ * came while the workspace's sandboxed servers ran, so one of them may have written it.
+ */
 export interface WaitingFile {
   file: ServerFile;
   entries: FileEntry[];
+  appeared?: true;
 }
 
 /** What reading the MCP files needs of its host (the editor or the CLI). */
@@ -41,6 +45,11 @@ export interface FileHost {
     entry: unknown,
     definitions: readonly InputDefinition[],
   ): Promise<Map<string, string>>;
+  /**
+   * Whether a workspace file waits for the user: it appeared while sandboxed servers of the workspace ran (a sandbox
+   * keeps a server from writing the files that exist, not from making one that does not).
+   */
+  heldBack?(file: ServerFile): boolean;
   /** Whether the user confirmed another tool's file, and which of its pre-approvals (by digest) count. */
   confirmed(file: ServerFile): boolean;
   vouched(file: ServerFile, digest: string): boolean;
@@ -85,13 +94,14 @@ export async function readFileServers(
     }
     const { own, again } = claimServers(taken, file.label, found.servers);
     for (const name of again) alsoIn.set(name, [...(alsoIn.get(name) ?? []), file.label]);
-    if (file.scope === 'workspace') {
-      out.servers.push(...(await parseFile(file, found, own, host, out)));
-      continue;
-    }
     const entries = Object.entries(own)
       .filter(([, e]) => !(e && typeof e === 'object' && (e as { disabled?: unknown }).disabled === true))
       .map(([name, e]) => fileEntry(name, e));
+    if (file.scope === 'workspace') {
+      if (entries.length && host.heldBack?.(file)) out.waiting.push({ file, entries, appeared: true });
+      else out.servers.push(...(await parseFile(file, found, own, host, out)));
+      continue;
+    }
     if (!entries.length) continue;
     if (!host.confirmed(file)) {
       out.waiting.push({ file, entries });

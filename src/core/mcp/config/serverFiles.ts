@@ -86,6 +86,8 @@ export function toolServerFiles(
  * its servers are not an object.
  */
 export function parseServerFileText(text: string, label: string): FileServers {
+  // An empty file (one just made, a placeholder) lists nothing.
+  if (!text.trim()) return { servers: {}, inputs: [], portable: !label.endsWith('.vscode/mcp.json') };
   const json = parseSettingsText(text, label);
   const key = 'servers' in json ? 'servers' : 'mcpServers';
   const servers = json[key];

@@ -54,9 +54,9 @@ const READ_BY_OTHERS = [
 
 /**
  * What git and the editor read from a folder, outside the sandbox: its submodules, tasks and settings, its dev
- * container.
+ * container, its `.github` (workflows that CI runs, and `.github/mcp.json`, whose servers MinAgent starts).
  */
-const READ_BY_TOOLS = ['.vscode', '.gitmodules', '.devcontainer', '.devcontainer.json'];
+const READ_BY_TOOLS = ['.vscode', '.gitmodules', '.devcontainer', '.devcontainer.json', '.github'];
 
 /** What of a repository's `.git` a git that commits writes (lock files are made beside them, and renamed onto them). */
 const GIT_WRITABLE =

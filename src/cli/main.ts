@@ -13,7 +13,7 @@ import { hiddenQuestion } from './hiddenInput';
 import { readUserSettings, userSettingsFile } from './userSettings';
 import { DEFAULT_SETTINGS, parseCliArgs, USAGE, type CliArgs } from './args';
 import { noSettingsMessage } from './noProject';
-import { cliFileServers } from './mcpFiles';
+import { cliFileServers, rememberWorkspaceFiles } from './mcpFiles';
 import { withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
 import { approvalSetting, approveMode, cliApprover, NO_GRANTS, processTerminal, type ApproveMode } from './approve';
 import { ApprovalPolicy } from '../core/approvals/approvalPolicy';
@@ -47,7 +47,7 @@ import { parseSearchInput, searchCommand, type SearchInput } from './searchComma
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
 import { onBeforeWrite, stderr, stdout } from './terminalText';
-import { decideFolderTrust } from './folderTrust';
+import { decideFolderTrust, isTrustedFolder } from './folderTrust';
 import { ProgressLine } from './progressLine';
 import { cliSandboxRules } from './sandboxRules';
 import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
@@ -167,8 +167,10 @@ async function main(argv: string[]): Promise<number> {
   const trustedByFlag = args.trust || process.env.MINAGENT_TRUST === '1';
   // The MCP files the editor reads (the folder's, and other tools' of the user once confirmed): the settings file wins
   // a clash.
+  const folderTrusted = isTrustedFolder(workspace);
   const files = await cliFileServers({
     workspace,
+    folderTrusted,
     settings,
     taken: Object.keys(Object(settingsValue(settings, 'servers') ?? {})),
     inputs: new FileSecretStore(cliInputsFile()),
@@ -184,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
   for (const p of config.problems) (p.severity === 'error' ? log.error : log.warn)(describeProblem(p));
   for (const w of files.waiting)
     log.warn(
-      `${w.file.label}: ${w.entries.map((e) => e.name).join(', ')} not started: another tool's file starts once you confirm it on a terminal (or with --trust for this run)`,
+      `${w.file.label}: ${w.entries.map((e) => e.name).join(', ')} not started: ${w.appeared ? 'the file changed since you trusted this folder (a sandboxed server may have written it); it starts' : "another tool's file starts"} once you confirm it on a terminal (or with --trust for this run)`,
     );
   const trust = await decideFolderTrust({
     folder: workspace,
@@ -198,6 +200,8 @@ async function main(argv: string[]): Promise<number> {
     terminal.close();
     return fail(trust.reason, 1);
   }
+  // Trusted on this run's question: the folder's MCP files are trusted as they are now.
+  if (!folderTrusted && isTrustedFolder(workspace)) await rememberWorkspaceFiles(workspace);
   // `login` always signs in (printing the address unless told to fetch it); other commands as --sign-in says.
   const mode = args.command === 'login' && args.signIn === undefined ? 'print' : signInMode(args.signIn, isTTY);
   let auth: CliAuth | undefined;

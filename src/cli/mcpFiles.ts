@@ -4,10 +4,11 @@ import type { SecretStore } from '../core/base/secretStore';
 import {
   approvalsDigest,
   readFileServers,
+  serversDigest,
   type FileServersRead,
   type WaitingFile,
 } from '../core/mcp/config/fileServers';
-import { toolServerFiles, workspaceServerFiles } from '../core/mcp/config/serverFiles';
+import { readServerFile, toolServerFiles, workspaceServerFiles, type ServerFile } from '../core/mcp/config/serverFiles';
 import { inputReferences, storedInputKey } from '../core/mcp/config/storedInputs';
 import { settingsValue } from '../core/settingsFile';
 import type { Terminal } from './approve';
@@ -20,7 +21,10 @@ export const confirmedFilesFile = (env: NodeJS.ProcessEnv = process.env) =>
 
 interface Confirmed {
   at: string;
+  /** Another tool's file: the pre-approvals the user let count. */
   approvals?: string;
+  /** A workspace file: what its servers were when the user trusted them (serversDigest). */
+  servers?: string;
 }
 
 export interface CliFilesOptions {
@@ -35,6 +39,11 @@ export interface CliFilesOptions {
   terminal: Terminal | undefined;
   /** `--trust` or `MINAGENT_TRUST=1`: other tools' files start for this run too (their pre-approvals do not count). */
   trustedByFlag: boolean;
+  /**
+   * The folder was trusted on an earlier run: a workspace file whose servers changed since (a sandboxed server may
+   * have made or written it) waits for the user. Not yet trusted: the trust question covers every file.
+   */
+  folderTrusted: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -52,7 +61,11 @@ export async function cliFileServers(o: CliFilesOptions): Promise<FileServersRea
     const all: Record<string, Confirmed> = {};
     for (const f of files) {
       const text = await store.get(f.path);
-      if (text) all[f.path] = JSON.parse(text) as Confirmed;
+      try {
+        if (text) all[f.path] = JSON.parse(text) as Confirmed;
+      } catch {
+        // A damaged record is no confirmation: asked again.
+      }
     }
     return all;
   };
@@ -73,6 +86,8 @@ export async function cliFileServers(o: CliFilesOptions): Promise<FileServersRea
         }
         return values;
       },
+      heldBack: (file, found) =>
+        o.folderTrusted && !forRun.has(file.path) && confirmed[file.path]?.servers !== serversDigest(found),
       confirmed: (file) => confirmed[file.path] !== undefined || forRun.has(file.path),
       vouched: (file, digest) => confirmed[file.path]?.approvals === digest,
     });
@@ -81,7 +96,9 @@ export async function cliFileServers(o: CliFilesOptions): Promise<FileServersRea
   if (!first.waiting.length) return first;
   for (const waiting of first.waiting) {
     if (o.trustedByFlag) forRun.add(waiting.file.path);
-    else if (o.terminal) {
+    else if (o.terminal && waiting.appeared) {
+      if (await askChanged(o.terminal, waiting)) await rememberServers(store, waiting.file);
+    } else if (o.terminal) {
       const answer = await ask(o.terminal, waiting);
       if (answer)
         await store.store(
@@ -94,6 +111,32 @@ export async function cliFileServers(o: CliFilesOptions): Promise<FileServersRea
     }
   }
   return read(await confirmedNow(), forRun);
+}
+
+/** Remembers the servers of the folder's MCP files as they are now: the user trusted the folder with them. */
+export async function rememberWorkspaceFiles(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const store = new FileSecretStore(confirmedFilesFile(env));
+  for (const file of workspaceServerFiles(workspace)) await rememberServers(store, file);
+}
+
+async function rememberServers(store: FileSecretStore, file: ServerFile): Promise<void> {
+  const found = await readServerFile(file).catch(() => undefined);
+  if (found)
+    await store.store(file.path, JSON.stringify({ at: new Date().toISOString(), servers: serversDigest(found) }));
+}
+
+/** Asks about a workspace file whose servers changed since the folder was trusted. */
+async function askChanged(terminal: Terminal, waiting: WaitingFile): Promise<boolean> {
+  terminal.note(
+    [
+      `${terminalLine(waiting.file.path)} changed since you trusted this folder (a sandboxed server may have written it); it starts:`,
+      ...waiting.entries.map((e) => `  ${terminalLine(e.name)}: ${terminalLine(e.runs)}`),
+    ].join('\n'),
+  );
+  const answer = (await terminal.question('Start them? (remembered for this content of the file) [y/N]: '))
+    .trim()
+    .toLowerCase();
+  return answer === 'y' || answer === 'yes';
 }
 
 async function ask(terminal: Terminal, waiting: WaitingFile): Promise<'y' | 'a' | undefined> {

@@ -53,7 +53,7 @@ function cli(args: string[]) {
 }
 
 describe('the CLI reads the MCP files', () => {
-  test("a folder with only MCP files is a project; another tool's file waits without a terminal", () => {
+  test("a folder with only MCP files is a project; another tool's file waits without a terminal", async () => {
     const r = cli(['servers', '--trust']);
     assert.equal(r.code, 0, r.err);
     const row = (name: string) => r.out.split('\n').find((l) => l.startsWith(`${name}\t`)) ?? '';
@@ -64,23 +64,45 @@ describe('the CLI reads the MCP files', () => {
     assert.match(row('copilot'), /running\t.*from \$COPILOT_HOME\/mcp-config\.json/);
     assert.match(r.err, /server "copilot", field "autoApprove": from \$COPILOT_HOME\/mcp-config\.json does not count/);
 
-    // Trusted folder (remembered), no --trust, no terminal: the copilot file's server does not start, and says why.
-    write(join(work, 'config', 'minagent', 'trusted-folders.json'), { [folder]: 'test' });
+    // On a terminal: Copilot's file refused, the folder trusted (its question lists the MCP files' servers): the folder's
+    // servers start from then on without a terminal, and that file's server does not, saying why.
+    const asked = await onTerminal(
+      [process.execPath, CLI, 'servers'],
+      [
+        ['[y/a(pprovals too)/N]: ', 'n'],
+        ['and start its servers? (remembered for this folder) [y/N]: ', 'y'],
+      ],
+      { cwd: folder, env },
+    );
+    assert.match(asked, /portable \(\.mcp\.json\): node /);
     const again = cli(['servers']);
     assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /^portable\trunning/m);
     assert.doesNotMatch(again.out, /^copilot\t/m);
-    assert.match(
-      again.err,
-      /\$COPILOT_HOME\/mcp-config\.json: copilot not started: another tool's file starts once you confirm it/,
-    );
+    assert.match(again.err, /\$COPILOT_HOME\/mcp-config\.json: copilot not started: another tool's file starts once you confirm it/);
+  });
+
+  test('attack: a server rewrites .mcp.json after the folder was trusted: its servers wait, without a terminal too', () => {
+    write(join(folder, '.mcp.json'), {
+      mcpServers: { portable: { type: 'local', ...server('faulty.mjs', 'ok') }, planted: server('research.mjs') },
+    });
+    const r = cli(['servers']);
+    assert.doesNotMatch(r.out, /^planted\t/m);
+    assert.doesNotMatch(r.out, /^portable\t/m, 'the whole changed file waits');
+    assert.match(r.out, /^fromgithub\trunning/m, "the other files' servers run");
+    assert.match(r.err, /\.mcp\.json: portable, planted not started: the file changed since you trusted this folder/);
   });
 
   test('confirmed on a terminal with "a": it starts, its tools list holds, and its autoApprove counts', async () => {
-    write(join(work, 'config', 'minagent', 'trusted-folders.json'), { [folder]: 'test' });
-    const shown = await onTerminal([process.execPath, CLI, 'tools'], [['[y/a(pprovals too)/N]: ', 'a']], {
-      cwd: folder,
-      env,
-    });
+    const shown = await onTerminal(
+      [process.execPath, CLI, 'tools'],
+      [
+        ['(remembered for this content of the file) [y/N]: ', 'y'],
+        ['[y/a(pprovals too)/N]: ', 'a'],
+      ],
+      { cwd: folder, env },
+    );
+    assert.match(shown, /\.mcp\.json changed since you trusted this folder/);
     assert.match(shown, /copilot: node .*research\.mjs/);
     assert.match(shown, /autoApprove \["search_corpus"\]/);
     const confirmed = JSON.parse(readFileSync(join(work, 'config', 'minagent', 'confirmed-files.json'), 'utf8'));

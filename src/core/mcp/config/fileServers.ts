@@ -49,7 +49,7 @@ export interface FileHost {
    * Whether a workspace file waits for the user: it appeared while sandboxed servers of the workspace ran (a sandbox
    * keeps a server from writing the files that exist, not from making one that does not).
    */
-  heldBack?(file: ServerFile): boolean;
+  heldBack?(file: ServerFile, found: FileServers): boolean;
   /** Whether the user confirmed another tool's file, and which of its pre-approvals (by digest) count. */
   confirmed(file: ServerFile): boolean;
   vouched(file: ServerFile, digest: string): boolean;
@@ -98,7 +98,7 @@ export async function readFileServers(
       .filter(([, e]) => !(e && typeof e === 'object' && (e as { disabled?: unknown }).disabled === true))
       .map(([name, e]) => fileEntry(name, e));
     if (file.scope === 'workspace') {
-      if (entries.length && host.heldBack?.(file)) out.waiting.push({ file, entries, appeared: true });
+      if (entries.length && host.heldBack?.(file, found)) out.waiting.push({ file, entries, appeared: true });
       else out.servers.push(...(await parseFile(file, found, own, host, out)));
       continue;
     }
@@ -133,6 +133,14 @@ async function parseFile(
   out.problems.push(...parsed.problems.map((p) => ({ ...p, message: `${p.message} (in ${file.label})` })));
   out.disabled.push(...parsed.disabled);
   return parsed.servers;
+}
+
+/** A digest of what a file's servers are, as written: a workspace file confirmed for this content only. */
+export function serversDigest(found: FileServers): string {
+  return createHash('sha256')
+    .update(JSON.stringify([found.servers, found.inputs]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** A digest of what a file's entries pre-approve, by server: the user confirms exactly these. */

@@ -64,8 +64,8 @@ describe('the CLI reads the MCP files', () => {
     assert.match(row('copilot'), /running\t.*from \$COPILOT_HOME\/mcp-config\.json/);
     assert.match(r.err, /server "copilot", field "autoApprove": from \$COPILOT_HOME\/mcp-config\.json does not count/);
 
-    // On a terminal: Copilot's file refused, the folder trusted (its question lists the MCP files' servers): the folder's
-    // servers start from then on without a terminal, and that file's server does not, saying why.
+    // On a terminal: Copilot's file refused, the folder trusted (its question lists the MCP files' servers): the
+    // folder's servers start from then on without a terminal, and that file's server does not, saying why.
     const asked = await onTerminal(
       [process.execPath, CLI, 'servers'],
       [
@@ -79,7 +79,10 @@ describe('the CLI reads the MCP files', () => {
     assert.equal(again.code, 0, again.err);
     assert.match(again.out, /^portable\trunning/m);
     assert.doesNotMatch(again.out, /^copilot\t/m);
-    assert.match(again.err, /\$COPILOT_HOME\/mcp-config\.json: copilot not started: another tool's file starts once you confirm it/);
+    assert.match(
+      again.err,
+      /\$COPILOT_HOME\/mcp-config\.json: copilot not started: another tool's file starts once you confirm it/,
+    );
   });
 
   test('attack: a server rewrites .mcp.json after the folder was trusted: its servers wait, without a terminal too', () => {

@@ -49,8 +49,16 @@ const editor = fileEditor(
       userSettings: { 'minagent.sandbox.workspaceServers': 'always' },
       workspaceFiles: {
         '.github/mcp.json': {
+          inputs: [{ type: 'pickString', id: 'region', description: 'Region of the server', options: ['eu', 'us'] }],
           mcpServers: {
-            ghfile: { type: 'local', ...fixture('faulty.mjs', 'ok'), tools: ['*'] },
+            // VS Code's development mode, and an input picked from the file's options.
+            ghfile: {
+              type: 'local',
+              ...fixture('faulty.mjs', 'ok'),
+              tools: ['*'],
+              env: { REGION: '${input:region}' },
+              dev: { watch: 'watched/**' },
+            },
             socket: { type: 'http', url: `unix://${socket}#/mcp` },
           },
         },
@@ -79,6 +87,18 @@ describe('the MCP files a VS Code or Copilot user has, in VS Code', () => {
         assert.match(await w.page.locator('.quick-input-widget').innerText(), /Token for the fixture server/);
         await input.fill('s3cret');
         await w.page.keyboard.press('Enter');
+        // The .github file's pickString: its options to pick from.
+        const us = w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'us' });
+        await us.waitFor({ timeout: 60_000 });
+        assert.match(
+          await w.page.locator('.quick-input-widget').innerText(),
+          /value for \$\{input:region\} \(server "ghfile"\)/,
+        );
+        assert.match(
+          (await w.page.locator('.quick-input-widget input').getAttribute('placeholder')) ?? '',
+          /Region of the server/,
+        );
+        await us.click();
         await w.openMinAgent();
         await waitFor(
           "the workspace's five servers running",
@@ -140,6 +160,16 @@ describe('the MCP files a VS Code or Copilot user has, in VS Code', () => {
         assert.equal(rows.filter((r) => r.startsWith('fromfile ')).length, 1, rows.join('\n'));
         assert.ok(!rows.some((r) => /also defined/.test(r)), 'no problem row for a name defined twice');
         await w.screenshot('discovery-4-sources');
+      });
+
+      await stage('5-dev-watch', async () => {
+        // A file its dev.watch names changes: the server restarts (a new process), once.
+        const pid = () => cs.report()?.servers.find((s) => s.name === 'ghfile' && s.state === 'running')?.pid;
+        const before = pid();
+        assert.ok(before);
+        mkdirSync(join(cs.workspace, 'watched'), { recursive: true });
+        writeFileSync(join(cs.workspace, 'watched', 'build.txt'), 'changed');
+        await waitFor('ghfile restarted', () => pid() !== undefined && pid() !== before, 60_000);
       });
       passed();
     },

@@ -1,12 +1,17 @@
 // Where the MCP files of VS Code and Copilot users are, which entry of a name wins, and the portable format's
 // variables.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseServers } from '../../src/core/mcp/config/parseServers';
 import type { StdioServerConfig } from '../../src/core/mcp/config/serverConfig';
 import {
   claimServers,
   parseServerFileText,
+  readServerFile,
   toolServerFiles,
   withAlsoIn,
   workspaceServerFiles,
@@ -90,5 +95,30 @@ describe('MCP files', () => {
     const counts = countTools(tools);
     assert.equal(counts.model, 1);
     assert.match(uncountedNote(counts)!, /1 tool is left out by the server's "tools" list in its entry/);
+  });
+});
+
+describe('an MCP file that is not what it seems', () => {
+  test('a link out of the workspace, a FIFO and a file past 1 MB are refused by name, never waited on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'minagent-mcpfile-'));
+    try {
+      const outside = join(dir, 'outside.json');
+      writeFileSync(outside, '{ "mcpServers": { "x": { "command": "node" } } }');
+      const folder = join(dir, 'ws');
+      mkdirSync(join(folder, '.vscode'), { recursive: true });
+      mkdirSync(join(folder, '.github'));
+      const [vscodeFile, mcpJson, githubFile] = workspaceServerFiles(folder);
+      symlinkSync(outside, mcpJson!.path);
+      await assert.rejects(
+        readServerFile(mcpJson!),
+        /^Error: \.mcp\.json: not read .*: it is a link to a file outside/,
+      );
+      execFileSync('mkfifo', [githubFile!.path]);
+      await assert.rejects(readServerFile(githubFile!), /\.github\/mcp\.json: not read .*: it is not a regular file/);
+      writeFileSync(vscodeFile!.path, `{ "servers": {}, "pad": "${'x'.repeat(1024 * 1024)}" }`);
+      await assert.rejects(readServerFile(vscodeFile!), /larger than the 1 MB limit for MCP files/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

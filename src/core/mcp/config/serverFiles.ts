@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseSettingsText } from '../../base/jsonc';
+import { readEnvFile, within } from './workspacePaths';
 
 /**
  * The MCP files a VS Code or Copilot user already has, read as they are so nobody copies a configuration: the
@@ -18,6 +19,8 @@ export interface ServerFile {
   scope: 'workspace' | 'tool';
   /** The setting that turns reading it off (`minagent.discovery.*`). */
   setting: string;
+  /** A workspace file's folder: the file is read only where it resolves inside it (a link out is refused). */
+  root?: string;
 }
 
 /** An input a file declares for `${input:ID}` (VS Code's `inputs`). */
@@ -49,7 +52,7 @@ export function workspaceServerFiles(folder: string): ServerFile[] {
     { label: '.vscode/mcp.json', path: join(folder, '.vscode', 'mcp.json'), setting: 'discovery.vscodeMcpJson' },
     { label: '.mcp.json', path: join(folder, '.mcp.json'), setting: 'discovery.mcpJson' },
     { label: '.github/mcp.json', path: join(folder, '.github', 'mcp.json'), setting: 'discovery.githubMcpJson' },
-  ].map((f) => ({ ...f, scope: 'workspace' as const }));
+  ].map((f) => ({ ...f, scope: 'workspace' as const, root: folder }));
 }
 
 /**
@@ -99,15 +102,21 @@ export function parseServerFileText(text: string, label: string): FileServers {
   return { servers: (servers ?? {}) as Record<string, unknown>, inputs, portable: key === 'mcpServers' };
 }
 
-/** Reads one server file; a missing file is undefined, a broken one throws a message naming it. */
+/**
+ * Reads one server file; a missing file is undefined, a broken one throws a message naming it. Read as a workspace
+ * names it may not be: a link out of the workspace's folder, a FIFO or a device, a file past 1 MB are refused by name,
+ * never waited on or read whole.
+ */
 export async function readServerFile(file: ServerFile): Promise<FileServers | undefined> {
   let text: string;
   try {
-    text = await readFile(file.path, 'utf8');
+    if (file.root && !within(await realpath(file.root), await realpath(file.path)))
+      throw new Error('it is a link to a file outside the workspace folder');
+    text = await readEnvFile(file.path, 'MCP files');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
       return undefined;
-    throw new Error(`${file.label}: cannot read ${file.path}: ${(err as Error).message}`);
+    throw new Error(`${file.label}: not read (${file.path}): ${(err as Error).message}`);
   }
   return parseServerFileText(text, file.label);
 }

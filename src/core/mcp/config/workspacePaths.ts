@@ -93,14 +93,13 @@ export function reachesInto(path: string, folders: readonly string[]): boolean {
   return pathsThrough(path).some((p) => [...roots].some((root) => within(root, p)));
 }
 
-function refuse(st: Stats): Error | undefined {
+function refuse(st: Stats, what = 'env files'): Error | undefined {
   if (!st.isFile()) return new Error('it is not a regular file (a device, a FIFO or a folder)');
-  if (st.size > ENV_FILE_MAX_BYTES)
-    return new Error(`it is larger than the 1 MB limit for env files (${st.size} bytes)`);
+  if (st.size > ENV_FILE_MAX_BYTES) return new Error(`it is larger than the 1 MB limit for ${what} (${st.size} bytes)`);
   return undefined;
 }
 
-const tooLarge = () => new Error('it grew past the 1 MB limit for env files while being read');
+const tooLarge = (what = 'env files') => new Error(`it grew past the 1 MB limit for ${what} while being read`);
 
 // Without O_NONBLOCK, opening a FIFO waits for a writer: the check after opening would never run.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -126,18 +125,18 @@ export function readEnvFileSync(path: string): string {
 }
 
 /** readEnvFileSync without blocking. */
-export async function readEnvFile(path: string): Promise<string> {
-  const before = refuse(await stat(path));
+export async function readEnvFile(path: string, what = 'env files'): Promise<string> {
+  const before = refuse(await stat(path), what);
   if (before) throw before;
   const handle = await open(path, OPEN_FLAGS);
   try {
-    const after = refuse(await handle.stat());
+    const after = refuse(await handle.stat(), what);
     if (after) throw after;
     const buf = Buffer.alloc(ENV_FILE_MAX_BYTES + 1);
     let got = 0;
     for (let n: number; got < buf.length && (n = (await handle.read(buf, got, buf.length - got, null)).bytesRead) > 0; )
       got += n;
-    if (got > ENV_FILE_MAX_BYTES) throw tooLarge();
+    if (got > ENV_FILE_MAX_BYTES) throw tooLarge(what);
     return buf.toString('utf8', 0, got);
   } finally {
     await handle.close();

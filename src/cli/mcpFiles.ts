@@ -86,8 +86,12 @@ export async function cliFileServers(o: CliFilesOptions): Promise<FileServersRea
         }
         return values;
       },
+      // What a sandboxed server could have made or written (.vscode is read-only in a sandbox, and always there).
       heldBack: (file, found) =>
-        o.folderTrusted && !forRun.has(file.path) && confirmed[file.path]?.servers !== serversDigest(found),
+        file.sandboxCanMake === true &&
+        o.folderTrusted &&
+        !forRun.has(file.path) &&
+        confirmed[file.path]?.servers !== serversDigest(found),
       confirmed: (file) => confirmed[file.path] !== undefined || forRun.has(file.path),
       vouched: (file, digest) => confirmed[file.path]?.approvals === digest,
     });

@@ -6,10 +6,10 @@ import { visibleLine } from '../shared/visibleText';
 
 /**
  * The workspace's MCP files that a sandboxed server may have written. A sandbox holds the files that exist read-only
- * (`.vscode`, `.mcp.json`, `.github`: protectedPaths.ts), but cannot keep a server from making one that does not,
- * short of leaving an empty file in the user's folder while it runs. So a workspace file absent when this window first
- * read its configuration, that appears once a sandboxed server of the workspace has run, starts nothing until the user
- * says so (a server could otherwise start another server, outside what the user looked at, with `${env:...}` values
+ * (`.vscode`, which a sandboxed server's folder always has, `.mcp.json`, `.github`: protectedPaths.ts), but cannot
+ * keep a server from making one that does not, short of leaving an empty file in the user's folder while it runs. So
+ * `.mcp.json` or `.github/mcp.json`, absent when this window first read its configuration, that appears once a
+ * sandboxed server of the workspace has run, starts nothing until the user says so (a server could otherwise start another server, outside what the user looked at, with `${env:...}` values
  * the sandbox keeps from it). Per window: a new window reads what is there as the workspace's.
  */
 export class AppearedFiles {
@@ -27,7 +27,7 @@ export class AppearedFiles {
 
   heldBack(file: ServerFile): boolean {
     return (
-      file.scope === 'workspace' && this.sandboxRan && !this.atStart?.has(file.path) && !this.allowed.has(file.path)
+      file.sandboxCanMake === true && this.sandboxRan && !this.atStart?.has(file.path) && !this.allowed.has(file.path)
     );
   }
 

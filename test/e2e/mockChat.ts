@@ -1,7 +1,7 @@
 // code-server on the demo workspace with its chat on the mock model server (OpenAI-compatible).
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { listeningFixture, waitFor } from '../helpers';
@@ -199,8 +199,10 @@ async function reuseEditor(
   if (kind === 'e2e') {
     for (const file of Object.keys(editor.needs.workspaceFiles ?? {}))
       rmSync(join(cs.workspace, file), { force: true });
-    for (const [file, content] of Object.entries(needs.workspaceFiles ?? {}))
+    for (const [file, content] of Object.entries(needs.workspaceFiles ?? {})) {
+      mkdirSync(dirname(join(cs.workspace, file)), { recursive: true });
       writeFileSync(join(cs.workspace, file), JSON.stringify(content, null, 2));
+    }
     writeFileSync(join(cs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   }
   editor.needs = needs;

@@ -21,6 +21,11 @@ export interface ServerFile {
   setting: string;
   /** A workspace file's folder: the file is read only where it resolves inside it (a link out is refused). */
   root?: string;
+  /**
+   * A sandboxed server of the workspace could make it where it is absent (`.vscode` always exists in a sandboxed
+   * server's folder and is read-only there; the place of an absent `.mcp.json` or `.github` is not held).
+   */
+  sandboxCanMake?: true;
 }
 
 /** An input a file declares for `${input:ID}` (VS Code's `inputs`). */
@@ -50,8 +55,18 @@ export interface FileServers {
 export function workspaceServerFiles(folder: string): ServerFile[] {
   return [
     { label: '.vscode/mcp.json', path: join(folder, '.vscode', 'mcp.json'), setting: 'discovery.vscodeMcpJson' },
-    { label: '.mcp.json', path: join(folder, '.mcp.json'), setting: 'discovery.mcpJson' },
-    { label: '.github/mcp.json', path: join(folder, '.github', 'mcp.json'), setting: 'discovery.githubMcpJson' },
+    {
+      label: '.mcp.json',
+      path: join(folder, '.mcp.json'),
+      setting: 'discovery.mcpJson',
+      sandboxCanMake: true as const,
+    },
+    {
+      label: '.github/mcp.json',
+      path: join(folder, '.github', 'mcp.json'),
+      setting: 'discovery.githubMcpJson',
+      sandboxCanMake: true as const,
+    },
   ].map((f) => ({ ...f, scope: 'workspace' as const, root: folder }));
 }
 

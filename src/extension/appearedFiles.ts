@@ -9,8 +9,9 @@ import { visibleLine } from '../shared/visibleText';
  * (`.vscode`, which a sandboxed server's folder always has, `.mcp.json`, `.github`: protectedPaths.ts), but cannot
  * keep a server from making one that does not, short of leaving an empty file in the user's folder while it runs. So
  * `.mcp.json` or `.github/mcp.json`, absent when this window first read its configuration, that appears once a
- * sandboxed server of the workspace has run, starts nothing until the user says so (a server could otherwise start another server, outside what the user looked at, with `${env:...}` values
- * the sandbox keeps from it). Per window: a new window reads what is there as the workspace's.
+ * sandboxed server of the workspace has run, starts nothing until the user says so (a server could otherwise start
+ * another server, outside what the user looked at, with `${env:...}` values the sandbox keeps from it). Per window:
+ * a new window reads what is there as the workspace's.
  */
 export class AppearedFiles {
   private atStart: Set<string> | undefined;

@@ -10,7 +10,14 @@ import { inputBinding } from '../core/mcp/config/inputBinding';
 import { settingsInputOrigin, type InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, storedInputs } from '../core/mcp/config/storedInputs';
-import { toolServerFiles, withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
+import {
+  claimServers,
+  toolServerFiles,
+  withAlsoIn,
+  workspaceServerFiles,
+  type InputDefinition,
+  type ServerFile,
+} from '../core/mcp/config/serverFiles';
 import { readFileServers, type WaitingFile } from '../core/mcp/config/fileServers';
 import { readJsonc, setting } from './trustedSettings';
 import type { AppearedFiles } from './appearedFiles';
@@ -53,9 +60,8 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   // Untrusted: the user's own servers start in their home folder and read no env file from any
   // folder of the workspace (a multi-root workspace's second root is as untrusted as its first).
-  const workspaceFolders = (vscode.workspace.workspaceFolders ?? [])
-    .filter((f) => f.uri.scheme === 'file')
-    .map((f) => f.uri.fsPath);
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  const workspaceFolders = roots.map((f) => f.uri.fsPath);
   const ctx: VariableContext = {
     ...(folder?.scheme === 'file' ? { workspaceFolder: folder.fsPath } : {}),
     workspaceFolders,
@@ -65,13 +71,15 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
 
   const inspected = config.inspect<Record<string, unknown>>('servers');
   const userServers = inspected?.globalValue ?? {};
+  // The workspace's own: a folder's settings, or a multi-root workspace's file (each folder's come below).
   const workspaceServers = { ...(inspected?.workspaceValue ?? {}), ...(inspected?.workspaceFolderValue ?? {}) };
   // Restricted settings: in an untrusted workspace only the user's own servers start. VS Code
   // hides the workspace's values then, so the workspace file is read to say what did not start.
   const fromSettings = trusted ? { ...userServers, ...workspaceServers } : userServers;
-  const untrusted = trusted
-    ? []
-    : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
+  const untrusted =
+    trusted || roots.length > 1
+      ? []
+      : Object.keys(await untrustedWorkspaceServers(folder)).filter((k) => !(k in userServers));
 
   const problems: ConfigProblem[] = [];
   // `${input:}` values of settings entries (a registry's secrets), each bound to its entry and scope.
@@ -93,34 +101,83 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
     origin: trusted && s.name in workspaceServers ? 'workspace settings' : USER_ORIGIN,
   }));
   const disabled = [...parsed.disabled];
-  // Each name's first source: settings, then the workspace's files, then other tools' files of the user's.
+  // Each name's first source: settings, then each folder's settings and MCP files, then other tools' files of the
+  // user's. A name defined again later shows once; its tooltip names the other places (alsoIn).
   const taken = new Map(Object.keys(fromSettings).map((n) => [n, 'settings']));
-  const sources = [
-    ...(folder?.scheme === 'file' ? workspaceServerFiles(folder.fsPath) : []),
-    ...toolServerFiles(deps.userDir),
-  ];
-  deps.appeared?.note(sources);
-  const files = await readFileServers(sources, taken, {
-    ctx,
+  const alsoIn = new Map<string, string[]>();
+  const noteAgain = (more: Map<string, string[]>) => {
+    for (const [name, labels] of more) alsoIn.set(name, [...(alsoIn.get(name) ?? []), ...labels]);
+  };
+  const untrustedNames = [...untrusted];
+  const fileHost = (folderCtx: VariableContext) => ({
+    ctx: folderCtx,
     trusted,
-    reads: (file) => config.get<boolean>(file.setting, true) !== false,
+    reads: (file: ServerFile) => config.get<boolean>(file.setting, true) !== false,
     // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
-    inputs: (file, name, entry, definitions) =>
+    inputs: (file: ServerFile, name: string, entry: unknown, definitions: readonly InputDefinition[]) =>
       deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), definitions),
-    confirmed: (file) => deps.consent.confirmed(file),
-    vouched: (file, digest) => deps.consent.vouched(file, digest),
-    heldBack: (file) => deps.appeared?.heldBack(file) ?? false,
+    confirmed: (file: ServerFile) => deps.consent.confirmed(file),
+    vouched: (file: ServerFile, digest: string) => deps.consent.vouched(file, digest),
+    heldBack: (file: ServerFile) => deps.appeared?.heldBack(file) ?? false,
   });
-  problems.push(...files.problems);
-  untrusted.push(...files.untrusted);
+  const waiting: WaitingFile[] = [];
+  const add = (read: Awaited<ReturnType<typeof readFileServers>>, folderName?: string) => {
+    problems.push(...read.problems);
+    untrustedNames.push(...read.untrusted);
+    disabled.push(...read.disabled);
+    waiting.push(...read.waiting);
+    noteAgain(read.alsoIn);
+    servers.push(...read.servers.map((s) => (folderName ? { ...s, folder: folderName } : s)));
+  };
+
+  // Each folder of the workspace: in a multi-root workspace its own settings and MCP files, with its own
+  // ${workspaceFolder} and cwd, named by the folder (trust and the sandbox as for the workspace's settings).
+  const multiRoot = roots.length > 1;
+  const rootFiles = roots.map((root) => ({
+    root,
+    files: workspaceServerFiles(root.uri.fsPath).map((f) =>
+      multiRoot ? { ...f, label: `${root.name}/${f.label}` } : f,
+    ),
+  }));
+  const userFiles = toolServerFiles(deps.userDir);
+  deps.appeared?.note([...rootFiles.flatMap((r) => r.files), ...userFiles]);
+  for (const { root, files } of rootFiles) {
+    const folderCtx: VariableContext = { ...ctx, workspaceFolder: root.uri.fsPath };
+    if (multiRoot) {
+      const own = folderSettings(root, trusted ? undefined : await untrustedWorkspaceServers(root.uri));
+      const label = `${root.name}/.vscode/settings.json`;
+      if (!trusted) untrustedNames.push(...Object.keys(own).map((n) => `${n} (${label})`));
+      else {
+        const { own: claimed, again } = claimServers(taken, label, own);
+        noteAgain(new Map(again.map((n) => [n, [label]])));
+        const values = await storedInputs(
+          claimed,
+          `${settingsInputOrigin('workspace')} ${root.name}`,
+          deps.inputs.store,
+        );
+        const fctx = { ...folderCtx, input: (id: string, server: string) => values.get(server)?.get(id) };
+        const parsedFolder = parseServers(claimed, { ...fctx, envFiles: await readEnvFiles(claimed, fctx) }, label);
+        problems.push(...parsedFolder.problems.map((p) => ({ ...p, message: `${p.message} (in ${label})` })));
+        disabled.push(...parsedFolder.disabled);
+        servers.push(...parsedFolder.servers.map((c) => ({ ...c, origin: 'workspace settings', folder: root.name })));
+      }
+    }
+    add(await readFileServers(files, taken, fileHost(folderCtx)), multiRoot ? root.name : undefined);
+  }
+  add(await readFileServers(userFiles, taken, fileHost(ctx)));
 
   const settings = parseHubSettings((key) => setting(key, undefined), problems);
-  return {
-    servers: withAlsoIn([...servers, ...files.servers], files.alsoIn),
-    disabled: [...disabled, ...files.disabled],
-    problems,
-    settings,
-    untrusted,
-    waiting: files.waiting,
-  };
+  return { servers: withAlsoIn(servers, alsoIn), disabled, problems, settings, untrusted: untrustedNames, waiting };
+}
+
+/** A folder's own `minagent.servers` (its `.vscode/settings.json` in a multi-root workspace). */
+function folderSettings(
+  root: vscode.WorkspaceFolder,
+  untrustedFile?: Record<string, unknown>,
+): Record<string, unknown> {
+  if (untrustedFile) return untrustedFile;
+  const value = vscode.workspace
+    .getConfiguration('minagent', root.uri)
+    .inspect<Record<string, unknown>>('servers')?.workspaceFolderValue;
+  return value && typeof value === 'object' ? value : {};
 }

@@ -377,6 +377,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         assertNever(state);
     }
     signInLook(item, info.config.type !== 'stdio');
+    // In a multi-root workspace, whose server it is: the folder first on the row (a narrow sidebar cuts the end).
+    if (info.config.folder) {
+      item.description = `${info.config.folder} · ${item.description ?? ''}`.replace(/ · $/, '');
+      lines.splice(1, 0, '', markdownText(`folder: ${info.config.folder}`));
+    }
     if (this.catalogs) registryLook(item, lines, info, this.catalogs);
     if (this.sandbox) sandboxLook(item, lines, info, this.sandbox);
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).

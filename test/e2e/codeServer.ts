@@ -72,6 +72,8 @@ export interface CodeServerOptions {
   homeFiles?: Record<string, unknown>;
   /** Files of the editor's user folder, beside its settings.json (name: JSON content), e.g. `mcp.json`. */
   userFiles?: Record<string, unknown>;
+  /** A file of the workspace to open instead of its folder: a multi-root workspace's `.code-workspace`. */
+  openFile?: string;
   /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
   extensions?: string[];
 }
@@ -239,7 +241,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--ignore-last-opened',
   ];
   if (options.trust !== false) args.push('--disable-workspace-trust');
-  args.push(workspace);
+  // A multi-root workspace opens through its .code-workspace file.
+  args.push(options.openFile ? join(workspace, options.openFile) : workspace);
   // Started in the workspace, as `code .` in a terminal starts VS Code: the extension host's working
   // directory is then the user's folder (the sandbox must leave nothing of its own there).
   const child: ChildProcess = spawn(node, args, {
@@ -273,7 +276,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const settingsFile = (scope: 'user' | 'workspace') =>
     scope === 'user' ? join(userData, 'User', 'settings.json') : join(workspace, '.vscode', 'settings.json');
   return {
-    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
+    url: options.openFile
+      ? `http://127.0.0.1:${port}/?workspace=${encodeURIComponent(join(workspace, options.openFile))}`
+      : `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
     env,
     workspace,
     reportFile,

@@ -28,6 +28,8 @@ interface ServerConfigBase {
    * workspace's. `vouched`: the user confirmed in MinAgent the entry's pre-approvals (`autoApprove`, `trusted`).
    */
   userFile?: { vouched: boolean };
+  /** In a multi-root workspace, the folder whose settings or MCP file defined it (its name). */
+  folder?: string;
   /** The other files that define a server of this name (not used: the first source wins), for the tooltip. */
   alsoIn?: string[];
   /** The portable format's `tools`: the only tools offered to the model (absent: all of them). */

@@ -3,7 +3,9 @@ export const CHAT_BODY = `<header>
   <select id="model" title="Model" aria-label="Model"></select>
 </header>
 <div id="banner" hidden></div>
-<div id="transcript" role="log" aria-live="polite"></div>
+<div id="transcript" role="log" aria-live="off" aria-label="Conversation"></div>
+<div id="announce-polite" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
+<div id="announce-alert" class="visually-hidden" role="alert" aria-atomic="true"></div>
 <div id="app-pip" hidden aria-label="Pinned app"></div>
 <div id="budget" hidden>
   <button id="budget-meter" class="link" aria-expanded="false" aria-controls="budget-details">

@@ -11,6 +11,7 @@ import { Transcript } from './transcript';
 import { Welcome } from './welcome';
 import { withAppMessage } from './appDraft';
 import { UndoEdit } from './undoEdit';
+import { Announcer } from './announce';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -38,6 +39,8 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
   continueAnswer: () => send({ type: 'continue' }),
 });
 const meter = new BudgetMeterView($<HTMLDivElement>('budget'));
+// What a screen reader is told: an answer done, an approval or a form that waits, an error.
+const announcer = new Announcer($<HTMLDivElement>('announce-polite'), $<HTMLDivElement>('announce-alert'));
 const lastActions = new LastMessageActions($<HTMLDivElement>('transcript'), {
   retry: () => send({ type: 'retry' }),
   edit: () => send({ type: 'editLast' }),
@@ -102,6 +105,7 @@ function setBusy(value: boolean): void {
 
 function applyState(state: ChatState): void {
   transcript.reset(state.items);
+  announcer.reset(state.items);
   welcome.setEmpty(state.items.length === 0);
   asks.reattach();
   setBusy(state.busy);
@@ -156,6 +160,7 @@ function showError(text: string): void {
   e.className = 'notice error host-error';
   e.textContent = text;
   transcript.appendNote(e);
+  announcer.say(`Error: ${text}`, true);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -183,10 +188,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'append':
       welcome.setEmpty(false);
       transcript.upsert(m.item);
+      announcer.item(m.item);
       lastActions.place(busy);
       break;
     case 'update':
       transcript.upsert(m.item);
+      announcer.item(m.item);
       break;
     case 'textDelta':
       transcript.appendText(m.id, m.delta);
@@ -234,6 +241,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'ask':
       asks.show(m.ask);
+      announcer.ask(m.ask);
       break;
     case 'askDone':
       asks.done(m.id, m.outcome);

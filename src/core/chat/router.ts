@@ -283,6 +283,20 @@ export class ChatRouter implements Disposable {
     );
   }
 
+  /**
+   * The accessible view of the last answer: its text (Markdown as the model wrote it) in a read-only editor, where a
+   * screen reader reads and moves through it as any document.
+   */
+  async lastAnswerText(): Promise<void> {
+    const c = await this.current();
+    const last = [...c.items].reverse().find((i) => i.kind === 'assistant' && i.text.trim());
+    await this.actions.openText(
+      last?.kind === 'assistant' ? last.text : 'No answer yet in this chat.',
+      'markdown',
+      'MinAgent: last answer',
+    );
+  }
+
   /** The picker or banner changed (models, settings, tools): only they are sent again. */
   metaChanged(): void {
     this.broadcast({ type: 'meta', meta: this.actions.meta() });

@@ -132,6 +132,7 @@ export function startChat(
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('minagent.chatHistory', () => showChatHistory(chat)),
     vscode.commands.registerCommand('minagent.exportChat', () => chat.exportMarkdown()),
+    vscode.commands.registerCommand('minagent.showLastAnswer', () => chat.lastAnswerText()),
     registerStopChat(runner, () => chat.stop()),
     vscode.commands.registerCommand('minagent.setApiKey', () => models.setApiKey()),
     vscode.commands.registerCommand('minagent.forgetApprovals', () => approvals.manageAlways()),

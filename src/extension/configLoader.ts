@@ -10,15 +10,8 @@ import { inputBinding } from '../core/mcp/config/inputBinding';
 import { settingsInputOrigin, type InputStore } from './inputs';
 import { settingsValue } from '../core/settingsFile';
 import { inputReferences, storedInputs } from '../core/mcp/config/storedInputs';
-import {
-  claimServers,
-  toolServerFiles,
-  withAlsoIn,
-  workspaceServerFiles,
-  type InputDefinition,
-  type ServerFile,
-} from '../core/mcp/config/serverFiles';
-import { readFileServers, type WaitingFile } from '../core/mcp/config/fileServers';
+import { claimServers, toolServerFiles, withAlsoIn, workspaceServerFiles } from '../core/mcp/config/serverFiles';
+import { readFileServers, type FileHost, type WaitingFile } from '../core/mcp/config/fileServers';
 import { readJsonc, setting } from './trustedSettings';
 import type { AppearedFiles } from './appearedFiles';
 import type { UserFileConsent } from './userFiles';
@@ -109,16 +102,16 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
     for (const [name, labels] of more) alsoIn.set(name, [...(alsoIn.get(name) ?? []), ...labels]);
   };
   const untrustedNames = [...untrusted];
-  const fileHost = (folderCtx: VariableContext) => ({
+  const fileHost = (folderCtx: VariableContext): FileHost => ({
     ctx: folderCtx,
     trusted,
-    reads: (file: ServerFile) => config.get<boolean>(file.setting, true) !== false,
+    reads: (file) => config.get<boolean>(file.setting, true) !== false,
     // Each value is bound to the entry as written (before substitution): pointed elsewhere, it is asked for again.
-    inputs: (file: ServerFile, name: string, entry: unknown, definitions: readonly InputDefinition[]) =>
+    inputs: (file, name, entry, definitions) =>
       deps.inputs.resolve(name, inputBinding(entry, file.label), inputReferences(entry), definitions),
-    confirmed: (file: ServerFile) => deps.consent.confirmed(file),
-    vouched: (file: ServerFile, digest: string) => deps.consent.vouched(file, digest),
-    heldBack: (file: ServerFile) => deps.appeared?.heldBack(file) ?? false,
+    confirmed: (file) => deps.consent.confirmed(file),
+    vouched: (file, digest) => deps.consent.vouched(file, digest),
+    heldBack: (file) => deps.appeared?.heldBack(file) ?? false,
   });
   const waiting: WaitingFile[] = [];
   const add = (read: Awaited<ReturnType<typeof readFileServers>>, folderName?: string) => {
@@ -144,7 +137,7 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
   for (const { root, files } of rootFiles) {
     const folderCtx: VariableContext = { ...ctx, workspaceFolder: root.uri.fsPath };
     if (multiRoot) {
-      const own = folderSettings(root, trusted ? undefined : await untrustedWorkspaceServers(root.uri));
+      const own = trusted ? folderSettings(root) : await untrustedWorkspaceServers(root.uri);
       const label = `${root.name}/.vscode/settings.json`;
       if (!trusted) untrustedNames.push(...Object.keys(own).map((n) => `${n} (${label})`));
       else {
@@ -171,11 +164,7 @@ export async function loadWorkspaceConfig(deps: ConfigDeps): Promise<WorkspaceCo
 }
 
 /** A folder's own `minagent.servers` (its `.vscode/settings.json` in a multi-root workspace). */
-function folderSettings(
-  root: vscode.WorkspaceFolder,
-  untrustedFile?: Record<string, unknown>,
-): Record<string, unknown> {
-  if (untrustedFile) return untrustedFile;
+function folderSettings(root: vscode.WorkspaceFolder): Record<string, unknown> {
   const value = vscode.workspace
     .getConfiguration('minagent', root.uri)
     .inspect<Record<string, unknown>>('servers')?.workspaceFolderValue;

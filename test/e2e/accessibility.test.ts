@@ -8,17 +8,12 @@ import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { ROOT, waitFor } from '../helpers';
+import { ask } from './chatSteps';
 import { inDemoChat } from './mockChat';
 import { e2eTest } from './prereqs';
 import { staged, type Workbench } from './workbench';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-async function ask(chat: Frame, text: string): Promise<void> {
-  await chat.locator('#send', { hasText: 'Send' }).waitFor();
-  await chat.locator('#input').fill(text);
-  await chat.locator('#input').press('Enter');
-}
 
 /** What a live region of the chat says now. */
 const said = (chat: Frame, region: 'polite' | 'alert') => chat.locator(`#announce-${region}`).textContent();

@@ -111,7 +111,11 @@ describe('MCP Apps in VS Code', () => {
             'allow-scripts',
             'scripts only: no same origin, no top navigation, no popups',
           );
-          assert.match((await frame.getAttribute('src')) ?? '', /^http:\/\/127\.0\.0\.1:\d+\/app\/[A-Za-z0-9_-]{32}$/);
+          // Through code-server's forwarding of the app server's port (the browser may be on another machine).
+          assert.match(
+            (await frame.getAttribute('src')) ?? '',
+            /^http:\/\/127\.0\.0\.1:\d+\/proxy\/\d+\/app\/[A-Za-z0-9_-]{32}$/,
+          );
           const app = chat.frameLocator('.app-host iframe');
           // The app got the tool's result through the bridge.
           await waitFor(

@@ -53,10 +53,15 @@ export class Workbench {
     private readonly profile: string,
   ) {}
 
-  static async open(url: string): Promise<Workbench> {
+  /**
+   * `through`: the browser's only way out, an HTTP proxy that is asked for loopback addresses too (the browser of a
+   * remote window, which cannot reach the extension host's loopback); `args`: more of Chromium's switches.
+   */
+  static async open(url: string, options: { through?: string; args?: string[] } = {}): Promise<Workbench> {
     const profile = mkdtempSync(join(tmpdir(), 'minagent-chromium-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
+      ...(options.through ? { proxy: { server: options.through, bypass: '<-loopback>' } } : {}),
       viewport: { width: 1400, height: 900 },
       // Uncompressed: code-server compresses each response on the fly, 1.5 of the ~6 CPU-seconds it spent
       // per workbench load (two alternating runs each); on loopback the bytes cost nothing.
@@ -71,6 +76,7 @@ export class Workbench {
         '--disable-component-update',
         '--disable-sync',
         '--force-prefers-reduced-motion',
+        ...(options.args ?? []),
       ],
     });
     const page = context.pages()[0] ?? (await context.newPage());

@@ -109,7 +109,6 @@ export class ChatApps implements vscode.Disposable {
     if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
     this.viewOf(post).live.set(callId, started.live);
     await started.live.session.start();
-    // The loopback address as is: the page and this host share the machine (a remote window is not served yet).
     post({ type: 'appFrame', callId, url: started.url });
   }
 

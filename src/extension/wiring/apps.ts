@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { AppDocuments } from '../../core/apps/appDocuments';
 import type { ChatAppsActions } from '../../core/chat/chatActions';
 import type { ServerHub } from '../../core/mcp/hub/serverHub';
@@ -8,7 +8,8 @@ import { appsEnabled } from '../apps/enabled';
 import type { AppOrigin } from '../chat/views';
 
 /**
- * The chat's MCP Apps: the loopback server their documents come from, the documents read from their
+ * The chat's MCP Apps: the loopback server their documents come from (through the editor's forwarding
+ * where the browser is elsewhere: code-server, a remote window), the documents read from their
  * servers, and the live apps per view. The app server starts with the chat (a listening socket);
  * the chat's pages load once its origin is known.
  */
@@ -25,7 +26,9 @@ export function startApps(
   });
   subscriptions.push(documents);
   const ready: Promise<ChatApps | undefined> = appsEnabled()
-    ? AppServer.start().then(
+    ? AppServer.start(async (loopback) =>
+        (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true),
+      ).then(
         (server) => {
           const apps = new ChatApps(hub, server, documents, deps);
           subscriptions.push(apps, { dispose: () => server.dispose() });

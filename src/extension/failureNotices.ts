@@ -21,6 +21,8 @@ export class FailureNotices implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private since = 0;
   private readonly subscription: { dispose(): void };
+  /** The servers told this window cannot sandbox them: their rows keep saying it, a restart is not told again. */
+  private readonly toldNoSandbox = new Set<string>();
 
   constructor(private readonly hub: ServerHub) {
     this.subscription = hub.onDidChangeServers(() => this.check());
@@ -45,7 +47,33 @@ export class FailureNotices implements vscode.Disposable {
     const failures = this.pending.sort((a, b) => order.indexOf(a.server) - order.indexOf(b.server));
     this.pending = [];
     // A server that came back (or went away) while the notice gathered needs none.
-    const still = failures.filter((f) => this.hub.server(f.server)?.state.kind === 'error');
+    const failed = failures.filter((f) => this.hub.server(f.server)?.state.kind === 'error');
+    const still = failed.filter((f) => !f.noSandbox);
+    await Promise.all([this.tellNoSandbox(failed.filter((f) => f.noSandbox)), this.tell(still)]);
+  }
+
+  /**
+   * Servers this machine cannot sandbox: one notice for them all, since the reason is the machine's; their rows say
+   * what the user can do. Told once per server: the same failure again after a restart is left to its row.
+   */
+  private async tellNoSandbox(failures: FinalFailure[]): Promise<void> {
+    const fresh = failures.filter((f) => !this.toldNoSandbox.has(f.server));
+    if (!fresh.length) return;
+    for (const f of fresh) this.toldNoSandbox.add(f.server);
+    const names = fresh.map((f) => `"${f.server}"`);
+    const who = names.length === 1 ? `${names[0]} was` : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} were`;
+    const show = 'Show Servers';
+    const answer = await vscode.window.showWarningMessage(
+      noticeText(
+        `MinAgent: ${who} not started: this machine cannot sandbox ${names.length === 1 ? 'it' : 'them'} (${fresh[0]!.noSandbox!.reason.split(/[,(]/)[0]!.trim()}). ${names.length === 1 ? 'Its row says' : 'Their rows say'} what you can do.`,
+      ),
+      show,
+    );
+    if (answer === show) await vscode.commands.executeCommand('minagent.tools.focus');
+  }
+
+  /** The other failures: one notice, with Show Logs, Restart and Open Settings. */
+  private async tell(still: FinalFailure[]): Promise<void> {
     if (!still.length) return;
     const [first] = still;
     const one = still.length === 1 ? first : undefined;

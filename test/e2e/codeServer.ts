@@ -76,6 +76,11 @@ export interface CodeServerOptions {
   openFile?: string;
   /** Folders under fixtures/extensions to install beside MinAgent (test-only extensions). */
   extensions?: string[];
+  /**
+   * A command that runs code-server (its program and arguments follow), as a container or a wrapper would: e.g.
+   * `unshare` to put it where user namespaces are not allowed.
+   */
+  launcher?: string[];
 }
 
 /**
@@ -245,7 +250,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   args.push(options.openFile ? join(workspace, options.openFile) : workspace);
   // Started in the workspace, as `code .` in a terminal starts VS Code: the extension host's working
   // directory is then the user's folder (the sandbox must leave nothing of its own there).
-  const child: ChildProcess = spawn(node, args, {
+  const [program, ...before] = options.launcher ?? [];
+  const child: ChildProcess = spawn(program ?? node, program ? [...before, node, ...args] : args, {
     cwd: workspace,
     env,
     detached: true,

@@ -71,6 +71,8 @@ export interface EditorNeeds {
   env?: Record<string, string>;
   /** Files of the e2e workspace (a path in it: JSON content), e.g. `.vscode/mcp.json`; gone for the next test. */
   workspaceFiles?: Record<string, unknown>;
+  /** What code-server runs under (`CodeServerOptions.launcher`): an editor of its own, never a shared one. */
+  launcher?: string[];
 }
 
 /** An editor with its chat on the mock model, kept for the next test of a file that shares one. */
@@ -137,6 +139,7 @@ async function openEditor(
             workspaceFiles: needs.workspaceFiles,
             userSettings: { ...onMockModel(mock.port), ...userSettings },
             env,
+            launcher: needs.launcher,
           },
     );
     const w = await Workbench.open(cs.url);
@@ -281,7 +284,12 @@ async function editorFor(
   const shared = sharing?.open;
   const env = { ...(sharing ? SHARED_EDITOR_ENV : {}), ...needs.env };
   if (!shared) return openEditor(kind, workspaceSettings, needs, env);
-  if (shared.kind !== kind || Object.entries(needs.env ?? {}).some(([k, v]) => shared.env[k] !== v)) {
+  if (
+    shared.kind !== kind ||
+    needs.launcher ||
+    shared.needs.launcher ||
+    Object.entries(needs.env ?? {}).some(([k, v]) => shared.env[k] !== v)
+  ) {
     sharing!.open = undefined;
     await closeEditor(shared);
     return openEditor(kind, workspaceSettings, needs, env);

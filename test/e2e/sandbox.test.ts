@@ -306,3 +306,79 @@ describe('a sandboxed server writes an MCP file', () => {
     },
   );
 });
+
+describe('a machine that cannot sandbox', () => {
+  e2eTest(
+    "where user namespaces are not allowed (as in many containers), each sandboxed server's row says so and what to do; Run Without Sandbox starts it",
+    async () => {
+      let wb: Workbench | undefined;
+      const stage = staged('sandbox-none', () => wb);
+      const server = (note: string) => ({
+        command: 'node',
+        args: ['${env:MINAGENT_FIXTURES}/intruder.mjs', '--write-at-start', `\${userHome}/${note}`],
+      });
+      await inMockChat(
+        'sandbox-none',
+        { 'minagent.servers': { intruder: server('one'), needy: server('two') } },
+        (r) => r.some((x) => /^intruder\b/.test(x)),
+        async ({ w }) => {
+          wb = w;
+          await stage('1-said-on-each-row', async () => {
+            const rows = await w.waitForRows(
+              'both rows saying why',
+              (r) =>
+                r.filter((x) => x.startsWith('No sandbox here: user namespaces are not allowed here')).length === 2,
+              120_000,
+            );
+            // Once per server: one row each, no failed start to read, and the servers not started without one.
+            assert.ok(
+              rows.some((r) => /^intruder\b.*error/.test(r)) && rows.some((r) => /^needy\b.*error/.test(r)),
+              rows.join('\n'),
+            );
+            assert.ok(
+              rows.every((r) => !/exited|code 1/.test(r)),
+              rows.join('\n'),
+            );
+            const { text } = await w.hoverRow(
+              'No sandbox here: user namespaces are not allowed here',
+              'What you can do',
+            );
+            assert.match(text, /this machine cannot sandbox it/);
+            assert.match(text, /Creating new namespace failed/, "bubblewrap's own words");
+            assert.match(text, /allow unprivileged user namespaces/);
+            assert.match(text, /Run Without Sandbox, on its menu/);
+            await w.screenshot('sandbox-7-unavailable');
+            await w.page.mouse.move(0, 0);
+          });
+          await stage('2-run-without', async () => {
+            await w.contextMenu('intruder', 'Run Without Sandbox');
+            const modal = w.page.locator('.monaco-dialog-box', { hasText: 'Run "intruder" without its sandbox?' });
+            await modal.waitFor();
+            await modal.locator('.monaco-button', { hasText: 'Run Without Sandbox' }).click();
+            const rows = await w.waitForRows('intruder running unsandboxed', (r) =>
+              r.some((x) => /^intruder 9 tools.*unsandboxed/.test(x)),
+            );
+            assert.ok(
+              rows.some((x) => /^needy\b.*error/.test(x)),
+              `needy still not started:\n${rows.join('\n')}`,
+            );
+          });
+        },
+        {
+          userSettings: { 'minagent.sandbox.workspaceServers': 'always' },
+          // code-server where no user namespace can be made, as in a container that forbids them: its own namespace
+          // with a limit of none (the machine's own limit is untouched).
+          launcher: [
+            'unshare',
+            '--user',
+            '--map-root-user',
+            'sh',
+            '-c',
+            'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"',
+            'sh',
+          ],
+        },
+      );
+    },
+  );
+});

@@ -1,4 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode, type Tool as RemoteTool } from '@modelcontextprotocol/client';
+import { SandboxUnavailable } from '../sandbox/spawn';
 import { isSignInNeeded } from '../../auth/signInErrors';
 import { Emitter } from '../../base/event';
 import { silentLogger, type Logger } from '../../base/logger';
@@ -180,6 +181,7 @@ export class McpToolSource {
                 message,
                 stderrTail: this.stderr.text(),
                 ...(err instanceof SpawnError ? { cannotStart: true as const } : {}),
+                ...(err instanceof SandboxUnavailable ? { noSandbox: err.why } : {}),
               },
         );
       throw new Error(this.redactor.redact(`server "${this.name}": ${message}`));

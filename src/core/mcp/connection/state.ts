@@ -1,3 +1,5 @@
+import type { NoSandbox } from '../sandbox/namespaces';
+
 /** A server's lifecycle state, switched over exhaustively by its users. */
 export type ServerState =
   | { kind: 'stopped' }
@@ -10,9 +12,9 @@ export type ServerState =
   | { kind: 'running'; startedAt: number; toolCount: number; pid?: number; protocolVersion?: string }
   /**
    * `cannotStart`: its process could not be started at all (no command, folder or sandbox): as it is, trying again
-   * cannot help.
+   * cannot help. `noSandbox`: it was not started because this machine cannot sandbox it, why and what the user can do.
    */
-  | { kind: 'error'; message: string; stderrTail: string; cannotStart?: true }
+  | { kind: 'error'; message: string; stderrTail: string; cannotStart?: true; noSandbox?: NoSandbox }
   /** The server waits for the user to sign in (OAuth): not a failure, and Sign In is what puts it right. */
   | { kind: 'signIn'; message: string };
 

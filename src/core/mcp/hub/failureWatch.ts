@@ -1,3 +1,4 @@
+import type { NoSandbox } from '../sandbox/namespaces';
 import { failureText, type ServerInfo } from './serverInfo';
 
 /** A server whose failure is final: it never started, or it crashed and its automatic restarts gave up. */
@@ -7,6 +8,8 @@ export interface FinalFailure {
   crashed: boolean;
   message: string;
   stderrTail: string;
+  /** It was not started because this machine cannot sandbox it (the same for every server that needs one). */
+  noSandbox?: NoSandbox;
 }
 
 /**
@@ -35,6 +38,7 @@ export class FailureWatch {
         crashed: info.restartNote !== undefined,
         message: failureText(info),
         stderrTail: state.stderrTail || info.stderrTail,
+        ...(state.noSandbox ? { noSandbox: state.noSandbox } : {}),
       });
     }
     return found;

@@ -9,6 +9,7 @@ import { loopbackHosts, preloadPath } from './preload';
 import { HOST_PATH, helperEnvironment, insideCommand } from './environment';
 import { protectedPaths } from './protectedPaths';
 import { makeTempFolder } from './tempFolder';
+import { namespaceRefusal, type NoSandbox } from './namespaces';
 
 /** What the server's process is, before and after it is put in the sandbox. */
 export interface SpawnRequest {
@@ -46,11 +47,11 @@ class SandboxRuntime {
   private releaseHelpers: (() => void) | undefined;
 
   /**
-   * Why no server can be sandboxed here, or undefined when one can. A machine that can is checked
-   * once per process (every sandboxed start asks); one that cannot is checked again each time, so
-   * installing bubblewrap needs no reload.
+   * Why no server can be sandboxed here and what the user can do, or undefined when one can. A machine that can is
+   * checked once per process (every sandboxed start asks); one that cannot is checked again each time, so installing
+   * bubblewrap or allowing user namespaces needs no reload.
    */
-  async unavailable(): Promise<string | undefined> {
+  async unavailable(): Promise<NoSandbox | undefined> {
     if (this.available) return undefined;
     const why = await this.check();
     this.available = why === undefined;
@@ -59,19 +60,29 @@ class SandboxRuntime {
 
   private available = false;
 
-  private async check(): Promise<string | undefined> {
+  private async check(): Promise<NoSandbox | undefined> {
     let srt: Srt;
     try {
       srt = await this.load();
     } catch (err) {
-      return `the sandbox library could not be loaded (${(err as Error).message})`;
+      return {
+        reason: `the sandbox library could not be loaded (${(err as Error).message})`,
+        remedy: 'reinstall MinAgent, or run this server without its sandbox',
+      };
     }
     if (!srt.SandboxManager.isSupportedPlatform())
-      return `no sandbox is available on ${process.platform} (MinAgent sandboxes servers on Linux and macOS)`;
+      return {
+        reason: `no sandbox is available on ${process.platform} (MinAgent sandboxes servers on Linux and macOS)`,
+        remedy: 'run this server without its sandbox if you trust it',
+      };
     const check = await srt.SandboxManager.checkDependenciesAsync();
     if (check.errors.length)
-      return `${check.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}`;
-    return undefined;
+      return {
+        reason: check.errors.join('; '),
+        remedy: `${process.platform === 'linux' ? 'install them (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : 'install what is missing'}, or run this server without its sandbox`,
+      };
+    const bwrap = hostPrograms().bwrapPath;
+    return bwrap ? namespaceRefusal(bwrap) : undefined;
   }
 
   /**

@@ -4,6 +4,7 @@ import { SpawnError, spawnError } from '../transport/spawnError';
 import { describeNetwork, type SandboxPolicy } from './policy';
 import { npmRegistry, withRegistry } from './npmRegistry';
 import { sandboxRuntime, type SpawnRequest } from './runtime';
+import type { NoSandbox } from './namespaces';
 
 /**
  * Where a sandbox's denials are explained: the server's log names what was denied and how to allow
@@ -31,9 +32,9 @@ export function sandboxedSpawn(asked: SandboxPolicy, log: Logger, denied: (what:
 
 /** No sandbox can be had on this machine; the server does not start without one. */
 export class SandboxUnavailable extends SpawnError {
-  constructor(reason: string) {
+  constructor(readonly why: NoSandbox) {
     super(
-      `cannot start in a sandbox: ${reason}; the server was not started without one (turn its sandbox off to run it unsandboxed)`,
+      `cannot start in a sandbox: ${why.reason}; the server was not started without one (to run it: ${why.remedy})`,
     );
   }
 }

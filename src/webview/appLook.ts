@@ -23,8 +23,11 @@ export function appLook(background: string): AppLook {
     const value = css.getPropertyValue(vscodeName).trim();
     if (value) variables[spec] = value;
   }
+  // High contrast light carries vscode-high-contrast too: it is a light theme.
+  const classes = document.body.classList;
   const dark =
-    document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
+    classes.contains('vscode-dark') ||
+    (classes.contains('vscode-high-contrast') && !classes.contains('vscode-high-contrast-light'));
   return { theme: dark ? 'dark' : 'light', variables, width: Math.round(document.body.clientWidth) };
 }
 

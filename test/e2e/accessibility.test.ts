@@ -1,13 +1,13 @@
 // The chat as a screen reader and a keyboard user meet it, in a real VS Code: what a user waits for is said in the
 // chat's live regions (an answer done, an approval that waits with its tool, an error), and an automated audit
-// (axe-core, in the chat's own frame) finds no serious or critical violation in the light, dark and both
-// high-contrast themes.
+// (axe-core, in the chat's own frame and in an app's frame, the demo's chart) finds no serious or critical violation
+// in the light, dark and both high-contrast themes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { ROOT, waitFor } from '../helpers';
+import { ROOT, SERVERS, waitFor } from '../helpers';
 import { ask } from './chatSteps';
 import { inDemoChat } from './mockChat';
 import { e2eTest } from './prereqs';
@@ -18,9 +18,9 @@ const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), '
 /** What a live region of the chat says now. */
 const said = (chat: Frame, region: 'polite' | 'alert') => chat.locator(`#announce-${region}`).textContent();
 
-/** axe-core's serious and critical violations in the chat's document (run through the debugger: no CSP applies). */
-async function audit(chat: Frame): Promise<string[]> {
-  const found = (await chat.evaluate(
+/** axe-core's serious and critical violations in a frame's document (run through the debugger: no CSP applies). */
+async function audit(frame: Frame): Promise<string[]> {
+  const found = (await frame.evaluate(
     `${AXE}\n;axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
   )) as Array<{ id: string; impact: string; nodes: string[] }>;
   return found
@@ -62,7 +62,17 @@ describe('accessibility of the chat', () => {
           await chat.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 60_000 });
         });
 
-        await stage('3-error', async () => {
+        await stage('3-app', async () => {
+          await ask(chat, 'Show me a chart');
+          await chat
+            .locator('.card.status-waiting', { hasText: 'show_chart' })
+            .locator('button', { hasText: 'Allow once' })
+            .click();
+          await chat.locator('.app-consent button', { hasText: 'Show Apps of "charts"' }).click();
+          await waitFor('the chart drawn', async () => (await appFrame(chat)?.locator('.bar').count()) === 3, 60_000);
+        });
+
+        await stage('4-error', async () => {
           await fetch(`http://127.0.0.1:${mock.port}/script`, {
             method: 'POST',
             body: JSON.stringify([{ status: 500 }]),
@@ -72,7 +82,7 @@ describe('accessibility of the chat', () => {
           assert.match((await said(chat, 'alert')) ?? '', /500/);
         });
 
-        await stage('4-audit', async () => {
+        await stage('5-audit', async () => {
           const report: string[] = [];
           const themes = [
             ['Light Modern', 'vscode-light'],
@@ -97,6 +107,16 @@ describe('accessibility of the chat', () => {
             );
             await w.screenshot(`a11y-${kind}`);
             report.push(...(await audit(chat)).map((v) => `${theme}: ${v}`));
+            // The app follows the theme (its host context) before it is audited.
+            const app = appFrame(chat);
+            assert.ok(app, 'the chart app is framed');
+            await waitFor(
+              `the app in the ${theme} theme`,
+              async () =>
+                (await app.locator('html').getAttribute('data-theme')) === (kind.includes('light') ? 'light' : 'dark'),
+              30_000,
+            );
+            report.push(...(await audit(app)).map((v) => `${theme}, the chart app: ${v}`));
           }
           // Back to the light theme, for whatever this editor is used for next.
           await w.command('Preferences: Color Theme');
@@ -105,7 +125,21 @@ describe('accessibility of the chat', () => {
           await w.page.locator('.quick-input-widget input').press('Enter');
           assert.deepEqual(report, [], report.join('\n'));
         });
-      });
+      }, CHARTS);
     },
   );
 });
+
+/** The demo's chart app, as `npm run demo` adds it: an MCP App of ours. */
+const CHARTS = {
+  'minagent.servers': {
+    charts: {
+      command: 'node',
+      args: [join(SERVERS, 'apps.mjs')],
+      env: { APPS_HTML: join(ROOT, 'fixtures', 'apps', 'chart.html'), APPS_DEMO: '1' },
+    },
+  },
+};
+
+/** The frame of the app under the chat's card (the app server's address, through the editor's forwarding). */
+const appFrame = (chat: Frame): Frame | undefined => chat.childFrames().find((f) => /\/app\/[\w-]{32}$/.test(f.url()));

@@ -384,6 +384,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     }
     if (this.catalogs) registryLook(item, lines, info, this.catalogs);
     if (this.sandbox) sandboxLook(item, lines, info, this.sandbox);
+    item.accessibilityInformation = { label: spokenRow(info, item.description) };
     // A running server's tooltip is made when hovered, so its uptime is that moment's (resolveTreeItem).
     if (state.kind === 'running') liveTooltips.set(item, { text: lines.join('\n'), startedAt: state.startedAt });
     else item.tooltip = new vscode.MarkdownString(lines.join('\n'));
@@ -394,6 +395,26 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     this.registryListener.dispose();
     this.emitter.dispose();
   }
+}
+
+/** What a state's icon says to the eye, in words. */
+const STATE_WORDS: Record<ServerInfo['state']['kind'], string> = {
+  running: 'running',
+  starting: 'starting',
+  error: 'error',
+  signIn: 'sign in needed',
+  stopped: 'stopped',
+};
+
+/**
+ * A server row as a screen reader says it: its name, its state and its sandbox in words (a running server shows
+ * both only as an icon, the check mark or the lock), then the description.
+ */
+function spokenRow(info: ServerInfo, description: vscode.TreeItem['description']): string {
+  const words = String(description ?? '');
+  const state = words.startsWith(STATE_WORDS[info.state.kind]) ? '' : `${STATE_WORDS[info.state.kind]}, `;
+  const sandbox = info.sandbox && !/\bsandboxed\b/.test(words) ? 'in its sandbox, ' : '';
+  return `server ${info.name}, ${state}${sandbox}${words}`.replace(/, $/, '');
 }
 
 function formatTokens(n: number): string {

@@ -41,6 +41,14 @@ describe('accessibility of the chat', () => {
         let chat = await w.webview();
         await chat.locator('#model option', { hasText: 'mock-model' }).waitFor({ state: 'attached' });
 
+        await stage('0-tree', async () => {
+          // A running server's state is an icon to the eye: in words to a screen reader.
+          assert.match(
+            (await w.row('analytics').getAttribute('aria-label')) ?? '',
+            /^server analytics, running, 2 tools · ~\d+ tokens$/,
+          );
+        });
+
         await stage('1-answer-done', async () => {
           assert.equal(await chat.locator('#transcript').getAttribute('role'), 'log');
           await ask(chat, 'What is MCP?');

@@ -43,6 +43,8 @@ export class AskCards {
     const card = head('ask-card ask-form', `Server "${ask.server}" asks`, ask.message);
     const values: Record<string, FieldValue> = initialValues(ask.fields);
     const messages = new Map<string, HTMLElement>();
+    /** Each field's control, told when it is wrong (aria-invalid) as its message shows. */
+    const controls = new Map<string, HTMLElement>();
     const accept = el('button', 'primary', 'Accept');
     // Why Accept does nothing yet, beside it once the user tried (a dimmed button alone says nothing).
     const why = el('span', 'ask-why');
@@ -51,7 +53,10 @@ export class AskCards {
     let invalid = false;
     const check = () => {
       const errors = validateAnswers(ask.fields, values);
-      for (const [name, m] of messages) m.textContent = touched.has(name) ? (errors[name] ?? '') : '';
+      for (const [name, m] of messages) {
+        m.textContent = touched.has(name) ? (errors[name] ?? '') : '';
+        controls.get(name)?.setAttribute('aria-invalid', String(m.textContent !== ''));
+      }
       const wrong = ask.fields.filter((f) => errors[f.name] !== undefined);
       invalid = wrong.length > 0;
       // Still clickable (a disabled button cannot say why); it looks and reads as not ready.
@@ -69,8 +74,13 @@ export class AskCards {
       body.querySelector<HTMLElement>('.ask-field input, .ask-field select, .ask-field textarea')?.focus();
     };
     const body = el('div', 'ask-fields');
-    for (const field of ask.fields) {
-      const row = el('label', 'ask-field');
+    for (const [index, field] of ask.fields.entries()) {
+      // A list of checkboxes is a group named by the field (each box has its own label; labels do not nest).
+      const row = el(field.kind === 'multi' ? 'div' : 'label', 'ask-field');
+      if (field.kind === 'multi') {
+        row.setAttribute('role', 'group');
+        row.setAttribute('aria-label', field.label);
+      }
       row.append(el('span', 'ask-label', `${field.label}${field.required ? ' *' : ''}`));
       if (field.description) row.append(el('span', 'ask-description', field.description));
       const control = input(field, values, () => {
@@ -83,6 +93,11 @@ export class AskCards {
       });
       row.append(control);
       const m = el('span', 'ask-error');
+      // Its message is read with the field, and a required field says so (the star is only seen).
+      m.id = `ask-${ask.id}-${index}-error`;
+      control.setAttribute('aria-describedby', m.id);
+      if (field.required && field.kind !== 'multi') control.setAttribute('aria-required', 'true');
+      controls.set(field.name, control);
       messages.set(field.name, m);
       row.append(m);
       body.append(row);

@@ -84,6 +84,14 @@ describe('elicitation in VS Code', () => {
           await form.locator('.ask-why', { hasText: 'To accept, fill in: ' }).waitFor();
           await form.locator('.ask-error', { hasText: 'Your name is required' }).waitFor();
           assert.equal(await form.locator('.ask-outcome').count(), 0, 'nothing was sent');
+          // A screen reader hears it too: the field is required and wrong, its message read with it.
+          const nameField = form.locator('input[name="name"]');
+          assert.equal(await nameField.getAttribute('aria-required'), 'true');
+          assert.equal(await nameField.getAttribute('aria-invalid'), 'true');
+          assert.match(
+            await form.locator(`[id="${await nameField.getAttribute('aria-describedby')}"]`).innerText(),
+            /Your name is required/,
+          );
           await w.screenshot('elicitation-accept-why');
           // Leaving the field empty says why Accept waits.
           const name = form.locator('input[name="name"]');

@@ -17,9 +17,9 @@ const VANILLA = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-basi
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
- * The browser's only way out (asked for loopback addresses too): an HTTP proxy that serves one name (`host`, the editor as the browser knows it) from
- * code-server's port, keeping the browser's Host as a reverse proxy does, and refuses every other address (the
- * extension host's loopback first among them); `refused` lists what it refused.
+ * The browser's only way out (asked for loopback addresses too): an HTTP proxy that serves one name (`host`, the
+ * editor as the browser knows it) from code-server's port, keeping the browser's Host as a reverse proxy does, and
+ * refuses every other address (the extension host's loopback first among them); `refused` lists what it refused.
  */
 async function onlyTheEditor(
   editorPort: number,

@@ -12,7 +12,10 @@
 //                      "steps": [["call", "add_numbers", {"a": 5, "b": 3}]] } ] }
 // "steps" are the CLI commands the client runs for that scenario (default: [["tools"]]; "cli": [...]
 // is one command); an object argument is passed as JSON text. NAME arguments run only the scenarios (or list files)
-// named.
+// named. A list with "every": true runs also every client scenario the suite itself lists at its specVersion
+// (`list --client --spec-version`) that no list names, with the default steps and the client its "clients" map
+// gives by name prefix (e.g. {"auth/": "conformance/auth-client.mjs"}): a scenario a later suite adds runs
+// without an edit.
 //
 // The suite needs Node 22 or newer: it runs on the Node 24 of the e2e cache (scripts/e2e-setup.mjs
 // installs it when it is missing), and so does the client it starts.
@@ -60,6 +63,8 @@ export function readLists(dir = LISTS) {
   const suites = installedSuites();
   const runs = [];
   const problems = [];
+  /** The lists that run every scenario their suite lists: {file, package, version, specVersion, clients}. */
+  const every = [];
   const files = existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.json'))
@@ -107,6 +112,32 @@ export function readLists(dir = LISTS) {
       problems.push(`${where}: "client" must name a script in conformance/ (got ${JSON.stringify(list.client)})`);
       continue;
     }
+    if (list.every !== undefined && list.every !== true) {
+      problems.push(`${where}: "every" must be true when given`);
+      continue;
+    }
+    const clients = list.clients ?? {};
+    const badClient = Object.values(clients).find(
+      (c) => !(typeof c === 'string' && /^conformance\/[\w.-]+\.mjs$/.test(c) && existsSync(join(ROOT, c))),
+    );
+    if (typeof clients !== 'object' || badClient !== undefined) {
+      problems.push(`${where}: "clients" must map name prefixes to scripts in conformance/`);
+      continue;
+    }
+    if (list.every) {
+      if (!list.specVersion) {
+        problems.push(`${where}: "every" needs a "specVersion"`);
+        continue;
+      }
+      every.push({
+        file,
+        package: suite.key,
+        version: suite.version,
+        specVersion: list.specVersion,
+        client: list.client ?? 'conformance/client.mjs',
+        clients,
+      });
+    }
     const isArgs = (a) =>
       Array.isArray(a) &&
       a.length > 0 &&
@@ -127,14 +158,69 @@ export function readLists(dir = LISTS) {
         package: suite.key,
         version: suite.version,
         specVersion: list.specVersion,
-        client: list.client ?? 'conformance/client.mjs',
+        client: clientFor(name, clients, list.client),
         name,
         steps: steps ?? [['tools']],
         quiet: typeof s === 'object' && s.quiet === true,
       });
     });
   }
-  return { runs, problems };
+  return { runs, problems, every };
+}
+
+/** The client script of a scenario: by the longest name prefix of `clients`, else the list's, else the default. */
+function clientFor(name, clients, listClient) {
+  const prefix = Object.keys(clients)
+    .filter((p) => name.startsWith(p))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix !== undefined ? clients[prefix] : (listClient ?? 'conformance/client.mjs');
+}
+
+/** The client scenarios a suite lists at a revision (`  - name [versions]` lines of `list --client`). */
+export function listedScenarios(output) {
+  return [...output.matchAll(/^\s+- ([\w./-]+) \[[^\]]*\]$/gm)].map((m) => m[1]);
+}
+
+/**
+ * The runs of the lists with "every": each scenario the suite lists at that revision that no list of the same suite
+ * and revision names, with the default steps; a list that names none is a problem (the suite printed no list).
+ */
+async function everyListed(node, every, runs, problems) {
+  const added = [];
+  for (const e of every) {
+    const suite = join(ROOT, 'node_modules', e.package, 'dist', 'index.js');
+    const { output } = await new Promise((done) => {
+      const child = spawn(node, [suite, 'list', '--client', '--spec-version', e.specVersion], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('close', () => done({ output: out }));
+    });
+    const names = listedScenarios(output);
+    if (!names.length) {
+      problems.push(`conformance/scenarios/${e.file}: the suite listed no client scenario at ${e.specVersion}`);
+      continue;
+    }
+    const named = new Set(
+      runs.filter((r) => r.package === e.package && r.specVersion === e.specVersion).map((r) => r.name),
+    );
+    for (const name of names)
+      if (!named.has(name))
+        added.push({
+          file: e.file,
+          package: e.package,
+          version: e.version,
+          specVersion: e.specVersion,
+          client: clientFor(name, e.clients, e.client),
+          name,
+          steps: [['tools']],
+          quiet: false,
+        });
+  }
+  return added;
 }
 
 /** The suite's own summary lines, e.g. "Passed: 1/1, 0 failed, 0 warnings" and "OVERALL: PASSED". */
@@ -208,18 +294,19 @@ function runScenario(node, run) {
 }
 
 async function main(filter) {
-  const { runs, problems } = readLists();
+  const { runs: named0, problems, every } = readLists();
   for (const p of problems) console.error(`conformance: ${p}`);
   // A "quiet" scenario judges the client's timers (sse-retry: the reconnect within its retry delay): npm
   // test runs the others beside the e2e suite (MINAGENT_CONFORMANCE_QUIET=skip) and these after it, alone (=only).
   const quiet = process.env.MINAGENT_CONFORMANCE_QUIET;
+  const node = await node24();
+  const runs = [...named0, ...(await everyListed(node, every, named0, problems))];
   const named = filter.length
     ? runs.filter((r) => filter.includes(r.name) || filter.includes(basename(r.file, '.json')))
     : runs;
   const chosen =
     quiet === 'skip' ? named.filter((r) => !r.quiet) : quiet === 'only' ? named.filter((r) => r.quiet) : named;
   if (filter.length && !chosen.length) problems.push(`no scenario or list named ${filter.join(', ')}`);
-  const node = await node24();
   if (/\s/.test(node) || /\s/.test(ROOT))
     throw new Error(`the suite splits its client command on spaces: ${node} or ${ROOT} contains one`);
   if (!existsSync(join(ROOT, 'dist', 'cli.js')))

@@ -2,6 +2,7 @@
 // registering one when that is the way; a client secret goes only to the issuer it is bound to.
 import {
   registerClient,
+  resolveClientMetadata,
   type FetchLike,
   type OAuthClientMetadata,
   type StoredOAuthClientInformation,
@@ -93,7 +94,9 @@ export class ClientChoice {
         throw new EndpointRefused(`server "${host.server}": refused the registration endpoint: it ${problem}`);
       const registered = await registerClient(discovery.authorizationServerUrl, {
         metadata,
-        clientMetadata: host.clientMetadata(),
+        // The SDK's defaults for a registration, `application_type` among them (SEP-837: native for a loopback or
+        // custom-scheme redirect, web otherwise), never over what is set.
+        clientMetadata: resolveClientMetadata({ clientMetadata: host.clientMetadata(), redirectUrl: host.redirectUrl() }),
         fetchFn: host.fetch(),
       });
       const info = { ...registered, redirect_uris: registered.redirect_uris ?? [host.redirectUrl()], ...stamp };

@@ -6,7 +6,9 @@
 // (conformance/scenarios/*.json), passed by scripts/conformance.mjs in MINAGENT_CONFORMANCE_STEPS
 // (a JSON array of argument arrays; an object argument is sent as JSON text). No steps: `tools`.
 // Inside an object argument, {"$schemaOf": "TOOL"} stands for that tool's parameter schema as
-// MinAgent holds it (from `minagent tools --json`), for scenarios that check what the client kept.
+// MinAgent holds it (from `minagent tools --json`), for scenarios that check what the client kept. A scenario
+// whose context names the calls to make (`toolCalls`, e.g. http-custom-headers) and that has no steps of its own
+// makes those calls with `minagent call`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,10 @@ try {
   process.stderr.write(`conformance client: MINAGENT_CONFORMANCE_STEPS for scenario ${scenario}: ${err.message}\n`);
   process.exit(2);
 }
+
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+if (JSON.stringify(steps) === '[["tools"]]' && Array.isArray(context.toolCalls) && context.toolCalls.length)
+  steps = context.toolCalls.map((c) => ['call', String(c.name), c.arguments ?? {}]);
 
 const dir = mkdtempSync(join(tmpdir(), 'minagent-conformance-'));
 const settings = join(dir, 'settings.json');

@@ -96,7 +96,10 @@ export class ClientChoice {
         metadata,
         // The SDK's defaults for a registration, `application_type` among them (SEP-837: native for a loopback or
         // custom-scheme redirect, web otherwise), never over what is set.
-        clientMetadata: resolveClientMetadata({ clientMetadata: host.clientMetadata(), redirectUrl: host.redirectUrl() }),
+        clientMetadata: resolveClientMetadata({
+          clientMetadata: host.clientMetadata(),
+          redirectUrl: host.redirectUrl(),
+        }),
         fetchFn: host.fetch(),
       });
       const info = { ...registered, redirect_uris: registered.redirect_uris ?? [host.redirectUrl()], ...stamp };

@@ -21,6 +21,7 @@ import {
 } from '../tools/toolAdapter';
 import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
+import { withValidParamHeaders } from '../tools/paramHeaders';
 import { ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
@@ -197,9 +198,19 @@ export class McpToolSource {
       iconContext(this.name, this.config),
       this.connectTimeoutMs,
     );
+    // A 2026-07-28 connection over HTTP mirrors declared parameters into headers: a tool whose declarations are
+    // invalid cannot be called rightly there and MUST be left out (said, never silent).
+    const modernHttp = this.config.type === 'http' && client.getProtocolEra() === 'modern';
+    const { kept, left } = modernHttp ? withValidParamHeaders(tools) : { kept: tools, left: [] };
+    for (const { tool, why } of left)
+      problems.push({
+        server: this.name,
+        tool,
+        message: `server "${this.name}": tool "${tool}" left out: its x-mcp-header declarations are invalid (${why})`,
+      });
     this.problems = problems;
     for (const p of problems) this.log.warn(p.message);
-    return tools;
+    return kept;
   }
 
   private async refreshTools(): Promise<void> {
@@ -255,6 +266,16 @@ export class McpToolSource {
     return loggedCall(this.log, remoteName, args, () => this.callRaw(remoteName, args, options));
   }
 
+  /**
+   * What the SDK mirrors a call's `Mcp-Param-*` headers from (SEP-2243): the tool's input schema as listed, so the
+   * headers go with the first call (the SDK's own list cache is not filled: tools are listed tolerantly here). Its
+   * output schema stays out: a result is checked against it where it is presented.
+   */
+  private headerDefinition(remoteName: string): RemoteTool | undefined {
+    const tool = this.remoteTools.find((t) => t.name === remoteName);
+    return tool ? { name: tool.name, inputSchema: tool.inputSchema } : undefined;
+  }
+
   private async callRaw(
     remoteName: string,
     args: Record<string, unknown>,
@@ -266,7 +287,7 @@ export class McpToolSource {
     if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     try {
       const result = await this.connector.afterSignIn(() =>
-        sendToolCall(client, remoteName, args, options, this.callTimeoutMs),
+        sendToolCall(client, remoteName, args, options, this.callTimeoutMs, this.headerDefinition(remoteName)),
       );
       return presentResult(
         result,

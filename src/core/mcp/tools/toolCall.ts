@@ -1,4 +1,4 @@
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, Tool as RemoteTool } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../../toolRegistry/toolRegistry';
 import { progressPace } from './progressPace';
 import { asToolResult, reportResource } from './result';
@@ -17,6 +17,8 @@ export async function sendToolCall(
   args: Record<string, unknown>,
   options: ToolCallOptions,
   timeoutMs: number,
+  /** The tool as listed: the SDK mirrors its declared parameters into `Mcp-Param-*` headers (SEP-2243). */
+  definition?: RemoteTool,
 ): Promise<CallToolResult> {
   const paced = options.onProgress && progressPace(options.onProgress, PROGRESS_EVERY_MS);
   try {
@@ -33,6 +35,7 @@ export async function sendToolCall(
             ...(p.message !== undefined ? { message: progressText(p.message) } : {}),
           }),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(definition ? { toolDefinition: definition } : {}),
       },
     );
     return result as CallToolResult;

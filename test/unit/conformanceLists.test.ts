@@ -11,13 +11,15 @@ interface Run {
   package: string;
   version: string;
   specVersion?: string;
+  client: string;
   name: string;
   steps: unknown[][];
   quiet: boolean;
 }
 const RUNNER: string = '../../scripts/conformance.mjs'; // a plain .mjs script: typed here
 const runner = import(RUNNER) as Promise<{
-  readLists(dir?: string): { runs: Run[]; problems: string[] };
+  readLists(dir?: string): { runs: Run[]; problems: string[]; every: Array<{ specVersion: string }> };
+  listedScenarios(output: string): string[];
   verdictOf(output: string, exitCode: number): { passed: boolean; summary: string; overall: string };
 }>;
 
@@ -44,6 +46,23 @@ describe('conformance scenario lists', () => {
     assert.deepEqual(
       runs.filter((r) => r.quiet).map((r) => r.name),
       ['sse-retry'],
+    );
+  });
+
+  test("2026-07-28 runs every scenario the suite lists, read from the suite's own list, auth ones with the auth client", async () => {
+    const { readLists, listedScenarios } = await runner;
+    const { runs, every } = readLists();
+    assert.deepEqual(
+      every.map((e) => e.specVersion),
+      ['2026-07-28'],
+    );
+    assert.equal(runs.find((r) => r.name === 'http-invalid-tool-headers')?.client, 'conformance/client.mjs');
+    // The suite's list as it prints it: names with their revisions, under a heading.
+    assert.deepEqual(
+      listedScenarios(
+        'Client scenarios (test against a client):\n  - tools_call [2025-06-18,2026-07-28]\n  - auth/iss-normalized [2026-07-28]\n',
+      ),
+      ['tools_call', 'auth/iss-normalized'],
     );
   });
 

@@ -16,6 +16,8 @@ export interface FetchGuard {
   onRefused?(message: string): void;
   /** Where the server's sign-in requests may go (tests give their own resolver). */
   policy?: AddressPolicy;
+  /** Hears a 401 to a request of the server's that carried a token: its authorization server may have changed. */
+  onTokenRejected?(): void;
 }
 
 /** Thrown instead of sending a credential where it does not belong. */
@@ -80,7 +82,12 @@ export function guardedFetch(base: FetchLike, guard: FetchGuard): FetchLike {
   return async (url, init) => {
     const target = new URL(url);
     const discovery = target.pathname.startsWith('/.well-known/');
-    if (target.origin === serverOrigin && !discovery) return base(url, init);
+    if (target.origin === serverOrigin && !discovery) {
+      const response = await base(url, init);
+      if (response.status === 401 && /^bearer\s/i.test(new Headers(init?.headers).get('authorization') ?? ''))
+        guard.onTokenRejected?.();
+      return response;
+    }
     if (target.origin === serverOrigin) return outbound(target, init);
     const problem = endpointProblem(target);
     if (problem) refuse(`refused a sign-in endpoint that ${problem}`);

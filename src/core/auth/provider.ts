@@ -51,6 +51,8 @@ export class ServerAuth implements OAuthClientProvider {
   private issuer: string | undefined;
   /** The guarded fetch of the current connection (client registration goes through it too). */
   private fetchFn: FetchLike | undefined;
+  /** The server rejected a token: the next authorization reads its metadata afresh (SEP-2352). */
+  private rediscover = false;
   private readonly secretListeners = new Set<(value: string) => void>();
 
   constructor(private readonly options: ServerAuthOptions) {
@@ -111,6 +113,11 @@ export class ServerAuth implements OAuthClientProvider {
       headerNames: Object.keys(this.options.config.headers),
       issuer: () => this.issuer,
       onRefused: (message) => this.log.warn(message),
+      // SEP-2352: a rejected token sends the next authorization to the server's metadata again, which may name
+      // another authorization server now (a client registered with the old one is not used there).
+      onTokenRejected: () => {
+        this.rediscover = true;
+      },
     });
     return this.fetchFn;
   }
@@ -230,6 +237,11 @@ export class ServerAuth implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.rediscover) {
+      // Once: what this authorization finds is saved, and the callback's check reads it.
+      this.rediscover = false;
+      return undefined;
+    }
     const discovery = (await this.record())?.discovery;
     if (discovery) this.issuer = issuerOf(discovery);
     return discovery;

@@ -15,7 +15,7 @@ import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
 import { initialValues, type FieldValue } from '../../src/shared/form';
 import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
-import { fixture, reference, ROOT, SERVERS, waitFor } from '../helpers';
+import { fixture, loggerInto, reference, ROOT, SERVERS, waitFor } from '../helpers';
 
 function setup(limit = 200, maxInputChars?: number) {
   const ui = new ScriptedUi();
@@ -382,7 +382,8 @@ describe('the same handlers answer 2026-07-28 input_required rounds', { timeout:
   });
 
   test('form, URL, sampling and roots over a modern-era connection', async () => {
-    s.requests.install(client, fixture('asker', 'asker.mjs'), silentLogger);
+    const log: string[] = [];
+    s.requests.install(client, fixture('asker', 'asker.mjs'), loggerInto(log));
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -433,6 +434,18 @@ describe('the same handlers answer 2026-07-28 input_required rounds', { timeout:
     assert.equal(
       textOf(await client.callTool({ name: 'list_roots', arguments: {} })),
       `roots: ${JSON.stringify([{ uri: pathToFileURL(ROOT).href, name: basename(ROOT) }])}`,
+    );
+    // 2026-07-28 removed notifications/roots/list_changed (roots go with each request): none is sent, nothing warned.
+    s.roots.set([ROOT, SERVERS]);
+    assert.match(
+      textOf(await client.callTool({ name: 'list_roots', arguments: {} })),
+      new RegExp(`^roots: .*${basename(SERVERS)}`),
+      'the next request carries the new roots',
+    );
+    assert.equal(textOf(await client.callTool({ name: 'roots_changes', arguments: {} })), 'roots changed 0 times');
+    assert.deepEqual(
+      log.filter((l) => /roots/.test(l)),
+      [],
     );
   });
 });

@@ -92,7 +92,8 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
 
   private rootsChanged(): void {
     for (const [client, log] of this.clients) {
-      if (!client.transport) continue;
+      // 2026-07-28 removed the notification: a server of that revision gets the roots with each request it makes.
+      if (!client.transport || client.getProtocolEra() === 'modern') continue;
       client
         .sendRootsListChanged()
         .catch((err: unknown) => log.warn(`telling the server that the roots changed failed: ${errorMessage(err)}`));

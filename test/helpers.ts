@@ -190,9 +190,13 @@ export async function listeningFixture(
 export async function httpFixtureWithMethods(
   file: string,
   args: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ url: string; methods: string[]; child: import('node:child_process').ChildProcess }> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [join(SERVERS, file), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(SERVERS, file), ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const methods: string[] = [];
   child.stderr!.on('data', (d: Buffer) => methods.push(...String(d).split('\n').filter(Boolean)));
   const port = await new Promise<string>((r) =>

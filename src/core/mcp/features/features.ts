@@ -18,6 +18,7 @@ import { boundInstructions } from './instructions';
 import { listPages, type ListProblem } from './paging';
 import { complete, getPrompt, parsePrompts } from './prompts';
 import { parseResources, parseTemplates, readResource } from './resources';
+import { ResourceListen } from './resourceListen';
 
 /** What the features of one server need from its source. */
 export interface FeatureHost {
@@ -54,6 +55,7 @@ export class ServerFeatures implements Disposable {
   instructions: string | undefined;
   info: ServerIdentityInfo = { icons: [] };
   private readonly subscriptions = new Map<string, Subscription>();
+  private listen: { client: Client; session: ResourceListen } | undefined;
   private readonly onDidChangeEmitter = new Emitter<FeatureKind>();
   private readonly onDidUpdateResourceEmitter = new Emitter<string>();
   /** Fires when the server's resources (and templates) or prompts changed. */
@@ -198,10 +200,24 @@ export class ServerFeatures implements Disposable {
     };
   }
 
+  /** The one listen of this connection's resource subscriptions (2026-07-28), made anew for a new connection. */
+  private listenOf(client: Client): ResourceListen {
+    if (this.listen?.client !== client) {
+      this.listen?.session.dispose();
+      this.listen = {
+        client,
+        session: new ResourceListen(client, this.server, () => this.host.timeoutMs(), this.host.log),
+      };
+    }
+    return this.listen.session;
+  }
+
   private async open(client: Client, uri: string): Promise<McpSubscription | undefined | FeatureError> {
     try {
-      if (client.getProtocolEra() === 'modern')
-        return await client.listen({ resourceSubscriptions: [uri] }, { timeout: this.host.timeoutMs() });
+      if (client.getProtocolEra() === 'modern') {
+        const refused = await this.listenOf(client).add(uri);
+        return refused ? { error: this.redacted(refused) } : undefined;
+      }
       await client.subscribeResource({ uri }, { timeout: this.host.timeoutMs() });
       return undefined;
     } catch (err) {
@@ -212,7 +228,8 @@ export class ServerFeatures implements Disposable {
   private async close(client: Client, uri: string, handle: McpSubscription | undefined): Promise<void> {
     try {
       if (handle) await handle.close();
-      else if (this.host.client() === client)
+      else if (this.listen?.client === client) await this.listen.session.remove(uri);
+      else if (this.host.client() === client && client.getProtocolEra() !== 'modern')
         await client.unsubscribeResource({ uri }, { timeout: this.host.timeoutMs() });
     } catch (err) {
       this.host.log.warn(`unsubscribing from <${uri}> failed: ${errorMessage(err)}`);
@@ -239,6 +256,8 @@ export class ServerFeatures implements Disposable {
   }
 
   dispose(): void {
+    this.listen?.session.dispose();
+    this.listen = undefined;
     this.subscriptions.clear();
     this.onDidChangeEmitter.dispose();
     this.onDidUpdateResourceEmitter.dispose();

@@ -3,7 +3,7 @@ import { failureText, type ServerInfo } from '../core/mcp/hub/serverHub';
 import { summarizeError } from '../core/mcp/connection/errorLine';
 import { markdownText } from '../shared/markdownText';
 import type { Node } from './treeNode';
-import type { NoSandbox } from '../core/mcp/sandbox/namespaces';
+import { noSandboxHeadline, type NoSandbox } from '../core/mcp/sandbox/namespaces';
 
 /**
  * A failed server's error row: the one line that explains it (the first error line of its stderr, or
@@ -48,7 +48,7 @@ function noSandboxNode(info: ServerInfo, why: NoSandbox): Extract<Node, { kind: 
   return {
     kind: 'message',
     id: `err:${server}`,
-    label: `No sandbox here: ${why.reason.split(/[,(]/)[0]!.trim()}`,
+    label: `No sandbox here: ${noSandboxHeadline(why)}`,
     detail: 'not started',
     icon: 'warning',
     color: 'editorWarning.foreground',

@@ -3,6 +3,7 @@ import { summarizeError } from '../core/mcp/connection/errorLine';
 import { FailureWatch, type FinalFailure } from '../core/mcp/hub/failureWatch';
 import type { ServerHub } from '../core/mcp/hub/serverHub';
 import { noticeText } from './noticeText';
+import { noSandboxHeadline } from '../core/mcp/sandbox/namespaces';
 
 /**
  * Failures share one notification while servers are still starting (all of a window's servers start
@@ -65,7 +66,7 @@ export class FailureNotices implements vscode.Disposable {
     const show = 'Show Servers';
     const answer = await vscode.window.showWarningMessage(
       noticeText(
-        `MinAgent: ${who} not started: this machine cannot sandbox ${names.length === 1 ? 'it' : 'them'} (${fresh[0]!.noSandbox!.reason.split(/[,(]/)[0]!.trim()}). ${names.length === 1 ? 'Its row says' : 'Their rows say'} what you can do.`,
+        `MinAgent: ${who} not started: this machine cannot sandbox ${names.length === 1 ? 'it' : 'them'} (${noSandboxHeadline(fresh[0]!.noSandbox!)}). ${names.length === 1 ? 'Its row says' : 'Their rows say'} what you can do.`,
       ),
       show,
     );

@@ -7,6 +7,11 @@ export interface NoSandbox {
   remedy: string;
 }
 
+/** The reason in a few words, for a row or a notice (its first clause: "user namespaces are not allowed here"). */
+export function noSandboxHeadline(why: NoSandbox): string {
+  return why.reason.split(/[,(]/)[0]!.trim();
+}
+
 /**
  * Whether bubblewrap can make the namespaces a sandbox runs in (user, PID and network). Its dependencies can all be
  * there and this still fail: a container forbids them (Docker's default seccomp profile), or the kernel does

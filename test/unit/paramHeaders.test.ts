@@ -53,3 +53,9 @@ test('the valid tools are kept beside the invalid ones, which are listed with wh
     ['bad'],
   );
 });
+
+test('attack: a property name with terminal escapes is named escaped, never raw (the CLI prints the reason)', () => {
+  const why = paramHeaderProblem(object({ '\u001b]8;;https://evil\u0007x': { type: 'object', 'x-mcp-header': 'X' } }));
+  assert.ok(why && !why.includes('\u001b') && !why.includes('\u0007'), why);
+  assert.match(why!, /\\u001b/);
+});

@@ -39,7 +39,7 @@ export function paramHeaderProblem(inputSchema: unknown): string | undefined {
   const visit = (node: unknown, path: string[], reachable: boolean, depth: number): string | undefined => {
     if (node === null || typeof node !== 'object' || depth > 64) return undefined;
     const schema = node as Record<string, unknown>;
-    const where = path.length ? `property "${path.join('.')}"` : 'the schema itself';
+    const where = path.length ? `property ${JSON.stringify(path.join('.'))}` : 'the schema itself';
     if ('x-mcp-header' in schema) {
       const name = schema['x-mcp-header'];
       if (!reachable || !path.length) return `x-mcp-header on ${where}: only a property reached through "properties"`;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
+import { serversReady } from '../../src/core/chat/serversReady';
 import type { AgentEvent } from '../../src/core/agentTypes/events';
 import { ScriptedModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem } from '../../src/core/mcp/config/describe';
@@ -24,6 +25,7 @@ import { parseSettingsText } from '../../src/core/base/jsonc';
 import {
   fixture,
   freePort,
+  httpFixtureWithMethods,
   httpMcpServer,
   isStampAlive,
   ROOT,
@@ -726,6 +728,108 @@ describe('MCP servers (HTTP)', () => {
         user: seen('the server state', stateOf(hub, 'remote'), /^remote: (running|error)/),
         model: seen('the tool result', dropped.modelSaw, /^\{"error": ".+"\}$/),
         kept: await kept(hub, dropped.wentOn),
+      });
+    });
+  });
+});
+
+describe('MCP servers (2026-07-28, HTTP)', () => {
+  const area = 'MCP servers (2026-07-28, HTTP)';
+  const children: Array<import('node:child_process').ChildProcess> = [];
+  after(() => children.splice(0).forEach((c) => c.stdin?.end()));
+  /** A 2026-07-28 fixture over HTTP, ended with the block (its stdin closing stops it). */
+  const modern = async (name: string, file: string, args: string[], env: Record<string, string> = {}) => {
+    const { url, methods, child } = await httpFixtureWithMethods(file, args, env);
+    children.push(child);
+    const config: ServerConfig = { name, type: 'http', url, headers: {}, autoApprove: [] };
+    return { config, methods };
+  };
+
+  matrixTest('a response stream cut mid-answer', async ({ record }) => {
+    const { config } = await modern('steps', 'modern-only.mjs', ['--http', '--cut-stream']);
+    await withHub(
+      record,
+      [bystander(), config],
+      async ({ hub, record }) => {
+        const began = Date.now();
+        const cut = await turn(hub, 'modern_steps', { steps: 5 });
+        record({
+          area,
+          fault: 'the response stream is cut after its first progress (call timeout 15 s)',
+          user: [
+            seen('the server state', stateOf(hub, 'steps'), /^steps: (running|error)/),
+            seen('ms until the turn went on (not the call timeout)', Date.now() - began, { atMost: 5_000 }),
+          ],
+          model: seen('the tool result', cut.modelSaw, /^\{"error": ".*dropped during the call.*"\}$/),
+          kept: await kept(hub, cut.wentOn),
+        });
+      },
+      { callTimeoutMs: 15_000 },
+    );
+  });
+
+  matrixTest('a subscription listen dropped', async ({ record }) => {
+    const { config, methods } = await modern('library', 'library.mjs', [], {
+      LIBRARY_HTTP: '1',
+      LIBRARY_DROP_LISTEN_FOR: 'library://notes/guide',
+    });
+    await withHub(record, [bystander(), config], async ({ hub, record }) => {
+      const uri = 'library://notes/guide';
+      const updates: string[] = [];
+      const listening = hub.catalog.onDidUpdateResource((u) => updates.push(u.uri));
+      const listensSoFar = () => methods.filter((m) => m === 'POST subscriptions/listen').length;
+      // The server's own listen for list changes is made at connect: counted from here, the resource's.
+      const before = listensSoFar();
+      const listens = () => listensSoFar() - before;
+      const sub = await hub.catalog.subscribe('library', uri);
+      assert.ok(!('error' in sub), 'subscribed');
+      const dropped = Date.now();
+      try {
+        await waitFor('the listen dropped and made again', () => listens() >= 2, 10_000);
+        const again = Date.now() - dropped;
+        const edited = await hub.registry.call('edit_note', { id: 'guide', text: 'changed after the drop' });
+        await waitFor('the update after the drop', () => updates.includes(uri), 10_000);
+        record({
+          area,
+          fault: "the server drops a resource's listen right after acknowledging it",
+          user: [
+            seen('listens made for the one subscription (the dropped one, then one again)', listens(), 2),
+            seen('ms until it listened again (1 s backoff)', again, { atMost: 5_000 }),
+            seen('updates of the resource shown after the drop', updates.filter((u) => u === uri).length, {
+              atLeast: 1,
+            }),
+          ],
+          model: seen('a call on the same server after the drop', edited, 'edited library://notes/guide'),
+          kept: await kept(hub, undefined),
+        });
+      } finally {
+        listening.dispose();
+        sub.dispose();
+      }
+    });
+  });
+
+  matrixTest('a stale list', async ({ record }) => {
+    const { config, methods } = await modern('later', 'modern-only.mjs', ['--http', '--ttl', '300']);
+    await withHub(record, [bystander(), config], async ({ hub, record }) => {
+      const lists = () => methods.filter((m) => m === 'POST tools/list').length;
+      const before = lists();
+      const unlocked = await turn(hub, 'modern_unlock');
+      assert.equal(unlocked.modelSaw, 'unlocked');
+      assert.equal(hub.registry.get('modern_unlocked'), undefined, 'not told: not listed yet');
+      await new Promise((r) => setTimeout(r, 400));
+      const waited = await serversReady(hub, new AbortController().signal);
+      const next = await turn(hub, 'modern_unlocked');
+      record({
+        area,
+        fault: 'a tool list with a 300 ms TTL and no listChanged changes, untold',
+        user: [
+          seen('what the turn said of the servers', waited ?? '(nothing)', '(nothing)'),
+          seen('tools/list requests before the next turn', lists() - before, 1),
+          seen('the tools of the server shown', hub.server('later')?.tools.length ?? 0, 4),
+        ],
+        model: seen("the next turn's call of the new tool", next.modelSaw, 'here'),
+        kept: await kept(hub, next.wentOn),
       });
     });
   });

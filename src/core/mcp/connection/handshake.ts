@@ -10,6 +10,7 @@ import { fetchingRunner } from './fetchingRunner';
 import { connectInEra, type ProbeFallback } from './era';
 import { processEraMemory, type EraMemory } from './eraMemory';
 import { redactedTransport } from './redactedTransport';
+import { endCutRequests } from './cutStreams';
 
 export interface HandshakeOptions {
   config: ServerConfig;
@@ -55,7 +56,11 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
   });
   try {
     // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
-    const wire = redactedTransport(o.trace ? tracedTransport(transport, o.trace) : transport, o.redactor);
+    // A request whose response stream is cut fails at once (cutStreams.ts).
+    const wire = redactedTransport(
+      endCutRequests(o.trace ? tracedTransport(transport, o.trace) : transport),
+      o.redactor,
+    );
     const memory = (o.eras ?? processEraMemory).slot(eraKey(transport, o.config));
     // The SDK's own bound leaves room for the patience; the limit above decides.
     const sdkTimeoutMs = spawned ? 2 * o.timeoutMs + 1_000 : o.timeoutMs;

@@ -10,6 +10,7 @@ import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import { serverRedactor } from '../config/serverRedactor';
 import type { ServerConfig } from '../config/serverConfig';
 import { ServerFeatures } from '../features/features';
+import { ListFreshness } from '../features/freshness';
 import { iconContext } from '../features/icons';
 import { loggedCall } from '../tools/callLog';
 import {
@@ -51,6 +52,9 @@ export class McpToolSource {
   /** Why the running session ended, while that is being worked out (exit status, stderr). */
   private ending: Promise<string> | undefined;
   private remoteTools: RemoteTool[] = [];
+  /** When the tool list goes stale, if the server gave it a TTL. */
+  private readonly freshness = new ListFreshness<'tools'>();
+  private refreshingStale: Promise<void> | undefined;
   /** Malformed tools the server listed (skipped or given an empty schema). */
   problems: ToolProblem[] = [];
   private currentState: ServerState = { kind: 'stopped' };
@@ -192,12 +196,13 @@ export class McpToolSource {
   private async fetchTools(): Promise<RemoteTool[]> {
     const client = this.connector.client;
     if (!client?.getServerCapabilities()?.tools) return [];
-    const { tools, problems } = await listCheckedTools(
+    const { tools, problems, ttlMs } = await listCheckedTools(
       client,
       this.name,
       iconContext(this.name, this.config),
       this.connectTimeoutMs,
     );
+    this.freshness.fetched('tools', ttlMs);
     // A 2026-07-28 connection over HTTP mirrors declared parameters into headers: a tool whose declarations are
     // invalid cannot be called rightly there and MUST be left out (said, never silent).
     const modernHttp = this.config.type === 'http' && client.getProtocolEra() === 'modern';
@@ -218,6 +223,11 @@ export class McpToolSource {
     try {
       const tools = await this.fetchTools();
       if (this.currentState.kind !== 'running') return;
+      // Listed again because the list went stale, and the same: nothing changed.
+      if (JSON.stringify(tools) === JSON.stringify(this.remoteTools)) {
+        this.log.trace(`tool list listed again: unchanged, ${tools.length} tools`);
+        return;
+      }
       this.remoteTools = tools;
       this.setState({ ...this.currentState, toolCount: tools.length });
       this.log.info(`tool list changed: ${tools.length} tools`);
@@ -225,6 +235,26 @@ export class McpToolSource {
     } catch (err) {
       this.log.warn(`refreshing tools failed: ${errorMessage(err)}`);
     }
+  }
+
+  /**
+   * Lists again what went stale (a list's `ttlMs` ran out) while the server runs: its tools, resources and prompts. A
+   * list the server says it tells changes of (`listChanged`) is left to its word. Never rejects; a failure keeps the
+   * list held and is logged. Several callers at once share one round.
+   */
+  refreshStale(): Promise<void> {
+    if (this.currentState.kind !== 'running') return Promise.resolve();
+    const tellsChanges = !!this.connector.client?.getServerCapabilities()?.tools?.listChanged;
+    this.refreshingStale ??= Promise.all([
+      !tellsChanges && this.freshness.stale('tools') ? this.refreshTools() : undefined,
+      this.features.refreshStale(),
+    ])
+      .then(
+        () => undefined,
+        (err: unknown) => this.log.warn(`listing again failed: ${errorMessage(err)}`),
+      )
+      .finally(() => (this.refreshingStale = undefined));
+    return this.refreshingStale;
   }
 
   /** The seed's `list_tools()`: the tools after connecting. */

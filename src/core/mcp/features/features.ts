@@ -15,6 +15,7 @@ import type {
 } from './featureTypes';
 import { checkIcons, type IconContext } from './icons';
 import { boundInstructions } from './instructions';
+import { ListFreshness, shorterTtl } from './freshness';
 import { listPages, type ListProblem } from './paging';
 import { complete, getPrompt, parsePrompts } from './prompts';
 import { parseResources, parseTemplates, readResource } from './resources';
@@ -55,6 +56,8 @@ export class ServerFeatures implements Disposable {
   instructions: string | undefined;
   info: ServerIdentityInfo = { icons: [] };
   private readonly subscriptions = new Map<string, Subscription>();
+  /** When the resources (with templates) and prompts lists go stale, for the servers that say (`ttlMs`). */
+  private readonly freshness = new ListFreshness<FeatureKind>();
   private listen: { client: Client; session: ResourceListen } | undefined;
   private readonly onDidChangeEmitter = new Emitter<FeatureKind>();
   private readonly onDidUpdateResourceEmitter = new Emitter<string>();
@@ -110,6 +113,7 @@ export class ServerFeatures implements Disposable {
     if (!client) return;
     const caps = client.getServerCapabilities();
     const problems: ListProblem[] = [];
+    const before = fire ? this.snapshot(kind) : undefined;
     try {
       if (kind === 'resources') {
         if (!caps?.resources) return;
@@ -122,17 +126,19 @@ export class ServerFeatures implements Disposable {
                 item: '',
                 message: `server "${this.server}" failed to list resource templates: ${this.redacted(errorMessage(err))}`,
               });
-              return { items: [], problems: [] };
+              return { items: [], problems: [], ttlMs: undefined };
             },
           ),
         ]);
         problems.push(...resources.problems, ...templates.problems);
+        this.freshness.fetched('resources', shorterTtl(resources.ttlMs, templates.ttlMs));
         this.resources = parseResources(resources.items, this.icons, problems);
         this.templates = parseTemplates(templates.items, this.icons, problems);
       } else {
         if (!caps?.prompts) return;
         const prompts = await listPages(client, 'prompts/list', 'prompts', this.server, timeout);
         problems.push(...prompts.problems);
+        this.freshness.fetched('prompts', prompts.ttlMs);
         this.prompts = parsePrompts(prompts.items, this.icons, problems);
       }
     } catch (err) {
@@ -144,10 +150,29 @@ export class ServerFeatures implements Disposable {
     }
     this.problems = [...this.problems.filter((p) => !isProblemOf(p, kind)), ...problems.map((p) => ({ ...p, kind }))];
     for (const p of problems) this.host.log.warn(p.message);
-    if (fire) {
+    // Listed again (its TTL ran out, or a `list_changed` for nothing) and the same: no change to tell.
+    if (fire && before !== this.snapshot(kind)) {
       this.host.log.info(`${kind} list changed`);
       this.onDidChangeEmitter.fire(kind);
     }
+  }
+
+  private snapshot(kind: FeatureKind): string {
+    const lists = kind === 'resources' ? [this.resources, this.templates] : [this.prompts];
+    return JSON.stringify([lists, this.problems.filter((p) => isProblemOf(p, kind))]);
+  }
+
+  /**
+   * Lists again each list whose TTL ran out, unless the server says it tells changes of it (`listChanged`): a TTL is
+   * how a server that does not tell keeps its clients current.
+   */
+  async refreshStale(): Promise<void> {
+    const caps = this.host.client()?.getServerCapabilities();
+    await Promise.all(
+      (['resources', 'prompts'] as const)
+        .filter((k) => !caps?.[k]?.listChanged && this.freshness.stale(k))
+        .map((k) => this.refresh(k)),
+    );
   }
 
   read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult | FeatureError> {

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { pageTtl, shorterTtl } from './freshness';
 
 /** Something a server listed that was skipped or changed, naming the server and the item. */
 export interface ListProblem {
@@ -22,26 +23,29 @@ export async function listPages(
   key: string,
   server: string,
   timeoutMs: number,
-): Promise<{ items: unknown[]; problems: ListProblem[] }> {
+): Promise<{ items: unknown[]; problems: ListProblem[]; ttlMs?: number }> {
   const schema = z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
   const items: unknown[] = [];
   const problems: ListProblem[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let ttlMs: number | undefined;
+  const done = () => ({ items, problems, ...(ttlMs !== undefined ? { ttlMs } : {}) });
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = (await client.request({ method, params: cursor !== undefined ? { cursor } : {} }, schema, {
       timeout: timeoutMs,
     })) as Record<string, unknown> & { nextCursor?: string };
+    ttlMs = shorterTtl(ttlMs, pageTtl(result));
     items.push(...(result[key] as unknown[]));
     cursor = result.nextCursor;
-    if (cursor === undefined) return { items, problems };
+    if (cursor === undefined) return done();
     if (seen.has(cursor)) {
       problems.push({
         server,
         item: '',
         message: `server "${server}" repeated the page cursor "${cursor}" of ${method}; listing stopped at ${items.length} items`,
       });
-      return { items, problems };
+      return done();
     }
     seen.add(cursor);
   }
@@ -50,7 +54,7 @@ export async function listPages(
     item: '',
     message: `server "${server}" listed more than ${MAX_PAGES} pages of ${method}; listing stopped at ${items.length} items`,
   });
-  return { items, problems };
+  return done();
 }
 
 /** The item as a plain object with the string fields it must have, or a problem saying what is missing. */

@@ -121,6 +121,11 @@ export class ServerHub {
     }
   }
 
+  /** Lists again, on every running server, each list whose TTL ran out; never rejects. */
+  async refreshStale(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.source?.refreshStale()));
+  }
+
   /** The configured servers' names in settings order, without building their infos. */
   serverNames(): string[] {
     return this.order.filter((name) => this.entries.has(name));

@@ -2,12 +2,20 @@ import type { Client, Tool as RemoteTool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { checkIcons, type IconContext } from '../features/icons';
 import type { ListProblem } from '../features/paging';
+import { pageTtl, shorterTtl } from '../features/freshness';
 import { appOfTool } from '../../apps/appMeta';
 
 export interface ToolProblem {
   server: string;
   tool: string;
   message: string;
+}
+
+/** A server's tools as listed, what was wrong with them, and the list's TTL (freshness.ts) when it gave one. */
+export interface ToolList {
+  tools: RemoteTool[];
+  problems: ToolProblem[];
+  ttlMs?: number;
 }
 
 const pageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
@@ -18,34 +26,33 @@ const MAX_PAGES = 200;
  * are kept (the SDK's strict parse would reject the whole list, so a single bad tool would hide
  * every tool of the server). A tool without a valid `inputSchema` gets an empty object schema.
  */
-export async function listAllTools(
-  client: Client,
-  server: string,
-  timeoutMs: number,
-): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
+export async function listAllTools(client: Client, server: string, timeoutMs: number): Promise<ToolList> {
   const tools: RemoteTool[] = [];
   const problems: ToolProblem[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
+  let ttlMs: number | undefined;
+  const done = () => ({ tools, problems, ...(ttlMs !== undefined ? { ttlMs } : {}) });
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request(
       { method: 'tools/list', params: cursor !== undefined ? { cursor } : {} },
       pageSchema,
       { timeout: timeoutMs },
     );
+    ttlMs = shorterTtl(ttlMs, pageTtl(result));
     result.tools.forEach((raw, i) => {
       const tool = adaptTool(raw, server, problems, `#${tools.length + i + 1}`);
       if (tool) tools.push(tool);
     });
     cursor = result.nextCursor;
-    if (cursor === undefined) return { tools, problems };
+    if (cursor === undefined) return done();
     if (seenCursors.has(cursor)) {
       problems.push({
         server,
         tool: '',
         message: `server "${server}" repeated the page cursor "${cursor}"; listing stopped at ${tools.length} tools`,
       });
-      return { tools, problems };
+      return done();
     }
     seenCursors.add(cursor);
   }
@@ -54,7 +61,7 @@ export async function listAllTools(
     tool: '',
     message: `server "${server}" listed more than ${MAX_PAGES} pages of tools; listing stopped at ${tools.length} tools`,
   });
-  return { tools, problems };
+  return done();
 }
 
 /**
@@ -66,12 +73,13 @@ export async function listCheckedTools(
   server: string,
   icons: IconContext,
   timeoutMs: number,
-): Promise<{ tools: RemoteTool[]; problems: ToolProblem[] }> {
-  const { tools, problems } = await listAllTools(client, server, timeoutMs);
+): Promise<ToolList> {
+  const list = await listAllTools(client, server, timeoutMs);
+  const { tools, problems } = list;
   const iconProblems: ListProblem[] = [];
   for (const t of tools) if ('icons' in t) t.icons = checkIcons(t.icons, icons, `tool "${t.name}"`, iconProblems);
   problems.push(...iconProblems.map((p) => ({ server: p.server, tool: p.item, message: p.message })));
-  return { tools, problems };
+  return list;
 }
 
 function adaptTool(raw: unknown, server: string, problems: ToolProblem[], position: string): RemoteTool | undefined {

@@ -165,6 +165,31 @@ describe('OAuth attacks', () => {
     assert.equal(stateOf(s, 'remote').kind, 'error');
   });
 
+  test(
+    'an error callback is checked for `iss` too: in the name of another issuer, or without the one promised, it is refused as a mix-up',
+    PER_TEST,
+    async () => {
+      for (const [iss, shown] of [
+        ['ok', /^sign in needed for "remote": the authorization server did not sign you in \(access_denied\)$/],
+        [
+          'wrong',
+          /^mix-up refused: an error came back in the name of another authorization server than http:\/\/127\.0\.0\.1:\d+; it was not taken as the answer$/,
+        ],
+        ['missing', /^mix-up refused: an error came back without the issuer http:\/\/127\.0\.0\.1:\d+ says it sends/],
+      ] as const) {
+        const f = await fixture('--deny', '--iss', iss);
+        const s = await setup([{ name: 'remote', url: f.mcp }]);
+        await signIn(s, 'remote');
+        assert.ok(
+          f.events.some((e) => e.kind === 'authorize'),
+          `${iss}: the browser reached the authorization server`,
+        );
+        assert.match(messageOf(s, 'remote'), shown, `${iss}: what the server's row says`);
+        await s.hub.closeAll();
+      }
+    },
+  );
+
   for (const endpoint of [
     'file:///etc/passwd',
     'vscode://vscode.git/clone?url=https%3A%2F%2Fevil.example%2Frepo.git',
@@ -190,7 +215,7 @@ describe('OAuth attacks', () => {
   }
 
   test(
-    'a pre-registered client secret goes only to its issuer: a server that names another authorization server gets no secret',
+    'a pre-registered client and its secret go only to their issuer: a server that names another authorization server gets neither',
     PER_TEST,
     async () => {
       const owner = await fixture('--no-dcr', '--preregistered', 'my-app:the-secret-value');
@@ -204,9 +229,10 @@ describe('OAuth attacks', () => {
       ]);
       await signIn(s, 'remote');
       assert.equal(stateOf(s, 'remote').kind, 'error');
+      // The client ID is bound to the same issuer as its secret: neither is sent.
       assert.match(
         messageOf(s, 'remote'),
-        /its client secret belongs to http:\/\/127\.0\.0\.1:\d+, but the server now names http:\/\/127\.0\.0\.1:\d+ as its authorization server; the secret was not sent/,
+        /its client ID was given for http:\/\/127\.0\.0\.1:\d+, but the server now names http:\/\/127\.0\.0\.1:\d+ as its authorization server; the client ID was not sent/,
       );
       assert.ok(
         !JSON.stringify(evil.events).includes('the-secret-value'),

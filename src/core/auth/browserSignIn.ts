@@ -5,6 +5,7 @@ import type { Logger } from '../base/logger';
 import { endpointProblem } from './endpoints';
 import { EndpointRefused } from './guardedFetch';
 import { MixUpRefused, redirectRoute, type RedirectReceiver } from './redirect';
+import { sameIssuer } from './discovery';
 import { SignInNeeded } from './signInErrors';
 import type { SignInUi } from './signInUi';
 
@@ -15,6 +16,12 @@ export interface BrowserSignInOptions {
   log: Logger;
   /** How long a sign-in waits for the browser to come back. */
   timeoutMs: number;
+}
+
+/** Who the callback must come from: the current issuer, and whether its metadata says it names itself (`iss`). */
+export interface CallbackIssuer {
+  issuer: string | undefined;
+  issRequired: boolean;
 }
 
 export class BrowserSignIn {
@@ -77,8 +84,13 @@ export class BrowserSignIn {
 
   /**
    * Waits for the browser to come back; the callback's code and `iss` (checked by the SDK), or why there is no code.
+   * An error that comes back is checked against `expect` first (RFC 9207 holds for error responses too): one in the
+   * name of another authorization server, or without the `iss` its server says it sends, is refused as a mix-up.
    */
-  async callback(): Promise<{ code: string; iss: string | null }> {
+  async callback(expect: CallbackIssuer = { issuer: undefined, issRequired: false }): Promise<{
+    code: string;
+    iss: string | null;
+  }> {
     const pending = this.pending;
     if (!pending) throw new SignInNeeded(this.options.server, 'no sign-in is in progress');
     let params: URLSearchParams;
@@ -89,6 +101,11 @@ export class BrowserSignIn {
     }
     const code = params.get('code');
     if (!code) {
+      const iss = params.get('iss');
+      if (expect.issuer !== undefined && (iss === null ? expect.issRequired : !sameIssuer(iss, expect.issuer)))
+        throw new MixUpRefused(
+          `mix-up refused: an error came back ${iss === null ? 'without the issuer' : 'in the name of another authorization server than'} ${expect.issuer}${iss === null ? ' says it sends' : ''}; it was not taken as the answer`,
+        );
       // The callback's error text is written by whoever sent the browser here: only a plain error code is shown.
       const error = params.get('error') ?? '';
       throw new SignInNeeded(

@@ -10,6 +10,7 @@ import {
 import type { Logger } from '../base/logger';
 import type { HttpServerConfig } from '../mcp/config/serverConfig';
 import { isLoopbackHostname } from '../net/addresses';
+import { sameIssuer } from './discovery';
 import { endpointProblem, shortHost } from './endpoints';
 import { EndpointRefused } from './guardedFetch';
 import { ClientSecretUnbound, SignInNeeded } from './signInErrors';
@@ -55,17 +56,22 @@ export class ClientChoice {
     const pre = host.config.oauth;
     const issuer = host.issuer();
     const stamp = issuer ? { issuer } : {};
-    if (pre?.clientId)
+    if (pre?.clientId) {
+      await this.checkPreRegistered(pre.clientId, issuer);
       return {
         client_id: pre.clientId,
         ...(pre.clientSecret ? await this.boundSecret(pre.clientSecret, issuer) : {}),
         ...stamp,
       };
+    }
     const record = await host.record();
     // A metadata document's client is the document (its redirects are listed there); a registered one must name this
     // redirect.
+    // A client registered with another authorization server is never taken to this one.
+    const registeredElsewhere = !!(issuer && record?.client?.issuer && !sameIssuer(record.client.issuer, issuer));
     if (
       record?.client &&
+      !registeredElsewhere &&
       (record.client.client_id === host.clientMetadataUrl() || fitsRedirect(record.client, host.redirectUrl()))
     ) {
       if (record.client.client_secret) host.secret(record.client.client_secret);
@@ -73,11 +79,19 @@ export class ClientChoice {
     }
     if (record?.client) {
       host.log.info(
-        `the client registered earlier names another redirect than ${host.redirectUrl()}: registering again`,
+        registeredElsewhere
+          ? `the client registered earlier belongs to ${record.client.issuer}, not ${issuer}: registering again`
+          : `the client registered earlier names another redirect than ${host.redirectUrl()}: registering again`,
       );
       await host.update((r) => ({ ...r, client: undefined }));
     }
-    if (record?.askedClientId) return { client_id: record.askedClientId, ...stamp };
+    if (record?.askedClientId) {
+      // A typed client ID belongs to the authorization server it was typed for; another one asks anew.
+      if (!issuer || !record.askedFor || sameIssuer(record.askedFor, issuer))
+        return { client_id: record.askedClientId, ...stamp };
+      host.log.info(`the client ID typed for ${record.askedFor} is not taken to ${issuer}`);
+      await host.update(({ askedClientId: _, askedFor: __, ...r }) => r);
+    }
     const discovery = record?.discovery;
     const metadata = discovery?.authorizationServerMetadata;
     const cimd = metadata?.client_id_metadata_document_supported === true && host.clientMetadataUrl();
@@ -113,11 +127,39 @@ export class ClientChoice {
     if (metadata && !metadata.registration_endpoint && host.ui.askClientId && (await host.consent.mayInteract(false))) {
       const id = (await host.ui.askClientId(host.server, metadata.issuer))?.trim();
       if (id) {
-        await host.update((r) => ({ ...r, askedClientId: id }));
+        await host.update((r) => ({ ...r, askedClientId: id, ...(issuer ? { askedFor: issuer } : {}) }));
         return { client_id: id, ...stamp };
       }
     }
     return undefined;
+  }
+
+  /**
+   * The entry's pre-registered client ID goes only to the authorization server it was given for: its `oauth.issuer`,
+   * else the one it was first used with (kept with the server's sign-in; Sign Out forgets it).
+   */
+  private async checkPreRegistered(clientId: string, issuer: string | undefined): Promise<void> {
+    if (!issuer) return;
+    const server = this.host.server;
+    const given = this.host.config.oauth?.issuer;
+    if (given) {
+      if (!sameIssuer(given, issuer))
+        throw new ClientSecretUnbound(
+          server,
+          `its client ID was given for ${given}, but the server now names ${issuer} as its authorization server; the client ID was not sent`,
+        );
+      return;
+    }
+    const first = (await this.host.record())?.preRegisteredFor;
+    if (!first || first.clientId !== clientId) {
+      await this.host.update((r) => ({ ...r, preRegisteredFor: { clientId, issuer } }));
+      return;
+    }
+    if (!sameIssuer(first.issuer, issuer))
+      throw new ClientSecretUnbound(
+        server,
+        `its client ID was used with ${first.issuer}, but the server now names ${issuer} as its authorization server; the client ID was not sent (if it belongs there, add "oauth.issuer": "${issuer}" to the entry)`,
+      );
   }
 
   /**
@@ -164,12 +206,6 @@ export class ClientChoice {
     if (info.client_secret) this.host.secret(info.client_secret);
     await this.host.update((r) => ({ ...r, client: info }));
   }
-}
-
-/** Issuers compared as URLs (a trailing slash is not a different server). */
-function sameIssuer(a: string, b: string): boolean {
-  const norm = (u: string) => u.replace(/\/+$/, '');
-  return norm(a) === norm(b);
 }
 
 /**

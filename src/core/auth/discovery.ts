@@ -11,6 +11,12 @@ export function issuerOf(state: OAuthDiscoveryState): string {
   return state.authorizationServerMetadata?.issuer ?? state.authorizationServerUrl;
 }
 
+/** Issuers compared as URLs (a trailing slash is not a different server). */
+export function sameIssuer(a: string, b: string): boolean {
+  const norm = (u: string) => u.replace(/\/+$/, '');
+  return norm(a) === norm(b);
+}
+
 /**
  * A 2025-03-26 server has no protected-resource metadata and is its own authorization server:
  * its metadata sits at the root of its origin and may name a path of that origin as its issuer.

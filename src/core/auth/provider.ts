@@ -127,7 +127,11 @@ export class ServerAuth implements OAuthClientProvider {
    * the callback (`state`, then the SDK's `iss` check) and exchanges the code for tokens.
    */
   async completeSignIn(fetchFn: FetchLike): Promise<void> {
-    const { code, iss } = await this.browser.callback();
+    const metadata = (await this.record())?.discovery?.authorizationServerMetadata;
+    const { code, iss } = await this.browser.callback({
+      issuer: this.issuer,
+      issRequired: metadata?.authorization_response_iss_parameter_supported === true,
+    });
     const result = await auth(this, {
       serverUrl: this.options.config.url,
       authorizationCode: code,

@@ -14,6 +14,10 @@ export interface AuthRecord {
   client?: StoredOAuthClientInformation;
   /** A client ID the user typed when the server offered no other way. */
   askedClientId?: string;
+  /** The authorization server that typed client ID was given for: it is never taken to another. */
+  askedFor?: string;
+  /** The authorization server the entry's pre-registered client ID (without an `oauth.issuer`) was first used with. */
+  preRegisteredFor?: { clientId: string; issuer: string };
   discovery?: OAuthDiscoveryState;
 }
 

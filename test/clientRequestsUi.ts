@@ -10,6 +10,7 @@ import type {
   SamplingAsk,
   UrlAnswer,
   UrlAsk,
+  UrlDone,
 } from '../src/core/mcp/clientRequests/ui';
 
 export class ScriptedUi implements ClientRequestUi {
@@ -35,8 +36,18 @@ export class ScriptedUi implements ClientRequestUi {
     this.urls.push(ask);
     return this.url;
   }
-  async openUrl(url: string): Promise<void> {
+  /** Whether the URL opens (the editor's own link check may be declined). */
+  opens = true;
+  async openUrl(url: string): Promise<boolean> {
     this.opened.push(url);
+    return this.opens;
+  }
+  /** What the user says once the URL is open, for a 2026-07-28 round; the asks that waited for it. */
+  urlDone: UrlDone = 'done';
+  waitedForDone: UrlAsk[] = [];
+  async awaitUrlDone(ask: UrlAsk): Promise<UrlDone> {
+    this.waitedForDone.push(ask);
+    return this.urlDone;
   }
   async approveSampling(ask: SamplingAsk): Promise<SamplingAnswer> {
     this.samplings.push(ask);

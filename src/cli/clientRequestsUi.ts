@@ -1,6 +1,6 @@
 import { parseTyped } from '../core/mcp/clientRequests/formSchema';
 import { initialValues, type FieldValue, type FormField } from '../shared/form';
-import type { ClientRequestUi, FormAnswer, SamplingAnswer, UrlAnswer } from '../core/mcp/clientRequests/ui';
+import type { ClientRequestUi, FormAnswer, SamplingAnswer, UrlAnswer, UrlDone } from '../core/mcp/clientRequests/ui';
 import type { Terminal } from './approve';
 import { indentLines, terminalLine } from './terminalText';
 
@@ -72,7 +72,18 @@ export function cliClientRequestUi(mode: ServerAskMode, terminal: Terminal): Cli
         terminal.note(what);
         return yes(await terminal.question('Open it? [y]es, [n]o: ', signal)) ? 'accept' : 'decline';
       }),
-    openUrl: async (url) => terminal.note(`Open this URL in your browser: ${url}`),
+    openUrl: async (url) => {
+      terminal.note(`Open this URL in your browser: ${url}`);
+      return true;
+    },
+    awaitUrlDone: (ask, signal) =>
+      serial(async (): Promise<UrlDone> => {
+        const answer = await terminal.question(
+          `server "${terminalLine(ask.server)}" waits while you finish on ${terminalLine(ask.host)}: [d]one, [c]ancel: `,
+          signal,
+        );
+        return /^d(one)?$/i.test(answer.trim()) ? 'done' : 'cancel';
+      }),
     approveSampling: (ask, signal) =>
       serial(async (): Promise<SamplingAnswer> => {
         const lines = [

@@ -218,6 +218,31 @@ describe('elicitation in VS Code', () => {
             async () => (await w.editorText().catch(() => '')).includes('visit: decline'),
             60_000,
           );
+
+          // Open: a 2026-07-28 round stays open while the user is in the browser, until they say Done.
+          await tryTool(w, 'ask_url');
+          await step(w, 'Try ask_url', '{"url": "https://login.example.com/consent?step=3"}');
+          await dialog.waitFor();
+          await dialog.locator('.monaco-button', { hasText: 'Open' }).click();
+          // The editor's own check of an external link comes next; the page opens in a tab of its own.
+          const external = w.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
+          await external.waitFor();
+          await external.locator('.monaco-button', { hasText: /^Open$/ }).click();
+          const urlWaits = w.page.locator('.notification-toast', {
+            hasText: 'waits while you finish on login.example.com',
+          });
+          await urlWaits.waitFor({ timeout: 30_000 });
+          assert.ok(
+            !(await w.editorText().catch(() => '')).includes('visit: accept'),
+            'no answer before the user says Done',
+          );
+          await w.screenshot('elicitation-6-url-waits');
+          await urlWaits.locator('.monaco-button', { hasText: 'Done' }).click();
+          await waitFor(
+            'the URL result after Done',
+            async () => (await w.editorText().catch(() => '')).includes('visit: accept'),
+            60_000,
+          );
         },
       );
     },

@@ -85,11 +85,23 @@ describe('minagent and servers that ask', { timeout: 60_000 }, () => {
   test('a URL is shown with its host and opened (printed) only after a yes', async () => {
     const out = await onCliTerminal(
       ['call', 'ask_url', '{"url":"https://login.example.com/x"}'],
-      [['Open it? [y]es, [n]o: ', 'y']],
+      [
+        ['Open it? [y]es, [n]o: ', 'y'],
+        // A 2026-07-28 round waits for the user to finish in the browser.
+        ['waits while you finish on login.example.com: [d]one, [c]ancel: ', 'd'],
+      ],
     );
     assert.match(out, /URL: {2}https:\/\/login\.example\.com\/x\s+host: login\.example\.com/);
     assert.match(out, /Open this URL in your browser: https:\/\/login\.example\.com\/x/);
     assert.match(out, /visit: accept/);
+    const cancelled = await onCliTerminal(
+      ['call', 'ask_url', '{"url":"https://login.example.com/x"}'],
+      [
+        ['Open it? [y]es, [n]o: ', 'y'],
+        ['waits while you finish on login.example.com: [d]one, [c]ancel: ', 'c'],
+      ],
+    );
+    assert.match(cancelled, /visit: cancel/);
   });
 
   test('sampling: without a terminal it is denied with a note; on one, approved, the chat model answers it', async () => {

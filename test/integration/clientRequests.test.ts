@@ -147,6 +147,11 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     s.ui.url = 'accept';
     assert.equal(await call('ask_url', { url: 'https://login.example.com/consent?x=1' }), 'visit: accept');
     assert.deepEqual(s.ui.opened, ['https://login.example.com/consent?x=1']);
+    assert.deepEqual(s.ui.waitedForDone, [], 'a 2025 server hears of the end itself: answered when the URL opens');
+    // Agreed, but the editor's own link check was declined: nothing opened, so it is not an accept.
+    s.ui.opens = false;
+    assert.equal(await call('ask_url', { url: 'https://login.example.com/consent?x=2' }), 'visit: cancel');
+    s.ui.opens = true;
   });
 
   test('attack: a javascript: URL (or a file: URL) is refused before the user is asked, and never opened', async () => {
@@ -410,6 +415,15 @@ describe('the same handlers answer 2026-07-28 input_required rounds', { timeout:
       'visit: accept',
     );
     assert.equal(s.ui.opened.at(-1), 'https://example.com/a');
+    // The round's answer is the outcome: it waits for the user's Done, and their Cancel is the server's cancel.
+    assert.equal(s.ui.waitedForDone.at(-1)?.url, 'https://example.com/a');
+    s.ui.urlDone = 'cancel';
+    assert.equal(
+      textOf(await client.callTool({ name: 'ask_url', arguments: { url: 'https://example.com/b' } })),
+      'visit: cancel',
+    );
+    assert.equal(s.ui.opened.at(-1), 'https://example.com/b');
+    s.ui.urlDone = 'done';
     await assert.rejects(
       client.callTool({ name: 'ask_url', arguments: { url: 'javascript:alert(1)' } }),
       /only http and https URLs are opened/,

@@ -5,6 +5,7 @@ import type {
   SamplingAnswer,
   SamplingAsk,
   UrlAnswer,
+  UrlDone,
 } from '../../core/mcp/clientRequests/ui';
 import type { ChatAsks } from './chatAsks';
 import { quickForm } from './quickForm';
@@ -44,8 +45,30 @@ export class EditorClientRequestUi implements ClientRequestUi {
     return choice === 'Open' ? 'accept' : choice === 'Decline' ? 'decline' : 'cancel';
   }
 
-  async openUrl(url: string): Promise<void> {
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  openUrl(url: string): Promise<boolean> {
+    return Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true)));
+  }
+
+  /** Not modal: the user works in the browser meanwhile; closing the notification is Cancel, and so is the call's end. */
+  async awaitUrlDone(ask: Parameters<ClientRequestUi['awaitUrlDone']>[0], signal: AbortSignal): Promise<UrlDone> {
+    if (signal.aborted) return 'cancel';
+    let onAbort: (() => void) | undefined;
+    const ended = new Promise<undefined>((resolve) =>
+      signal.addEventListener('abort', (onAbort = () => resolve(undefined))),
+    );
+    try {
+      const choice = await Promise.race([
+        vscode.window.showInformationMessage(
+          `Server "${ask.server}" waits while you finish on ${ask.host}. Say Done when you have.`,
+          'Done',
+          'Cancel',
+        ),
+        ended,
+      ]);
+      return choice === 'Done' ? 'done' : 'cancel';
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async approveSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingAnswer> {

@@ -79,7 +79,16 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
       }
     };
     client.setRequestHandler('elicitation/create', (request, ctx) =>
-      patiently(() => answerElicitation(config.name, request.params, ui, log, ctx.mcpReq.signal)),
+      patiently(() =>
+        answerElicitation(
+          config.name,
+          request.params,
+          ui,
+          log,
+          ctx.mcpReq.signal,
+          client.getProtocolEra() === 'modern',
+        ),
+      ),
     );
     checkFormsFirst(client, config.name, log);
     client.setRequestHandler('sampling/createMessage', (request, ctx) =>

@@ -27,6 +27,11 @@ export async function answerElicitation(
   ui: ClientRequestUi,
   log: Logger,
   signal: AbortSignal,
+  /**
+   * An `input_required` round of 2026-07-28: its answer is the outcome, so a URL's is given only once the user says
+   * they are done there (a 2025 server hears of the end itself, and is answered when the URL opens).
+   */
+  untilDone = false,
 ): Promise<ElicitResult> {
   const message = plainText(params.message, MAX_MESSAGE_CHARS);
   if (params.mode === 'url') {
@@ -35,8 +40,17 @@ export async function answerElicitation(
       log.warn(`refused a URL elicitation: ${url.refused}`);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `URL elicitation refused by the client: ${url.refused}`);
     }
-    const answer = await ui.askUrl({ server, message, url: url.href, host: url.host }, signal);
-    if (answer === 'accept') await ui.openUrl(url.href);
+    const ask = { server, message, url: url.href, host: url.host };
+    const answer = await ui.askUrl(ask, signal);
+    if (answer === 'accept' && !(await ui.openUrl(url.href))) {
+      log.info(`URL elicitation for ${url.host}: accepted, then not opened`);
+      return { action: 'cancel' };
+    }
+    if (answer === 'accept' && untilDone) {
+      const done = await ui.awaitUrlDone(ask, signal);
+      log.info(`URL elicitation for ${url.host}: opened, then ${done}`);
+      return { action: done === 'done' ? 'accept' : 'cancel' };
+    }
     log.info(`URL elicitation for ${url.host}: ${answer}`);
     return { action: answer };
   }

@@ -45,6 +45,9 @@ export interface SamplingAsk {
 /** `remember`: allow this server's later requests without asking (for the workspace, or the CLI run). */
 export type SamplingAnswer = { allow: true; remember: boolean } | { allow: false };
 
+/** What the user said once the URL was open: finished there, or not going on. */
+export type UrlDone = 'done' | 'cancel';
+
 export interface ClientRequestUi {
   /** Shows the form; `validate` is the core's check (field name to message), for messages as the user types. */
   askForm(
@@ -53,7 +56,15 @@ export interface ClientRequestUi {
     signal: AbortSignal,
   ): Promise<FormAnswer>;
   askUrl(ask: UrlAsk, signal: AbortSignal): Promise<UrlAnswer>;
-  /** Opens a URL the user agreed to open (only ever called after askUrl answered accept). */
-  openUrl(url: string): Promise<void>;
+  /**
+   * Opens a URL the user agreed to open (only ever called after askUrl answered accept); false when it was not opened
+   * (the editor's own link check, declined).
+   */
+  openUrl(url: string): Promise<boolean>;
+  /**
+   * After the URL was opened for a 2026-07-28 server (an `input_required` round): waits until the user says they are
+   * done in the browser, or cancels. The server's request stays open until then.
+   */
+  awaitUrlDone(ask: UrlAsk, signal: AbortSignal): Promise<UrlDone>;
   approveSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingAnswer>;
 }

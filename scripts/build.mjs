@@ -33,6 +33,8 @@ const sandboxLibrary = '@anthropic-ai/sandbox-runtime';
 const results = await Promise.all([
   // The o200k_base tokenizer (about 2.7 MB) runs in a worker thread started on first use: its own file.
   build({ ...common, entryPoints: ['src/core/budget/o200kWorker.ts'], outfile: 'dist/o200kWorker.js' }),
+  // A result's check against its tool's outputSchema (a server's schema and data) runs in a worker the host can stop.
+  build({ ...common, entryPoints: ['src/core/mcp/tools/outputCheckWorker.ts'], outfile: 'dist/outputCheckWorker.js' }),
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],

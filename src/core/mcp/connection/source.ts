@@ -23,6 +23,7 @@ import {
 import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { withValidParamHeaders } from '../tools/paramHeaders';
+import { mismatchNote } from '../tools/outputCheck';
 import { ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
@@ -319,18 +320,37 @@ export class McpToolSource {
       const result = await this.connector.afterSignIn(() =>
         sendToolCall(client, remoteName, args, options, this.callTimeoutMs, this.headerDefinition(remoteName)),
       );
-      return presentResult(
+      const presented = presentResult(
         result,
         options,
         this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars,
         this.name,
       );
+      const mismatch = result.isError ? undefined : await this.outputMismatch(remoteName, result.structuredContent);
+      return mismatch ? { ...presented, text: `${presented.text}\n${mismatch}` } : presented;
     } catch (err) {
       if (options.signal?.aborted) return failed('cancelled', 'cancelled');
       // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
       if (this.closing) return failed(`cancelled: the server was ${this.closedAs}`, 'cancelled');
       return failed(await this.requestFailure(err), isTimeout(err) ? 'timeout' : 'error');
     }
+  }
+
+  /**
+   * A result that does not match its tool's `outputSchema` is reported: the server's log says so, and the model (and the
+   * card, which shows what the model read) reads it after the result, which it still gets whole.
+   */
+  private async outputMismatch(remoteName: string, structured: unknown): Promise<string | undefined> {
+    const schema = this.remoteTools.find((t) => t.name === remoteName)?.outputSchema;
+    if (!schema || !this.options.outputs) return undefined;
+    const verdict = await this.options.outputs.check(schema, structured);
+    if ('unchecked' in verdict) {
+      this.log.warn(`tool "${remoteName}": its result was not checked against its outputSchema: ${verdict.unchecked}`);
+      return undefined;
+    }
+    if (verdict.matches) return undefined;
+    this.log.warn(`tool "${remoteName}": its result does not match its outputSchema: ${verdict.why}`);
+    return mismatchNote(verdict.why);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { OutputChecker } from '../tools/outputCheck';
 import type { ServerAuth } from '../../auth/provider';
 import type { Logger } from '../../base/logger';
 import type { ClientRequestsHost } from '../clientRequests/clientRequests';
@@ -37,4 +38,6 @@ export interface SourceOptions {
   serverPriority?: ServerPriority;
   /** The sandbox a stdio server runs in (see sandbox/decision.ts); absent: none. */
   sandbox?: SandboxPolicy;
+  /** Checks results against their tools' outputSchema (its owner, the hub, stops it); absent: results go unchecked. */
+  outputs?: OutputChecker;
 }

@@ -1,3 +1,4 @@
+import type { OutputChecker } from '../tools/outputCheck';
 import type { ServerAuth } from '../../auth/provider';
 import type { Logger } from '../../base/logger';
 import type { ClientRequestsHost } from '../clientRequests/clientRequests';
@@ -36,9 +37,11 @@ export function sourceOptions(
   logger: Logger,
   trace: McpTrace,
   options: HubOptions,
+  outputs?: OutputChecker,
 ): SourceOptions {
   const live: SourceOptions = {
     logger,
+    ...(outputs ? { outputs } : {}),
     get connectTimeoutMs() {
       return settings().connectTimeoutMs;
     },

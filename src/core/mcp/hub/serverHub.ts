@@ -3,6 +3,7 @@ import { silentLogger, taggedLogger, type Logger } from '../../base/logger';
 import { ToolRegistry } from '../../toolRegistry/toolRegistry';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../config/hubSettings';
 import type { ConfigProblem, ServerConfig } from '../config/serverConfig';
+import { OutputChecker } from '../tools/outputCheck';
 import { McpToolSource } from '../connection/source';
 import { HubCatalog } from './catalog';
 import { CallRouter } from './callRouting';
@@ -49,12 +50,21 @@ export class ServerHub {
     settings: () => this.settings,
   });
   private readonly traces = new TraceSet();
+  /** Every server's results checked against their outputSchema, in one worker thread started on the first check. */
+  private readonly outputs = new OutputChecker();
   /** What each entry needs of the hub. */
   private readonly entryHost: EntryHost = {
     newSource: (config) =>
       new McpToolSource(
         config,
-        sourceOptions(config, () => this.settings, this.serverLog(config.name), this.trace(config.name), this.options),
+        sourceOptions(
+          config,
+          () => this.settings,
+          this.serverLog(config.name),
+          this.trace(config.name),
+          this.options,
+          this.outputs,
+        ),
       ),
     log: (server) => this.serverLog(server),
     route: (...call) => this.calls.call(...call),
@@ -206,6 +216,7 @@ export class ServerHub {
     this.registry.dispose();
     this.catalog.dispose();
     this.traces.dispose();
+    this.outputs.dispose();
   }
 
   private serverLog(name: string): Logger {

@@ -49,7 +49,7 @@ export class EditorClientRequestUi implements ClientRequestUi {
     return Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true)));
   }
 
-  /** Not modal: the user works in the browser meanwhile; closing the notification is Cancel, and so is the call's end. */
+  /** Not modal: the user works in the browser meanwhile. Closing the notification is Cancel; so is the call's end. */
   async awaitUrlDone(ask: Parameters<ClientRequestUi['awaitUrlDone']>[0], signal: AbortSignal): Promise<UrlDone> {
     if (signal.aborted) return 'cancel';
     let onAbort: (() => void) | undefined;

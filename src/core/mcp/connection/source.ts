@@ -337,8 +337,8 @@ export class McpToolSource {
   }
 
   /**
-   * A result that does not match its tool's `outputSchema` is reported: the server's log says so, and the model (and the
-   * card, which shows what the model read) reads it after the result, which it still gets whole.
+   * A result that does not match its tool's `outputSchema` is reported: the server's log says so, and the model (and
+   * the card, which shows what the model read) reads it after the result, which it still gets whole.
    */
   private async outputMismatch(remoteName: string, structured: unknown): Promise<string | undefined> {
     const schema = this.remoteTools.find((t) => t.name === remoteName)?.outputSchema;

@@ -12,6 +12,10 @@ import type { RootsSource } from './roots';
 import { answerSampling, type SamplingDeps } from './sampling';
 import type { ClientRequestUi } from './ui';
 import { APPS_CAPABILITY } from '../../apps/appMeta';
+import { TASKS_EXTENSION } from '../tasks/taskWire';
+
+/** The Tasks extension, declared as its specification says: an empty object. */
+const TASKS_CAPABILITY = { [TASKS_EXTENSION]: {} };
 
 /**
  * What MinAgent offers servers: form and URL elicitation, sampling, and roots with change
@@ -36,6 +40,18 @@ export interface ClientRequestsOptions {
 /** What a source calls on each client it makes, before connecting; disposed with the connection. */
 export interface ClientRequestsHost {
   install(client: Client, config: ServerConfig, log: Logger): Disposable;
+  /** Answers one input request of a task (see ClientRequests.answerInput). */
+  answerInput?(
+    client: Client,
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<unknown>;
+}
+
+interface InputAnswers {
+  'elicitation/create'(params: unknown, signal: AbortSignal): ReturnType<typeof answerElicitation>;
+  'sampling/createMessage'(params: unknown, signal: AbortSignal): ReturnType<typeof answerSampling>;
+  'roots/list'(params: unknown, signal: AbortSignal): Promise<{ roots: ReturnType<RootsSource['roots']> }>;
 }
 
 /** The time each server kept the user answering its requests (forms, sampling approvals). */
@@ -52,6 +68,7 @@ export interface UserWait {
  */
 export class ClientRequests implements ClientRequestsHost, Disposable {
   private readonly clients = new Map<Client, Logger>();
+  private readonly answers = new WeakMap<Client, InputAnswers>();
   private readonly rootsListener: Disposable;
   /** Per server, the time its requests kept the user answering: a call's card leaves it out of the call's duration. */
   readonly userWait = new UserWaitClock();
@@ -64,9 +81,11 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     const { ui, roots } = this.options;
     const sampling: SamplingDeps = { ...this.options.sampling, ui };
     const identity = serverIdentity(config);
-    client.registerCapabilities(
-      this.options.apps?.(config) ? { ...CLIENT_CAPABILITIES, extensions: APPS_CAPABILITY } : CLIENT_CAPABILITIES,
-    );
+    // The Tasks extension always (a server may answer any call with a task); MCP Apps where this host renders them.
+    client.registerCapabilities({
+      ...CLIENT_CAPABILITIES,
+      extensions: { ...TASKS_CAPABILITY, ...(this.options.apps?.(config) ? APPS_CAPABILITY : {}) },
+    });
     // While the user answers, the call that caused the request does not time out (see patience.ts).
     const patiently = async <T>(run: () => Promise<T>): Promise<T> => {
       const release = holdTimeouts(client);
@@ -78,25 +97,57 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
         release();
       }
     };
-    client.setRequestHandler('elicitation/create', (request, ctx) =>
-      patiently(() =>
-        answerElicitation(
-          config.name,
-          request.params,
-          ui,
-          log,
-          ctx.mcpReq.signal,
-          client.getProtocolEra() === 'modern',
+    // One answer per kind of request: the SDK's handlers (a 2025 request, a 2026-07-28 round) and a task's input
+    // requests (answerInput) go through the same ones, with the same approvals and limits.
+    const answers: InputAnswers = {
+      'elicitation/create': (params, signal) =>
+        patiently(() =>
+          answerElicitation(
+            config.name,
+            params as Parameters<typeof answerElicitation>[1],
+            ui,
+            log,
+            signal,
+            client.getProtocolEra() === 'modern',
+          ),
         ),
-      ),
+      'sampling/createMessage': (params, signal) =>
+        patiently(() =>
+          answerSampling(config.name, identity, params as Parameters<typeof answerSampling>[2], sampling, log, signal),
+        ),
+      'roots/list': async () => ({ roots: roots.roots() }),
+    };
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      answers['elicitation/create'](request.params, ctx.mcpReq.signal),
     );
     checkFormsFirst(client, config.name, log);
     client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-      patiently(() => answerSampling(config.name, identity, request.params, sampling, log, ctx.mcpReq.signal)),
+      answers['sampling/createMessage'](request.params, ctx.mcpReq.signal),
     );
     client.setRequestHandler('roots/list', () => ({ roots: roots.roots() }));
     this.clients.set(client, log);
-    return { dispose: () => this.clients.delete(client) };
+    this.answers.set(client, answers);
+    return {
+      dispose: () => {
+        this.clients.delete(client);
+        this.answers.delete(client);
+      },
+    };
+  }
+
+  /**
+   * Answers one input request a task carries (`inputRequests` of tasks/get) as the same request sent on its own would
+   * be: a form, a URL, a sampling approval, the roots. A method MinAgent does not answer is refused.
+   */
+  answerInput(
+    client: Client,
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const answer = this.answers.get(client)?.[request.method as keyof InputAnswers];
+    if (!answer)
+      return Promise.reject(new Error(`a request MinAgent does not answer: ${JSON.stringify(request.method)}`));
+    return answer(request.params ?? {}, signal);
   }
 
   private rootsChanged(): void {

@@ -11,6 +11,7 @@ import { connectInEra, type ProbeFallback } from './era';
 import { processEraMemory, type EraMemory } from './eraMemory';
 import { redactedTransport } from './redactedTransport';
 import { endCutRequests } from './cutStreams';
+import { taskTransport } from '../tasks/taskTransport';
 
 export interface HandshakeOptions {
   config: ServerConfig;
@@ -57,9 +58,11 @@ export async function handshake(client: Client, transport: Transport, o: Handsha
   try {
     // Whatever the server sends is redacted before anything reads it (the trace keeps its own redacted copy).
     // A request whose response stream is cut fails at once (cutStreams.ts).
-    const wire = redactedTransport(
-      endCutRequests(o.trace ? tracedTransport(transport, o.trace) : transport),
-      o.redactor,
+    // Tasks: a call answered with a task handle, and the extension's own requests (taskTransport.ts), above the
+    // redaction.
+    const wire = taskTransport(
+      client,
+      redactedTransport(endCutRequests(o.trace ? tracedTransport(transport, o.trace) : transport), o.redactor),
     );
     const memory = (o.eras ?? processEraMemory).slot(eraKey(transport, o.config));
     // The SDK's own bound leaves room for the patience; the limit above decides.

@@ -1,4 +1,10 @@
-import { ProtocolError, SdkError, SdkErrorCode, type Tool as RemoteTool } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Client,
+  type Tool as RemoteTool,
+} from '@modelcontextprotocol/client';
 import { SandboxUnavailable } from '../sandbox/spawn';
 import { isSignInNeeded } from '../../auth/signInErrors';
 import { Emitter } from '../../base/event';
@@ -24,6 +30,10 @@ import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { withValidParamHeaders } from '../tools/paramHeaders';
 import { mismatchNote } from '../tools/outputCheck';
+import { followTask, type TaskEnd } from '../tasks/taskDriver';
+import { taskHandleOf, taskProgressText } from '../tasks/taskHandle';
+import type { TaskState } from '../tasks/taskWire';
+import { taskRequestsOf } from '../tasks/taskTransport';
 import { ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
@@ -317,9 +327,17 @@ export class McpToolSource {
     if (!client || this.currentState.kind !== 'running') return failed(this.notRunning());
     if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     try {
-      const result = await this.connector.afterSignIn(() =>
+      let result = await this.connector.afterSignIn(() =>
         sendToolCall(client, remoteName, args, options, this.callTimeoutMs, this.headerDefinition(remoteName)),
       );
+      // The server made the call a task (the Tasks extension): followed to its end, its outcome is the call's.
+      const handle = taskHandleOf(result);
+      if (handle) {
+        const end = await this.followTask(client, handle, options);
+        if (end.kind === 'failed') return failed(end.message);
+        if (end.kind === 'cancelled') return failed(end.message, 'cancelled');
+        result = end.result;
+      }
       const presented = presentResult(
         result,
         options,
@@ -334,6 +352,42 @@ export class McpToolSource {
       if (this.closing) return failed(`cancelled: the server was ${this.closedAs}`, 'cancelled');
       return failed(await this.requestFailure(err), isTimeout(err) ? 'timeout' : 'error');
     }
+  }
+
+  /**
+   * Follows a call that became a task: each state reaches the call's progress (its card, the CLI's line), its input
+   * requests go to the same cards as the server's own requests, and Stop cancels it at the server.
+   */
+  private followTask(
+    client: Client,
+    handle: TaskState | { invalid: string },
+    options: ToolCallOptions,
+  ): Promise<TaskEnd> {
+    if ('invalid' in handle)
+      return Promise.resolve({
+        kind: 'failed',
+        message: `server "${this.name}" answered with a task handle that is not a task: ${handle.invalid}`,
+      });
+    const requests = taskRequestsOf(client);
+    const host = this.options.clientRequests;
+    if (!requests)
+      return Promise.resolve({
+        kind: 'failed',
+        message: 'the call became a task, which this connection cannot follow',
+      });
+    let looks = 0;
+    return followTask(handle, {
+      server: this.name,
+      requests,
+      timeoutMs: this.callTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onState: (task) => options.onProgress?.({ progress: ++looks, message: taskProgressText(task) }),
+      answerInput: (request, signal) =>
+        host?.answerInput
+          ? host.answerInput(client, request, signal)
+          : Promise.reject(new Error('this host answers no requests of servers')),
+      log: this.log,
+    });
   }
 
   /**

@@ -10,6 +10,7 @@ import type { CliArgs } from './args';
 import { describeProblem } from '../core/mcp/config/describe';
 import type { ParsedServers } from '../core/mcp/config/serverConfig';
 import { failureText, type ServerHub } from '../core/mcp/hub/serverHub';
+import { isTaskProgress } from '../core/mcp/tasks/taskHandle';
 import { table, terminalLine } from './terminalText';
 import type { ToolVisibility } from '../core/toolRegistry/toolTypes';
 import { forApp, forModel, type Tool } from '../core/toolRegistry/toolRegistry';
@@ -119,6 +120,7 @@ export async function callCommand(
   { name, args }: { name: string; args: Record<string, unknown> },
   io: Output,
   failed: readonly FailedServer[] = [],
+  signal?: AbortSignal,
 ): Promise<number> {
   if (!hub.registry.resolve(name)) {
     const known = hub.registry.names();
@@ -127,12 +129,18 @@ export async function callCommand(
     );
   }
   // The progress line is erased by the result's own write (terminalText's onBeforeWrite).
-  const result = await hub.registry.result(
-    name,
-    args,
-    io.progress ? { onProgress: (p) => io.progress!.update(name, p) } : {},
-  );
+  let last: string | undefined;
+  const result = await hub.registry.result(name, args, {
+    onProgress: (p) => {
+      last = p.message;
+      io.progress?.update(name, p);
+    },
+    ...(signal ? { signal } : {}),
+  });
   io.out(result.text);
+  // Stopped (Ctrl+C) while the call ran as a task: where it stood, and that its server was asked to cancel it.
+  if (signal?.aborted && last && isTaskProgress(last))
+    io.err(terminalLine(`stopped while ${last}; the server was asked to cancel the task (tasks/cancel)`));
   const tool = hub.registry.get(hub.registry.resolve(name)!);
   // The app is shown by an editor; here its place is named (on stderr: stdout stays the result alone).
   if (tool?.app) io.err(terminalLine(`the tool has an app, not shown here: ${appNote(tool)}`));

@@ -55,6 +55,9 @@ import { parseWorkspaceRule } from '../core/mcp/sandbox/decision';
 /** package.json's version, set by the build (scripts/build.mjs). */
 declare const MINAGENT_VERSION: string;
 
+/** How long a stopped call may take to cancel its task at the server before the servers close. */
+const STOP_GRACE_MS = 3_000;
+
 const COMMANDS = new Set([
   'servers',
   'tools',
@@ -248,11 +251,15 @@ async function main(argv: string[]): Promise<number> {
     ...(auth ? { auth: (c, l) => auth.manager.forServer(c, l) } : {}),
   });
   const abort = new AbortController();
+  // A call that is stopping (a task being cancelled at its server) is given a moment before its server closes.
+  let stopping: Promise<unknown> | undefined;
   // Ctrl+C, a kill, or the terminal closed: the servers and their sandbox are closed first; then 130
   // (docs/FEATURES.md), or 129 when the terminal closed (SIGHUP).
   const onSignal = (signal: NodeJS.Signals) => {
     abort.abort();
-    void hub.closeAll().then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
+    void Promise.race([stopping, new Promise((r) => setTimeout(r, stopping ? STOP_GRACE_MS : 0))])
+      .then(() => hub.closeAll())
+      .then(() => process.exit(signal === 'SIGHUP' ? 129 : 130));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
   const io: Output = {
@@ -273,7 +280,8 @@ async function main(argv: string[]): Promise<number> {
       case 'tools':
         return search ? searchCommand(hub, search, args.json, io, failed) : toolsCommand(hub, args.json, io, failed);
       case 'call':
-        return await callCommand(hub, call!, io, failed);
+        stopping = callCommand(hub, call!, io, failed, abort.signal);
+        return await (stopping as Promise<number>);
       case 'resources':
         return resourcesCommand(hub, args.json, io, failed);
       case 'read':

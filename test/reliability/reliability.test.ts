@@ -9,6 +9,10 @@ import { dirname, join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { Agent } from '../../src/core/agent/agent';
 import { serversReady } from '../../src/core/chat/serversReady';
+import { ClientRequests } from '../../src/core/mcp/clientRequests/clientRequests';
+import { FolderRoots } from '../../src/core/mcp/clientRequests/roots';
+import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
+import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import type { AgentEvent } from '../../src/core/agentTypes/events';
 import { ScriptedModel, type ScriptedTurn } from '../../src/core/agent/model';
 import { describeProblem } from '../../src/core/mcp/config/describe';
@@ -66,12 +70,14 @@ async function withHub(
   fn: (run: Run) => Promise<void>,
   settings: Partial<HubSettings> = {},
   restart?: RestartPolicy,
+  clientRequests?: ClientRequests,
 ): Promise<void> {
   const sandbox = inSandbox;
   const hub = new ServerHub({
     settings: { ...DEFAULT_HUB_SETTINGS, ...settings },
     ...(restart ? { restart } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(clientRequests ? { clientRequests } : {}),
   });
   const pids = new Set<string>();
   const pending: RowInput[] = [];
@@ -832,6 +838,64 @@ describe('MCP servers (2026-07-28, HTTP)', () => {
         kept: await kept(hub, next.wentOn),
       });
     });
+  });
+});
+
+describe('Tasks (io.modelcontextprotocol/tasks)', () => {
+  const area = 'Tasks (io.modelcontextprotocol/tasks, stdio)';
+  /** A host that answers servers' requests: it declares the extension with every request. */
+  const host = () =>
+    new ClientRequests({
+      ui: new ScriptedUi(),
+      roots: new FolderRoots([ROOT]),
+      sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
+    });
+  const tasker = (name: string) => fixture(name, 'tasker.mjs', [], { env: { TASKER_POLL_MS: '100' } });
+
+  matrixTest('a task server that dies, a task that never finishes, a tasks/get answered with garbage', ({ record }) => {
+    const requests = host();
+    return withHub(
+      record,
+      [bystander(), tasker('dies'), tasker('slow'), tasker('garbage')],
+      async ({ hub, record }) => {
+        const began = Date.now();
+        const died = await turn(hub, hub.registry.wireName('vanish')!);
+        const diedIn = Date.now() - began;
+        record({
+          area,
+          fault: 'the server dies while its task runs',
+          user: [
+            seen('the server state', stateOf(hub, 'dies'), /^dies: (error: .*exited with code 3|running)/),
+            seen('ms until the call ended (call timeout 30 s)', diedIn, { atMost: 10_000 }),
+          ],
+          model: seen('the tool result', died.modelSaw, /^\{"error": "following the task failed: .+"\}$/),
+          kept: await kept(hub, died.wentOn),
+        });
+        const never = await turn(hub, hub.registry.wireName('slow.forever')!, { ttl: 600 });
+        record({
+          area,
+          fault: 'a task that never finishes (time to live 600 ms)',
+          user: seen('the server state', stateOf(hub, 'slow'), 'slow: running'),
+          model: seen(
+            'the tool result',
+            never.modelSaw,
+            '{"error": "the task did not finish within its time to live (1 s); it was given up"}',
+          ),
+          kept: await kept(hub, never.wentOn),
+        });
+        const garbled = await turn(hub, hub.registry.wireName('garbage.garbled')!);
+        record({
+          area,
+          fault: 'tasks/get answered with something that is not a task',
+          user: seen('the server state', stateOf(hub, 'garbage'), 'garbage: running'),
+          model: seen('the tool result', garbled.modelSaw, /not a task: it has no valid taskId/),
+          kept: await kept(hub, garbled.wentOn),
+        });
+      },
+      { callTimeoutMs: 30_000 },
+      undefined,
+      requests,
+    ).finally(() => requests.dispose());
   });
 });
 

@@ -20,3 +20,8 @@ const STATUS_WORDS: Record<TaskState['status'], string> = {
 export function taskProgressText(task: TaskState): string {
   return task.statusMessage ? `${STATUS_WORDS[task.status]}: ${task.statusMessage}` : STATUS_WORDS[task.status];
 }
+
+/** Whether a call's progress message is a task's state (taskProgressText). */
+export function isTaskProgress(message: string): boolean {
+  return Object.values(STATUS_WORDS).some((words) => message === words || message.startsWith(`${words}: `));
+}

@@ -86,5 +86,8 @@ export async function deactivate(): Promise<void> {
   const saved = chatSaved;
   hub = undefined;
   chatSaved = undefined;
-  await Promise.all([h?.closeAll(), saved?.().catch(() => undefined)]);
+  // The chat first: a task running in the background stays as it was kept (the next window follows it again), not
+  // ended by the connections closing here.
+  const chatDone = saved?.().catch(() => undefined);
+  await Promise.all([h?.closeAll(), chatDone]);
 }

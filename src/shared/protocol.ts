@@ -41,6 +41,18 @@ export interface ToolCard {
    * The tool's MCP App: its `ui://` resource, and once the call is done the result as the server sent it (for the app).
    */
   app?: CardApp;
+  /** The server made the call a task (the Tasks extension). */
+  task?: CardTask;
+}
+
+/** A call that became a task at its server. */
+export interface CardTask {
+  /** The server's id of the task. */
+  id: string;
+  /** The tool's own name at its server (to follow the task again after a reload). */
+  tool: string;
+  /** The user let it run on: the conversation went on, and its outcome comes as a message of its own. */
+  background?: boolean;
 }
 
 export interface CardApp {
@@ -78,6 +90,17 @@ export type TranscriptItem =
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean; cut?: boolean }
   | { kind: 'tool'; id: string; card: ToolCard }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string }
+  /** A task that ran in the background ended: what it came to (the server's words), told to the model next. */
+  | {
+      kind: 'taskOutcome';
+      id: string;
+      /** The card of the call that became the task. */
+      card: string;
+      name: string;
+      server: string;
+      status: 'done' | 'error' | 'cancelled';
+      text: string;
+    }
   /** A server's prompt, expanded: it stands for the user's message (see PromptMessageView). */
   | {
       kind: 'prompt';
@@ -266,6 +289,8 @@ export type WebviewRequest =
   | { type: 'export' }
   | { type: 'selectModel'; id: string }
   | { type: 'openResult'; callId: string }
+  /** A card's task: let it run on while the conversation goes on, or stop it (tasks/cancel). */
+  | { type: 'task'; callId: string; action: 'background' | 'stop' }
   | { type: 'setupModel' }
   /** Asks the model to go on after an answer that was cut at its output limit. */
   | { type: 'continue' }

@@ -63,6 +63,10 @@ export function parseWebviewMessage(m: unknown): WebviewMessage | undefined {
       return isId(m.id) ? { type: 'selectModel', id: m.id, requestId: m.requestId } : undefined;
     case 'openResult':
       return isId(m.callId) ? { type: 'openResult', callId: m.callId, requestId: m.requestId } : undefined;
+    case 'task':
+      return isId(m.callId) && (m.action === 'background' || m.action === 'stop')
+        ? { type: 'task', callId: m.callId, action: m.action, requestId: m.requestId }
+        : undefined;
     case 'openLink':
       return isStr(m.uri) && m.uri.length <= 2048 && /^[a-z][a-z0-9+.-]*:/i.test(m.uri)
         ? { type: 'openLink', uri: m.uri, requestId: m.requestId }
@@ -130,6 +134,7 @@ function isCard(c: unknown): c is ToolCard {
     opt(c.resources, arrayOf(isCardResource)) &&
     opt(c.title, isStr) &&
     opt(c.icon, isCardIcon) &&
+    opt(c.task, (t) => isObj(t) && isStr(t.id) && isStr(t.tool) && opt(t.background, isBool)) &&
     opt(
       c.app,
       (a) =>
@@ -153,6 +158,14 @@ export function isTranscriptItem(i: unknown): i is TranscriptItem {
       return isCard(i.card);
     case 'notice':
       return LEVELS.has(i.level as string) && isStr(i.text);
+    case 'taskOutcome':
+      return (
+        isStr(i.card) &&
+        isStr(i.name) &&
+        isStr(i.server) &&
+        ['done', 'error', 'cancelled'].includes(i.status as string) &&
+        isStr(i.text)
+      );
     case 'prompt':
       return (
         isStr(i.name) &&

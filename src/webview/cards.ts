@@ -15,6 +15,8 @@ const COLLAPSE_OVER = 600;
 
 export interface CardActions {
   approve(callId: string, decision: ApprovalDecision): void;
+  /** A task's card: let it run on in the background, or stop it. */
+  task?(callId: string, action: 'background' | 'stop'): void;
   openResult(callId: string): void;
   /** Opens the card's `index`th resource link or embedded resource. */
   openResource(callId: string, index: number): void;
@@ -31,7 +33,8 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
   head.append(el('span', 'card-name', card.name));
   if (card.title) head.append(el('span', 'card-title', card.title));
   if (card.server) head.append(el('span', 'card-server', `→ ${card.server}`));
-  head.append(el('span', 'card-status', STATUS_TEXT[card.status]));
+  const background = card.status === 'running' && card.task?.background;
+  head.append(el('span', 'card-status', background ? 'running in the background' : STATUS_TEXT[card.status]));
   if (card.durationMs !== undefined) head.append(el('span', 'card-duration', formatMs(card.durationMs)));
   root.append(head);
   if (card.approval) root.append(el('div', 'card-approval-note', card.approval));
@@ -54,6 +57,21 @@ export function renderCard(card: ToolCard, actions: CardActions): HTMLElement {
       bar.append(meter);
     }
     root.append(bar);
+  }
+
+  if (card.status === 'running' && card.task && actions.task) {
+    const buttons = el('div', 'card-task');
+    const add = (label: string, action: 'background' | 'stop') => {
+      const b = el('button', 'secondary', label);
+      b.addEventListener('click', () => {
+        b.disabled = true;
+        actions.task?.(card.callId, action);
+      });
+      buttons.append(b);
+    };
+    if (!card.task.background) add('Run in Background', 'background');
+    add('Stop Task', 'stop');
+    root.append(buttons);
   }
 
   if (card.status === 'waiting') {

@@ -35,6 +35,7 @@ const transcript = new Transcript($<HTMLDivElement>('transcript'), {
     backToInput(); // the card's buttons go with the decision: the caret returns to the input, as in Copilot Chat
   },
   openResult: (callId) => send({ type: 'openResult', callId }),
+  task: (callId, action) => send({ type: 'task', callId, action }),
   openResource: (callId, index) => send({ type: 'openResource', callId, index }),
   continueAnswer: () => send({ type: 'continue' }),
 });

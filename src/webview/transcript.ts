@@ -221,8 +221,22 @@ export class Transcript {
         return el('div', `notice ${item.level}`, item.text);
       case 'prompt':
         return renderPromptItem(item);
+      case 'taskOutcome':
+        return renderTaskOutcome(item);
     }
   }
+}
+
+const OUTCOME_WORDS = { done: 'completed', error: 'failed', cancelled: 'was cancelled' } as const;
+
+/** A task that ran in the background ended: its tool, its server, and what it came to (a server's text, as text). */
+function renderTaskOutcome(item: Extract<TranscriptItem, { kind: 'taskOutcome' }>): HTMLElement {
+  const root = el('div', `msg task-outcome status-${item.status}`);
+  root.append(
+    el('div', 'task-outcome-head', `Background task ${item.name} → ${item.server} ${OUTCOME_WORDS[item.status]}`),
+  );
+  root.append(el('pre', 'task-outcome-text', item.text));
+  return root;
 }
 
 function newChunk(): Chunk {

@@ -3,6 +3,7 @@ import { resultSources } from '../approvals/contextSources';
 import {
   errorMessage,
   pinOf,
+  type TaskControl,
   type ToolImage,
   type ToolRegistry,
   type ToolResource,
@@ -318,6 +319,8 @@ export class Agent {
       onResource: (resource: ToolResource) => resources.push(resource),
       onProgress: (p: { progress: number; total?: number; message?: string }) =>
         onEvent?.({ type: 'tool_progress', callId, ...p }),
+      onTask: (task: TaskControl) => onEvent?.({ type: 'tool_task', callId, task }),
+      onTaskEnd: (result: ToolResult) => onEvent?.({ type: 'tool_task_end', callId, result }),
       // A tool with an app: its app gets the result as the server sent it.
       ...(tool?.app ? { onResult: (r: Record<string, unknown>) => void (appResult = r) } : {}),
     };

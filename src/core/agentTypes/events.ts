@@ -1,5 +1,5 @@
-import type { ToolAnnotations, ToolImage, ToolResource } from '../toolRegistry/toolRegistry';
-import type { ToolStatus } from '../toolRegistry/toolResult';
+import type { TaskControl, ToolAnnotations, ToolImage, ToolResource } from '../toolRegistry/toolRegistry';
+import type { ToolResult, ToolStatus } from '../toolRegistry/toolResult';
 
 /** What an agent turn tells its host: each step, the events as it runs, and what it asks the user to approve. */
 
@@ -32,6 +32,10 @@ export type AgentEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  /** The server made the call a task: what the caller may do with it while it runs. */
+  | { type: 'tool_task'; callId: string; task: TaskControl }
+  /** A call sent to the background as a task ended (the step for the call came when it went). */
+  | { type: 'tool_task_end'; callId: string; result: ToolResult }
   | { type: 'notice'; message: string }
   /** The answer was cut at the model's output limit; the turn ends with what arrived. */
   | { type: 'cut' }

@@ -1,6 +1,7 @@
 import type { AppLook, CardResource, ApprovalDecision, ChatMeta, HostMessage, ToolCard } from '../../shared/protocol';
 import type { AskAnswer } from '../../shared/asks';
 import type { TakenContext } from './attachments';
+import type { Conversation } from './conversation/conversation';
 
 /** How the host reaches one chat view. */
 export type Post = (message: HostMessage) => void;
@@ -38,6 +39,11 @@ export interface ChatActions {
   viewReady?(post: Post): void;
   /** The chat's MCP Apps, per view and card (absent: cards show their text only). */
   apps?: ChatAppsActions;
+  /** Tool calls that became tasks: a card's buttons, and following a shown conversation's tasks again. */
+  tasks?: {
+    act(callId: string, action: 'background' | 'stop'): void;
+    resume(conversation: Conversation): void;
+  };
 }
 
 export interface ChatAppsActions {

@@ -28,6 +28,19 @@ export function conversationMarkdown(conversation: Conversation): string {
       case 'notice':
         out.push(`> ${item.level}: ${item.text}`, '');
         break;
+      case 'taskOutcome': {
+        // A server's text: fenced longer than any run of backticks in it.
+        const fence = '`'.repeat(Math.max(3, ...[...item.text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+        out.push(
+          `### Background task \`${item.name}\` (server ${item.server}): ${item.status}`,
+          '',
+          fence,
+          item.text,
+          fence,
+          '',
+        );
+        break;
+      }
       case 'prompt':
         out.push(`## You: prompt \`/${item.name}\` (server ${item.server})`, '');
         for (const m of item.messages)

@@ -75,6 +75,8 @@ export class ChatRouter implements Disposable {
     this.listener?.dispose();
     this.conversation = c;
     this.listener = c.onDidChange((change) => this.broadcast(change));
+    // Tasks that ran in the background when it was last kept are followed again.
+    this.actions.tasks?.resume(c);
   }
 
   /** The current conversation, once it is loaded. */
@@ -184,6 +186,9 @@ export class ChatRouter implements Disposable {
       }
       case 'setupModel':
         return this.actions.setupModel();
+      case 'task':
+        if (!this.actions.tasks) throw new Error('this chat follows no tasks');
+        return this.actions.tasks.act(message.callId, message.action);
       case 'openResource': {
         const item = (await this.current()).find(message.callId);
         const resource = item?.kind === 'tool' ? item.card.resources?.[message.index] : undefined;

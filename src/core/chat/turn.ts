@@ -1,9 +1,9 @@
-import type { ToolStatus } from '../toolRegistry/toolResult';
+import type { ToolResult, ToolStatus } from '../toolRegistry/toolResult';
 import { searchCardLines } from '../toolSearch/searchCard';
 import { Agent } from '../agent/agent';
 import type { AgentEvent, ApprovalRequest, Step } from '../agentTypes/events';
 import type { ChatModel } from '../agent/model';
-import { errorMessage, type ToolRegistry } from '../toolRegistry/toolRegistry';
+import { errorMessage, type TaskControl, type ToolRegistry } from '../toolRegistry/toolRegistry';
 import type { ToolOffer } from '../toolSearch/toolOffer';
 import { deferralSwitch, watchedOffer } from './deferralNotice';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
@@ -14,8 +14,15 @@ import { withContext, type TakenContext } from './attachments';
 import type { Conversation } from './conversation/conversation';
 import type { PromptInput } from './prompts';
 
-/** What the user sent: a message, or a server's prompt expanded into messages. */
-export type TurnInput = string | PromptInput;
+/**
+ * What starts a turn: the user's message, a server's prompt expanded into messages, or the outcome of a task that ran
+ * in the background (its transcript item, and what the model reads of it).
+ */
+export type TurnInput = string | PromptInput | TaskOutcomeInput;
+
+export interface TaskOutcomeInput {
+  taskOutcome: { item: Extract<TranscriptItem, { kind: 'taskOutcome' }>; message: string };
+}
 
 /** Raster images only (an SVG could carry script), at most about 1.5 MB each. */
 const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
@@ -48,6 +55,16 @@ export interface TurnHost {
   askNote?(req: ApprovalRequest): string | undefined;
   /** Asks the user; the request's callId is the card's item id. Resolves false when `signal` aborts. */
   ask(req: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+  /** The chat's tool calls that became tasks (absent: a task is waited for, as the CLI does). */
+  tasks?: TurnTasks;
+}
+
+/** What a turn tells of its calls that became tasks (ChatTasks). */
+export interface TurnTasks {
+  started(conversation: Conversation, cardId: string, control: TaskControl): void;
+  ended(conversation: Conversation, cardId: string, result: ToolResult): void;
+  /** Whether the card's call went to the background (its card stays running until its outcome). */
+  inBackground(conversation: Conversation, cardId: string): boolean;
 }
 
 /** Why a turn ended before its answer; shown in the transcript. */
@@ -143,12 +160,14 @@ export class Turn {
   private async run(): Promise<TurnOutcome> {
     const c = this.conversation;
     const input = this.input;
-    const shownId = c.newId(typeof input === 'string' ? 'u' : 'p');
+    const outcome = typeof input === 'object' && 'taskOutcome' in input ? input.taskOutcome : undefined;
+    const shownId = outcome ? outcome.item.id : c.newId(typeof input === 'string' ? 'u' : 'p');
     const modelName = this.host.modelName?.();
     const asked = modelName ? { model: modelName } : {};
-    const switched = modelSwitch(c.items, modelName);
+    const switched = outcome ? undefined : modelSwitch(c.items, modelName);
     const switchId = switched ? this.notice('info', switched) : undefined;
-    if (typeof input === 'string')
+    if (outcome) c.append(outcome.item);
+    else if (typeof input === 'string')
       c.append({
         kind: 'user',
         id: shownId,
@@ -156,7 +175,7 @@ export class Turn {
         ...(this.attached ? { attachments: this.attached.labels } : {}),
         ...asked,
       });
-    else
+    else if ('prompt' in input)
       c.append({
         kind: 'prompt',
         id: shownId,
@@ -197,7 +216,13 @@ export class Turn {
       ...(this.host.whyUnavailable ? { whyUnavailable: (name: string) => this.host.whyUnavailable?.(name) } : {}),
     });
     try {
-      const result = await agent.run(typeof input === 'string' ? withContext(input, this.attached) : input.messages, {
+      const sent =
+        typeof input === 'string'
+          ? withContext(input, this.attached)
+          : 'taskOutcome' in input
+            ? input.taskOutcome.message
+            : input.messages;
+      const result = await agent.run(sent, {
         signal: this.signal,
         history: c.messages,
         onEvent: (e) => this.onEvent(e),
@@ -223,6 +248,8 @@ export class Turn {
       this.endStreaming();
       for (const id of this.cards.values()) {
         const item = c.find(id);
+        // A call the user let run on in the background is not this turn's to end.
+        if (item?.kind === 'tool' && item.card.task?.background) continue;
         if (item?.kind === 'tool' && (item.card.status === 'running' || item.card.status === 'waiting'))
           c.update({ ...item, card: { ...item.card, status: 'cancelled' } });
       }
@@ -255,6 +282,16 @@ export class Turn {
         this.endStreaming();
         this.startCard(e);
         break;
+      case 'tool_task': {
+        const id = this.cards.get(e.callId);
+        if (id) this.host.tasks?.started(c, id, e.task);
+        break;
+      }
+      case 'tool_task_end': {
+        const id = this.cards.get(e.callId);
+        if (id) this.host.tasks?.ended(c, id, e.result);
+        break;
+      }
       case 'tool_progress':
         this.updateCard(this.cards.get(e.callId), (card) => ({
           ...card,
@@ -312,6 +349,8 @@ export class Turn {
   private finishCard(tool: NonNullable<Step['tool']>): void {
     const id = this.cards.get(tool.callId);
     if (!id) return;
+    // It runs on in the background: its card stays running until its outcome comes (ChatTasks.ended).
+    if (this.host.tasks?.inBackground(this.conversation, id)) return;
     this.conversation.setFullResult(id, tool.result);
     const status = CARD_STATUS[tool.status];
     const shown = tool.result.length > VIEW_RESULT_CHARS ? tool.result.slice(0, VIEW_RESULT_CHARS) : tool.result;

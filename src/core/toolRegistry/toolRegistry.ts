@@ -56,6 +56,22 @@ export interface ToolCallOptions {
   onProgress?: (progress: ToolProgress) => void;
   /** The result as the server sent it (MCP `CallToolResult`), for a tool's app; the string is still returned. */
   onResult?: (result: Record<string, unknown>) => void;
+  /** The server made the call a task (the Tasks extension): what the caller may do with it while it runs. */
+  onTask?: (task: TaskControl) => void;
+  /** A task the caller let run in the background ended: its outcome (the call itself returned when it went). */
+  onTaskEnd?: (result: ToolResult) => void;
+}
+
+/** A call that became a task, while it runs. */
+export interface TaskControl {
+  /** The server's id of the task. */
+  id: string;
+  /** The tool's own name at its server. */
+  tool: string;
+  /** The call returns now (the model is told the task runs on); the outcome comes to onTaskEnd. */
+  background(): void;
+  /** Cancels the task at its server (tasks/cancel). */
+  stop(): void;
 }
 
 /**

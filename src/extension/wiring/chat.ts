@@ -5,6 +5,7 @@ import { FileConversationStore } from '../../core/chat/conversation/fileConversa
 import type { LegacyConversation } from '../../core/chat/conversation/legacy';
 import { ChatPrompts } from '../../core/chat/prompts';
 import { ChatRouter } from '../../core/chat/router';
+import { ChatTasks } from '../../core/chat/chatTasks';
 import { TurnRunner } from '../../core/chat/turns';
 import { taggedLogger } from '../../core/base/logger';
 import type { ServerHub } from '../../core/mcp/hub/serverHub';
@@ -47,10 +48,18 @@ export function startChat(
   const approvals = new Approvals(hub, context.workspaceState);
   const tools = new ToolSelection(hub, switches, pins);
   tree.showLoaded(() => tools.loaded());
-  const runner = new TurnRunner(
-    vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons),
-  );
+  const turnHost = vscodeTurnHost(hub, models, tools, approvals, serverAsks.clientRequests.userWait, icons);
+  const runner = new TurnRunner(turnHost);
   const store = conversationStore(context, taggedLogger(log, 'chat'));
+  // Tool calls that became tasks: let run in the background, told to the model when they end, followed after a reload.
+  const tasks = new ChatTasks({
+    resume: (server, tool, taskId, options) => hub.resumeTask(server, tool, taskId, options),
+    start: (c, input) => runner.start(c, input),
+    busy: (c) => runner.busy(c),
+    onDidChangeBusy: (listener) => runner.onDidChangeBusy(listener),
+    save: (c) => store.save(c).catch((err: Error) => log.error(`chat: saving the conversation failed: ${err.message}`)),
+  });
+  turnHost.tasks = tasks;
   const { attachments, docs } = activateResources(
     context.subscriptions,
     hub,
@@ -82,7 +91,7 @@ export function startChat(
   const chat = new ChatRouter(
     store,
     runner,
-    { ...actions, ...serverAsks.chatActions, apps: apps.actions },
+    { ...actions, ...serverAsks.chatActions, apps: apps.actions, tasks },
     taggedLogger(log, 'chat'),
     new ChatPrompts(hub.catalog),
   );
@@ -114,6 +123,7 @@ export function startChat(
   );
   context.subscriptions.push(
     tools,
+    tasks,
     runner,
     chat,
     panels,
@@ -160,7 +170,10 @@ export function startChat(
     }),
     tools.onDidChangeLoaded(() => tree.refresh()),
   );
-  return () => store.settled();
+  return () => {
+    tasks.suspend();
+    return store.settled();
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
-import { accessorOf, mapIncoming } from './era';
+import { accessorOf } from '../../base/accessors';
+import { mapIncoming } from './era';
 
 /** What a call whose response stream was cut reads (the model, the user): at once, not after the call's timeout. */
 export const CUT_STREAM_MESSAGE =

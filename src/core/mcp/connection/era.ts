@@ -9,6 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../../auth/signInErrors';
+import { accessorOf } from '../../base/accessors';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type { EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
@@ -302,13 +303,4 @@ export function mapIncoming(transport: Transport, map: (message: JSONRPCMessage)
     },
   });
   return transport;
-}
-
-/** The get/set pair of an accessor property (an earlier wrapper's), if `key` is one. */
-export function accessorOf(target: object, key: string): PropertyDescriptor | undefined {
-  for (let o: object | null = target; o; o = Object.getPrototypeOf(o) as object | null) {
-    const d = Object.getOwnPropertyDescriptor(o, key);
-    if (d) return d.get && d.set ? d : undefined;
-  }
-  return undefined;
 }

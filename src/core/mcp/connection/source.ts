@@ -2,6 +2,7 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  type CallToolResult,
   type Client,
   type Tool as RemoteTool,
 } from '@modelcontextprotocol/client';
@@ -30,10 +31,8 @@ import { presentResult, sendToolCall } from '../tools/toolCall';
 import { listCheckedTools, type ToolProblem } from '../tools/toolList';
 import { withValidParamHeaders } from '../tools/paramHeaders';
 import { mismatchNote } from '../tools/outputCheck';
-import { followTask, type TaskEnd } from '../tasks/taskDriver';
-import { taskHandleOf, taskProgressText } from '../tasks/taskHandle';
-import type { TaskState } from '../tasks/taskWire';
-import { taskRequestsOf } from '../tasks/taskTransport';
+import { resumeTask, runTask, type TaskSession } from '../tasks/taskCall';
+import { taskHandleOf } from '../tasks/taskHandle';
 import { ProcessTransport } from '../transport/processTransport';
 import { SpawnError } from '../transport/spawnError';
 import { ConnectTimeout } from './connectLimit';
@@ -327,25 +326,13 @@ export class McpToolSource {
     if (!client || this.currentState.kind !== 'running') return failed(this.notRunning());
     if (options.signal?.aborted) return failed('cancelled', 'cancelled');
     try {
-      let result = await this.connector.afterSignIn(() =>
+      const result = await this.connector.afterSignIn(() =>
         sendToolCall(client, remoteName, args, options, this.callTimeoutMs, this.headerDefinition(remoteName)),
       );
       // The server made the call a task (the Tasks extension): followed to its end, its outcome is the call's.
       const handle = taskHandleOf(result);
-      if (handle) {
-        const end = await this.followTask(client, handle, options);
-        if (end.kind === 'failed') return failed(end.message);
-        if (end.kind === 'cancelled') return failed(end.message, 'cancelled');
-        result = end.result;
-      }
-      const presented = presentResult(
-        result,
-        options,
-        this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars,
-        this.name,
-      );
-      const mismatch = result.isError ? undefined : await this.outputMismatch(remoteName, result.structuredContent);
-      return mismatch ? { ...presented, text: `${presented.text}\n${mismatch}` } : presented;
+      if (handle) return await runTask(this.taskSession(client), remoteName, handle, options);
+      return await this.present(remoteName, result, options);
     } catch (err) {
       if (options.signal?.aborted) return failed('cancelled', 'cancelled');
       // Its owner ended the session (a restart, a stop): the call was cancelled, the server did not fail.
@@ -354,40 +341,39 @@ export class McpToolSource {
     }
   }
 
-  /**
-   * Follows a call that became a task: each state reaches the call's progress (its card, the CLI's line), its input
-   * requests go to the same cards as the server's own requests, and Stop cancels it at the server.
-   */
-  private followTask(
-    client: Client,
-    handle: TaskState | { invalid: string },
-    options: ToolCallOptions,
-  ): Promise<TaskEnd> {
-    if ('invalid' in handle)
-      return Promise.resolve({
-        kind: 'failed',
-        message: `server "${this.name}" answered with a task handle that is not a task: ${handle.invalid}`,
-      });
-    const requests = taskRequestsOf(client);
+  /** A result as the registry returns it: presented, and checked against the tool's outputSchema. */
+  private async present(remoteName: string, result: CallToolResult, options: ToolCallOptions): Promise<ToolResult> {
+    const presented = presentResult(
+      result,
+      options,
+      this.options.maxOutputChars ?? DEFAULT_HUB_SETTINGS.maxOutputChars,
+      this.name,
+    );
+    const mismatch = result.isError ? undefined : await this.outputMismatch(remoteName, result.structuredContent);
+    return mismatch ? { ...presented, text: `${presented.text}\n${mismatch}` } : presented;
+  }
+
+  /** What a call that became a task needs of this session (taskCall.ts). */
+  private taskSession(client: Client): TaskSession {
     const host = this.options.clientRequests;
-    if (!requests)
-      return Promise.resolve({
-        kind: 'failed',
-        message: 'the call became a task, which this connection cannot follow',
-      });
-    let looks = 0;
-    return followTask(handle, {
+    return {
       server: this.name,
-      requests,
+      client,
       timeoutMs: this.callTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      onState: (task) => options.onProgress?.({ progress: ++looks, message: taskProgressText(task) }),
-      answerInput: (request, signal) =>
-        host?.answerInput
-          ? host.answerInput(client, request, signal)
-          : Promise.reject(new Error('this host answers no requests of servers')),
+      ...(host?.answerInput ? { answerInput: host.answerInput.bind(host) } : {}),
       log: this.log,
-    });
+      present: (remoteName, result, options) => this.present(remoteName, result, options),
+    };
+  }
+
+  /**
+   * Follows again, by its id, a task that ran in the background (the window reloaded meanwhile): to its end, as any
+   * task; never rejects.
+   */
+  async resumeTask(remoteName: string, taskId: string, options: ToolCallOptions = {}): Promise<ToolResult> {
+    const client = this.connector.client;
+    if (!client || this.currentState.kind !== 'running') return failed(this.notRunning());
+    return resumeTask(this.taskSession(client), remoteName, taskId, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Emitter } from '../../base/event';
 import { silentLogger, taggedLogger, type Logger } from '../../base/logger';
-import { ToolRegistry } from '../../toolRegistry/toolRegistry';
+import { ToolRegistry, type ToolCallOptions } from '../../toolRegistry/toolRegistry';
+import { failed, type ToolResult } from '../../toolRegistry/toolResult';
 import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../config/hubSettings';
 import type { ConfigProblem, ServerConfig } from '../config/serverConfig';
 import { OutputChecker } from '../tools/outputCheck';
@@ -28,6 +29,9 @@ export { failureText } from './serverInfo';
  * registry whose names depend on settings order only, never on who answered first. Its other parts
  * are in hub/: call routing, the merged tool names, the infos the UI reads.
  */
+/** How long a task to follow again waits for its server's entry to be read (a window reloading). */
+const RESUME_WAIT_MS = 30_000;
+
 export class ServerHub {
   readonly registry = new ToolRegistry();
   private readonly entries = new Map<string, ServerEntry>();
@@ -129,6 +133,38 @@ export class ServerHub {
       if (!pending.length) return;
       await Promise.allSettled(pending);
     }
+  }
+
+  /**
+   * Follows again a task that ran in the background (see McpToolSource.resumeTask), once the server has started;
+   * never rejects.
+   */
+  async resumeTask(
+    server: string,
+    remoteName: string,
+    taskId: string,
+    options: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    // Right after a reload the servers may not be read yet: the entry is waited for a while.
+    if (!this.entries.has(server))
+      await new Promise<void>((resolve) => {
+        const listener = this.onDidChangeServers(() => {
+          if (this.entries.has(server)) done();
+        });
+        const timer = setTimeout(() => done(), RESUME_WAIT_MS);
+        const done = () => {
+          clearTimeout(timer);
+          listener.dispose();
+          resolve();
+        };
+      });
+    await this.whenIdle();
+    const source = this.entries.get(server)?.source;
+    if (!source)
+      return failed(
+        `server "${server}" is not configured any more; its task ${JSON.stringify(taskId)} is not followed`,
+      );
+    return source.resumeTask(remoteName, taskId, options);
   }
 
   /** Lists again, on every running server, each list whose TTL ran out; never rejects. */

@@ -71,7 +71,8 @@ export async function followTask(handle: TaskState, follow: TaskFollow): Promise
         }
       }
     }
-    if (task.ttlMs !== null && now() > began + task.ttlMs)
+    // Counted from the task's own creation (a task followed again after a reload learns it from its first tasks/get).
+    if (task.ttlMs !== null && now() > (Date.parse(task.createdAt ?? '') || began) + task.ttlMs)
       return {
         kind: 'failed',
         message: `the task did not finish within its time to live (${Math.round(task.ttlMs / 1000)} s); it was given up`,

@@ -25,3 +25,12 @@ export function taskProgressText(task: TaskState): string {
 export function isTaskProgress(message: string): boolean {
   return Object.values(STATUS_WORDS).some((words) => message === words || message.startsWith(`${words}: `));
 }
+
+/** What the model reads of a call the user let run on as a task: it runs, and its outcome comes later. */
+export function backgroundNote(taskId: string): string {
+  return JSON.stringify({
+    task: taskId,
+    status: 'running in the background',
+    note: 'The user let this call run on as a task. Its outcome will come in a later message of this conversation.',
+  });
+}

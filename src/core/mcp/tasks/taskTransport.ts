@@ -1,5 +1,5 @@
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { accessorOf } from '../connection/era';
+import { accessorOf } from '../../base/accessors';
 import { TASK_HANDLE_META } from './taskWire';
 
 /** Sends one of the extension's requests (tasks/get, tasks/update, tasks/cancel) and resolves with its result. */

@@ -13,7 +13,7 @@ import { MemoryGrants } from '../../src/core/mcp/clientRequests/sampling';
 import { ServerHub } from '../../src/core/mcp/hub/serverHub';
 import type { ToolProgress } from '../../src/core/toolRegistry/toolRegistry';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
-import { fixture, ROOT } from '../helpers';
+import { fixture, httpFixtureWithMethods, ROOT } from '../helpers';
 
 const log = join(mkdtempSync(join(tmpdir(), 'minagent-tasks-')), 'tasker.log');
 const seen = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
@@ -98,5 +98,27 @@ test('without the extension declared (a host that answers no requests), the serv
     assert.match(await hub.registry.call('build', {}), /Missing required client capability/);
   } finally {
     await hub.closeAll();
+  }
+});
+
+test('over Streamable HTTP: the same task followed to its result, each task request routed by its Mcp-Name', async () => {
+  const { url, methods, child } = await httpFixtureWithMethods('tasker.mjs', ['--http'], { TASKER_POLL_MS: '100' });
+  const requests = new ClientRequests({
+    ui: new ScriptedUi(),
+    roots: new FolderRoots([ROOT]),
+    sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
+  });
+  const hub = new ServerHub({ clientRequests: requests });
+  try {
+    hub.reconcile([{ name: 'remote', type: 'http', url, headers: {}, autoApprove: [] }]);
+    await hub.whenIdle();
+    assert.equal(await hub.registry.call('build', { ms: 400, steps: 2 }), 'built in 0.4 s');
+    const routed = methods.filter((m) => m.startsWith('tasks/get mcp-name '));
+    assert.ok(routed.length >= 2, methods.join('\n'));
+    for (const line of routed) assert.match(line, /^tasks\/get mcp-name (task-\d+-build) taskId \1$/);
+  } finally {
+    await hub.closeAll();
+    requests.dispose();
+    child.stdin!.end();
   }
 });

@@ -70,7 +70,7 @@ describe('tools that become tasks', { timeout: 60_000 }, () => {
       seen().some((l) => /^cancelled task-\d+-build$/.test(l)),
       'the server got tasks/cancel',
     );
-    assert.ok(!seen().includes('got notifications/cancelled'), 'no notifications/cancelled for a task');
+    assert.ok(!seen().some((l) => l.startsWith('cancelled request')), 'no notifications/cancelled for a task');
   });
 
   test('a task that fails, never ends, gets garbage or loses its server: the call says which', async () => {
@@ -120,5 +120,41 @@ test('over Streamable HTTP: the same task followed to its result, each task requ
     await hub.closeAll();
     requests.dispose();
     child.stdin!.end();
+  }
+});
+
+test('where the server sends notifications/tasks, they move the task on between polls (a 10-s poll interval)', async () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    const env = { TASKER_POLL_MS: '10000', TASKER_NOTIFY: '1' };
+    const http = transport === 'http' ? await httpFixtureWithMethods('tasker.mjs', ['--http'], env) : undefined;
+    const logFile = join(mkdtempSync(join(tmpdir(), 'minagent-tasks-notify-')), 'tasker.log');
+    const requests = new ClientRequests({
+      ui: new ScriptedUi(),
+      roots: new FolderRoots([ROOT]),
+      sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
+    });
+    const hub = new ServerHub({ clientRequests: requests });
+    try {
+      hub.reconcile([
+        http
+          ? { name: 'remote', type: 'http', url: http.url, headers: {}, autoApprove: [] }
+          : fixture('tasker', 'tasker.mjs', [], { env: { ...env, TASKER_LOG: logFile } }),
+      ]);
+      await hub.whenIdle();
+      const began = Date.now();
+      assert.equal(await hub.registry.call('build', { ms: 600, steps: 2 }), 'built in 0.6 s', transport);
+      assert.ok(Date.now() - began < 5_000, `${transport}: notified, not polled (${Date.now() - began} ms)`);
+      const lines = http ? http.methods : readFileSync(logFile, 'utf8').split('\n');
+      assert.ok(lines.includes('got subscriptions/listen'), `${transport}: listened`);
+      assert.ok(
+        lines.some((l) => /^notified task-\d+-build completed$/.test(l)),
+        `${transport}: notified`,
+      );
+      assert.ok(!lines.includes('got tasks/get'), `${transport}: not polled`);
+    } finally {
+      await hub.closeAll();
+      requests.dispose();
+      http?.child.stdin!.end();
+    }
   }
 });

@@ -2,8 +2,20 @@ import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/cl
 import { accessorOf } from '../../base/accessors';
 import { TASK_HANDLE_META } from './taskWire';
 
+/** Where an acknowledgement names the listen it answers. */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
 /** Sends one of the extension's requests (tasks/get, tasks/update, tasks/cancel) and resolves with its result. */
 export interface TaskRequests {
+  /**
+   * Listens for a task's notifications/tasks (subscriptions/listen with its id): resolves with whether the server
+   * agreed (its acknowledgement names the task); `onTask` gets each notification's task, unparsed. Dispose ends it.
+   */
+  listen(
+    taskId: string,
+    onTask: (raw: unknown) => void,
+    timeoutMs: number,
+  ): { agreed: Promise<boolean>; dispose(): void };
   request(
     method: string,
     params: Record<string, unknown>,
@@ -49,7 +61,8 @@ export function taskTransport(client: Client, transport: Transport): Transport {
   const inner = accessorOf(transport, 'onmessage');
   let handler: Transport['onmessage'];
   const receive = (message: JSONRPCMessage, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]) => {
-    const m = message as { id?: string | number; method?: string; result?: unknown; error?: unknown };
+    const m = message as { id?: string | number; method?: string; params?: unknown; result?: unknown; error?: unknown };
+    if (m.method !== undefined && m.id === undefined && taskNotice(m.method, m.params)) return;
     if (m.method === undefined && m.id !== undefined) {
       const raw = typeof m.id === 'string' ? pending.get(m.id) : undefined;
       if (raw) {
@@ -82,6 +95,23 @@ export function taskTransport(client: Client, transport: Transport): Transport {
       inner?.set?.call(transport, h ? receive : undefined);
     },
   });
+  /** Listens by their request id: the acknowledgement's waiter and the task's notifications. */
+  const listens = new Map<string, { taskId: string; acked(agreed: boolean): void; onTask(raw: unknown): void }>();
+  /** Consumes an acknowledgement of one of these listens, and notifications/tasks of a listened task. */
+  const taskNotice = (method: string, params: unknown): boolean => {
+    if (!isObject(params)) return false;
+    if (method === 'notifications/subscriptions/acknowledged') {
+      const id = isObject(params._meta) ? params._meta[SUBSCRIPTION_ID] : undefined;
+      const listen = typeof id === 'string' ? listens.get(id) : undefined;
+      if (!listen) return false;
+      const honored = isObject(params.notifications) ? params.notifications.taskIds : undefined;
+      listen.acked(Array.isArray(honored) && honored.includes(listen.taskId));
+      return true;
+    }
+    if (method !== 'notifications/tasks') return false;
+    for (const listen of listens.values()) if (listen.taskId === params.taskId) listen.onTask(params);
+    return true;
+  };
   const closeAll = (why: string) => {
     for (const p of pending.values()) p.reject(new TaskRequestError(why));
     pending.clear();
@@ -110,14 +140,47 @@ export function taskTransport(client: Client, transport: Transport): Transport {
     if (m.method === 'tools/call' && m.id !== undefined) calls.add(m.id);
     return send(message, options);
   };
+  const envelope = () =>
+    (client as unknown as { _outboundMetaEnvelope?(): Record<string, unknown> | undefined })._outboundMetaEnvelope?.();
   channels.set(client, {
+    listen: (taskId, onTask, timeoutMs) => {
+      const id = `minagent-task-${next++}`;
+      const stream = new AbortController();
+      let acked: (agreed: boolean) => void = () => undefined;
+      const agreed = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        acked = (ok) => {
+          clearTimeout(timer);
+          resolve(ok);
+        };
+      });
+      listens.set(id, { taskId, acked: (ok) => acked(ok), onTask });
+      // Its answer (the server closing it, or refusing it) is consumed like any request of the extension's.
+      pending.set(id, { resolve: () => acked(false), reject: () => acked(false) });
+      const meta = envelope();
+      const body = {
+        jsonrpc: '2.0' as const,
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, ...(meta ? { _meta: meta } : {}) },
+      };
+      send(body, { requestSignal: stream.signal }).catch(() => acked(false));
+      return {
+        agreed,
+        dispose: () => {
+          if (!listens.delete(id)) return;
+          pending.delete(id);
+          acked(false);
+          stream.abort();
+          send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }).catch(() => undefined);
+        },
+      };
+    },
     request: (method, params, timeoutMs, signal) =>
       new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(new TaskRequestError('cancelled'));
         const id = `minagent-task-${next++}`;
-        const envelope = (
-          client as unknown as { _outboundMetaEnvelope?(): Record<string, unknown> | undefined }
-        )._outboundMetaEnvelope?.();
+        const meta = envelope();
         let onAbort: (() => void) | undefined;
         const timer = setTimeout(
           () => settle(() => reject(new TaskRequestError(`${method} timed out after ${timeoutMs} ms`))),
@@ -139,7 +202,7 @@ export function taskTransport(client: Client, transport: Transport): Transport {
           jsonrpc: '2.0' as const,
           id,
           method,
-          params: { ...params, ...(envelope ? { _meta: envelope } : {}) },
+          params: { ...params, ...(meta ? { _meta: meta } : {}) },
         };
         send(body).catch((err: unknown) =>
           settle(() => reject(new TaskRequestError(err instanceof Error ? err.message : String(err)))),

@@ -15,16 +15,21 @@ import type { ToolProgress } from '../../src/core/toolRegistry/toolRegistry';
 import { EchoModel, ScriptedUi } from '../clientRequestsUi';
 import { fixture, httpFixtureWithMethods, ROOT } from '../helpers';
 
+/** A host that answers servers' requests (so it declares the Tasks extension), with a scripted user. */
+function answering(ui = new ScriptedUi()): ClientRequests {
+  return new ClientRequests({
+    ui,
+    roots: new FolderRoots([ROOT]),
+    sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
+  });
+}
+
 const log = join(mkdtempSync(join(tmpdir(), 'minagent-tasks-')), 'tasker.log');
 const seen = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
 
 describe('tools that become tasks', { timeout: 60_000 }, () => {
   const ui = new ScriptedUi();
-  const requests = new ClientRequests({
-    ui,
-    roots: new FolderRoots([ROOT]),
-    sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
-  });
+  const requests = answering(ui);
   const hub = new ServerHub({ clientRequests: requests });
   const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
     hub.registry.result(name, args, options);
@@ -103,11 +108,7 @@ test('without the extension declared (a host that answers no requests), the serv
 
 test('over Streamable HTTP: the same task followed to its result, each task request routed by its Mcp-Name', async () => {
   const { url, methods, child } = await httpFixtureWithMethods('tasker.mjs', ['--http'], { TASKER_POLL_MS: '100' });
-  const requests = new ClientRequests({
-    ui: new ScriptedUi(),
-    roots: new FolderRoots([ROOT]),
-    sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
-  });
+  const requests = answering();
   const hub = new ServerHub({ clientRequests: requests });
   try {
     hub.reconcile([{ name: 'remote', type: 'http', url, headers: {}, autoApprove: [] }]);
@@ -128,11 +129,7 @@ test('where the server sends notifications/tasks, they move the task on between 
     const env = { TASKER_POLL_MS: '10000', TASKER_NOTIFY: '1' };
     const http = transport === 'http' ? await httpFixtureWithMethods('tasker.mjs', ['--http'], env) : undefined;
     const logFile = join(mkdtempSync(join(tmpdir(), 'minagent-tasks-notify-')), 'tasker.log');
-    const requests = new ClientRequests({
-      ui: new ScriptedUi(),
-      roots: new FolderRoots([ROOT]),
-      sampling: { model: async () => new EchoModel(() => 'x'), maxTokens: () => 100, grants: new MemoryGrants() },
-    });
+    const requests = answering();
     const hub = new ServerHub({ clientRequests: requests });
     try {
       hub.reconcile([
@@ -154,7 +151,7 @@ test('where the server sends notifications/tasks, they move the task on between 
     } finally {
       await hub.closeAll();
       requests.dispose();
-      http?.child.stdin!.end();
+      http?.child.stdin?.end();
     }
   }
 });

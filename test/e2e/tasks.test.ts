@@ -23,7 +23,7 @@ describe('long-running tool calls (tasks) in VS Code', () => {
       await inMockChat(
         'tasks',
         settings,
-        (rows) => rows.some((r) => /^tasker\b.*7 tools/.test(r)),
+        (rows) => rows.some((r) => /^tasker\b.*8 tools/.test(r)),
         async ({ w, chat: first }) => {
           let chat = first;
           const stage = staged('tasks', () => w);

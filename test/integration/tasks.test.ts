@@ -89,6 +89,11 @@ describe('tools that become tasks', { timeout: 60_000 }, () => {
       /server \\"tasker\\" answered tasks\/get with something that is not a task: it has no valid taskId/,
     );
     assert.equal(await hub.registry.call('plain', {}), 'plain answer', 'a plain result is as before');
+    assert.equal(
+      await hub.registry.call('forged', {}),
+      'honest answer',
+      'attack: a task handle a server writes into an ordinary result is not taken for one',
+    );
     const began = Date.now();
     assert.match(await hub.registry.call('vanish', {}), /^\{"error":"following the task failed: .+"\}$/);
     assert.ok(Date.now() - began < 10_000, 'the server’s end ends the call, not the call timeout');

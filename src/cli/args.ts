@@ -64,6 +64,8 @@ commands:
   read URI [--server S]   print a resource (--server when more than one server has it)
   prompts [--json]        every server's prompts, named like tools (server.name after a clash)
   prompt NAME [JSON]      print a prompt's messages; arguments as a JSON object of strings
+  skills [--json]         every server's skills (server/name, description, files)
+  skill NAME              print a skill's SKILL.md, checked against its entry (SERVER/NAME after a clash)
   login NAME              sign in to an HTTP server that needs OAuth (prints the address to open)
   logout NAME             forget the server's OAuth tokens
   registry search [QUERY] [--registry URL] [--json]

@@ -43,6 +43,7 @@ import {
   readCommand,
   resourcesCommand,
 } from './featureCommands';
+import { skillCommand, skillsCommand } from './skillCommands';
 import { parseSearchInput, searchCommand, type SearchInput } from './searchCommand';
 import { cliAuth, SIGN_IN_MODES, signInMode, type CliAuth } from './signIn';
 import { loginCommand, logoutCommand, signInHints } from './loginCommands';
@@ -67,6 +68,8 @@ const COMMANDS = new Set([
   'read',
   'prompts',
   'prompt',
+  'skills',
+  'skill',
   'login',
   'logout',
   'registry',
@@ -288,6 +291,10 @@ async function main(argv: string[]): Promise<number> {
         return await readCommand(hub, read!, args.json, io, failed);
       case 'prompts':
         return promptsCommand(hub, args.json, io, failed);
+      case 'skills':
+        return skillsCommand(hub, args.json, io, failed);
+      case 'skill':
+        return await skillCommand(hub, args.positionals[0], io);
       case 'prompt':
         return await promptCommand(hub, prompt!, args.json, io, failed);
       default: {

@@ -136,7 +136,8 @@ export function sandboxLook(item: vscode.TreeItem, lines: string[], info: Server
   if (info.sandbox) {
     if (info.state.kind === 'running' && isCheckMark(item))
       item.iconPath = new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed'));
-    else item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
+    else if (!(info.state.kind === 'error' && info.state.noSandbox))
+      item.description = item.description ? `${String(item.description)} · sandboxed` : 'sandboxed';
     // One paragraph a line: Markdown joins lines that no blank line separates.
     for (const line of describePolicy(info.sandbox)) lines.push('', markdownText(line));
     // Failed in a sandbox: its row offers the entry's sandbox settings (the sandbox may be why).

@@ -355,7 +355,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
       }
       case 'error':
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        item.description = 'error';
+        // A server this machine cannot sandbox did not fail: it was not started (its child row says why).
+        item.description = state.noSandbox ? 'not started: no sandbox' : 'error';
         lines.push('', markdownText(failureText(info)));
         break;
       case 'signIn':

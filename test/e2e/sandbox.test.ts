@@ -332,7 +332,8 @@ describe('a machine that cannot sandbox', () => {
             );
             // Once per server: one row each, no failed start to read, and the servers not started without one.
             assert.ok(
-              rows.some((r) => /^intruder\b.*error/.test(r)) && rows.some((r) => /^needy\b.*error/.test(r)),
+              rows.some((r) => /^intruder\b.*not started: no sandbox$/.test(r)) &&
+                rows.some((r) => /^needy\b.*not started: no sandbox$/.test(r)),
               rows.join('\n'),
             );
             assert.ok(

@@ -13,9 +13,10 @@ import { answerSampling, type SamplingDeps } from './sampling';
 import type { ClientRequestUi } from './ui';
 import { APPS_CAPABILITY } from '../../apps/appMeta';
 import { TASKS_EXTENSION } from '../tasks/taskWire';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 
-/** The Tasks extension, declared as its specification says: an empty object. */
-const TASKS_CAPABILITY = { [TASKS_EXTENSION]: {} };
+/** The Tasks and Skills extensions, declared as their specifications say: an empty object each. */
+const TASKS_CAPABILITY = { [TASKS_EXTENSION]: {}, [SKILLS_EXTENSION_ID]: {} };
 
 /**
  * What MinAgent offers servers: form and URL elicitation, sampling, and roots with change
@@ -81,7 +82,7 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
     const { ui, roots } = this.options;
     const sampling: SamplingDeps = { ...this.options.sampling, ui };
     const identity = serverIdentity(config);
-    // The Tasks extension always (a server may answer any call with a task); MCP Apps where this host renders them.
+    // Tasks (a server may answer any call with a task) and Skills always; MCP Apps where this host renders them.
     client.registerCapabilities({
       ...CLIENT_CAPABILITIES,
       extensions: { ...TASKS_CAPABILITY, ...(this.options.apps?.(config) ? APPS_CAPABILITY : {}) },

@@ -1,3 +1,5 @@
+import type { Client } from '@modelcontextprotocol/client';
+import type { Logger } from '../../base/logger';
 import type { SafeIcon } from '../../toolRegistry/toolTypes';
 
 /** What every read, get or completion resolves to when it fails: never a throw. */
@@ -94,4 +96,16 @@ export interface ServerIdentityInfo {
   version?: string;
   websiteUrl?: string;
   icons: SafeIcon[];
+}
+
+/** What the features of one server need from its source. */
+export interface FeatureHost {
+  /** The client while the server runs; undefined otherwise. */
+  client(): Client | undefined;
+  timeoutMs(): number;
+  /** Why a request failed, in the same words a tool call would use. */
+  describe(err: unknown): Promise<string>;
+  log: Logger;
+  /** The server's redaction, for the text of a failure that did not come in a message (an HTTP error body). */
+  redact?(text: string): string;
 }

@@ -1,9 +1,9 @@
-import type { Client, ClientOptions, McpSubscription } from '@modelcontextprotocol/client';
+import type { Client, ClientOptions } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable } from '../../base/event';
-import type { Logger } from '../../base/logger';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type {
   Completion,
+  FeatureHost,
   CompletionRef,
   FeatureError,
   McpPrompt,
@@ -19,26 +19,12 @@ import { ListFreshness, shorterTtl } from './freshness';
 import { listPages, type ListProblem } from './paging';
 import { complete, getPrompt, parsePrompts } from './prompts';
 import { parseResources, parseTemplates, readResource } from './resources';
-import { ResourceListen } from './resourceListen';
+import { ResourceSubscriptions } from './resourceSubscriptions';
+import { listSkills, readSkillFile, type McpSkill, type SkillText } from './skills';
 
-/** What the features of one server need from its source. */
-export interface FeatureHost {
-  /** The client while the server runs; undefined otherwise. */
-  client(): Client | undefined;
-  timeoutMs(): number;
-  /** Why a request failed, in the same words a tool call would use. */
-  describe(err: unknown): Promise<string>;
-  log: Logger;
-  /** The server's redaction, for the text of a failure that did not come in a message (an HTTP error body). */
-  redact?(text: string): string;
-}
+export type { FeatureHost };
 
 export type FeatureKind = 'resources' | 'prompts';
-
-interface Subscription {
-  count: number;
-  opening: Promise<McpSubscription | undefined | FeatureError>;
-}
 
 /**
  * Everything a server offers besides tools: resources, templates and prompts (listed page by page,
@@ -50,15 +36,16 @@ export class ServerFeatures implements Disposable {
   resources: readonly McpResource[] = [];
   templates: readonly McpResourceTemplate[] = [];
   prompts: readonly McpPrompt[] = [];
+  /** The skills it offers (the Skills extension), by SKILL.md URI. */
+  skills: readonly McpSkill[] = [];
   /** Items that were skipped or changed, and refused icons. */
   problems: ListProblem[] = [];
   /** The server's instructions, bounded (see boundInstructions). */
   instructions: string | undefined;
   info: ServerIdentityInfo = { icons: [] };
-  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly subscriptions: ResourceSubscriptions;
   /** When the resources (with templates) and prompts lists go stale, for the servers that say (`ttlMs`). */
   private readonly freshness = new ListFreshness<FeatureKind>();
-  private listen: { client: Client; session: ResourceListen } | undefined;
   private readonly onDidChangeEmitter = new Emitter<FeatureKind>();
   private readonly onDidUpdateResourceEmitter = new Emitter<string>();
   /** Fires when the server's resources (and templates) or prompts changed. */
@@ -70,7 +57,9 @@ export class ServerFeatures implements Disposable {
     readonly server: string,
     private readonly icons: IconContext,
     private readonly host: FeatureHost,
-  ) {}
+  ) {
+    this.subscriptions = new ResourceSubscriptions(server, host);
+  }
 
   /** The `listChanged` options for the client: refresh our own tolerant lists, debounced. */
   listChangedOptions(): Pick<NonNullable<ClientOptions['listChanged']>, 'prompts' | 'resources'> {
@@ -98,10 +87,15 @@ export class ServerFeatures implements Disposable {
         }
       : { icons: [] };
     this.problems = problems;
-    await Promise.all([
+    const skillProblems: ListProblem[] = [];
+    const [skills] = await Promise.all([
+      listSkills(client, this.server, skillProblems),
       this.refresh('resources', client, false, timeoutMs),
       this.refresh('prompts', client, false, timeoutMs),
     ]);
+    this.skills = skills;
+    this.problems = [...this.problems, ...skillProblems];
+    for (const p of skillProblems) this.host.log.warn(p.message);
   }
 
   private async refresh(
@@ -175,6 +169,13 @@ export class ServerFeatures implements Disposable {
     );
   }
 
+  /** One file of one of its skills (SKILL.md by default), checked against the skill's entry. */
+  readSkill(uri: string, ref?: string): Promise<SkillText | FeatureError> {
+    const skill = this.skills.find((s) => s.uri === uri);
+    if (!skill) return Promise.resolve({ error: `server "${this.server}" offers no skill ${JSON.stringify(uri)}` });
+    return this.guard('resources', (c) => readSkillFile(c, skill, ref));
+  }
+
   read(uri: string, signal?: AbortSignal): Promise<ReadResourceResult | FeatureError> {
     return this.guard('resources', (c) => readResource(c, this.server, uri, this.host.timeoutMs(), signal));
   }
@@ -192,73 +193,10 @@ export class ServerFeatures implements Disposable {
   }
 
   /**
-   * Asks the server to say when a resource changes (`resources/subscribe` in the initialize era,
-   * `subscriptions/listen` in the 2026-07-28 one); updates fire onDidUpdateResource. Subscriptions
-   * are counted per URI; the last dispose unsubscribes.
+   * Asks the server to say when a resource changes; updates fire onDidUpdateResource (see ResourceSubscriptions).
    */
-  async subscribe(uri: string): Promise<Disposable | FeatureError> {
-    const client = this.host.client();
-    if (!client) return { error: `server "${this.server}" is not connected` };
-    if (!client.getServerCapabilities()?.resources?.subscribe)
-      return { error: `server "${this.server}" does not offer resource subscriptions` };
-    let sub = this.subscriptions.get(uri);
-    if (!sub) {
-      sub = { count: 0, opening: this.open(client, uri) };
-      this.subscriptions.set(uri, sub);
-    }
-    const held = sub;
-    held.count++;
-    const opened = await held.opening;
-    if (opened && 'error' in opened) {
-      if (--held.count === 0 && this.subscriptions.get(uri) === held) this.subscriptions.delete(uri);
-      return opened;
-    }
-    let disposed = false;
-    return {
-      dispose: () => {
-        if (disposed) return;
-        disposed = true;
-        if (--held.count > 0 || this.subscriptions.get(uri) !== held) return;
-        this.subscriptions.delete(uri);
-        void this.close(client, uri, opened);
-      },
-    };
-  }
-
-  /** The one listen of this connection's resource subscriptions (2026-07-28), made anew for a new connection. */
-  private listenOf(client: Client): ResourceListen {
-    if (this.listen?.client !== client) {
-      this.listen?.session.dispose();
-      this.listen = {
-        client,
-        session: new ResourceListen(client, this.server, () => this.host.timeoutMs(), this.host.log),
-      };
-    }
-    return this.listen.session;
-  }
-
-  private async open(client: Client, uri: string): Promise<McpSubscription | undefined | FeatureError> {
-    try {
-      if (client.getProtocolEra() === 'modern') {
-        const refused = await this.listenOf(client).add(uri);
-        return refused ? { error: this.redacted(refused) } : undefined;
-      }
-      await client.subscribeResource({ uri }, { timeout: this.host.timeoutMs() });
-      return undefined;
-    } catch (err) {
-      return { error: `subscribing to <${uri}> on server "${this.server}" failed: ${await this.host.describe(err)}` };
-    }
-  }
-
-  private async close(client: Client, uri: string, handle: McpSubscription | undefined): Promise<void> {
-    try {
-      if (handle) await handle.close();
-      else if (this.listen?.client === client) await this.listen.session.remove(uri);
-      else if (this.host.client() === client && client.getProtocolEra() !== 'modern')
-        await client.unsubscribeResource({ uri }, { timeout: this.host.timeoutMs() });
-    } catch (err) {
-      this.host.log.warn(`unsubscribing from <${uri}> failed: ${errorMessage(err)}`);
-    }
+  subscribe(uri: string): Promise<Disposable | FeatureError> {
+    return this.subscriptions.subscribe(uri);
   }
 
   private async guard<T>(
@@ -281,9 +219,7 @@ export class ServerFeatures implements Disposable {
   }
 
   dispose(): void {
-    this.listen?.session.dispose();
-    this.listen = undefined;
-    this.subscriptions.clear();
+    this.subscriptions.dispose();
     this.onDidChangeEmitter.dispose();
     this.onDidUpdateResourceEmitter.dispose();
   }

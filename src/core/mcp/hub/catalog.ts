@@ -17,6 +17,7 @@ import { instructionsSection } from '../features/instructions';
 import { assignNames, type NamingProblem } from '../tools/naming';
 import type { ListProblem } from '../features/paging';
 import { READ_RESOURCE, readResourceTool } from '../features/readResourceTool';
+import type { McpSkill, SkillText } from '../features/skills';
 import type { McpToolSource } from '../connection/source';
 
 /** A prompt with its name in the merged list: `review`, or `server.review` after a clash (as for tools). */
@@ -79,6 +80,18 @@ export class HubCatalog implements Disposable {
 
   templates(): McpResourceTemplate[] {
     return this.running().flatMap(({ source }) => source.features.templates);
+  }
+
+  /** Every running server's skills in settings order, each by its server and URI (two servers' names may clash). */
+  skills(): McpSkill[] {
+    return this.running().flatMap(({ source }) => source.features.skills);
+  }
+
+  /** One file of a server's skill (its SKILL.md by default), checked against the skill's entry. */
+  readSkill(server: string, uri: string, ref?: string): Promise<SkillText | FeatureError> {
+    const source = this.source(server);
+    if (!source) return Promise.resolve(this.unknownServer(server));
+    return source.features.readSkill(uri, ref);
   }
 
   /** The servers that list a resource with this URI, in settings order (more than one is a conflict by URI). */

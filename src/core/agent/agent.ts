@@ -4,6 +4,7 @@ import {
   errorMessage,
   pinOf,
   type TaskControl,
+  type Tool,
   type ToolImage,
   type ToolRegistry,
   type ToolResource,
@@ -338,6 +339,7 @@ export class Agent {
         wireName: call.name,
         arguments: args,
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...scopeOf(tool, args),
         contextServers,
       };
       const denied = await this.askApproval(request, signal);
@@ -352,4 +354,11 @@ export class Agent {
     const durationMs = Math.max(0, Date.now() - calling - (userWait() - waitedBefore));
     return ran(outcome, { server, durationMs, images, resources, ...(appResult ? { appResult } : {}) });
   }
+}
+
+/** What the call's approval is bound to besides its tool and server (Tool.approvalScope), when the tool says. */
+function scopeOf(tool: Tool, args: unknown): { scope?: string } {
+  if (!tool.approvalScope || !args || typeof args !== 'object' || Array.isArray(args)) return {};
+  const scope = tool.approvalScope(args as Record<string, unknown>);
+  return scope !== undefined ? { scope } : {};
 }

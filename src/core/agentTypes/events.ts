@@ -52,6 +52,8 @@ export interface ApprovalRequest {
   /** The identity of the server's entry (see serverIdentity). */
   serverIdentity?: string;
   arguments: unknown;
+  /** What the approval is bound to besides the tool and server (Tool.approvalScope), e.g. a skill and its digest. */
+  scope?: string;
   annotations?: ToolAnnotations;
   /**
    * The servers whose results the model has read in this conversation before this call (see

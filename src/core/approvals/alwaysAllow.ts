@@ -34,7 +34,7 @@ export interface GrantKey {
  * so "Always allow" for it holds per server, never for every server at once.
  */
 export function grantKey(
-  req: { name: string; server?: string; serverIdentity?: string; remoteName?: string },
+  req: { name: string; server?: string; serverIdentity?: string; remoteName?: string; scope?: string },
   identityOf: (server: string) => string | undefined,
 ): GrantKey | undefined {
   if (req.server === undefined) return undefined;
@@ -44,7 +44,9 @@ export function grantKey(
       : undefined;
   if (req.remoteName !== undefined) return undefined;
   const identity = identityOf(req.server);
-  return identity !== undefined ? { identity, tool: req.name, server: req.server, builtin: true } : undefined;
+  // A built-in bound to more than its server (load_skill: the skill and its digest) is kept with that scope.
+  const tool = req.scope !== undefined ? `${req.name}#${req.scope}` : req.name;
+  return identity !== undefined ? { identity, tool, server: req.server, builtin: true } : undefined;
 }
 
 const KEY = 'minagent.approvals.grants';

@@ -90,7 +90,9 @@ export class ApprovalPolicy {
 /** "Allow for this chat" key: the pinned tool, never the registry name. */
 function keyOf(req: ApprovalRequest): string {
   // A tool without an identity of its own (read_resource) is allowed per server it reaches, never for all.
-  return req.serverIdentity !== undefined
-    ? `${req.serverIdentity}/${req.remoteName ?? ''}`
-    : `${req.server ?? ''}//${req.name}`;
+  const key =
+    req.serverIdentity !== undefined
+      ? `${req.serverIdentity}/${req.remoteName ?? ''}`
+      : `${req.server ?? ''}//${req.name}`;
+  return req.scope !== undefined ? `${key}#${req.scope}` : key;
 }

@@ -93,6 +93,11 @@ export interface Tool {
    * these arguments goes to, so an approval (and "always allow") is per that server.
    */
   targetServer?: (args: Record<string, unknown>) => string | undefined;
+  /**
+   * What an approval of a call with these arguments is bound to besides the tool and server (the built-in load_skill:
+   * the skill and its digest, so a changed skill asks again); undefined: the tool and server alone.
+   */
+  approvalScope?: (args: Record<string, unknown>) => string | undefined;
   /** The server the tool came from, for MCP tools. */
   server?: string;
   /** The server's own name for the tool, when it came from MCP. */

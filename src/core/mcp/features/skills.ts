@@ -79,10 +79,11 @@ export async function readSkillFile(client: Client, skill: McpSkill, ref?: strin
     const text = file.text ?? new TextDecoder('utf-8', { fatal: false }).decode(file.bytes);
     return { uri: file.uri, text, verified: file.verified };
   } catch (err) {
-    if (err instanceof SkillVerificationError)
-      return {
-        error: `skill "${skill.name}" of server "${skill.server}" was not loaded: its file ${JSON.stringify(err.uri)} ${VERIFY_WORDS[err.reason]}${err.differences.length ? ` (${err.differences.join('; ')})` : ''}`,
-      };
+    if (err instanceof SkillVerificationError) {
+      const how = err.differences.length ? ` (${err.differences.join('; ')})` : '';
+      const file = `its file ${JSON.stringify(err.uri)} ${VERIFY_WORDS[err.reason]}${how}`;
+      return { error: `skill "${skill.name}" of server "${skill.server}" was not loaded: ${file}` };
+    }
     return { error: `reading skill "${skill.name}" of server "${skill.server}" failed: ${errorMessage(err)}` };
   }
 }

@@ -17,6 +17,7 @@ import { instructionsSection } from '../features/instructions';
 import { assignNames, type NamingProblem } from '../tools/naming';
 import type { ListProblem } from '../features/paging';
 import { READ_RESOURCE, readResourceTool } from '../features/readResourceTool';
+import { entryDigest, LOAD_SKILL, loadSkillTool } from '../features/loadSkillTool';
 import type { McpSkill, SkillText } from '../features/skills';
 import type { McpToolSource } from '../connection/source';
 
@@ -50,6 +51,7 @@ export class HubCatalog implements Disposable {
   /** Fires when a server says a subscribed resource changed. */
   readonly onDidUpdateResource = this.onDidUpdateResourceEmitter.event;
   private builtin: { key: string; tool: Tool } | undefined;
+  private skillTool: { key: string; tool: Tool } | undefined;
 
   constructor(private readonly host: CatalogHost) {}
 
@@ -216,6 +218,27 @@ export class HubCatalog implements Disposable {
    * `read_resource` unless a server's tool already is (then `minagent.read_resource`).
    */
   builtinTools(taken: ReadonlySet<string>): Tool[] {
+    return [...this.readResourceTools(taken), ...this.loadSkillTools(taken)];
+  }
+
+  /** The built-in load_skill while some server offers skills (`minagent.load_skill` if a server's tool is named so). */
+  private loadSkillTools(taken: ReadonlySet<string>): Tool[] {
+    const skills = this.skills();
+    if (!skills.length) {
+      this.skillTool = undefined;
+      return [];
+    }
+    const name = taken.has(LOAD_SKILL) ? `minagent.${LOAD_SKILL}` : LOAD_SKILL;
+    const key = JSON.stringify([name, skills.map((s) => [s.server, s.uri, s.description, entryDigest(s)])]);
+    if (this.skillTool?.key !== key)
+      this.skillTool = {
+        key,
+        tool: loadSkillTool(name, skills, (skill, ref) => this.readSkill(skill.server, skill.uri, ref)),
+      };
+    return [this.skillTool.tool];
+  }
+
+  private readResourceTools(taken: ReadonlySet<string>): Tool[] {
     const servers = this.running()
       .filter(({ source }) => source.features.resources.length > 0 || source.features.templates.length > 0)
       .map(({ config, source }) => ({

@@ -14,6 +14,7 @@ import type { ToolPins } from '../core/toolSearch/pins';
 import type { WorkspaceConfig } from './configLoader';
 import { errorNode } from './errorNode';
 import { toolItem, toolTooltipOf } from './toolRow';
+import { skillItem, skillNodes, skillsGroup, skillsItem } from './skillRows';
 import { liveTooltips, uptimeLine } from './uptime';
 import { openEntryCommand, problemRef } from './entryCommand';
 import type { Node } from './treeNode';
@@ -89,6 +90,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
   getChildren(node?: Node): Node[] {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
+    if (node.kind === 'skills') return skillNodes(this.hub, node);
     if (node.kind === 'broken')
       return [
         {
@@ -159,6 +161,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
     switch (state.kind) {
       case 'running':
         nodes.push(...this.toolsOf(name).map((t): Node => ({ kind: 'tool', server: name, name: t.name })));
+        nodes.push(...skillsGroup(this.hub, name));
         break;
       case 'signIn':
         nodes.push({ kind: 'action', server: name, label: 'Sign In', command: 'minagent.signIn', icon: 'account' });
@@ -250,6 +253,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<Node>, vscode
         item.contextValue = 'disabled';
         return item;
       }
+      case 'skills':
+        return skillsItem(this.hub, node);
+      case 'skill':
+        return skillItem(this.hub, node);
       case 'tool':
         return toolItem(node, this.hub.registry.get(node.name), {
           registry: this.hub.registry,

@@ -10,6 +10,9 @@ export type Node =
   | { kind: 'broken'; name: string; problem: ConfigProblem }
   | { kind: 'disabled'; name: string }
   | { kind: 'tool'; server: string; name: string }
+  /** A running server's Skills row, and one skill of it by its SKILL.md URI (skillRows.ts). */
+  | { kind: 'skills'; server: string }
+  | { kind: 'skill'; server: string; uri: string }
   | {
       kind: 'message';
       id: string;

@@ -118,6 +118,7 @@ describe('load_skill: the model loads a skill it needs, approved as the user see
     assert.match(manifest!, /Start every entry with the word SHIPPED\./);
     assert.match(manifest!, /<\/skill>\nIts files \(load one with "file"\): references\/TEMPLATE\.md \(\d+ bytes\)$/);
     assert.match(template!, /file="references\/TEMPLATE\.md">\n## SHIPPED: &lt;title&gt;/);
+    assert.doesNotMatch(template!, /Its files/, 'a file comes alone (the list goes with SKILL.md)');
     assert.match(tampered!, /^\{"error":"skill \\"tampered\\" of server \\"skillful\\" was not loaded/);
     assert.equal(asked[0]!.server, 'skillful');
     assert.match(asked[0]!.scope ?? '', /^skill:\/\/release-notes\/SKILL\.md@[0-9a-f]{16}$/);

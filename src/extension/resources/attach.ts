@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Attachments } from '../../core/chat/attachments';
 import { estimateCounter } from '../../core/budget/tokens';
 import type { ServerHub } from '../../core/mcp/hub/serverHub';
+import { isFeatureError, type FeatureError, type ReadResourceResult } from '../../core/mcp/features/featureTypes';
 import type { ModelChoices } from '../chat/models';
 import { setting } from '../trustedSettings';
 import { resolveResource } from './resourceCommands';
@@ -18,7 +19,7 @@ export function createAttachments(
   tree: ResourceTreeProvider,
 ): { attachments: Attachments; command: vscode.Disposable } {
   const attachments = new Attachments({
-    read: (server, uri) => hub.catalog.readResource(server, uri),
+    read: (server, uri) => readChecked(hub, server, uri),
     counter: async () => {
       try {
         const model = await models.create({ withKey: false });
@@ -43,4 +44,17 @@ export function createAttachments(
     await vscode.commands.executeCommand('minagent.chat.focus');
   });
   return { attachments, command };
+}
+
+/**
+ * A resource to attach, as its server serves it; a skill's SKILL.md (Load into Chat on a skill's row) read checked
+ * against the skill's entry, so what is attached is what the entry lists.
+ */
+async function readChecked(hub: ServerHub, server: string, uri: string): Promise<ReadResourceResult | FeatureError> {
+  if (!hub.catalog.skills().some((s) => s.server === server && s.uri === uri))
+    return hub.catalog.readResource(server, uri);
+  const file = await hub.catalog.readSkill(server, uri);
+  if (isFeatureError(file)) return file;
+  const size = Buffer.byteLength(file.text, 'utf8');
+  return { server, uri, contents: [{ uri: file.uri, mimeType: 'text/markdown', text: file.text, size }] };
 }

@@ -24,6 +24,7 @@ import type { ServerWiring } from './servers';
 import type { startToolsView } from './toolsView';
 import { AppAccess } from '../apps/appAccess';
 import { startApps } from './apps';
+import { skillCommands } from '../skillCommands';
 
 /** Where the conversation was kept before it moved into files. */
 const LEGACY_CHAT_KEY = 'minagent.chat.v1';
@@ -138,6 +139,7 @@ export function startChat(
       { webviewOptions: { retainContextWhenHidden: true } },
     ),
     vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panels),
+    ...skillCommands(hub, attachments, results),
     vscode.commands.registerCommand('minagent.openChat', () => panels.open()),
     vscode.commands.registerCommand('minagent.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('minagent.chatHistory', () => showChatHistory(chat)),

@@ -58,8 +58,11 @@ export function loadSkillTool(
       const file = typeof args.file === 'string' && args.file ? args.file : undefined;
       const text = await read(skill, file);
       if (isFeatureError(text)) return failed(text.error, options?.signal?.aborted ? 'cancelled' : 'error');
+      // With its SKILL.md, the skill's other files, to load one when its text points to it.
       const others =
-        skill.entry.resources === 'dynamic' ? [] : skill.entry.resources.filter((r) => r.uri !== skill.uri);
+        file !== undefined || skill.entry.resources === 'dynamic'
+          ? []
+          : skill.entry.resources.filter((r) => r.uri !== skill.uri);
       const files = others.length
         ? `\nIts files (load one with "file"): ${others.map((r) => `${relative(skill, r.uri)} (${r.size} bytes)`).join(', ')}`
         : '';

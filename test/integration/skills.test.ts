@@ -59,6 +59,9 @@ describe('skills from servers', { timeout: 60_000 }, () => {
       tampered.error,
       /^skill "tampered" of server "skillful" was not loaded: its file "skill:\/\/tampered\/SKILL\.md" (does not match the digest its entry lists|is not the size its entry lists)/,
     );
+    // A large skill (a 1 MB reference) is within the extension's limits: it loads, checked.
+    const large = await hub.catalog.readSkill('skillful', 'skill://large/SKILL.md', 'references/DATA.txt');
+    assert.ok(!isFeatureError(large) && large.verified && large.text.length === 1024 * 1024);
     const unlisted = await hub.catalog.readSkill('skillful', 'skill://release-notes/SKILL.md', '../hostile/SKILL.md');
     assert.ok(isFeatureError(unlisted), 'a file the entry does not list is not read');
   });

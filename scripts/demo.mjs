@@ -81,6 +81,15 @@ writeFileSync(
           command: 'node',
           args: [resolve('node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'],
         },
+        // Long-running calls (the Tasks extension): "build it" runs 20 s as a task (Run in Background, Stop Task);
+        // "deploy it" asks which stage midway.
+        builds: {
+          command: 'node',
+          args: [join(servers, 'tasker.mjs')],
+          env: { TASKER_TOOLS: 'build,deploy', TASKER_POLL_MS: '1000' },
+        },
+        // A server's skills (the Skills extension): "write the release notes" loads one, asking first.
+        skills: { command: 'node', args: [join(servers, 'skillful.mjs')], env: { SKILLFUL_ONLY: 'release-notes' } },
         // An MCP App of ours ("show me a chart"): click a bar to tell the model; Refresh calls a tool kept for the app.
         charts: {
           command: 'node',
@@ -133,7 +142,8 @@ const onOutput = (d) => {
       `\nMinAgent demo is running. Open:\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}\n\n` +
         'The MinAgent chat opens on the left. Ask "What is MCP?", "use analytics" or "run the slow job"; type / for the\n' +
         'library\'s prompts; open Resources for its notes; ask "fill in my profile" for a server\'s form, "ask the oracle"\n' +
-        'for sampling, "what time is it?" for an MCP App (the demo model is a local stand-in that speaks the OpenAI\n' +
+        'for sampling, "what time is it?" for an MCP App, "build it" for a long-running task, "write the release notes"\n' +
+        "for a server's skill (the demo model is a local stand-in that speaks the OpenAI\n" +
         'wire format). The "sign-in" server waits for you to sign in: click Sign In under it (its authorization server\n' +
         'runs here too). Add Server from Registry… (the library icon on the Tools view) lists a local registry.\n' +
         `${keep ? 'The last profile was kept.' : 'A fresh profile (keep it with --keep).'} Ctrl-C stops it.\n`,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { framed } from '../../base/framedText';
+import { truncate } from '../../base/text';
 import type { Tool } from '../../toolRegistry/toolRegistry';
 import { failed, succeeded } from '../../toolRegistry/toolResult';
 import { isFeatureError, type FeatureError } from './featureTypes';
@@ -9,6 +10,8 @@ export const LOAD_SKILL = 'load_skill';
 
 /** Longest description of a skill in the tool's own description (what the model chooses by; the budget counts it). */
 const LISTED_DESCRIPTION = 200;
+/** Most skills one server may put before the model, and most in all: a server cannot fill the context with skills. */
+export const LISTED_SKILLS = { perServer: 20, total: 100 } as const;
 
 /** A skill's id for the model and the user: its server and its name. */
 export const skillId = (s: McpSkill) => `${s.server}/${s.name}`;
@@ -22,17 +25,20 @@ export const skillId = (s: McpSkill) => `${s.server}/${s.name}`;
  */
 export function loadSkillTool(
   name: string,
-  skills: readonly McpSkill[],
+  all: readonly McpSkill[],
   read: (skill: McpSkill, ref?: string) => Promise<SkillText | FeatureError>,
+  maxChars: () => number,
 ): Tool {
+  const skills = offered(all);
   const byId = new Map(skills.map((s) => [skillId(s), s]));
+  const more = all.length - skills.length;
   const listing = skills
     .map((s) => `"${skillId(s)}": ${s.description.slice(0, LISTED_DESCRIPTION).replace(/\s+/g, ' ')}`)
     .join('; ');
   const pick = (args: Record<string, unknown>) => (typeof args.skill === 'string' ? byId.get(args.skill) : undefined);
   return {
     name,
-    description: `Load a skill: instructions, with files they point to, that an MCP server offers for a kind of task. Load one only when the task needs it; then load a file it names with "file". Skills (server/name: what it is for): ${listing}.`,
+    description: `Load a skill: instructions, with files they point to, that an MCP server offers for a kind of task. Load one only when the task needs it; then load a file it names with "file". Skills (server/name: what it is for): ${listing}${more ? ` (${more} more not offered: too many)` : ''}.`,
     parameters: {
       type: 'object',
       properties: {
@@ -66,11 +72,25 @@ export function loadSkillTool(
       const files = others.length
         ? `\nIts files (load one with "file"): ${others.map((r) => `${relative(skill, r.uri)} (${r.size} bytes)`).join(', ')}`
         : '';
+      // Cut as any result is (minagent.maxOutputChars): a large skill file does not flood the context.
+      const body = truncate(text.text, maxChars());
       return succeeded(
-        `${framed('skill', { server: skill.server, name: skill.name, file: relative(skill, text.uri) }, text.text)}${files}`,
+        `${framed('skill', { server: skill.server, name: skill.name, file: relative(skill, text.uri) }, body)}${files}`,
       );
     },
   };
+}
+
+/** The skills put before the model: at most LISTED_SKILLS.perServer of each server, LISTED_SKILLS.total in all. */
+function offered(all: readonly McpSkill[]): McpSkill[] {
+  const perServer = new Map<string, number>();
+  return all
+    .filter((s) => {
+      const n = (perServer.get(s.server) ?? 0) + 1;
+      perServer.set(s.server, n);
+      return n <= LISTED_SKILLS.perServer;
+    })
+    .slice(0, LISTED_SKILLS.total);
 }
 
 /** One digest for all of a skill's files as its entry lists them: any change of any file changes it. */

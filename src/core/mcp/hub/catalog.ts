@@ -233,7 +233,12 @@ export class HubCatalog implements Disposable {
     if (this.skillTool?.key !== key)
       this.skillTool = {
         key,
-        tool: loadSkillTool(name, skills, (skill, ref) => this.readSkill(skill.server, skill.uri, ref)),
+        tool: loadSkillTool(
+          name,
+          skills,
+          (skill, ref) => this.readSkill(skill.server, skill.uri, ref),
+          () => this.host.settings().maxOutputChars,
+        ),
       };
     return [this.skillTool.tool];
   }

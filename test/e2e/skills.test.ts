@@ -48,6 +48,11 @@ describe('skills from servers in VS Code', () => {
             const card = chat.locator('.card', { hasText: 'load_skill' }).first();
             await card.locator('.card-status', { hasText: 'waiting for approval' }).waitFor();
             assert.match(await card.innerText(), /skillful\/release-notes/);
+            // What it loads is said where it asks: the skill, its files and its digest.
+            assert.match(
+              await card.locator('.card-approval-note').innerText(),
+              /^Loads its SKILL\.md of skill "release-notes" from server "skillful" \(2 files, \d+ bytes, sha256:[0-9a-f]{8}…\)\./,
+            );
             // Allowed for this chat: the skill's file, loaded next, is bound to the same skill and runs unasked.
             await card.locator('button', { hasText: 'Allow for this chat' }).click();
             await chat

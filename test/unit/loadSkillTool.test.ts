@@ -50,3 +50,18 @@ test('a large skill file is cut as any result is', async () => {
   assert.ok(text.length < 2_000, `${text.length} characters`);
   assert.match(text, /\[truncated: 99000 of 100000 characters cut\]/);
 });
+
+test('where it asks, a load says what it loads: the file, the skill, its server, its files and digest', () => {
+  const notes = skill('library', 'notes');
+  const tool = loadSkillTool(
+    'load_skill',
+    [notes],
+    async () => ({ error: 'x' }),
+    () => 1000,
+  );
+  assert.equal(
+    tool.describeCall?.({ skill: 'library/notes' }),
+    'Loads its SKILL.md of skill "notes" from server "library" (1 file, 10 bytes, sha256:00000000…).',
+  );
+  assert.match(tool.describeCall?.({ skill: 'library/notes', file: 'a.md' }) ?? '', /^Loads its file "a\.md" of skill/);
+});

@@ -319,7 +319,10 @@ export class Turn {
       this.updateCard(id, (card) => ({ ...card, approval: preapproved }));
       return true;
     }
-    const note = this.host.askNote?.(req);
+    // What the call will do, where its arguments alone do not say it (load_skill: the skill, its files and digest).
+    const args = req.arguments && typeof req.arguments === 'object' ? (req.arguments as Record<string, unknown>) : {};
+    const what = this.host.registry.get(req.name)?.describeCall?.(args);
+    const note = [what, this.host.askNote?.(req)].filter((n) => !!n).join(' ');
     this.updateCard(id, (card) => ({ ...card, status: 'waiting', ...(note ? { approval: note } : {}) }));
     // The webview answers with the card's id.
     const allowed = await this.host.ask({ ...req, callId: id ?? req.callId }, signal ?? this.signal);

@@ -98,6 +98,8 @@ export interface Tool {
    * the skill and its digest, so a changed skill asks again); undefined: the tool and server alone.
    */
   approvalScope?: (args: Record<string, unknown>) => string | undefined;
+  /** What a call with these arguments will do, shown where it asks, when its arguments alone do not say it. */
+  describeCall?: (args: Record<string, unknown>) => string | undefined;
   /** The server the tool came from, for MCP tools. */
   server?: string;
   /** The server's own name for the tool, when it came from MCP. */

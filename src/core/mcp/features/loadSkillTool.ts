@@ -53,6 +53,15 @@ export function loadSkillTool(
       additionalProperties: false,
     },
     targetServer: (args) => pick(args)?.server,
+    describeCall: (args) => {
+      const skill = pick(args);
+      if (!skill) return undefined;
+      const file =
+        typeof args.file === 'string' && args.file ? `its file ${JSON.stringify(args.file)}` : 'its SKILL.md';
+      const digest = skill.digest ? `, ${skill.digest.slice(0, 15)}…` : '';
+      const files = `${skill.files} file${skill.files === 1 ? '' : 's'}`;
+      return `Loads ${file} of skill ${JSON.stringify(skill.name)} from server "${skill.server}" (${files}, ${skill.bytes} bytes${digest}).`;
+    },
     approvalScope: (args) => {
       const skill = pick(args);
       return skill ? `${skill.uri}@${entryDigest(skill)}` : undefined;

@@ -73,7 +73,7 @@ export class AppSession {
         message: { text: {} },
         updateModelContext: { text: {} },
       },
-      { hostContext: hostContext(look, mode) },
+      { hostContext: hostContext(look, mode, call.tool) },
     );
     this.bridge.oninitialized = () => void this.sendCall();
     this.bridge.onsizechange = ({ height }) => {
@@ -118,14 +118,14 @@ export class AppSession {
 
   lookChanged(look: AppLook): void {
     this.look = look;
-    void this.bridge.sendHostContextChange(hostContext(look, this.mode));
+    void this.bridge.sendHostContextChange(hostContext(look, this.mode, this.call.tool));
   }
 
   /** The app, still running, moved (pinned above the input, or back in its card): it is told its display mode. */
   modeChanged(mode: DisplayMode): void {
     if (mode === this.mode) return;
     this.mode = mode;
-    void this.bridge.sendHostContextChange(hostContext(this.look, mode));
+    void this.bridge.sendHostContextChange(hostContext(this.look, mode, this.call.tool));
   }
 
   /** The display mode the app was last told. */
@@ -157,8 +157,16 @@ function textOf(content: unknown): string | undefined {
   return text ? text.slice(0, 100_000) : undefined;
 }
 
-function hostContext(look: AppLook, mode: DisplayMode): McpUiHostContext {
+export function hostContext(look: AppLook, mode: DisplayMode, tool: AppCall['tool']): McpUiHostContext {
   return {
+    // The tool call that made this app: its definition as the server listed it (the spec's toolInfo).
+    toolInfo: {
+      tool: {
+        name: tool.name,
+        inputSchema: tool.inputSchema as { type: 'object' },
+        ...(tool.description ? { description: tool.description } : {}),
+      },
+    },
     theme: look.theme,
     styles: { variables: look.variables as McpUiStyles },
     displayMode: mode,

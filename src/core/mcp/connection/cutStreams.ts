@@ -1,6 +1,5 @@
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
-import { accessorOf } from '../../base/accessors';
-import { mapIncoming } from './era';
+import { layerIncoming } from '../../base/accessors';
 
 /** What a call whose response stream was cut reads (the model, the user): at once, not after the call's timeout. */
 export const CUT_STREAM_MESSAGE =
@@ -20,20 +19,13 @@ export function endCutRequests(transport: Transport): Transport {
   // The handler above this layer: a cut call's answer is handed there, so the trace below never shows it as the
   // server's.
   let above: Transport['onmessage'];
-  mapIncoming(transport, (message) => {
-    if ('id' in message && !('method' in message) && message.id !== undefined && message.id !== null)
-      waiting.delete(message.id);
-    return message;
-  });
-  const inner = accessorOf(transport, 'onmessage');
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => inner?.get?.call(transport) as Transport['onmessage'],
-    set: (handler: Transport['onmessage']) => {
-      above = handler;
-      inner?.set?.call(transport, handler);
-    },
+  layerIncoming(transport, (handler) => {
+    above = handler;
+    return (message, extra) => {
+      if ('id' in message && !('method' in message) && message.id !== undefined && message.id !== null)
+        waiting.delete(message.id);
+      handler(message, extra);
+    };
   });
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {

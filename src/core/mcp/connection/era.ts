@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { isSignInNeeded } from '../../auth/signInErrors';
-import { accessorOf } from '../../base/accessors';
+import { layerIncoming } from '../../base/accessors';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
 import type { EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
@@ -291,16 +291,6 @@ export function completeResultsWithoutType(transport: Transport): Transport {
  * is wrapped in place (an accessor over an earlier wrapper's), so the transport keeps its class.
  */
 export function mapIncoming(transport: Transport, map: (message: JSONRPCMessage) => JSONRPCMessage): Transport {
-  const prior = accessorOf(transport, 'onmessage');
-  let wrapped: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (prior ? prior.get!.call(transport) : wrapped) as Transport['onmessage'],
-    set: (handler: Transport['onmessage']) => {
-      wrapped = handler ? (message, extra) => handler(map(message), extra) : undefined;
-      if (prior?.set) prior.set.call(transport, wrapped);
-    },
-  });
+  layerIncoming(transport, (handler) => (message, extra) => handler(map(message), extra));
   return transport;
 }

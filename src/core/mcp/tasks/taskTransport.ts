@@ -1,6 +1,6 @@
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { accessorOf } from '../../base/accessors';
-import { TASK_HANDLE_META } from './taskWire';
+import { layerIncoming } from '../../base/accessors';
+import { isObject, TASK_HANDLE_META } from './taskWire';
 
 /** Where an acknowledgement names the listen it answers. */
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -42,7 +42,6 @@ export function taskRequestsOf(client: Client): TaskRequests | undefined {
 }
 
 type Pending = { resolve(result: Record<string, unknown>): void; reject(err: Error): void };
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Two things the SDK cannot do for the Tasks extension, on the transport it speaks through:
@@ -58,7 +57,6 @@ export function taskTransport(client: Client, transport: Transport): Transport {
   const calls = new Set<string | number>();
   const pending = new Map<string, Pending>();
   let next = 0;
-  const inner = accessorOf(transport, 'onmessage');
   let handler: Transport['onmessage'];
   const receive = (message: JSONRPCMessage, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]) => {
     const m = message as { id?: string | number; method?: string; params?: unknown; result?: unknown; error?: unknown };
@@ -86,14 +84,9 @@ export function taskTransport(client: Client, transport: Transport): Transport {
     }
     handler?.(message, extra);
   };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => inner?.get?.call(transport) as Transport['onmessage'],
-    set: (h: Transport['onmessage']) => {
-      handler = h;
-      inner?.set?.call(transport, h ? receive : undefined);
-    },
+  layerIncoming(transport, (above) => {
+    handler = above;
+    return receive;
   });
   /** Listens by their request id: the acknowledgement's waiter and the task's notifications. */
   const listens = new Map<string, { taskId: string; acked(agreed: boolean): void; onTask(raw: unknown): void }>();

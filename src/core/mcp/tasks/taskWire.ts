@@ -30,7 +30,9 @@ const STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed
 const MAX_ID = 256;
 const MAX_MESSAGE = 1_000;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The task a server described, or what is wrong with it (in words that name no server text). */
 export function parseTask(raw: unknown): TaskState | { invalid: string } {

@@ -42,7 +42,9 @@ const cli = (args, stdio) =>
   spawnSync(
     process.execPath,
     [join(root, 'dist', 'cli.js'), '--trust', ...args, '--settings', settings, '--workspace', dir, '--verbose'],
-    { stdio, encoding: 'utf8' },
+    // The CLI's own folder (era verdicts, sign-ins, trusted folders) is the scenario's: nothing carries over from
+    // another scenario, whose server may have had the same port, and nothing is written to the user's.
+    { stdio, encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') } },
   );
 let tools;
 /** Replaces each {"$schemaOf": "TOOL"} with the tool's parameters as `minagent tools --json` shows them. */

@@ -188,6 +188,33 @@ describe('protocol eras', { timeout: 60_000 }, () => {
     assert.equal(pids(ran).length, 3, 'one process per session');
   });
 
+  test('a server remembered as a 2025 one and upgraded since (it refuses initialize) is probed afresh, stdio and HTTP', {
+    timeout: 30_000,
+  }, async () => {
+    // Every key's stored verdict: a 2025 server, seen an hour ago (a port reused, a program upgraded in place).
+    const stored = new Map<string, string>();
+    const store = {
+      get: async (key: string) => stored.get(key) ?? JSON.stringify({ era: 'legacy', at: Date.now() - 3_600_000 }),
+      store: async (key: string, value: string) => void stored.set(key, value),
+      delete: async (key: string) => void stored.set(key, JSON.stringify({ era: 'gone' })),
+    };
+    const eras = new EraMemory(store);
+    const { url, methods: httpMethods } = await modernHttp();
+    for (const config of [fixture('upgraded', 'modern-only.mjs'), httpConfig('upgradedHttp', url)]) {
+      const source = new McpToolSource(config, { connectTimeoutMs: NEVER, eras });
+      try {
+        await source.connect();
+        assert.equal(source.state.kind === 'running' && source.state.protocolVersion, '2026-07-28', config.name);
+        assert.equal(await source.call('modern_echo', { text: 'x' }), '[2026-07-28] x');
+      } finally {
+        await source.close();
+      }
+    }
+    assert.deepEqual(httpMethods.slice(0, 2), ['POST initialize', 'POST server/discover'], httpMethods.join('\n'));
+    const verdicts = [...stored.values()].map((v) => JSON.parse(v).era);
+    assert.deepEqual(verdicts, ['modern', 'modern'], 'each server is now remembered in its era');
+  });
+
   test('a 2026-07-28 stdio server is started once and spoken to in its era', { timeout: 20_000 }, async () => {
     const source = new McpToolSource(fixture('modern', 'modern-only.mjs'), {
       connectTimeoutMs: NEVER,

@@ -7,7 +7,7 @@ import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerFeatures } from '../features/features';
 import { ProcessTransport } from '../transport/processTransport';
-import { BadProbeAnswer, eraNegotiation, probeBound, type ProbeFallback } from './era';
+import { BadProbeAnswer, StaleEraVerdict, eraNegotiation, probeBound, type ProbeFallback } from './era';
 import { handshake } from './handshake';
 import type { SourceOptions } from './sourceOptions';
 import type { StderrTail } from './stderrTail';
@@ -118,20 +118,35 @@ export class Connector {
   /**
    * Connects in the era the server speaks. A probe answered badly where the SDK gives up (HTTP 5xx,
    * an HTML page, a dropped connection, no answer in time) gets the 2025 handshake once, on a new
-   * transport, within what is left of the connect limit; a server never reached is not tried again.
+   * transport, within what is left of the connect limit; a server never reached is not tried again. A server
+   * remembered as a 2025 one that refuses the 2025 handshake (StaleEraVerdict) is probed afresh, once.
    */
   private async connectNegotiated(kind: TransportKind, timeoutMs: number): Promise<void> {
     const started = Date.now();
+    const left = () => Math.max(1, timeoutMs - (Date.now() - started));
     try {
       await this.connectWith(this.newTransport(kind), timeoutMs);
+      return;
     } catch (err) {
-      if (!(err instanceof BadProbeAnswer) || this.host.closing()) throw err;
-      this.noteFallback(err.fallback);
-      // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log
-      // keeps both).
-      this.host.stderr.clear();
-      await this.connectWith(this.newTransport(kind), Math.max(1, timeoutMs - (Date.now() - started)), true);
+      if (!(err instanceof StaleEraVerdict) || this.host.closing()) return this.fallBack(kind, err, left);
+      // Remembered as a 2025 server, and upgraded since: probed afresh (the verdict is forgotten).
+      this.host.log.info(`known as a 2025 server, but ${err.message}`);
     }
+    try {
+      await this.connectWith(this.newTransport(kind), left());
+    } catch (err) {
+      await this.fallBack(kind, err, left);
+    }
+  }
+
+  /** After a probe answered badly (BadProbeAnswer), the 2025 handshake once on a new transport; else `err` is thrown. */
+  private async fallBack(kind: TransportKind, err: unknown, left: () => number): Promise<void> {
+    if (!(err instanceof BadProbeAnswer) || this.host.closing()) throw err;
+    this.noteFallback(err.fallback);
+    // A stdio server that ended on the probe starts again: the new process's stderr is what explains it (the log
+    // keeps both).
+    this.host.stderr.clear();
+    await this.connectWith(this.newTransport(kind), left(), true);
   }
 
   /** The one log line of a probe that led to the 2025 handshake. */

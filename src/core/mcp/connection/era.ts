@@ -1,5 +1,6 @@
 import {
   PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
   SdkError,
   SdkErrorCode,
   UnsupportedProtocolVersionError,
@@ -64,6 +65,24 @@ export class BadProbeAnswer extends Error {
 }
 
 /**
+ * A server remembered as a 2025 one refused the 2025 handshake in a way only a server of a later era would: it is
+ * forgotten, and the caller connects once more with the probe, on a new transport.
+ */
+export class StaleEraVerdict extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the 2025 handshake was refused (${errorMessage(cause)}); the server is probed again`);
+  }
+}
+
+/** An answer to initialize that says the server speaks another era: a JSON-RPC error, a 4xx, a newer version. */
+function refusesLegacy(err: unknown): boolean {
+  if (err instanceof ProtocolError || eraRefusal(err) !== undefined) return true;
+  const status = (err as { data?: { status?: unknown } } | undefined)?.data?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403) return true;
+  return err instanceof Error && /^Server's protocol version is not supported: /.test(err.message);
+}
+
+/**
  * Connects `client` (made with eraNegotiation) in the era the server speaks, on the one transport
  * it is given: the SDK probes in place with `server/discover` and speaks 2026-07-28 to a server that
  * offers it; any other answer (a JSON-RPC error, a result that is not a discover result, and on
@@ -81,7 +100,10 @@ export async function connectInEra(client: Client, transport: Transport, options
     try {
       await client.connect(transport, { timeout: timeoutMs, prior: { kind: 'legacy' } });
     } catch (err) {
-      if (remembered) memory?.forget();
+      if (!remembered) throw err;
+      memory?.forget();
+      // The server was upgraded since: it refuses the 2025 handshake, or answers it in the 2026-07-28 era.
+      if (refusesLegacy(err)) throw new StaleEraVerdict(err);
       throw err;
     }
     memory?.remember('legacy');

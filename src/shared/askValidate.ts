@@ -75,6 +75,7 @@ export function isAskView(v: unknown): v is AskView {
   if (v.kind === 'sampling')
     return (
       isStr(v.model) &&
+      opt(v.app, isStr) &&
       isNum(v.maxTokens) &&
       isNum(v.limit) &&
       opt(v.systemPrompt, isStr) &&

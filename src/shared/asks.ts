@@ -9,6 +9,8 @@ export type AskView =
       kind: 'sampling';
       id: string;
       server: string;
+      /** The tool whose app asks, when an app asks and not its server. */
+      app?: string;
       model: string;
       maxTokens: number;
       limit: number;

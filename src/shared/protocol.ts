@@ -268,7 +268,11 @@ export type HostMessage =
   | { type: 'appSize'; callId: string; height: number }
   /** Where a card's app lives now: in an editor tab of its own, or back in the card (the view asks for it again). */
   /** Where a card's app goes: its editor tab, back in its card, or pinned above the input (picture-in-picture). */
-  | { type: 'appPlace'; callId: string; place: 'tab' | 'inline' | 'pip' };
+  | { type: 'appPlace'; callId: string; place: 'tab' | 'inline' | 'pip' }
+  /** The places a card's app declared it may be shown in (its card's buttons offer those alone). */
+  | { type: 'appModes'; callId: string; modes: Array<'inline' | 'fullscreen' | 'pip'> }
+  /** A card's app was told it goes (`ui/resource-teardown`) and answered or ran out of time: its frame may go. */
+  | { type: 'appGone'; callId: string; why: 'paused' | 'closedByApp' };
 
 /** How the chat looks, for the apps in it (the spec's theme and style variables, from VS Code's theme). */
 export interface AppLook {
@@ -325,6 +329,10 @@ export type WebviewRequest =
   | { type: 'appMessage'; callId: string; message: Record<string, unknown> }
   /** An app's frame left the page (its card was replaced, or the chat was cleared). */
   | { type: 'appClosed'; callId: string }
+  /** An app's frame is to go (paused): the host tells the app first and answers `appGone`. */
+  | { type: 'appTeardown'; callId: string }
+  /** The call a running app was opened for ended: the host sends it the result, or says it was cancelled. */
+  | { type: 'appCallEnded'; callId: string }
   /** The card's button: the app goes to an editor tab beside the chat (the host closes it in the card). */
   | { type: 'appFullscreen'; callId: string }
   /** The user's answer in a card that asks whether its server's apps may show (`show` false: text only). */

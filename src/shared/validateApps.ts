@@ -69,6 +69,8 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
         ? { type: 'appMode', callId: m.callId, pip: m.pip, requestId }
         : undefined;
     case 'appClosed':
+    case 'appTeardown':
+    case 'appCallEnded':
     case 'appFullscreen':
       return isId(m.callId) ? { type: m.type, callId: m.callId, requestId } : undefined;
     case 'appLook': {
@@ -98,6 +100,14 @@ export function parseAppHostMessage(m: Obj): HostMessage | undefined {
       return isId(m.callId) && (m.place === 'tab' || m.place === 'inline' || m.place === 'pip')
         ? (m as HostMessage)
         : undefined;
+    case 'appModes':
+      return isId(m.callId) &&
+        Array.isArray(m.modes) &&
+        m.modes.every((x) => x === 'inline' || x === 'fullscreen' || x === 'pip')
+        ? (m as HostMessage)
+        : undefined;
+    case 'appGone':
+      return isId(m.callId) && (m.why === 'paused' || m.why === 'closedByApp') ? (m as HostMessage) : undefined;
     default:
       return undefined;
   }

@@ -11,6 +11,10 @@ export const MAX_LIVE_APPS = 5;
 interface Frame {
   host: HTMLElement;
   iframe?: HTMLIFrameElement;
+  /** Opened while its call ran: the host is told when the call ends, so the app gets its result. */
+  running?: boolean;
+  /** The places the app declared it may be shown in (all until it says). */
+  modes?: ReadonlyArray<'inline' | 'fullscreen' | 'pip'>;
   /** Where the app's card is while the app is pinned above the input (it says so, with a way back). */
   stand?: HTMLElement;
 }
@@ -50,16 +54,24 @@ export class AppFrames {
     onThemeChange(() => this.live.size && this.send({ type: 'appLook', look: look() }));
   }
 
-  /** A card was rendered: its app goes under it (once the call is done and its result was kept). */
+  /**
+   * A card was rendered: its app goes under it once the call runs (approved), with its input, and gets the result when
+   * the call is done; or once the call is done, when its result was kept.
+   */
   attach(card: ToolCard, cardEl: HTMLElement): void {
-    if (!card.app?.result || card.status !== 'done') return;
     let frame = this.frames.get(card.callId);
+    if (frame?.running && card.status !== 'running') {
+      frame.running = false;
+      this.send({ type: 'appCallEnded', callId: card.callId });
+    }
+    const shows = card.app && (card.status === 'running' || (card.status === 'done' && card.app.result));
+    if (!shows && !frame) return;
     // Pinned: the card keeps the note that says where its app is.
     if (frame?.stand) return void cardEl.append(frame.stand);
     // Its card was updated: the app stays where it runs, and the card changes around it.
     if (frame?.host.isConnected) return;
     if (!frame) {
-      frame = { host: document.createElement('div') };
+      frame = { host: document.createElement('div'), ...(card.status === 'running' ? { running: true } : {}) };
       frame.host.className = 'app-host';
       this.frames.set(card.callId, frame);
       this.open(card.callId);
@@ -68,7 +80,11 @@ export class AppFrames {
   }
 
   /** A host message about an app. */
-  handle(m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' }>): void {
+  handle(
+    m: Extract<HostMessage, { type: 'appFrame' | 'appMessage' | 'appSize' | 'appPlace' | 'appModes' | 'appGone' }>,
+  ): void {
+    if (m.type === 'appModes') return this.declared(m.callId, m.modes);
+    if (m.type === 'appGone') return this.gone(m.callId, m.why);
     if (m.type === 'appFrame') m.consent ? this.ask(m.callId, m.consent) : this.show(m.callId, m.url, m.error);
     // An opaque origin: only `*` reaches it.
     else if (m.type === 'appMessage') this.frames.get(m.callId)?.iframe?.contentWindow?.postMessage(m.message, '*');
@@ -117,20 +133,29 @@ export class AppFrames {
     if (told) this.send({ type: 'appMode', callId, pip: false });
   }
 
-  /** The buttons above a running app, for where it is now. */
+  /** The buttons above a running app, for where it is now and the places it declared. */
   private bar(callId: string): HTMLElement {
-    const place: [string, string, () => void] =
-      this.pinned === callId
-        ? ['Back to its card', 'Show this app in its card again', () => this.unpin()]
-        : ['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)];
-    return bar([
-      place,
-      [
+    const modes = this.frames.get(callId)?.modes;
+    const buttons: Array<[string, string, () => void]> = [];
+    if (this.pinned === callId)
+      buttons.push(['Back to its card', 'Show this app in its card again', () => this.unpin()]);
+    else if (!modes || modes.includes('pip'))
+      buttons.push(['Pin', 'Keep this app in sight above the input while the chat scrolls', () => this.pin(callId)]);
+    if (!modes || modes.includes('fullscreen'))
+      buttons.push([
         'Open in Editor',
         'Open this app in an editor tab beside the chat (it starts afresh there: an app keeps no state across pages)',
         () => this.send({ type: 'appFullscreen', callId }),
-      ],
-    ]);
+      ]);
+    return bar(buttons);
+  }
+
+  /** The app said where it may be shown: its bar offers those places alone. */
+  private declared(callId: string, modes: ReadonlyArray<'inline' | 'fullscreen' | 'pip'>): void {
+    const frame = this.frames.get(callId);
+    if (!frame) return;
+    frame.modes = modes;
+    this.renewBar(callId);
   }
 
   private renewBar(callId: string): void {
@@ -202,16 +227,31 @@ export class AppFrames {
     }
   }
 
-  /** Stops a card's app here (the host closes its side), leaving a way to run it again. */
+  /**
+   * Stops a card's app here, leaving a way to run it again: the host tells the app it goes first (`ui/resource-teardown`)
+   * and answers `appGone`, and only then does its frame go.
+   */
   private pause(callId: string): void {
+    this.live.delete(callId);
+    if (this.frames.get(callId)) this.send({ type: 'appTeardown', callId });
+  }
+
+  /** The app was told it goes and is done (paused here, or closed at its own ask): its frame goes. */
+  private gone(callId: string, why: 'paused' | 'closedByApp'): void {
     const frame = this.frames.get(callId);
     this.live.delete(callId);
     if (!frame) return;
+    if (this.pinned === callId) this.unpin(false);
     frame.iframe = undefined;
-    this.send({ type: 'appClosed', callId });
     frame.host.replaceChildren(
-      note(`Paused: at most ${MAX_LIVE_APPS} apps run at once in a chat.`),
-      bar([['Resume', 'Run this app again (the one shown longest ago pauses)', () => this.open(callId)]]),
+      note(
+        why === 'paused' ? `Paused: at most ${MAX_LIVE_APPS} apps run at once in a chat.` : 'The app closed itself.',
+      ),
+      bar([
+        why === 'paused'
+          ? ['Resume', 'Run this app again (the one shown longest ago pauses)', () => this.open(callId)]
+          : ['Run Again', 'Run this app again', () => this.open(callId)],
+      ]),
     );
   }
 

@@ -127,7 +127,9 @@ export class AskCards {
   private sampling(ask: Extract<AskView, { kind: 'sampling' }>): HTMLElement {
     const card = head(
       'ask-card ask-sampling',
-      `Server "${ask.server}" asks to send this to your model`,
+      ask.app !== undefined
+        ? `The app of tool "${ask.app}" (server "${ask.server}") asks to send this to your model`
+        : `Server "${ask.server}" asks to send this to your model`,
       `${ask.model}, up to ${ask.maxTokens} tokens (this server's limit: ${ask.limit})`,
     );
     if (ask.systemPrompt)
@@ -139,7 +141,9 @@ export class AskCards {
     allow.className = 'primary';
     actions.append(
       allow,
-      button('Always allow this server', () => this.answer(ask.id, { action: 'allow', remember: true })),
+      button(ask.app !== undefined ? 'Always allow this app' : 'Always allow this server', () =>
+        this.answer(ask.id, { action: 'allow', remember: true }),
+      ),
       button('Deny', () => this.answer(ask.id, { action: 'deny' })),
     );
     card.append(actions);

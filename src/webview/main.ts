@@ -181,6 +181,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'appMessage':
     case 'appSize':
     case 'appPlace':
+    case 'appModes':
+    case 'appGone':
       apps.handle(m);
       break;
     case 'meta':

@@ -4,7 +4,18 @@ import type { Conversation } from './conversation/conversation';
 
 type AppRequest = Extract<
   WebviewMessage,
-  { type: 'appOpen' | 'appMessage' | 'appClosed' | 'appFullscreen' | 'appConsent' | 'appMode' | 'appLook' }
+  {
+    type:
+      | 'appOpen'
+      | 'appMessage'
+      | 'appClosed'
+      | 'appTeardown'
+      | 'appCallEnded'
+      | 'appFullscreen'
+      | 'appConsent'
+      | 'appMode'
+      | 'appLook';
+  }
 >;
 
 /** A view's MCP App message, to the chat's apps: an app opens only for a card of the conversation that has one. */
@@ -24,6 +35,14 @@ export async function routeAppRequest(
       return apps?.message(post, message.callId, message.message);
     case 'appClosed':
       return apps?.close(post, message.callId);
+    case 'appTeardown':
+      return apps?.teardown(post, message.callId);
+    case 'appCallEnded': {
+      // The card as the conversation holds it: its result (or how it ended) is the host's, never the page's word.
+      const item = (await current()).find(message.callId);
+      if (item?.kind === 'tool' && item.card.app) apps?.callEnded(post, item.card);
+      return;
+    }
     case 'appFullscreen':
       return apps?.fullscreen(post, message.callId);
     case 'appConsent':

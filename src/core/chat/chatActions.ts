@@ -51,6 +51,12 @@ export interface ChatAppsActions {
   open(card: ToolCard, look: AppLook, post: Post, pip?: boolean): Promise<void>;
   message(post: Post, callId: string, message: Record<string, unknown>): void;
   close(post: Post, callId: string): void;
+  /** The app is told it goes (`ui/resource-teardown`), then the view is told it may remove the frame (`appGone`). */
+  teardown(post: Post, callId: string): Promise<void>;
+  /** Every app of every view is told it goes, before the views show another conversation; undefined when none runs. */
+  teardownAll(): Promise<void> | undefined;
+  /** The call of an app opened while it ran ended: the app gets its result, or is told it was cancelled. */
+  callEnded(post: Post, card: ToolCard): void;
   /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */
   fullscreen(post: Post, callId: string): void;
   /**

@@ -22,6 +22,8 @@ export class ChatRouter implements Disposable {
   private readonly views = new Set<Post>();
   private conversation: Conversation | undefined;
   private loading: Promise<Conversation> | undefined;
+  /** Counts the conversations shown, so only the last of quick changes reaches the views. */
+  private replacing = 0;
   private listener: Disposable | undefined;
   /** The turn Edit last took back, for its Undo. */
   private taken: TakenTurn | undefined;
@@ -245,8 +247,16 @@ export class ChatRouter implements Disposable {
     this.actions.forgetChatApprovals();
     this.loading = Promise.resolve(c);
     this.show(c);
-    this.broadcast({ type: 'state', state: { items: c.items, busy: this.runner.busy(c), ...this.actions.meta() } });
-    this.actions.contextChanged?.();
+    // The apps of the conversation that goes are told first (`ui/resource-teardown`, bounded), then the views change.
+    const shown = ++this.replacing;
+    const change = () => {
+      if (shown !== this.replacing) return;
+      this.broadcast({ type: 'state', state: { items: c.items, busy: this.runner.busy(c), ...this.actions.meta() } });
+      this.actions.contextChanged?.();
+    };
+    const tearing = this.actions.apps?.teardownAll();
+    if (tearing) void tearing.then(change);
+    else change();
   }
 
   /** The kept conversations, most recent first; `current` marks the one the views show. */

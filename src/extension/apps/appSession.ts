@@ -1,9 +1,20 @@
-import type { CallToolResult, JSONRPCMessage, ReadResourceResult, Transport } from '@modelcontextprotocol/client';
-import { AppBridge, type McpUiHostContext, type McpUiStyles } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult,
+  JSONRPCMessage,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
+import {
+  AppBridge,
+  type McpUiDisplayMode,
+  type McpUiDownloadFileRequest,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { AppLook } from '../../shared/protocol';
+import { declaredModes, HOST_MODES, hostContext, MAX_APP_HEIGHT, type ToolInfo } from './appHostContext';
+import { RelayTransport } from './relayTransport';
 
-/** The most an app may ask its frame to grow to (CSS pixels); past it, the app scrolls. */
-export const MAX_APP_HEIGHT = 800;
+export { MAX_APP_HEIGHT, MAX_PIP_HEIGHT } from './appHostContext';
 /** `ui/message` requests an app may make per minute; past it, they are refused (a flood). */
 const MESSAGES_PER_MINUTE = 5;
 
@@ -28,18 +39,32 @@ export interface AppHost {
   /** Every message between the bridge and the app, for the server's trace (`out` to the app). */
   record(direction: 'out' | 'in', message: JSONRPCMessage): void;
   log(line: string): void;
+  /** A sampling request of the app: the server's card, limits and model (offered to apps only when present). */
+  sample?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  /** Files the app asks to save, each through the user's own save dialog; resolves false when refused or failed. */
+  download?(contents: McpUiDownloadFileRequest['params']['contents']): Promise<boolean>;
+  /** The app finished `ui/initialize`: the display modes it may be shown in, and whether it offers tools. */
+  ready?(modes: McpUiDisplayMode[], offersTools: boolean): void;
+  /** The app's tools changed (`notifications/tools/list_changed`). */
+  toolsChanged?(): void;
+  /** The app asked to be closed (`ui/notifications/request-teardown`). */
+  requestTeardown?(): void;
 }
 
 /** Where an app is shown: in its card, or in an editor tab of its own. */
 export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
-/** A pinned app's height bound: a strip above the input, the conversation scrolling above it. */
-export const MAX_PIP_HEIGHT = 240;
+/** How long a view has to tidy up on `ui/resource-teardown` before its frame goes anyway. */
+export const TEARDOWN_MS = 1_000;
 
-/** The tool call an app is shown with: its arguments as the model sent them, and the server's result. */
+/**
+ * The tool call an app is shown with: its arguments as the model sent them, and the server's result (absent while the
+ * call runs; `cancelled` when it ended without one).
+ */
 export interface AppCall {
-  tool: { name: string; description?: string; inputSchema: Record<string, unknown> };
+  tool: ToolInfo;
   arguments: Record<string, unknown>;
   result?: Record<string, unknown>;
+  cancelled?: string;
 }
 
 /**
@@ -55,6 +80,10 @@ export class AppSession {
     this.host.post(m);
   });
   private messages: number[] = [];
+  private initialized = false;
+  private closed = false;
+  /** The display modes the app declared, narrowed to the host's (all of them until it says). */
+  private modes: McpUiDisplayMode[] = [...HOST_MODES];
 
   constructor(
     private readonly call: AppCall,
@@ -72,10 +101,19 @@ export class AppSession {
         logging: {},
         message: { text: {} },
         updateModelContext: { text: {} },
+        ...(host.sample ? { sampling: {} } : {}),
+        ...(host.download ? { downloadFile: {} } : {}),
       },
       { hostContext: hostContext(look, mode, call.tool) },
     );
-    this.bridge.oninitialized = () => void this.sendCall();
+    this.bridge.oninitialized = () => {
+      this.initialized = true;
+      const caps = this.bridge.getAppCapabilities();
+      this.modes = declaredModes(caps?.availableDisplayModes);
+      if (caps?.availableDisplayModes !== undefined) this.contextChanged();
+      host.ready?.(this.modes, caps?.tools !== undefined);
+      void this.sendCall();
+    };
     this.bridge.onsizechange = ({ height }) => {
       if (typeof height === 'number' && Number.isFinite(height) && height > 0)
         host.resize(Math.min(Math.ceil(height), MAX_APP_HEIGHT));
@@ -98,12 +136,24 @@ export class AppSession {
       host.updateContext(textOf(content) ?? (structuredContent ? JSON.stringify(structuredContent) : ''));
       return {};
     };
+    // Only a place it declared: another ask leaves it where it is.
     this.bridge.onrequestdisplaymode = async ({ mode }) => {
-      this.mode = host.requestDisplayMode(mode);
+      if (this.modes.includes(mode)) this.mode = host.requestDisplayMode(mode);
       return { mode: this.mode };
     };
     this.bridge.onloggingmessage = ({ level, data }) =>
       host.log(`app log (${level}): ${typeof data === 'string' ? data : JSON.stringify(data)}`.slice(0, 2000));
+    if (host.sample) {
+      const sample = host.sample;
+      this.bridge.oncreatesamplingmessage = async (params, extra) =>
+        sample(params as CreateMessageRequest['params'], extra.mcpReq.signal);
+    }
+    if (host.download) {
+      const download = host.download;
+      this.bridge.ondownloadfile = async ({ contents }) => ((await download(contents)) ? {} : { isError: true });
+    }
+    this.bridge.onrequestteardown = () => host.requestTeardown?.();
+    this.bridge.setNotificationHandler('notifications/tools/list_changed', () => host.toolsChanged?.());
   }
 
   start(): Promise<void> {
@@ -118,14 +168,14 @@ export class AppSession {
 
   lookChanged(look: AppLook): void {
     this.look = look;
-    void this.bridge.sendHostContextChange(hostContext(look, this.mode, this.call.tool));
+    this.contextChanged();
   }
 
   /** The app, still running, moved (pinned above the input, or back in its card): it is told its display mode. */
   modeChanged(mode: DisplayMode): void {
     if (mode === this.mode) return;
     this.mode = mode;
-    void this.bridge.sendHostContextChange(hostContext(this.look, mode, this.call.tool));
+    this.contextChanged();
   }
 
   /** The display mode the app was last told. */
@@ -133,12 +183,63 @@ export class AppSession {
     return this.mode;
   }
 
+  /** The places the app may be shown in: those it declared (all, when it declared none). */
+  get displayModes(): readonly McpUiDisplayMode[] {
+    return this.modes;
+  }
+
+  /** The call the app was opened for while it ran has its result now. */
+  toolResult(result: Record<string, unknown>): void {
+    if (this.call.result || this.call.cancelled) return;
+    this.call.result = result;
+    if (this.initialized) void this.bridge.sendToolResult(result as CallToolResult).catch(() => undefined);
+  }
+
+  /** The call ended without a result (stopped, failed, timed out, denied): the app is told why. */
+  toolCancelled(reason: string): void {
+    if (this.call.result || this.call.cancelled) return;
+    this.call.cancelled = reason;
+    if (this.initialized) void this.bridge.sendToolCancelled({ reason }).catch(() => undefined);
+  }
+
+  /** The app's own tools (`tools/list` to the view), as it answers. */
+  listTools(timeoutMs: number): Promise<unknown> {
+    return this.bridge.listTools({}, { timeout: timeoutMs });
+  }
+
+  /** Calls one of the app's own tools (`tools/call` to the view). */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    return this.bridge.callTool({ name, arguments: args }, { timeout: timeoutMs, ...(signal ? { signal } : {}) });
+  }
+
+  /**
+   * Tells the app it is about to go (`ui/resource-teardown`) and waits for its answer, at most `ms`, then closes. Its
+   * frame should be removed only after this resolves.
+   */
+  async teardown(ms = TEARDOWN_MS): Promise<void> {
+    if (this.closed) return;
+    if (this.initialized) await this.bridge.teardownResource({}, { timeout: ms }).catch(() => undefined);
+    this.dispose();
+  }
+
+  private contextChanged(): void {
+    void this.bridge.sendHostContextChange(hostContext(this.look, this.mode, this.call.tool, this.modes));
+  }
+
   private async sendCall(): Promise<void> {
     await this.bridge.sendToolInput({ arguments: this.call.arguments });
     if (this.call.result) await this.bridge.sendToolResult(this.call.result as CallToolResult);
+    else if (this.call.cancelled) await this.bridge.sendToolCancelled({ reason: this.call.cancelled });
   }
 
   dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
     void this.bridge.close();
   }
 }
@@ -155,52 +256,4 @@ function textOf(content: unknown): string | undefined {
     .join('\n')
     .trim();
   return text ? text.slice(0, 100_000) : undefined;
-}
-
-export function hostContext(look: AppLook, mode: DisplayMode, tool: AppCall['tool']): McpUiHostContext {
-  return {
-    // The tool call that made this app: its definition as the server listed it (the spec's toolInfo).
-    toolInfo: {
-      tool: {
-        name: tool.name,
-        inputSchema: tool.inputSchema as { type: 'object' },
-        ...(tool.description ? { description: tool.description } : {}),
-      },
-    },
-    theme: look.theme,
-    styles: { variables: look.variables as McpUiStyles },
-    displayMode: mode,
-    availableDisplayModes: ['inline', 'fullscreen', 'pip'],
-    // In a tab the app fills the editor; in a card it grows up to the bound, then scrolls; pinned, a strip.
-    containerDimensions:
-      mode === 'fullscreen'
-        ? { width: look.width }
-        : { width: look.width, maxHeight: mode === 'pip' ? MAX_PIP_HEIGHT : MAX_APP_HEIGHT },
-    locale: Intl.DateTimeFormat().resolvedOptions().locale,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    platform: 'desktop',
-  };
-}
-
-/** A transport whose other end is a relay: `post` sends, `receive` is what came back. */
-class RelayTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-
-  constructor(private readonly post: (message: JSONRPCMessage) => void) {}
-
-  async start(): Promise<void> {}
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.post(message);
-  }
-
-  receive(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
-  }
-
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
 }

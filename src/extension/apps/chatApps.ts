@@ -10,13 +10,13 @@ import type { AppLook, ToolCard } from '../../shared/protocol';
 import { APP_CONSENT_DETAIL, type AppAccess } from './appAccess';
 import type { AppServer } from './appServer';
 import { AppSession, type DisplayMode } from './appSession';
+import { appServices, type AppServiceDeps } from './appServices';
 import { openAppTab, type AppTab } from './appTab';
 
 /** What the chat's apps answer to, besides their servers. */
-export interface ChatAppsDeps {
+export interface ChatAppsDeps extends AppServiceDeps {
   /** What an app may do, with the user's say. */
   access: AppAccess;
-  log: Logger;
   extensionUri: vscode.Uri;
   /** An app's `ui/update-model-context`: the text goes on its card, and from there to the model. */
   onContext(callId: string, text: string): void;
@@ -25,13 +25,20 @@ export interface ChatAppsDeps {
 interface Live {
   card: ToolCard;
   session: AppSession;
+  /** Its document unpublished, its tools off the shelf. */
   revoke(): void;
+}
+
+/** An app moved to an editor tab, and its session there once it runs. */
+interface InTab {
+  tab: AppTab;
+  live?: Live;
 }
 
 /** One chat view's apps: those in its cards, and those moved to editor tabs. */
 interface ViewApps {
   live: Map<string, Live>;
-  tabs: Map<string, AppTab>;
+  tabs: Map<string, InTab>;
   /**
    * Cards whose app has asked for its tab or a pinned place itself: asked once, so the user's close or unpin is not
    * undone by the app.
@@ -47,6 +54,10 @@ interface Place {
   post(message: Record<string, unknown>): void;
   resize(height: number): void;
   requestDisplayMode(mode: string): DisplayMode;
+  /** The places the app declared it may be shown in. */
+  modes(modes: DisplayMode[]): void;
+  /** The app asked to be closed: it is told it goes, then its place closes. */
+  requestTeardown(): void;
 }
 
 /**
@@ -101,6 +112,9 @@ export class ChatApps implements vscode.Disposable {
         }
         return now();
       },
+      modes: (modes) => post({ type: 'appModes', callId, modes }),
+      requestTeardown: () =>
+        void this.teardown(post, callId, 'closedByApp').catch((err: Error) => this.log.warn(err.message)),
     });
     if ('consent' in started) {
       this.viewOf(post).asking.set(callId, { card, look });
@@ -112,42 +126,76 @@ export class ChatApps implements vscode.Disposable {
     post({ type: 'appFrame', callId, url: started.url });
   }
 
-  /** Moves a card's app to an editor tab beside the chat (or shows the tab it is in). */
-  fullscreen(post: Post, callId: string): void {
+  /**
+   * Moves a card's app to an editor tab beside the chat (or shows the tab it is in): the app in the card is told it
+   * goes, then the card says where it is.
+   */
+  async fullscreen(post: Post, callId: string): Promise<void> {
     const view = this.viewOf(post);
     const open = view.tabs.get(callId);
-    if (open) return open.reveal();
-    const card = view.live.get(callId)?.card;
-    if (!card) return;
-    this.close(post, callId);
+    if (open) return open.tab.reveal();
+    const live = view.live.get(callId);
+    if (!live) return;
+    view.live.delete(callId);
+    const place: InTab = {
+      tab: openAppTab(
+        this.deps.extensionUri,
+        this.origin,
+        `${live.card.name} (app)`,
+        (request) => {
+          if (request.type === 'appMessage') place.live?.session.deliver(request.message as JSONRPCMessage);
+          else if (request.type === 'appLook') place.live?.session.lookChanged(request.look);
+          else if (!place.live)
+            void this.startInTab(live.card, request.look, post, place).then((started) => {
+              if (view.tabs.get(callId) === place) place.live = started;
+              else if (started) {
+                // The tab closed while the app was being made.
+                started.revoke();
+                started.session.dispose();
+              }
+            });
+        },
+        () => {
+          if (view.tabs.get(callId) !== place) return;
+          view.tabs.delete(callId);
+          place.live?.revoke();
+          place.live?.session.dispose();
+          if (this.views.get(post) === view) post({ type: 'appPlace', callId, place: 'inline' });
+        },
+      ),
+    };
+    view.tabs.set(callId, place);
+    await retire(live);
     post({ type: 'appPlace', callId, place: 'tab' });
-    let live: Live | undefined;
-    const tab = openAppTab(
-      this.deps.extensionUri,
-      this.origin,
-      `${card.name} (app)`,
-      (request) => {
-        if (request.type === 'appMessage') live?.session.deliver(request.message as JSONRPCMessage);
-        else if (request.type === 'appLook') live?.session.lookChanged(request.look);
-        else if (!live)
-          void this.startInTab(card, request.look, post, tab).then((started) => {
-            if (view.tabs.get(callId) === tab) live = started;
-            else if (started) {
-              // The tab closed while the app was being made.
-              started.revoke();
-              started.session.dispose();
-            }
-          });
-      },
-      () => {
-        if (view.tabs.get(callId) !== tab) return;
-        view.tabs.delete(callId);
-        live?.revoke();
-        live?.session.dispose();
-        if (this.views.get(post) === view) post({ type: 'appPlace', callId, place: 'inline' });
-      },
-    );
-    view.tabs.set(callId, tab);
+  }
+
+  /** The app in a card is told it goes; then the page may remove its frame (`appGone`). */
+  async teardown(post: Post, callId: string, why: 'paused' | 'closedByApp' = 'paused'): Promise<void> {
+    const view = this.views.get(post);
+    const live = view?.live.get(callId);
+    if (!view || !live) return;
+    view.live.delete(callId);
+    await retire(live);
+    if (this.views.get(post) === view) post({ type: 'appGone', callId, why });
+  }
+
+  /** Every app in a card, before the views show another conversation; undefined when none runs. */
+  teardownAll(): Promise<void> | undefined {
+    const all = [...this.views.values()].flatMap((view) => {
+      const lives = [...view.live.values()];
+      view.live.clear();
+      return lives;
+    });
+    return all.length ? Promise.all(all.map(retire)).then(() => undefined) : undefined;
+  }
+
+  /** The call of an app opened while it ran ended: the app gets the result, or is told it was cancelled. */
+  callEnded(post: Post, card: ToolCard): void {
+    const view = this.views.get(post);
+    const session = (view?.live.get(card.callId) ?? view?.tabs.get(card.callId)?.live)?.session;
+    if (!session || card.status === 'running' || card.status === 'waiting') return;
+    if (card.status === 'done' && card.app?.result) session.toolResult(card.app.result);
+    else session.toolCancelled(cancelReason(card.status));
   }
 
   /**
@@ -213,7 +261,7 @@ export class ChatApps implements vscode.Disposable {
       live.revoke();
       live.session.dispose();
     }
-    for (const tab of [...view.tabs.values()]) tab.dispose();
+    for (const { tab } of [...view.tabs.values()]) tab.dispose();
   }
 
   private viewOf(post: Post): ViewApps {
@@ -222,12 +270,16 @@ export class ChatApps implements vscode.Disposable {
     return view;
   }
 
-  private async startInTab(card: ToolCard, look: AppLook, post: Post, tab: AppTab): Promise<Live | undefined> {
+  private async startInTab(card: ToolCard, look: AppLook, post: Post, place: InTab): Promise<Live | undefined> {
+    const { tab } = place;
+    const back = () => void (place.live ? retire(place.live) : Promise.resolve()).then(() => tab.dispose());
     const started = await this.start(card, look, post, {
       mode: 'fullscreen',
       post: (message) => tab.post({ type: 'appMessage', message }),
       resize: () => {},
-      requestDisplayMode: (mode) => (mode === 'inline' ? (tab.dispose(), 'inline') : 'fullscreen'),
+      requestDisplayMode: (mode) => (mode === 'inline' ? (back(), 'inline') : 'fullscreen'),
+      modes: () => {},
+      requestTeardown: back,
     });
     if ('error' in started || 'consent' in started) {
       tab.post({ type: 'appFrame', error: 'error' in started ? started.error : 'show this app in its card first' });
@@ -248,7 +300,9 @@ export class ChatApps implements vscode.Disposable {
     const server = card.server;
     const config = server !== undefined ? this.hub.server(server)?.config : undefined;
     if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
-    if (!card.app.result) return { error: 'the result this app shows was not kept; its text is above' };
+    // While the call runs the app starts with its input, and gets the result (or the cancel) when the call ends.
+    if (!card.app.result && card.status !== 'running')
+      return { error: 'the result this app shows was not kept; its text is above' };
     if (config.apps === false)
       return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };
     const say = this.deps.access.known(serverIdentity(config));
@@ -262,7 +316,17 @@ export class ChatApps implements vscode.Disposable {
       );
     const tool = this.hub.registry.list().find((t) => t.server === server && t.name === card.name);
     const published = this.server.publish({ html: doc.html, csp: doc.csp, clipboardWrite: doc.clipboardWrite });
-    const session = new AppSession(
+    const read = (uri: string) => this.deps.access.readResource(server, uri);
+    let session: AppSession | undefined;
+    const services = appServices(
+      { server, config, tool: card.name, resourceUri: card.app.resourceUri },
+      this.hub,
+      this.deps,
+      () => session,
+      read,
+      place.modes,
+    );
+    session = new AppSession(
       {
         tool: {
           name: tool?.remoteName ?? card.name,
@@ -270,11 +334,11 @@ export class ChatApps implements vscode.Disposable {
           inputSchema: tool?.parameters ?? {},
         },
         arguments: parseArguments(card.arguments),
-        result: card.app.result,
+        ...(card.app.result ? { result: card.app.result } : {}),
       },
       {
         callTool: (name, args) => this.deps.access.callTool(server, card.name, card.callId, name, args),
-        readResource: (uri) => this.deps.access.readResource(server, uri),
+        readResource: read,
         message: (text) => post({ type: 'appSaid', text }),
         openLink: (url) => this.deps.access.openLink(url),
         updateContext: (text) => {
@@ -285,19 +349,36 @@ export class ChatApps implements vscode.Disposable {
         },
         resize: place.resize,
         requestDisplayMode: place.requestDisplayMode,
+        requestTeardown: place.requestTeardown,
         post: (message) => place.post(message as Record<string, unknown>),
         record: (direction, message) => this.hub.trace(server).record(direction, message, card.name),
         log: (line) => this.log.info(`[${server}] ${line}`),
+        ...services,
       },
       look,
       place.mode,
     );
-    return { live: { card, session, revoke: published.revoke }, url: published.url };
+    const revoke = () => {
+      services.dispose();
+      published.revoke();
+    };
+    return { live: { card, session, revoke }, url: published.url };
   }
 
   dispose(): void {
     for (const post of [...this.views.keys()]) this.viewClosed(post);
   }
+}
+
+/** An app's document and tools go once the app was told it goes (`ui/resource-teardown`, bounded). */
+async function retire(live: Live): Promise<void> {
+  await live.session.teardown();
+  live.revoke();
+}
+
+/** Why a call's app gets no result, in the spec's words for `tool-cancelled`. */
+function cancelReason(status: ToolCard['status']): string {
+  return status === 'denied' ? 'denied by the user' : status === 'cancelled' ? 'user action' : 'the call failed';
 }
 
 function parseArguments(text: string): Record<string, unknown> {

@@ -77,20 +77,23 @@ export class EditorClientRequestUi implements ClientRequestUi {
       const answer = await chat.asks.ask({ kind: 'sampling', ...ask }, signal);
       return answer?.action === 'allow' ? { allow: true, remember: answer.remember } : { allow: false };
     }
+    const always = ask.app !== undefined ? 'Always Allow This App' : 'Always Allow This Server';
     const detail = [
       `Model: ${ask.model}, up to ${ask.maxTokens} tokens (this server's limit: ${ask.limit})`,
       ...(ask.systemPrompt ? [`System prompt: ${ask.systemPrompt}`] : []),
       ...ask.messages.map((m) => `${m.role}: ${m.text}`),
     ].join('\n\n');
     const choice = await vscode.window.showWarningMessage(
-      `Server "${ask.server}" asks to send this to your model`,
+      ask.app !== undefined
+        ? `The app of tool "${ask.app}" (server "${ask.server}") asks to send this to your model`
+        : `Server "${ask.server}" asks to send this to your model`,
       { modal: true, detail },
       'Allow Once',
-      'Always Allow This Server',
+      always,
     );
     return choice === 'Allow Once'
       ? { allow: true, remember: false }
-      : choice === 'Always Allow This Server'
+      : choice === always
         ? { allow: true, remember: true }
         : { allow: false };
   }

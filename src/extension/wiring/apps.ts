@@ -25,6 +25,8 @@ export function startApps(
     sandboxDomains: (server) => hub.server(server)?.sandbox?.allowedDomains,
   });
   subscriptions.push(documents);
+  // Known once started, so a conversation change with no app running waits for nothing.
+  let started: ChatApps | undefined;
   const ready: Promise<ChatApps | undefined> = appsEnabled()
     ? AppServer.start(async (loopback) =>
         (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true),
@@ -32,6 +34,7 @@ export function startApps(
         (server) => {
           const apps = new ChatApps(hub, server, documents, deps);
           subscriptions.push(apps, { dispose: () => server.dispose() });
+          started = apps;
           return apps;
         },
         (err: Error) => {
@@ -51,6 +54,9 @@ export function startApps(
       },
       message: (post, callId, message) => void ready.then((apps) => apps?.message(post, callId, message)),
       close: (post, callId) => void ready.then((apps) => apps?.close(post, callId)),
+      teardown: async (post, callId) => (await ready)?.teardown(post, callId),
+      teardownAll: () => started?.teardownAll(),
+      callEnded: (post, card) => void ready.then((apps) => apps?.callEnded(post, card)),
       fullscreen: (post, callId) => void ready.then((apps) => apps?.fullscreen(post, callId)),
       consent: async (post, callId, show) => (await ready)?.consent(post, callId, show),
       mode: (post, callId, mode) => void ready.then((apps) => apps?.mode(post, callId, mode)),

@@ -23,6 +23,7 @@ import type { ResultDocuments } from '../resultDocuments';
 import type { ServerWiring } from './servers';
 import type { startToolsView } from './toolsView';
 import { AppAccess } from '../apps/appAccess';
+import { saveAppFiles } from '../apps/appDownload';
 import { startApps } from './apps';
 import { skillCommands } from '../skillCommands';
 
@@ -84,6 +85,10 @@ export function startChat(
     access: new AppAccess(hub, approvals, context.workspaceState, appsLog),
     log: appsLog,
     extensionUri: context.extensionUri,
+    sample: (config, app, params, signal) =>
+      serverAsks.clientRequests.sampleForApp(config, app, params, hub.serverLog(config.name), signal),
+    download: (who, contents, read) => saveAppFiles(who, contents, read, appsLog),
+    limits: () => hub.currentSettings,
     onContext: (callId, text) => {
       const c = chat.loaded();
       if (c) setAppContext(c, callId, text);

@@ -137,6 +137,29 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
   }
 
   /**
+   * A sampling request from a server's app (MCP Apps, `sampling/createMessage` from the view): the same card, limits and
+   * model as the server's own, named as the app's; "always" is for that app alone, not its server.
+   */
+  sampleForApp(
+    config: ServerConfig,
+    app: { tool: string; resourceUri: string },
+    params: unknown,
+    log: Logger,
+    signal: AbortSignal,
+  ): ReturnType<typeof answerSampling> {
+    const sampling: SamplingDeps = { ...this.options.sampling, ui: this.options.ui };
+    return answerSampling(
+      config.name,
+      `${serverIdentity(config)}#app:${app.resourceUri}`,
+      params as Parameters<typeof answerSampling>[2],
+      sampling,
+      log,
+      signal,
+      app.tool,
+    );
+  }
+
+  /**
    * Answers one input request a task carries (`inputRequests` of tasks/get) as the same request sent on its own would
    * be: a form, a URL, a sampling approval, the roots. A method MinAgent does not answer is refused.
    */

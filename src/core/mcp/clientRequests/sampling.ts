@@ -78,6 +78,8 @@ export async function answerSampling(
   deps: SamplingDeps,
   log: Logger,
   signal: AbortSignal,
+  /** The tool whose app asks (MCP Apps), when it is not the server itself; `identity` is then the app's. */
+  app?: string,
 ): Promise<CreateMessageResult> {
   const limit = deps.maxTokens(server);
   if (!Number.isSafeInteger(params.maxTokens) || params.maxTokens < 1)
@@ -110,6 +112,7 @@ export async function answerSampling(
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'no model to sample with: the user has not chosen one');
   const ask: SamplingAsk = {
     server,
+    ...(app !== undefined ? { app } : {}),
     ...(systemPrompt ? { systemPrompt } : {}),
     messages: messages.map((m) => ({ role: m.role, text: m.text })),
     maxTokens: params.maxTokens,

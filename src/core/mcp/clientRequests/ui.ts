@@ -33,6 +33,8 @@ export type UrlAnswer = 'accept' | 'decline' | 'cancel';
 /** A sampling request as the user sees it before it goes to their model. */
 export interface SamplingAsk {
   server: string;
+  /** The tool whose app asks (MCP Apps sampling), when it is a server's app and not the server. */
+  app?: string;
   systemPrompt?: string;
   messages: Array<{ role: 'user' | 'assistant'; text: string }>;
   maxTokens: number;

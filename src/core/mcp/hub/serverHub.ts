@@ -6,6 +6,7 @@ import { DEFAULT_HUB_SETTINGS, type HubSettings } from '../config/hubSettings';
 import type { ConfigProblem, ServerConfig } from '../config/serverConfig';
 import { OutputChecker } from '../tools/outputCheck';
 import { McpToolSource } from '../connection/source';
+import { AppToolShelf } from './appToolShelf';
 import { HubCatalog } from './catalog';
 import { CallRouter } from './callRouting';
 import { keyOf, ServerEntry, type EntryHost } from './serverEntry';
@@ -53,6 +54,8 @@ export class ServerHub {
     servers: () => this.order.flatMap((name) => (this.entries.has(name) ? [this.entries.get(name)!] : [])),
     settings: () => this.settings,
   });
+  /** The tools live app views offer (MCP Apps), in the registry while their view lives. */
+  readonly appTools = new AppToolShelf(() => this.rebuild());
   private readonly traces = new TraceSet();
   /** Every server's results checked against their outputSchema, in one worker thread started on the first check. */
   private readonly outputs = new OutputChecker();
@@ -122,6 +125,11 @@ export class ServerHub {
       entry.begin();
     }
     this.rebuild();
+  }
+
+  /** The settings the hub runs with now (limits, timeouts). */
+  get currentSettings(): HubSettings {
+    return this.settings;
   }
 
   /** Resolves once no server is starting or registering its tools. */
@@ -255,7 +263,8 @@ export class ServerHub {
     this.outputs.dispose();
   }
 
-  private serverLog(name: string): Logger {
+  /** The log of one server (its output channel in the editor). */
+  serverLog(name: string): Logger {
     return this.options.serverLogger?.(name) ?? taggedLogger(this.log, name);
   }
 
@@ -281,6 +290,7 @@ export class ServerHub {
     this.namingProblems = problems;
     for (const p of problems) if (changedProblems) this.serverLog(p.server).warn(p.message);
     tools.push(...this.catalog.builtinTools(new Set(tools.map((t) => t.name))));
+    tools.push(...this.appTools.tools(new Set(tools.map((t) => t.name))));
     if (!sameTools(this.registry.list(), tools)) this.registry.replaceAll(tools);
     if (changedProblems) this.onDidChangeServersEmitter.fire();
   }

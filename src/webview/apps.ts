@@ -228,8 +228,8 @@ export class AppFrames {
   }
 
   /**
-   * Stops a card's app here, leaving a way to run it again: the host tells the app it goes first (`ui/resource-teardown`)
-   * and answers `appGone`, and only then does its frame go.
+   * Stops a card's app here, leaving a way to run it again: the host tells the app it goes first
+   * (`ui/resource-teardown`) and answers `appGone`, and only then does its frame go.
    */
   private pause(callId: string): void {
     this.live.delete(callId);

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { completeResultsWithoutType, describeProtocol, eraRefusal } from '../../src/core/mcp/connection/era';
+import { completeResultsWithoutType, describeProtocol } from '../../src/core/mcp/connection/era';
+import { eraRefusal } from '../../src/core/mcp/connection/eraRefusal';
 import { McpTrace, tracedTransport } from '../../src/core/mcp/trace/trace';
 
 class ScriptedTransport implements Transport {

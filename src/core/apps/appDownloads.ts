@@ -2,10 +2,10 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { plainText, stripUnsafe } from '../../shared/serverText';
 
 /**
- * `ui/download-file` (MCP Apps): an app asks the host to save files it hands over (embedded resources) or names (resource
- * links). What it names is read through its own server (`resources/read`), never fetched from the web by the host: an
- * app's page cannot reach past its policy by way of a download. Each file is bounded, and its name is made a plain base
- * name (no folders, no control characters) before the user sees it in their save dialog.
+ * `ui/download-file` (MCP Apps): an app asks the host to save files it hands over (embedded resources) or names
+ * (resource links). What it names is read through its own server (`resources/read`), never fetched from the web by
+ * the host: an app's page cannot reach past its policy by way of a download. Each file is bounded, and its name is
+ * made a plain base name (no folders, no control characters) before the user sees it in their save dialog.
  */
 
 /** Files one request may save. */

@@ -1,6 +1,9 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 
-/** A transport whose other end is a relay (an app's frame, through the chat page): `post` sends, `receive` is what came back. */
+/**
+ * A transport whose other end is a relay (an app's frame, through the chat page): `post` sends, `receive` is what came
+ * back.
+ */
 export class RelayTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;

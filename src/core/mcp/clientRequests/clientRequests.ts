@@ -137,8 +137,8 @@ export class ClientRequests implements ClientRequestsHost, Disposable {
   }
 
   /**
-   * A sampling request from a server's app (MCP Apps, `sampling/createMessage` from the view): the same card, limits and
-   * model as the server's own, named as the app's; "always" is for that app alone, not its server.
+   * A sampling request from a server's app (MCP Apps, `sampling/createMessage` from the view): the same card, limits
+   * and model as the server's own, named as the app's; "always" is for that app alone, not its server.
    */
   sampleForApp(
     config: ServerConfig,

@@ -7,7 +7,8 @@ import { DEFAULT_HUB_SETTINGS } from '../config/hubSettings';
 import type { ServerConfig } from '../config/serverConfig';
 import type { ServerFeatures } from '../features/features';
 import { ProcessTransport } from '../transport/processTransport';
-import { BadProbeAnswer, StaleEraVerdict, eraNegotiation, probeBound, type ProbeFallback } from './era';
+import { BadProbeAnswer, eraNegotiation, probeBound, type ProbeFallback } from './era';
+import { StaleEraVerdict } from './eraRefusal';
 import { handshake } from './handshake';
 import type { SourceOptions } from './sourceOptions';
 import type { StderrTail } from './stderrTail';
@@ -139,7 +140,7 @@ export class Connector {
     }
   }
 
-  /** After a probe answered badly (BadProbeAnswer), the 2025 handshake once on a new transport; else `err` is thrown. */
+  /** After a probe answered badly (BadProbeAnswer), the 2025 handshake once on a new transport; else `err` again. */
   private async fallBack(kind: TransportKind, err: unknown, left: () => number): Promise<void> {
     if (!(err instanceof BadProbeAnswer) || this.host.closing()) throw err;
     this.noteFallback(err.fallback);

@@ -1,6 +1,5 @@
 import {
   PROTOCOL_VERSION_META_KEY,
-  ProtocolError,
   SdkError,
   SdkErrorCode,
   UnsupportedProtocolVersionError,
@@ -12,9 +11,10 @@ import {
 import { isSignInNeeded } from '../../auth/signInErrors';
 import { layerIncoming } from '../../base/accessors';
 import { errorMessage } from '../../toolRegistry/toolRegistry';
-import type { EraSlot } from './eraMemory';
+import { MODERN_PROTOCOL_VERSION, type EraSlot } from './eraMemory';
 import { clip, exitAnswer, resultAnswer, rpcErrorAnswer, type ProbeFallback } from './probeAnswer';
 import { ProcessTransport } from '../transport/processTransport';
+import { refusesLegacy, StaleEraVerdict } from './eraRefusal';
 
 export type { ProbeFallback };
 
@@ -27,8 +27,7 @@ export function eraNegotiation(probeTimeoutMs: number): NonNullable<ClientOption
   return { mode: 'auto', probe: { timeoutMs: probeTimeoutMs } };
 }
 
-/** The first revision of the stateless era (no initialize; `server/discover`, per-request `_meta`). */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+export { MODERN_PROTOCOL_VERSION };
 
 /**
  * The probe's bound within a connect limit: the setting, and at most half the limit, so the handshake keeps the rest.
@@ -62,24 +61,6 @@ export class BadProbeAnswer extends Error {
   ) {
     super(`server/discover ${fallback.got}`);
   }
-}
-
-/**
- * A server remembered as a 2025 one refused the 2025 handshake in a way only a server of a later era would: it is
- * forgotten, and the caller connects once more with the probe, on a new transport.
- */
-export class StaleEraVerdict extends Error {
-  constructor(override readonly cause: unknown) {
-    super(`the 2025 handshake was refused (${errorMessage(cause)}); the server is probed again`);
-  }
-}
-
-/** An answer to initialize that says the server speaks another era: a JSON-RPC error, a 4xx, a newer version. */
-function refusesLegacy(err: unknown): boolean {
-  if (err instanceof ProtocolError || eraRefusal(err) !== undefined) return true;
-  const status = (err as { data?: { status?: unknown } } | undefined)?.data?.status;
-  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403) return true;
-  return err instanceof Error && /^Server's protocol version is not supported: /.test(err.message);
 }
 
 /**
@@ -233,37 +214,6 @@ function probeCause(err: unknown): unknown {
   return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && cause instanceof TypeError
     ? cause
     : err;
-}
-
-/**
- * Why a connect failed when the server refused only the era we offered (the unsupported-version
- * error, -32022, or a missing MCP-Protocol-Version header): the server does speak Streamable HTTP,
- * so falling back to the old SSE transport would be wrong. Undefined for any other failure.
- */
-export function eraRefusal(err: unknown): string | undefined {
-  const data = (err as { data?: { status?: unknown; text?: unknown } } | undefined)?.data;
-  if (typeof data?.status !== 'number' || typeof data.text !== 'string') return undefined;
-  const rpc = parseRpcError(data.text);
-  if (rpc?.code === -32022) {
-    const supported = (rpc.data as { supported?: unknown } | undefined)?.supported;
-    const list = Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
-    return list.length
-      ? `the server speaks only protocol ${list.join(', ')}, which MinAgent does not (it speaks ${MODERN_PROTOCOL_VERSION} and 2025-11-25 or older)`
-      : `the server refused MinAgent's protocol version (HTTP ${data.status}: ${rpc.message})`;
-  }
-  if (/mcp-protocol-version/i.test(data.text))
-    return `the server refused MinAgent's protocol version (HTTP ${data.status}: ${data.text.slice(0, 200)})`;
-  return undefined;
-}
-
-function parseRpcError(text: string): { code: number; message: string; data?: unknown } | undefined {
-  try {
-    const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } }).error;
-    if (typeof error?.code !== 'number') return undefined;
-    return { code: error.code, message: typeof error.message === 'string' ? error.message : '', data: error.data };
-  } catch {
-    return undefined;
-  }
 }
 
 /**

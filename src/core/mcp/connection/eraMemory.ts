@@ -1,5 +1,8 @@
 import type { SecretStore } from '../../base/secretStore';
 
+/** The first revision of the stateless era (no initialize; `server/discover`, per-request `_meta`). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
 /** The protocol era a server spoke: 2026-07-28 (`server/discover`) or the 2025 initialize handshake. */
 export type Era = 'modern' | 'legacy';
 

@@ -13,7 +13,7 @@ import { httpStatus } from './crashDiagnosis';
 import { npmConfigRead, type SandboxPolicy } from '../sandbox/policy';
 import { sandboxedServerEnvironment } from '../sandbox/environment';
 import { sandboxedSpawn } from '../sandbox/spawn';
-import { eraRefusal } from './era';
+import { eraRefusal } from './eraRefusal';
 import { isErrorLine, SANDBOX_NOTE } from './errorLine';
 import type { StderrTail } from './stderrTail';
 

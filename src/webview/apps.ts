@@ -1,6 +1,7 @@
 import type { HostMessage, ToolCard, WebviewRequest } from '../shared/protocol';
 import { parseAppMessage } from '../shared/validateApps';
 import { appIframe, appLook, onThemeChange } from './appLook';
+import { bar, button, note } from './appBar';
 import { pinOver } from './pinPlace';
 
 /** The height an app starts at, until it says how tall it is. */
@@ -282,28 +283,4 @@ export class AppFrames {
     this.frames.clear();
     this.live.clear();
   }
-}
-
-function note(text: string): HTMLElement {
-  const p = document.createElement('div');
-  p.className = 'app-note';
-  p.textContent = text;
-  return p;
-}
-
-/** A row of small buttons above an app: [label, tooltip, action]. */
-function bar(buttons: ReadonlyArray<[string, string, () => void]>): HTMLElement {
-  const row = document.createElement('div');
-  row.className = 'app-bar';
-  row.append(...buttons.map(([label, title, action]) => button(label, title, action)));
-  return row;
-}
-
-function button(label: string, title: string, action: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.className = 'link';
-  b.textContent = label;
-  b.title = title;
-  b.addEventListener('click', action);
-  return b;
 }

@@ -70,15 +70,14 @@ function fromResource(value: unknown, linkName: unknown): DownloadFile | { error
 
 /** The last part of a name or URI, as a file name any system takes; "download" when nothing is left. */
 export function baseName(value: string): string {
-  const last = value.split(/[?#]/)[0]!.split(/[/\\]/).pop() ?? '';
-  let name: string;
+  let name = value.split(/[?#]/)[0]!;
   try {
-    name = decodeURIComponent(last);
+    name = decodeURIComponent(name);
   } catch {
-    name = last;
+    // kept as written
   }
-  const clean = stripUnsafe(name)
-    .replace(/[/\\<>:"|?*]/g, '_')
+  const clean = stripUnsafe(name.split(/[/\\]/).pop() ?? '')
+    .replace(/[<>:"|?*]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 100);
   return clean || 'download';

@@ -8,18 +8,22 @@ export interface OfferedAppTools {
 }
 
 /**
- * The tools live app views offer, for the hub's registry: each named `SERVER.app.NAME` (the second view of one server
- * that offers the same name: `SERVER.app2.NAME`), offered while its view lives, in the order the views came.
+ * The tools live app views offer, for the hub's registry: each named `SERVER.app.NAME` (a second live view of that
+ * server: `SERVER.app2.NAME`), offered while its view lives, in the order the views came.
  */
 export class AppToolShelf {
-  private readonly views = new Map<number, { view: AppToolView; defs: readonly AppToolDef[] }>();
+  private readonly views = new Map<number, { view: AppToolView; defs: readonly AppToolDef[]; slot: number }>();
   private next = 1;
 
   constructor(private readonly changed: () => void) {}
 
   offer(view: AppToolView, defs: readonly AppToolDef[]): OfferedAppTools {
     const id = this.next++;
-    this.views.set(id, { view, defs });
+    // Its number among its server's live views, kept for its life: a view that closes renames no other's tools.
+    const taken = new Set([...this.views.values()].filter((v) => v.view.server === view.server).map((v) => v.slot));
+    let slot = 1;
+    while (taken.has(slot)) slot++;
+    this.views.set(id, { view, defs, slot });
     if (defs.length) this.changed();
     return {
       update: (next) => {
@@ -41,12 +45,13 @@ export class AppToolShelf {
   tools(taken: ReadonlySet<string>): Tool[] {
     const used = new Set(taken);
     const tools: Tool[] = [];
-    for (const [id, { view, defs }] of this.views) {
+    for (const [id, { view, defs, slot }] of this.views) {
+      const shelf = `app${slot > 1 ? slot : ''}`;
       for (const def of defs) {
-        let name = `${view.server}.app.${def.name}`;
-        for (let n = 2; used.has(name); n++) name = `${view.server}.app${n}.${def.name}`;
+        let name = `${view.server}.${shelf}.${def.name}`;
+        for (let n = 2; used.has(name); n++) name = `${view.server}.${shelf}.${def.name}_${n}`;
         used.add(name);
-        tools.push(appTool(def, name, view, () => this.views.has(id)));
+        tools.push(appTool(def, name, shelf, view, () => this.views.has(id)));
       }
     }
     return tools;

@@ -260,6 +260,28 @@ describe('servers ask the client (2025-11-25 era, through the hub)', { timeout: 
     assert.equal(s.model.calls.length, calls);
   });
 
+  test("an app's sampling: the same card named as the app's, the same limits; the server's \"always\" is not the app's", async () => {
+    // Test order: the server "asker" is allowed always by the test above.
+    const config = hub.server('asker')!.config;
+    const app = { tool: 'show_chart', resourceUri: 'ui://asker/app.html' };
+    const params = { messages: [{ role: 'user', content: { type: 'text', text: 'from the app' } }], maxTokens: 50 };
+    const asked = s.ui.samplings.length;
+    s.ui.sampling = { allow: true, remember: true };
+    const signal = new AbortController().signal;
+    const answer = await s.requests.sampleForApp(config, app, params, silentLogger, signal);
+    assert.deepEqual(answer.content, { type: 'text', text: 'echo: from the app' });
+    assert.equal(s.ui.samplings.length, asked + 1, "asked: the server's grant is not the app's");
+    assert.equal(s.ui.samplings.at(-1)!.app, 'show_chart');
+    assert.equal(s.ui.samplings.at(-1)!.server, 'asker');
+    s.ui.sampling = { allow: false };
+    await s.requests.sampleForApp(config, app, params, silentLogger, signal);
+    assert.equal(s.ui.samplings.length, asked + 1, 'the app is allowed now, without asking');
+    await assert.rejects(
+      s.requests.sampleForApp(config, app, { ...params, maxTokens: 10_000 }, silentLogger, signal),
+      /asks for up to 10000 tokens, and the user allows server "asker" at most 200/,
+    );
+  });
+
   test('roots: the workspace folders are listed, and servers are told when they change', async () => {
     assert.equal(
       await call('list_roots'),

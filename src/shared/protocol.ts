@@ -57,6 +57,8 @@ export interface CardTask {
 
 export interface CardApp {
   resourceUri: string;
+  /** The call was allowed (asked, or allowed before): only then may its app show while the call runs. */
+  allowed?: true;
   /** The server's `CallToolResult`; absent while running, after a failure, or when it was too large to keep. */
   result?: Record<string, unknown>;
   /** What the app last asked the model to know (`ui/update-model-context`): sent with this chat's requests. */

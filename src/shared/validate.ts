@@ -142,6 +142,7 @@ function isCard(c: unknown): c is ToolCard {
         isStr(a.resourceUri) &&
         a.resourceUri.startsWith('ui://') &&
         opt(a.result, isObj) &&
+        opt(a.allowed, (v) => v === true) &&
         opt(a.context, isStr),
     )
   );

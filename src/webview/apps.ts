@@ -65,14 +65,15 @@ export class AppFrames {
       frame.running = false;
       this.send({ type: 'appCallEnded', callId: card.callId });
     }
-    const shows = card.app && (card.status === 'running' || (card.status === 'done' && card.app.result));
+    const shows =
+      card.app && ((card.status === 'running' && card.app.allowed) || (card.status === 'done' && card.app.result));
     if (!shows && !frame) return;
     // Pinned: the card keeps the note that says where its app is.
     if (frame?.stand) return void cardEl.append(frame.stand);
     // Its card was updated: the app stays where it runs, and the card changes around it.
     if (frame?.host.isConnected) return;
     if (!frame) {
-      frame = { host: document.createElement('div'), ...(card.status === 'running' ? { running: true } : {}) };
+      frame = { host: document.createElement('div'), ...(card.status === 'running' ? { running: true as const } : {}) };
       frame.host.className = 'app-host';
       this.frames.set(card.callId, frame);
       this.open(card.callId);

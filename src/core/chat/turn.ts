@@ -316,7 +316,7 @@ export class Turn {
     const id = this.cards.get(req.callId);
     const preapproved = this.host.preapproval(req);
     if (preapproved !== undefined) {
-      this.updateCard(id, (card) => ({ ...card, approval: preapproved }));
+      this.updateCard(id, (card) => ({ ...allowedApp(card), approval: preapproved }));
       return true;
     }
     // What the call will do, where its arguments alone do not say it (load_skill: the skill, its files and digest).
@@ -326,7 +326,9 @@ export class Turn {
     this.updateCard(id, (card) => ({ ...card, status: 'waiting', ...(note ? { approval: note } : {}) }));
     // The webview answers with the card's id.
     const allowed = await this.host.ask({ ...req, callId: id ?? req.callId }, signal ?? this.signal);
-    this.updateCard(id, (card) => ({ ...card, status: allowed ? 'running' : this.ended ? 'cancelled' : 'denied' }));
+    this.updateCard(id, (card) =>
+      allowed ? { ...allowedApp(card), status: 'running' } : { ...card, status: this.ended ? 'cancelled' : 'denied' },
+    );
     return allowed;
   }
 
@@ -392,6 +394,11 @@ export class Turn {
     this.streaming = undefined;
     if (item?.kind === 'assistant' && item.streaming) this.conversation.update({ ...item, streaming: false });
   }
+}
+
+/** A card whose call was allowed: its app (if it has one) may show while the call runs. */
+function allowedApp(card: ToolCard): ToolCard {
+  return card.app ? { ...card, app: { ...card.app, allowed: true } } : card;
 }
 
 /** A card's status for how its call ended (a timeout is an error the card's text explains). */

@@ -31,7 +31,8 @@ export function hostContext(
     toolInfo: {
       tool: {
         name: tool.name,
-        inputSchema: tool.inputSchema as { type: 'object' },
+        // The spec's shape needs an object schema: an app is never refused its start over the server's odd schema.
+        inputSchema: { ...tool.inputSchema, type: 'object' },
         ...(tool.description ? { description: tool.description } : {}),
       },
     },

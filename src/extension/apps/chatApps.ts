@@ -46,6 +46,10 @@ interface ViewApps {
   asked: Set<string>;
   /** Cards that ask, in place of their app, whether their server's apps may show (the card and its look). */
   asking: Map<string, { card: ToolCard; look: AppLook }>;
+  /** Apps told they go and not yet done: their frames still answer (a teardown may call the app's server). */
+  retiring: Map<string, Live>;
+  /** Cards whose call ended while their app was being made: told once it runs. */
+  endedEarly: Map<string, ToolCard>;
 }
 
 /** Where a session's app is shown, and how its messages reach it. */
@@ -121,9 +125,13 @@ export class ChatApps implements vscode.Disposable {
       return post({ type: 'appFrame', callId, consent: { server: started.consent, detail: APP_CONSENT_DETAIL } });
     }
     if ('error' in started) return post({ type: 'appFrame', callId, error: started.error });
-    this.viewOf(post).live.set(callId, started.live);
+    const view = this.viewOf(post);
+    view.live.set(callId, started.live);
     await started.live.session.start();
     post({ type: 'appFrame', callId, url: started.url });
+    const ended = view.endedEarly.get(callId);
+    view.endedEarly.delete(callId);
+    if (ended) this.callEnded(post, ended);
   }
 
   /**
@@ -135,8 +143,7 @@ export class ChatApps implements vscode.Disposable {
     const open = view.tabs.get(callId);
     if (open) return open.tab.reveal();
     const live = view.live.get(callId);
-    if (!live) return;
-    view.live.delete(callId);
+    if (!live || !(await this.retire(view, callId))) return;
     const place: InTab = {
       tab: openAppTab(
         this.deps.extensionUri,
@@ -165,35 +172,28 @@ export class ChatApps implements vscode.Disposable {
       ),
     };
     view.tabs.set(callId, place);
-    await retire(live);
     post({ type: 'appPlace', callId, place: 'tab' });
   }
 
   /** The app in a card is told it goes; then the page may remove its frame (`appGone`). */
   async teardown(post: Post, callId: string, why: 'paused' | 'closedByApp' = 'paused'): Promise<void> {
     const view = this.views.get(post);
-    const live = view?.live.get(callId);
-    if (!view || !live) return;
-    view.live.delete(callId);
-    await retire(live);
+    if (!view || !(await this.retire(view, callId))) return;
     if (this.views.get(post) === view) post({ type: 'appGone', callId, why });
   }
 
   /** Every app in a card, before the views show another conversation; undefined when none runs. */
   teardownAll(): Promise<void> | undefined {
-    const all = [...this.views.values()].flatMap((view) => {
-      const lives = [...view.live.values()];
-      view.live.clear();
-      return lives;
-    });
-    return all.length ? Promise.all(all.map(retire)).then(() => undefined) : undefined;
+    const all = [...this.views.values()].flatMap((view) => [...view.live.keys()].map((id) => this.retire(view, id)));
+    return all.length ? Promise.all(all).then(() => undefined) : undefined;
   }
 
   /** The call of an app opened while it ran ended: the app gets the result, or is told it was cancelled. */
   callEnded(post: Post, card: ToolCard): void {
     const view = this.views.get(post);
-    const session = (view?.live.get(card.callId) ?? view?.tabs.get(card.callId)?.live)?.session;
-    if (!session || card.status === 'running' || card.status === 'waiting') return;
+    if (!view || card.status === 'running' || card.status === 'waiting') return;
+    const session = (view.live.get(card.callId) ?? view.tabs.get(card.callId)?.live)?.session;
+    if (!session) return void view.endedEarly.set(card.callId, card);
     if (card.status === 'done' && card.app?.result) session.toolResult(card.app.result);
     else session.toolCancelled(cancelReason(card.status));
   }
@@ -221,10 +221,11 @@ export class ChatApps implements vscode.Disposable {
     if (!view || !config) return;
     await this.deps.access.decide(serverIdentity(config), show);
     this.log.info(`apps of server "${server}": ${show ? 'shown' : 'text only'} (the user's choice in the chat)`);
+    // Each waiting card asks again (`appPlace`), so its app opens with the card as it is now (its call may have ended).
     for (const [id, waiting] of [...view.asking]) {
       if (waiting.card.server !== server) continue;
       view.asking.delete(id);
-      await this.open(waiting.card, waiting.look, post, false);
+      post({ type: 'appPlace', callId: id, place: 'inline' });
     }
   }
 
@@ -234,10 +235,22 @@ export class ChatApps implements vscode.Disposable {
   }
 
   message(post: Post, callId: string, message: Record<string, unknown>): void {
-    this.views
-      .get(post)
-      ?.live.get(callId)
-      ?.session.deliver(message as JSONRPCMessage);
+    const view = this.views.get(post);
+    (view?.live.get(callId) ?? view?.retiring.get(callId))?.session.deliver(message as JSONRPCMessage);
+  }
+
+  /**
+   * A card's app is told it goes (`ui/resource-teardown`, bounded) while its frame still relays, then its document and
+   * tools go; false when it was not running.
+   */
+  private async retire(view: ViewApps, callId: string): Promise<boolean> {
+    const live = view.live.get(callId);
+    if (!live) return false;
+    view.live.delete(callId);
+    view.retiring.set(callId, live);
+    await retire(live);
+    view.retiring.delete(callId);
+    return true;
   }
 
   look(post: Post, look: AppLook): void {
@@ -266,7 +279,18 @@ export class ChatApps implements vscode.Disposable {
 
   private viewOf(post: Post): ViewApps {
     let view = this.views.get(post);
-    if (!view) this.views.set(post, (view = { live: new Map(), tabs: new Map(), asked: new Set(), asking: new Map() }));
+    if (!view)
+      this.views.set(
+        post,
+        (view = {
+          live: new Map(),
+          tabs: new Map(),
+          asked: new Set(),
+          asking: new Map(),
+          retiring: new Map(),
+          endedEarly: new Map(),
+        }),
+      );
     return view;
   }
 
@@ -301,7 +325,7 @@ export class ChatApps implements vscode.Disposable {
     const config = server !== undefined ? this.hub.server(server)?.config : undefined;
     if (!card.app || server === undefined || !config) return { error: 'the server of this app is not running' };
     // While the call runs the app starts with its input, and gets the result (or the cancel) when the call ends.
-    if (!card.app.result && card.status !== 'running')
+    if (!card.app.result && !(card.status === 'running' && card.app.allowed))
       return { error: 'the result this app shows was not kept; its text is above' };
     if (config.apps === false)
       return { error: `apps of server "${server}" are shown as text (its setting "apps": false)` };

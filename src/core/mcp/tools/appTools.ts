@@ -89,8 +89,8 @@ export function checkAppTools(
 }
 
 /**
- * The registry tool for a view's tool, named `name` on the view's `shelf` (`app`, `app2`): its calls go to the view, its result is read as any tool result,
- * and a call after the view closed fails saying so.
+ * The registry tool for a view's tool, named `name` on the view's `shelf` (`app`, `app2`): its calls go to the view,
+ * its result is read as any tool result, and a call after the view closed fails saying so.
  */
 export function appTool(def: AppToolDef, name: string, shelf: string, view: AppToolView, live: () => boolean): Tool {
   const from = `the app of tool "${view.appOf}"`;
@@ -99,8 +99,8 @@ export function appTool(def: AppToolDef, name: string, shelf: string, view: AppT
     description: def.description,
     parameters: def.parameters,
     server: view.server,
-    // Its identity for approvals and the call that runs: the view's place (`app`, `app2`), the app and the tool; never a
-    // tool of the server itself, nor another live view's.
+    // Its identity for approvals and the call that runs: the view's place (`app`, `app2`), the app and the tool;
+    // never a tool of the server itself, nor another live view's.
     remoteName: `${shelf}:${view.resourceUri}#${def.name}`,
     ...(view.serverIdentity !== undefined ? { serverIdentity: view.serverIdentity } : {}),
     ...(def.title !== undefined ? { title: def.title } : {}),

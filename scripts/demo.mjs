@@ -96,6 +96,9 @@ writeFileSync(
           args: [join(servers, 'apps.mjs')],
           env: { APPS_HTML: resolve('fixtures/apps/chart.html'), APPS_DEMO: '1' },
         },
+        // The rest of MCP Apps ("show the kit"): pick a colour in the app, then ask "what did I pick?" (a tool the app
+        // offers while it is open); Ask the model (its own sampling); Download report (saved where you say).
+        kit: { command: 'node', args: [join(servers, 'appkit.mjs')] },
       },
     },
     null,

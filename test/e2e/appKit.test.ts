@@ -139,6 +139,10 @@ describe('MCP Apps, the rest of the specification, in VS Code', () => {
 
         // A call still running: its app shows at once with the input; Stop tells it the call was cancelled.
         await send('slow kit please');
+        // Not before the user allows the call: an app is the server's code running.
+        const waiting = chat.locator('.card.status-waiting', { hasText: 'show_kit' });
+        await waiting.waitFor();
+        assert.equal(await waiting.locator('.app-host').count(), 0, 'no app while the call waits for approval');
         await allow('show_kit');
         const slowApp = chat.frameLocator('.card.status-running .app-host iframe');
         await until('the running app has its input', slowApp, '#status', (t) => t === 'input: slow');

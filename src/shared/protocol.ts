@@ -59,6 +59,8 @@ export interface CardApp {
   resourceUri: string;
   /** The call was allowed (asked, or allowed before): only then may its app show while the call runs. */
   allowed?: true;
+  /** The model is still writing the call's arguments (`arguments` is the JSON so far). */
+  partial?: true;
   /** The server's `CallToolResult`; absent while running, after a failure, or when it was too large to keep. */
   result?: Record<string, unknown>;
   /** What the app last asked the model to know (`ui/update-model-context`): sent with this chat's requests. */
@@ -335,6 +337,8 @@ export type WebviewRequest =
   | { type: 'appTeardown'; callId: string }
   /** The call a running app was opened for ended: the host sends it the result, or says it was cancelled. */
   | { type: 'appCallEnded'; callId: string }
+  /** The arguments of a call whose app runs changed (the model writes them): the host tells the app. */
+  | { type: 'appInput'; callId: string }
   /** The card's button: the app goes to an editor tab beside the chat (the host closes it in the card). */
   | { type: 'appFullscreen'; callId: string }
   /** The user's answer in a card that asks whether its server's apps may show (`show` false: text only). */

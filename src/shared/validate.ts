@@ -143,6 +143,7 @@ function isCard(c: unknown): c is ToolCard {
         a.resourceUri.startsWith('ui://') &&
         opt(a.result, isObj) &&
         opt(a.allowed, (v) => v === true) &&
+        opt(a.partial, (v) => v === true) &&
         opt(a.context, isStr),
     )
   );

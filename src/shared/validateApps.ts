@@ -71,6 +71,7 @@ export function parseAppRequest(m: Obj, requestId: number): WebviewMessage | und
     case 'appClosed':
     case 'appTeardown':
     case 'appCallEnded':
+    case 'appInput':
     case 'appFullscreen':
       return isId(m.callId) ? { type: m.type, callId: m.callId, requestId } : undefined;
     case 'appLook': {

@@ -14,6 +14,8 @@ interface Frame {
   iframe?: HTMLIFrameElement;
   /** Opened while its call ran: the host is told when the call ends, so the app gets its result. */
   running?: boolean;
+  /** The call's arguments the app was last told of (they change while the model writes them). */
+  args?: string;
   /** The places the app declared it may be shown in (all until it says). */
   modes?: ReadonlyArray<'inline' | 'fullscreen' | 'pip'>;
   /** Where the app's card is while the app is pinned above the input (it says so, with a way back). */
@@ -61,6 +63,10 @@ export class AppFrames {
    */
   attach(card: ToolCard, cardEl: HTMLElement): void {
     let frame = this.frames.get(card.callId);
+    if (frame?.running && frame.args !== card.arguments) {
+      frame.args = card.arguments;
+      this.send({ type: 'appInput', callId: card.callId });
+    }
     if (frame?.running && card.status !== 'running') {
       frame.running = false;
       this.send({ type: 'appCallEnded', callId: card.callId });
@@ -73,7 +79,10 @@ export class AppFrames {
     // Its card was updated: the app stays where it runs, and the card changes around it.
     if (frame?.host.isConnected) return;
     if (!frame) {
-      frame = { host: document.createElement('div'), ...(card.status === 'running' ? { running: true as const } : {}) };
+      frame = {
+        host: document.createElement('div'),
+        ...(card.status === 'running' ? { running: true as const, args: card.arguments } : {}),
+      };
       frame.host.className = 'app-host';
       this.frames.set(card.callId, frame);
       this.open(card.callId);

@@ -38,12 +38,8 @@ describe('MCP Apps, the rest of the specification, in VS Code', () => {
           await chat.locator('#input').fill(text);
           await chat.locator('#input').press('Enter');
         };
-        const allow = async (tool: string) =>
-          chat
-            .locator('.card.status-waiting', { hasText: tool })
-            .last()
-            .locator('button', { hasText: 'Allow once' })
-            .click();
+        const allow = async (tool: string, how = 'Allow once') =>
+          chat.locator('.card.status-waiting', { hasText: tool }).last().locator('button', { hasText: how }).click();
         const shown = (app: FrameLocator, selector: string) =>
           app
             .locator(selector)
@@ -143,13 +139,25 @@ describe('MCP Apps, the rest of the specification, in VS Code', () => {
         const waiting = chat.locator('.card.status-waiting', { hasText: 'show_kit' });
         await waiting.waitFor();
         assert.equal(await waiting.locator('.app-host').count(), 0, 'no app while the call waits for approval');
-        await allow('show_kit');
+        await allow('show_kit', 'Allow for this chat');
         const slowApp = chat.frameLocator('.card.status-running .app-host iframe');
         await until('the running app has its input', slowApp, '#status', (t) => t === 'input: slow');
         await w.screenshot('appkit-5-running');
         await chat.locator('#send', { hasText: 'Stop' }).click();
         const stopped = chat.frameLocator('.card:has-text("slow") .app-host iframe').last();
         await until('told it was cancelled', stopped, '#status', (t) => t.startsWith('cancelled: '));
+
+        // Allowed for this chat now: the next call's app shows while the model still writes its arguments.
+        await send('write the kit slowly');
+        const writtenApp = chat.frameLocator('.card:has-text("written slowly") .app-host iframe');
+        await until('partial inputs while written', writtenApp, '#partials', (t) => /^partials: [1-9]/.test(t));
+        await w.screenshot('appkit-5b-written');
+        await until(
+          'then its result',
+          writtenApp,
+          '#status',
+          (t) => t === 'result: kit written slowly, a few characters at a time ready',
+        );
 
         // An app that declares only its card and a tab: no Pin.
         await send('Use narrow.show_kit');

@@ -183,6 +183,24 @@ for (const mode of ['inline', 'fullscreen', 'pip'] as const) {
       }
     });
 
+    test('while the model writes the call: partial inputs, then the whole input once, then nothing partial', async () => {
+      const seen: string[] = [];
+      const { session, app } = await pair(mode, {}, { arguments: { label: 'wr' }, partial: true }, (a) => {
+        a.ontoolinputpartial = (p) => seen.push(`partial ${JSON.stringify(p.arguments)}`);
+        a.ontoolinput = (p) => seen.push(`input ${JSON.stringify(p.arguments)}`);
+      });
+      await until('the first partial', () => seen.length === 1);
+      session.toolInputPartial({ label: 'writ' });
+      session.toolInput({ label: 'written' });
+      session.toolInputPartial({ label: 'late' });
+      session.toolInput({ label: 'again' });
+      await until('the input', () => seen.length === 3);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, ['partial {"label":"wr"}', 'partial {"label":"writ"}', 'input {"label":"written"}']);
+      session.dispose();
+      await app.close();
+    });
+
     test('an app that asks to be closed is heard', async () => {
       const { session, app, calls } = await pair(mode);
       await app.requestTeardown();

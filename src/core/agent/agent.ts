@@ -131,6 +131,8 @@ export class Agent {
         reply = await this.model.chat(request.messages, tools, {
           ...(signal ? { signal } : {}),
           onText: (delta) => onEvent?.({ type: 'text', delta }),
+          onToolInput: (index, wireName, text) =>
+            onEvent?.({ type: 'tool_input', call: `${turn}.${index}`, wireName, text }),
           onNotice: (message) => onEvent?.({ type: 'notice', message }),
           ...(this.options.idleTimeoutMs ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}),
         });

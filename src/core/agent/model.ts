@@ -20,6 +20,11 @@ export interface ChatRequestOptions {
   signal?: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (delta: string) => void;
+  /**
+   * A tool call's arguments as the model writes them: the provider's index of the call, its wire name, and the JSON
+   * text so far (incomplete). Providers that stream tool calls say so; the call itself comes in the turn.
+   */
+  onToolInput?: (index: number, wireName: string, textSoFar: string) => void;
   /** Something the user should see that is not an answer, e.g. "rate limited, retrying in 3 s". */
   onNotice?: (message: string) => void;
   /** Ends the request when the model sends nothing for this long (0 or absent: never). */

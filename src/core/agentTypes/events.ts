@@ -30,6 +30,11 @@ export interface Step {
 /** Events while a turn runs, for a UI that shows every call as it happens. */
 export type AgentEvent =
   | { type: 'text'; delta: string }
+  /**
+   * A tool call's arguments as the model writes them, before the call: `call` names it within the run (the model's
+   * answer and the provider's index), `text` is the JSON so far. Its `tool_start` comes when the answer is whole.
+   */
+  | { type: 'tool_input'; call: string; wireName: string; text: string }
   | { type: 'tool_start'; callId: string; name: string; wireName: string; server?: string; arguments: unknown }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   /** The server made the call a task: what the caller may do with it while it runs. */

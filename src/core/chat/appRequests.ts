@@ -11,6 +11,7 @@ type AppRequest = Extract<
       | 'appClosed'
       | 'appTeardown'
       | 'appCallEnded'
+      | 'appInput'
       | 'appFullscreen'
       | 'appConsent'
       | 'appMode'
@@ -37,6 +38,11 @@ export async function routeAppRequest(
       return apps?.close(post, message.callId);
     case 'appTeardown':
       return apps?.teardown(post, message.callId);
+    case 'appInput': {
+      const item = (await current()).find(message.callId);
+      if (item?.kind === 'tool' && item.card.app) apps?.input(post, item.card);
+      return;
+    }
     case 'appCallEnded': {
       // The card as the conversation holds it: its result (or how it ended) is the host's, never the page's word.
       const item = (await current()).find(message.callId);

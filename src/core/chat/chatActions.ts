@@ -55,6 +55,8 @@ export interface ChatAppsActions {
   teardown(post: Post, callId: string): Promise<void>;
   /** Every app of every view is told it goes, before the views show another conversation; undefined when none runs. */
   teardownAll(): Promise<void> | undefined;
+  /** More of the arguments of a call whose app runs (the model still writes them), or all of them. */
+  input(post: Post, card: ToolCard): void;
   /** The call of an app opened while it ran ended: the app gets its result, or is told it was cancelled. */
   callEnded(post: Post, card: ToolCard): void;
   /** The app goes to an editor tab of its own; closing the tab brings it back to its card. */

@@ -8,6 +8,7 @@ import type { ToolOffer } from '../toolSearch/toolOffer';
 import { deferralSwitch, watchedOffer } from './deferralNotice';
 import { VIEW_RESULT_CHARS, type ToolCard, type TranscriptItem } from '../../shared/protocol';
 import { cardResources } from './cardResources';
+import { EarlyCards } from './earlyCards';
 import { isCardIcon } from '../../shared/validate';
 import { appContextSection } from './appContext';
 import { withContext, type TakenContext } from './attachments';
@@ -96,6 +97,8 @@ export class Turn {
   /** Transcript item id of each tool call, by the agent's call id. */
   private readonly cards = new Map<string, string>();
   private streaming: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
+  /** Cards of calls with an app, shown while the model writes their arguments. */
+  private readonly early: EarlyCards;
 
   constructor(
     readonly conversation: Conversation,
@@ -105,7 +108,9 @@ export class Turn {
     readonly origin: unknown,
     /** Resources attached to the message: the model gets them before the text. */
     private readonly attached?: TakenContext,
-  ) {}
+  ) {
+    this.early = new EarlyCards(conversation, host);
+  }
 
   get signal(): AbortSignal {
     return this.abort.signal;
@@ -246,7 +251,7 @@ export class Turn {
       this.notice('error', `unexpected error: ${errorMessage(err)}`);
     } finally {
       this.endStreaming();
-      for (const id of this.cards.values()) {
+      for (const id of [...this.cards.values(), ...this.early.leftovers()]) {
         const item = c.find(id);
         // A call the user let run on in the background is not this turn's to end.
         if (item?.kind === 'tool' && item.card.task?.background) continue;
@@ -278,6 +283,9 @@ export class Turn {
         else c.append({ kind: 'assistant', id: c.newId('a'), text: '', cut: true });
         break;
       }
+      case 'tool_input':
+        this.early.input(e);
+        break;
       case 'tool_start':
         this.endStreaming();
         this.startCard(e);
@@ -333,6 +341,21 @@ export class Turn {
   }
 
   private startCard(e: Extract<AgentEvent, { type: 'tool_start' }>): void {
+    const arguments_ = typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}');
+    // Its card came while the model wrote it: the call takes it over, its arguments now whole.
+    const early = this.early.adopt(e.wireName);
+    if (early) {
+      this.cards.set(e.callId, early);
+      return this.updateCard(early, (card) => {
+        const { partial: _partial, ...app } = card.app ?? { resourceUri: '' };
+        return {
+          ...card,
+          arguments: arguments_,
+          ...(card.app ? { app } : {}),
+          ...(e.server ? { server: e.server } : {}),
+        };
+      });
+    }
     const id = this.conversation.newId('t');
     this.cards.set(e.callId, id);
     const look = this.host.look?.(e.name, e.server) ?? {};
@@ -344,7 +367,7 @@ export class Turn {
       ...(look.app ? { app: { resourceUri: look.app.resourceUri } } : {}),
       wireName: e.wireName,
       ...(e.server ? { server: e.server } : {}),
-      arguments: typeof e.arguments === 'string' ? e.arguments : (JSON.stringify(e.arguments, null, 2) ?? '{}'),
+      arguments: arguments_,
       status: 'running',
       startedAt: Date.now(),
     };

@@ -118,6 +118,7 @@ export class AnthropicModel extends StreamingChatModel {
               if (!block)
                 throw new ProviderError(`${PROVIDER}: malformed stream: input_json_delta for unknown block ${e.index}`);
               block.json += e.delta.partial_json ?? '';
+              if (e.delta.partial_json && block.name) options.onToolInput?.(e.index ?? -1, block.name, block.json);
             }
             break;
           case 'message_delta':

@@ -102,6 +102,7 @@ export class OpenAICompatibleModel extends StreamingChatModel {
             if (tc.function?.name) call.name += tc.function.name;
             if (tc.function?.arguments) call.args += tc.function.arguments;
             calls.set(index, call);
+            if (tc.function?.arguments && call.name) options.onToolInput?.(index, call.name, call.args);
           }
           if (choice.finish_reason) finished = true;
           if (choice.finish_reason === 'length') cut = true;

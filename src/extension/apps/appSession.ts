@@ -63,6 +63,8 @@ export const TEARDOWN_MS = 1_000;
 export interface AppCall {
   tool: ToolInfo;
   arguments: Record<string, unknown>;
+  /** The model is still writing them: the app gets them as `tool-input-partial` until they are whole. */
+  partial?: boolean;
   result?: Record<string, unknown>;
   cancelled?: string;
 }
@@ -188,6 +190,21 @@ export class AppSession {
     return this.modes;
   }
 
+  /** More of the arguments the model is writing (ignored once they are whole). */
+  toolInputPartial(args: Record<string, unknown>): void {
+    if (!this.call.partial) return;
+    this.call.arguments = args;
+    if (this.initialized) void this.bridge.sendToolInputPartial({ arguments: args }).catch(() => undefined);
+  }
+
+  /** The arguments are whole: the app gets `tool-input` (once). */
+  toolInput(args: Record<string, unknown>): void {
+    if (!this.call.partial) return;
+    this.call.partial = false;
+    this.call.arguments = args;
+    if (this.initialized) void this.bridge.sendToolInput({ arguments: args }).catch(() => undefined);
+  }
+
   /** The call the app was opened for while it ran has its result now. */
   toolResult(result: Record<string, unknown>): void {
     if (this.call.result || this.call.cancelled) return;
@@ -232,6 +249,7 @@ export class AppSession {
   }
 
   private async sendCall(): Promise<void> {
+    if (this.call.partial) return this.bridge.sendToolInputPartial({ arguments: this.call.arguments });
     await this.bridge.sendToolInput({ arguments: this.call.arguments });
     if (this.call.result) await this.bridge.sendToolResult(this.call.result as CallToolResult);
     else if (this.call.cancelled) await this.bridge.sendToolCancelled({ reason: this.call.cancelled });

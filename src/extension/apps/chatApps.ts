@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type * as vscode from 'vscode';
 import type { AppDocuments } from '../../core/apps/appDocuments';
+import { partialArguments } from '../../core/apps/partialArguments';
 import type { Post } from '../../core/chat/chatActions';
 import type { Logger } from '../../core/base/logger';
 import { isFeatureError } from '../../core/mcp/features/featureTypes';
@@ -188,12 +189,22 @@ export class ChatApps implements vscode.Disposable {
     return all.length ? Promise.all(all).then(() => undefined) : undefined;
   }
 
+  /** More of a call's arguments (the model still writes them), or all of them: its running app is told. */
+  input(post: Post, card: ToolCard): void {
+    const view = this.views.get(post);
+    const session = (view?.live.get(card.callId) ?? view?.tabs.get(card.callId)?.live)?.session;
+    if (card.app?.partial) session?.toolInputPartial(partialArguments(card.arguments));
+    else session?.toolInput(parseArguments(card.arguments));
+  }
+
   /** The call of an app opened while it ran ended: the app gets the result, or is told it was cancelled. */
   callEnded(post: Post, card: ToolCard): void {
     const view = this.views.get(post);
     if (!view || card.status === 'running' || card.status === 'waiting') return;
     const session = (view.live.get(card.callId) ?? view.tabs.get(card.callId)?.live)?.session;
     if (!session) return void view.endedEarly.set(card.callId, card);
+    // A call whose arguments were never finished (the answer was cut, the turn stopped) has no input to give.
+    if (!card.app?.partial) session.toolInput(parseArguments(card.arguments));
     if (card.status === 'done' && card.app?.result) session.toolResult(card.app.result);
     else session.toolCancelled(cancelReason(card.status));
   }
@@ -357,7 +368,8 @@ export class ChatApps implements vscode.Disposable {
           description: tool?.description ?? '',
           inputSchema: tool?.parameters ?? {},
         },
-        arguments: parseArguments(card.arguments),
+        arguments: card.app.partial ? partialArguments(card.arguments) : parseArguments(card.arguments),
+        ...(card.app.partial ? { partial: true } : {}),
         ...(card.app.result ? { result: card.app.result } : {}),
       },
       {

@@ -57,6 +57,7 @@ export function startApps(
       teardown: async (post, callId) => (await ready)?.teardown(post, callId),
       teardownAll: () => started?.teardownAll(),
       callEnded: (post, card) => void ready.then((apps) => apps?.callEnded(post, card)),
+      input: (post, card) => void ready.then((apps) => apps?.input(post, card)),
       fullscreen: (post, callId) => void ready.then((apps) => apps?.fullscreen(post, callId)),
       consent: async (post, callId, show) => (await ready)?.consent(post, callId, show),
       mode: (post, callId, mode) => void ready.then((apps) => apps?.mode(post, callId, mode)),

@@ -90,14 +90,9 @@ writeFileSync(
         },
         // A server's skills (the Skills extension): "write the release notes" loads one, asking first.
         skills: { command: 'node', args: [join(servers, 'skillful.mjs')], env: { SKILLFUL_ONLY: 'release-notes' } },
-        // An MCP App of ours ("show me a chart"): click a bar to tell the model; Refresh calls a tool kept for the app.
-        charts: {
-          command: 'node',
-          args: [join(servers, 'apps.mjs')],
-          env: { APPS_HTML: resolve('fixtures/apps/chart.html'), APPS_DEMO: '1' },
-        },
-        // The rest of MCP Apps ("show the kit"): pick a colour in the app, then ask "what did I pick?" (a tool the app
-        // offers while it is open); Ask the model (its own sampling); Download report (saved where you say).
+        // An MCP App of ours ("show the kit"): Pick tells the model what you picked, and "what did I pick?" asks a tool
+        // the app offers while it is open; Ask the model (its own sampling); Download report (saved where you say);
+        // "write the kit slowly" shows it while the model writes the call (once you allowed show_kit for the chat).
         kit: { command: 'node', args: [join(servers, 'appkit.mjs')] },
       },
     },

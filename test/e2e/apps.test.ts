@@ -202,8 +202,14 @@ describe('MCP Apps in VS Code', () => {
           // A bigger canvas: the card's button moves the app to an editor tab beside the chat, where it
           // runs afresh (an app keeps no state across pages) with the same input and result, follows a theme change;
           // closing the tab brings it back.
+          // The official app is told it goes first (ui/resource-teardown): its handler says so on its console.
+          const logged: string[] = [];
+          w.page.on('console', (m) => logged.push(m.text()));
           await card.locator('.app-bar button', { hasText: 'Open in Editor' }).click();
           await card.locator('.app-note', { hasText: 'Open in an editor tab' }).waitFor();
+          await waitFor('the official app torn down', async () =>
+            logged.some((t) => t.includes('App is being torn down')),
+          );
           assert.equal(await card.locator('.app-host iframe').count(), 0, 'the card no longer runs the app');
           const tabApp = (await w.webview({ panel: true })).frameLocator('iframe');
           await waitFor(

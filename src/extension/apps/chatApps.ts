@@ -24,6 +24,7 @@ export interface ChatAppsDeps extends AppServiceDeps {
 }
 
 interface Live {
+  /** The card as the app last heard of it. */
   card: ToolCard;
   session: AppSession;
   /** Its document unpublished, its tools off the shelf. */
@@ -201,8 +202,11 @@ export class ChatApps implements vscode.Disposable {
   callEnded(post: Post, card: ToolCard): void {
     const view = this.views.get(post);
     if (!view || card.status === 'running' || card.status === 'waiting') return;
-    const session = (view.live.get(card.callId) ?? view.tabs.get(card.callId)?.live)?.session;
-    if (!session) return void view.endedEarly.set(card.callId, card);
+    const live = view.live.get(card.callId) ?? view.tabs.get(card.callId)?.live;
+    if (!live) return void view.endedEarly.set(card.callId, card);
+    // Kept as it is now: the app moved to a tab later starts with the result.
+    live.card = card;
+    const { session } = live;
     // A call whose arguments were never finished (the answer was cut, the turn stopped) has no input to give.
     if (!card.app?.partial) session.toolInput(parseArguments(card.arguments));
     if (card.status === 'done' && card.app?.result) session.toolResult(card.app.result);

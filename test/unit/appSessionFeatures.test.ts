@@ -1,26 +1,13 @@
-// The rest of MCP Apps through the real AppBridge, with an ext-apps App on the relay's other end, in each place an app
-// is shown (its card, an editor tab, pinned): the tools a view offers, sampling, a download, teardown before a view
-// goes, only the display modes an app declared, fonts, and a call the app renders while it runs.
+// MCP Apps through the real AppBridge, with an ext-apps App on the relay's other end: what an app is told of its
+// host on ui/initialize (toolInfo), and in each place an app is shown (its card, an editor tab, pinned) the tools a
+// view offers, sampling, a download, teardown before a view goes, only the display modes an app declared, fonts, and
+// a call the app renders while it runs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { CallToolResult, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { App } from '@modelcontextprotocol/ext-apps';
 import { AppSession, type AppCall, type AppHost, type DisplayMode } from '../../src/extension/apps/appSession';
-
-/** The app's end of the relay. */
-class AppEnd implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  constructor(private readonly toHost: (message: JSONRPCMessage) => void) {}
-  async start(): Promise<void> {}
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.toHost(message);
-  }
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
-}
+import { RelayTransport } from '../../src/extension/apps/relayTransport';
 
 const LOOK = {
   theme: 'dark' as const,
@@ -45,7 +32,8 @@ async function pair(
   const calls: Record<string, unknown[]> = {};
   const note = (name: string, value: unknown) => (calls[name] ??= []).push(value);
   let session: AppSession | undefined;
-  const end = new AppEnd((m) => session?.deliver(m));
+  // The app's end of the relay: what the session posts arrives there, and what the app sends goes to the session.
+  const end = new RelayTransport((m) => session?.deliver(m));
   const host: AppHost = {
     callTool: async () => ({ content: [] }),
     readResource: async () => ({ contents: [] }),
@@ -54,7 +42,7 @@ async function pair(
     updateContext: () => undefined,
     resize: () => undefined,
     requestDisplayMode: (m) => (note('requestDisplayMode', m), m as DisplayMode),
-    post: (m) => queueMicrotask(() => end.onmessage?.(m)),
+    post: (m) => queueMicrotask(() => end.receive(m)),
     record: () => undefined,
     log: () => undefined,
     sample: async (params) => {
@@ -68,6 +56,7 @@ async function pair(
   };
   session = new AppSession({ tool: TOOL, arguments: { label: 'k' }, ...call }, host, LOOK, mode);
   await session.start();
+  // No autoResize: it measures a document, and there is none here.
   const app = new App({ name: 'kit', version: '1.0.0' }, capabilities, { autoResize: false });
   hooks(app);
   await app.connect(end);
@@ -78,6 +67,17 @@ const until = async (what: string, ok: () => boolean) => {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(ok(), what);
 };
+
+test('an app learns on ui/initialize which tool call made it (toolInfo), and its theme and display mode', async () => {
+  const tool = { name: 'show_chart', description: 'Shows a chart.', inputSchema: { type: 'object', properties: {} } };
+  const { session, app } = await pair('inline', {}, { tool, arguments: { values: [1, 2] } });
+  const context = app.getHostContext();
+  assert.equal(context?.toolInfo?.tool.name, 'show_chart');
+  assert.equal(context?.toolInfo?.tool.description, 'Shows a chart.');
+  assert.deepEqual([context?.theme, context?.displayMode], ['dark', 'inline']);
+  session.dispose();
+  await app.close();
+});
 
 for (const mode of ['inline', 'fullscreen', 'pip'] as const) {
   describe(`an app shown ${mode === 'inline' ? 'in its card' : mode === 'fullscreen' ? 'in an editor tab' : 'pinned'}`, () => {

@@ -192,8 +192,7 @@ export class ChatApps implements vscode.Disposable {
 
   /** More of a call's arguments (the model still writes them), or all of them: its running app is told. */
   input(post: Post, card: ToolCard): void {
-    const view = this.views.get(post);
-    const session = (view?.live.get(card.callId) ?? view?.tabs.get(card.callId)?.live)?.session;
+    const session = this.liveOf(post, card.callId)?.session;
     if (card.app?.partial) session?.toolInputPartial(partialArguments(card.arguments));
     else session?.toolInput(parseArguments(card.arguments));
   }
@@ -202,7 +201,7 @@ export class ChatApps implements vscode.Disposable {
   callEnded(post: Post, card: ToolCard): void {
     const view = this.views.get(post);
     if (!view || card.status === 'running' || card.status === 'waiting') return;
-    const live = view.live.get(card.callId) ?? view.tabs.get(card.callId)?.live;
+    const live = this.liveOf(post, card.callId);
     if (!live) return void view.endedEarly.set(card.callId, card);
     // Kept as it is now: the app moved to a tab later starts with the result.
     live.card = card;
@@ -254,6 +253,12 @@ export class ChatApps implements vscode.Disposable {
     (view?.live.get(callId) ?? view?.retiring.get(callId))?.session.deliver(message as JSONRPCMessage);
   }
 
+  /** A card's running app, in its card or in its tab. */
+  private liveOf(post: Post, callId: string): Live | undefined {
+    const view = this.views.get(post);
+    return view?.live.get(callId) ?? view?.tabs.get(callId)?.live;
+  }
+
   /**
    * A card's app is told it goes (`ui/resource-teardown`, bounded) while its frame still relays, then its document and
    * tools go; false when it was not running.
@@ -263,7 +268,7 @@ export class ChatApps implements vscode.Disposable {
     if (!live) return false;
     view.live.delete(callId);
     view.retiring.set(callId, live);
-    await retire(live);
+    await tellAndRevoke(live);
     view.retiring.delete(callId);
     return true;
   }
@@ -311,7 +316,7 @@ export class ChatApps implements vscode.Disposable {
 
   private async startInTab(card: ToolCard, look: AppLook, post: Post, place: InTab): Promise<Live | undefined> {
     const { tab } = place;
-    const back = () => void (place.live ? retire(place.live) : Promise.resolve()).then(() => tab.dispose());
+    const back = () => void (place.live ? tellAndRevoke(place.live) : Promise.resolve()).then(() => tab.dispose());
     const started = await this.start(card, look, post, {
       mode: 'fullscreen',
       post: (message) => tab.post({ type: 'appMessage', message }),
@@ -411,7 +416,7 @@ export class ChatApps implements vscode.Disposable {
 }
 
 /** An app's document and tools go once the app was told it goes (`ui/resource-teardown`, bounded). */
-async function retire(live: Live): Promise<void> {
+async function tellAndRevoke(live: Live): Promise<void> {
   await live.session.teardown();
   live.revoke();
 }
